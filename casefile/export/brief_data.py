@@ -1,0 +1,103 @@
+"""Plain data the PDF brief is drawn from.
+
+The services build a :class:`BriefData` from the database (already filtered for confidentiality);
+the renderer in :mod:`casefile.export.brief` only lays it out. Keeping the two apart lets the
+renderer be tested without a database. Dates are ISO 8601 strings (``YYYY-MM-DD``) or None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SourceEntry:
+    """One document in the sources list; ``number`` is what quotes cite as ``[n]``."""
+
+    number: int
+    title: str
+    sha256: str
+    published: str | None = None
+    outlet: str | None = None
+    author: str | None = None
+    kind: str | None = None
+    url: str | None = None
+    status: str | None = None
+
+
+@dataclass
+class QuoteEntry:
+    """A quoted passage, printed verbatim, citing ``source_number``; ``page`` is 1-based or None."""
+
+    text: str
+    source_number: int
+    relation: str = "supports"
+    page: int | None = None
+    note: str | None = None
+
+
+@dataclass
+class EntityEntry:
+    """A person, organization or place with the quotes that are evidence for it."""
+
+    name: str
+    kind: str
+    role: str | None = None
+    affiliation: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    notes: str | None = None
+    quotes: list[QuoteEntry] = field(default_factory=list)
+
+
+@dataclass
+class QuestionEntry:
+    """An open question or follow-up; ``overdue`` is computed against the brief's date."""
+
+    text: str
+    kind: str
+    status: str
+    due: str | None = None
+    overdue: bool = False
+    ask: str | None = None
+    quotes: list[QuoteEntry] = field(default_factory=list)
+
+
+@dataclass
+class EventEntry:
+    """A dated event; ``precision`` is exact / day / month / approximate."""
+
+    title: str
+    date: str | None
+    precision: str = "day"
+    end: str | None = None
+    place: str | None = None
+    description: str | None = None
+    quotes: list[QuoteEntry] = field(default_factory=list)
+
+
+@dataclass
+class ClaimEntry:
+    """A claim with its status and attribution chain."""
+
+    statement: str
+    status: str
+    attributed_to: str | None = None
+    via: str | None = None
+    quotes: list[QuoteEntry] = field(default_factory=list)
+
+
+@dataclass
+class BriefData:
+    """Everything one brief prints, in print order."""
+
+    case_title: str
+    generated: str
+    summary: str | None = None
+    questions: list[QuestionEntry] = field(default_factory=list)
+    people: list[EntityEntry] = field(default_factory=list)
+    organizations: list[EntityEntry] = field(default_factory=list)
+    places: list[EntityEntry] = field(default_factory=list)
+    events: list[EventEntry] = field(default_factory=list)
+    claims: list[ClaimEntry] = field(default_factory=list)
+    sources: list[SourceEntry] = field(default_factory=list)
+    includes_confidential: bool = False
