@@ -19,6 +19,8 @@ class Ingested:
     notes: human-readable remarks to keep on the document (e.g. the encoding assumed).
     attachments: child documents (e.g. an email's attached PDF), each an Ingested.
     extra: any other metadata (email headers...), JSON-serialisable.
+    original: for attachments only, the attachment's own original bytes (the importer stores
+        them as the child document's blob, hashed with SHA-256).
     """
 
     text: str
@@ -34,3 +36,4 @@ class Ingested:
     attachments: list[Ingested] = field(default_factory=list)
     extra: dict[str, object] = field(default_factory=dict)
     filename: str | None = None
+    original: bytes | None = None
