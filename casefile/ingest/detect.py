@@ -1,0 +1,155 @@
+"""Which kind of file is this? Decided from the bytes, not from the name.
+
+The file name only breaks ties between formats the content cannot tell apart (a Markdown file
+and a plain text file are both just text), and it never makes a PDF, a Word file or an email
+out of bytes that are not one.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+
+PDF = "application/pdf"
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+HTML = "text/html"
+PLAIN = "text/plain"
+MARKDOWN = "text/markdown"
+EMAIL = "message/rfc822"
+MBOX = "application/mbox"
+ZIP = "application/zip"
+OLE = "application/x-ole-storage"  # legacy .doc/.xls/.msg
+BINARY = "application/octet-stream"
+
+_MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
+
+# Signatures of common binary formats, so that the refusal can name what the file is.
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+    (b"II*\x00", "image/tiff"),
+    (b"MM\x00*", "image/tiff"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", OLE),
+    (b"\x1f\x8b", "application/gzip"),
+    (b"7z\xbc\xaf\x27\x1c", "application/x-7z-compressed"),
+    (b"Rar!\x1a\x07", "application/vnd.rar"),
+)
+
+# WHATWG MIME Sniffing, section 7.1 ("identifying a resource with an unknown MIME type"): a
+# resource is HTML when, after leading whitespace, it starts with one of these tags followed by
+# a space or ">". XHTML files start with an XML declaration, so "<?xml" followed by "<html" counts.
+_HTML_START = re.compile(
+    rb"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+    rb"<(?:!doctype\s+html|html|head|script|iframe|h1|div|font|table|a|style|title|b|body|br|p)"
+    rb"[\s>]",
+    re.IGNORECASE | re.DOTALL,
+)
+_STRICT_HTML_START = re.compile(
+    rb"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]",
+    re.IGNORECASE | re.DOTALL,
+)
+
+# RFC 5322 header fields that start real messages (as saved by mail clients and servers).
+_MAIL_HEADERS = {
+    b"from", b"to", b"cc", b"subject", b"date", b"message-id", b"mime-version", b"received",
+    b"return-path", b"delivered-to", b"reply-to", b"sender", b"content-type", b"x-mailer",
+    b"dkim-signature", b"authentication-results", b"in-reply-to", b"references", b"user-agent",
+    b"arc-seal", b"x-original-to", b"thread-topic", b"thread-index", b"x-received", b"bcc",
+}
+_HEADER_LINE = re.compile(rb"^([!-9;-~]+):")  # field name: printable ASCII except ":" (RFC 5322)
+_MBOX_FROM = re.compile(rb"^From \S+")
+
+
+def _looks_like_email(head: bytes) -> bool:
+    """True when the data opens with a block of RFC 5322 header lines naming known fields."""
+    lines = head.lstrip(b"\r\n").splitlines()
+    known = 0
+    seen = 0
+    for line in lines[:200]:
+        if not line.strip():
+            break
+        if line[:1] in (b" ", b"\t"):  # folded continuation of the previous field
+            if seen == 0:
+                return False
+            continue
+        match = _HEADER_LINE.match(line)
+        if match is None:
+            return False
+        seen += 1
+        if match.group(1).lower() in _MAIL_HEADERS:
+            known += 1
+    return known >= 2
+
+
+def _zip_type(data: bytes) -> str:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = set(archive.namelist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return BINARY
+    if "word/document.xml" in names:
+        return DOCX
+    return ZIP
+
+
+def looks_binary(data: bytes) -> bool:
+    """True when the bytes are not text in any encoding: NUL bytes, or many control characters.
+
+    Text files never contain NUL (UTF-16 files, which do, are recognised by their BOM before this
+    is asked); more than 5% of C0 control characters other than tab, newline, carriage return,
+    form feed and escape also means binary data.
+    """
+    sample = data[:65536]
+    if not sample:
+        return False
+    if b"\x00" in sample:
+        return True
+    controls = sum(1 for byte in sample if byte < 0x20 and byte not in (9, 10, 12, 13, 27))
+    controls += sample.count(0x7F)
+    return controls / len(sample) > 0.05
+
+
+def detect_type(data: bytes, filename: str) -> str:
+    """Return the MIME type of ``data`` judged by its content.
+
+    Recognised: ``application/pdf``, the .docx type, ``message/rfc822`` (one email),
+    ``application/mbox``, ``text/html``, ``text/markdown``, ``text/plain``, a few binary formats
+    named for the error message (images, ``application/zip``, ``application/x-ole-storage`` for
+    old .doc files, archives) and otherwise ``application/octet-stream``.
+
+    ``filename`` only decides between text types the bytes cannot tell apart: ``text/markdown``
+    for a text file named .md/.markdown, and a Markdown file is only HTML if it opens with
+    ``<!doctype html>`` or ``<html>``. Rules: PDF signature anywhere in the first 1024 bytes
+    (as PDF readers accept it, ISO 32000-1 annex H), WHATWG MIME Sniffing for HTML.
+    """
+    head = data[:4096]
+    if b"%PDF-" in data[:1024]:
+        return PDF
+    if head.startswith(b"PK\x03\x04"):
+        return _zip_type(data)
+    for magic, mime in _MAGIC:
+        if head.startswith(magic):
+            return mime
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return _text_type(filename)  # UTF-16 with a BOM: text; sniff no further
+    if looks_binary(data):
+        return BINARY
+    body = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    is_markdown = filename.lower().endswith(_MARKDOWN_SUFFIXES)
+    html_rule = _STRICT_HTML_START if is_markdown else _HTML_START
+    if html_rule.match(body):
+        return HTML
+    if _MBOX_FROM.match(body) and _looks_like_email(body.split(b"\n", 1)[-1]):
+        return MBOX
+    if _looks_like_email(body):
+        return EMAIL
+    return _text_type(filename)
+
+
+def _text_type(filename: str) -> str:
+    if filename.lower().endswith(_MARKDOWN_SUFFIXES):
+        return MARKDOWN
+    return PLAIN

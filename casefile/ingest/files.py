@@ -1,0 +1,129 @@
+"""The two ways in: a path on disk (:func:`ingest_file`) or bytes in memory (:func:`ingest_bytes`).
+
+The reader for each type is chosen by :func:`casefile.ingest.detect.detect_type` from the
+content. Anything a library raises on bad input comes out as IngestError with one sentence.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable
+from pathlib import Path
+
+from casefile.errors import IngestError
+from casefile.ingest import detect
+from casefile.ingest.html import ingest_html
+from casefile.ingest.text import ingest_markdown, ingest_plain
+from casefile.ingest.types import Ingested
+
+DEFAULT_MAX_BYTES = 200 * 1024**2
+
+Reader = Callable[[bytes, str, "str | None"], Ingested]
+
+
+def _reader(mime: str) -> Reader | None:
+    if mime == detect.PLAIN:
+        return lambda data, name, _pw: ingest_plain(data, name)
+    if mime == detect.MARKDOWN:
+        return lambda data, name, _pw: ingest_markdown(data, name)
+    if mime == detect.HTML:
+        return lambda data, name, _pw: ingest_html(data, name)
+    return None
+
+
+def _refusal(mime: str, filename: str) -> str:
+    if mime.startswith("image/"):
+        return f"{filename} is an image ({mime}); only text, PDF, email and Word files are read"
+    if mime == detect.OLE:
+        return f"{filename} is an old Office file (.doc, .xls or .msg); save it as .docx or PDF"
+    if mime == detect.ZIP:
+        return f"{filename} is a ZIP archive; unpack it and import the files inside"
+    if mime == detect.BINARY:
+        return f"{filename} is not text (binary content)"
+    return f"{filename} is of a type that cannot be imported ({mime})"
+
+
+def ingest_bytes(data: bytes, filename: str, *, password: str | None = None) -> Ingested:
+    """Read one file's bytes into text and metadata.
+
+    ``filename`` is the name shown in messages and kept on the result (only the type of
+    equally textual content, .md vs .txt, depends on it). ``password`` opens an encrypted PDF.
+    Returns an :class:`Ingested` whose ``mime_type`` is the detected type.
+
+    Raises IngestError (one sentence naming the file) for empty, binary, unsupported, damaged or
+    encrypted content; never another exception for bad input.
+    """
+    if not data:
+        raise IngestError(f"{filename} is empty")
+    mime = detect.detect_type(data, filename)
+    reader = _reader(mime)
+    if reader is None:
+        raise IngestError(_refusal(mime, filename))
+    try:
+        result = reader(data, filename, password)
+    except IngestError:
+        raise
+    except (RecursionError, MemoryError):
+        raise IngestError(f"{filename} is too complex or too large to read") from None
+    except Exception as exc:  # a library choking on bad input must not leak a traceback
+        raise IngestError(f"{filename} is damaged and cannot be read ({type(exc).__name__})") \
+            from exc
+    result.filename = filename
+    return result
+
+
+def _size(n: int) -> str:
+    if n >= 1024**3:
+        return f"{n / 1024**3:.1f} GB"
+    if n >= 1024**2:
+        return f"{n / 1024**2:.1f} MB"
+    if n >= 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n} bytes"
+
+
+def read_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """Read a file's bytes, refusing what cannot be imported.
+
+    Raises IngestError when the path is missing, a folder, unreadable, larger than
+    ``max_bytes`` (the message gives the size and the limit) or empty.
+    """
+    path = Path(path)
+    try:
+        if not path.exists():
+            raise IngestError(f"{path} does not exist")
+        if path.is_dir():
+            raise IngestError(f"{path} is a folder, not a file")
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise IngestError(
+                f"{path.name} is {_size(size)}, over the {_size(max_bytes)} limit for imports"
+            )
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except IngestError:
+        raise
+    except PermissionError:
+        raise IngestError(f"{path} cannot be read (permission denied)") from None
+    except OSError as exc:
+        reason = exc.strerror or errno.errorcode.get(exc.errno or 0, "error")
+        raise IngestError(f"{path} cannot be read ({reason})") from None
+    if len(data) > max_bytes:  # grew while we looked at it
+        raise IngestError(f"{path.name} is over the {_size(max_bytes)} limit for imports")
+    if not data:
+        raise IngestError(f"{path.name} is empty")
+    return data
+
+
+def ingest_file(
+    path: Path, *, password: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> tuple[bytes, Ingested]:
+    """Read the file at ``path``: return (original bytes, what they yield).
+
+    The bytes are returned unchanged so the caller can store them with their SHA-256. Raises
+    IngestError for a missing path, a folder, an unreadable file, a file over ``max_bytes``
+    (default 200 MB), an empty file, and everything :func:`ingest_bytes` refuses.
+    """
+    path = Path(path)
+    data = read_file(path, max_bytes=max_bytes)
+    return data, ingest_bytes(data, path.name, password=password)

@@ -1,0 +1,171 @@
+"""Web pages: the article's main text and its metadata, through trafilatura.
+
+Also :func:`html_to_text`, the whole visible text of a fragment of HTML (used for HTML email
+bodies, where there is no "main text" to find, and as the fallback for pages trafilatura
+cannot make sense of).
+"""
+
+from __future__ import annotations
+
+import re
+
+import lxml.etree
+import lxml.html
+import trafilatura
+
+from casefile.errors import IngestError
+from casefile.ingest.detect import HTML
+from casefile.ingest.text import decode_text, normalise_newlines
+from casefile.ingest.types import Ingested
+
+# WHATWG HTML, "prescan a byte stream to determine its encoding": a <meta charset> or
+# <meta http-equiv=content-type content="...; charset=..."> in the first 1024 bytes.
+_META_CHARSET = re.compile(
+    rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.IGNORECASE
+)
+_XML_ENCODING = re.compile(rb"^\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)", re.I)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
+
+# WHATWG Encoding Standard: these labels all mean windows-1252 on the web.
+_WEB_1252 = {"iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1", "us-ascii", "ascii",
+             "windows-1252", "cp1252", "iso_8859-1", "cp819", "ibm819"}
+
+_BLOCK_TAGS = {
+    "p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre",
+    "table", "ul", "ol", "dl", "dt", "dd", "section", "article", "header", "footer", "hr",
+    "address", "figure", "figcaption", "main", "nav", "aside", "form", "fieldset", "title",
+}
+_DROP_TAGS = ("script", "style", "noscript", "template", "head", "svg", "object", "iframe")
+
+
+def declared_charset(data: bytes) -> str | None:
+    """The charset a page declares in its first 1024 bytes (meta tag or XML declaration)."""
+    head = data[:1024]
+    found = _XML_ENCODING.match(head) or _META_CHARSET.search(head)
+    if not found:
+        return None
+    label = found.group(1).decode("ascii", errors="replace").strip().lower()
+    return "cp1252" if label in _WEB_1252 else label
+
+
+def decode_html(data: bytes, filename: str) -> tuple[str, list[str]]:
+    """Decode an HTML page: BOM, then the declared charset, then UTF-8, then a guess.
+
+    Returns (markup as str, notes). A declared charset that is unknown or does not fit the bytes
+    is noted; so is a guess for a page that declares nothing and is not UTF-8 (for example a
+    Cyrillic page in Windows-1251 without a meta tag is detected and decoded correctly).
+    """
+    declared = declared_charset(data)
+    if declared == "cp1252":
+        try:
+            return data.decode("cp1252"), []
+        except UnicodeDecodeError:
+            return data.decode("latin_1"), []
+    text, notes = decode_text(data, filename, declared=declared)
+    if not declared and notes:
+        notes = [note.replace("Not valid UTF-8", "No charset declared and not valid UTF-8")
+                 for note in notes]
+    return text, notes
+
+
+def _squeeze(text: str) -> str:
+    lines = [" ".join(line.split()) for line in normalise_newlines(text).split("\n")]
+    text = "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def html_to_text(markup: str) -> str:
+    """All visible text of an HTML document or fragment, one line per block element.
+
+    Scripts, styles and the <head> are dropped; runs of spaces collapse; at most one blank line
+    in a row. Returns "" when there is no text or the markup cannot be parsed.
+    """
+    markup = _XML_DECL.sub("", markup, count=1)
+    if not markup.strip():
+        return ""
+    try:
+        root = lxml.html.document_fromstring(markup)
+    except (lxml.etree.ParserError, ValueError):
+        return ""
+    for element in list(root.iter(*_DROP_TAGS)):
+        parent = element.getparent()
+        if parent is not None:
+            tail = element.tail
+            parent.remove(element)
+            if tail:  # keep the text that followed the dropped element
+                previous = parent[-1] if len(parent) else None
+                if previous is not None:
+                    previous.tail = (previous.tail or "") + tail
+                else:
+                    parent.text = (parent.text or "") + tail
+    for element in root.iter(*_BLOCK_TAGS):
+        element.tail = "\n" + (element.tail or "")
+        if element.tag != "br":
+            element.text = "\n" + (element.text or "")
+    for cell in root.iter("td", "th"):
+        cell.tail = " " + (cell.tail or "")
+    return _squeeze(root.text_content())
+
+
+def ingest_html(data: bytes, filename: str) -> Ingested:
+    """Read a web page: main text, title, author, published date, URL and site name.
+
+    trafilatura finds the main text (boilerplate such as menus and footers left out) and the
+    metadata; ``published`` is the page's date as ``YYYY-MM-DD``, ``url`` its canonical URL,
+    ``outlet`` the site name. When trafilatura finds no main text but the page has visible text,
+    that text is kept with a note. Raises IngestError when the page has no readable body text.
+    """
+    markup, notes = decode_html(data, filename)
+    if not data.strip():
+        raise IngestError(f"{filename} is empty")
+    try:
+        found = trafilatura.bare_extraction(
+            markup,
+            fast=True,
+            with_metadata=True,
+            include_comments=False,
+            include_tables=True,
+        )
+    except Exception:  # trafilatura raises various lxml/parser errors on broken markup
+        found = None
+    text = ""
+    meta: dict[str, object] = {}
+    if found is not None and not isinstance(found, dict):
+        meta = found.as_dict()
+    elif isinstance(found, dict):
+        meta = found
+    raw = meta.get("text")
+    if isinstance(raw, str):
+        text = _squeeze(raw)
+    if not text:
+        text = html_to_text(markup)
+        if text:
+            notes.append("The main text of the page was not recognised; all its text was kept")
+    if not text:
+        raise IngestError(f"{filename} has no readable body text")
+
+    def meta_str(key: str) -> str | None:
+        value = meta.get(key)
+        return value.strip() or None if isinstance(value, str) else None
+
+    result = Ingested(
+        text=text,
+        mime_type=HTML,
+        title=meta_str("title"),
+        author=meta_str("author"),
+        outlet=meta_str("sitename"),
+        url=meta_str("url"),
+        published=meta_str("date"),
+        notes=notes,
+        filename=filename,
+    )
+    description = meta_str("description")
+    if description:
+        result.extra["description"] = description
+    language = meta_str("language")
+    if language:
+        result.extra["language"] = language
+    return result
+
+
+__all__ = ["decode_html", "declared_charset", "html_to_text", "ingest_html"]

@@ -1,0 +1,94 @@
+"""ingest_file: the refusals a reporter sees before any content is read, and type by content."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from casefile.errors import IngestError
+from casefile.ingest import detect_type, ingest_bytes, ingest_file
+
+
+def test_returns_the_original_bytes_unchanged(tmp_path: Path) -> None:
+    raw = b"Line one\r\nLine two\r\n"
+    path = tmp_path / "crlf.txt"
+    path.write_bytes(raw)
+    data, doc = ingest_file(path)
+    assert data == raw
+    assert doc.text == "Line one\nLine two\n"
+    assert doc.filename == "crlf.txt"
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match=r"nothere\.txt does not exist$"):
+        ingest_file(tmp_path / "nothere.txt")
+
+
+def test_directory(tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match=r"is a folder, not a file$"):
+        ingest_file(tmp_path)
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "empty.txt"
+    path.touch()
+    with pytest.raises(IngestError, match=r"^empty\.txt is empty$"):
+        ingest_file(path)
+
+
+def test_over_the_size_limit_says_size_and_limit(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"a" * 3 * 1024 * 1024)
+    with pytest.raises(IngestError, match=r"^big\.txt is 3\.0 MB, over the 2\.0 MB limit"):
+        ingest_file(path, max_bytes=2 * 1024 * 1024)
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="needs POSIX non-root")
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "secret.txt"
+    path.write_text("hidden")
+    path.chmod(0)
+    try:
+        with pytest.raises(IngestError, match=r"cannot be read \(permission denied\)$"):
+            ingest_file(path)
+    finally:
+        path.chmod(0o600)
+
+
+@pytest.mark.parametrize(
+    ("data", "name", "mime"),
+    [
+        (b"%PDF-1.7\n...", "report.txt", "application/pdf"),
+        (b"plain words", "x.pdf", "text/plain"),
+        (b"# Title\n", "notes.md", "text/markdown"),
+        (b"  <!doctype html><html><body>x</body></html>", "page.txt", "text/html"),
+        (b"<p>Some paragraph</p>", "frag.dat", "text/html"),
+        (b"<b>bold</b> in markdown", "n.md", "text/markdown"),
+        (b"From: a@example.org\nTo: b@example.org\nSubject: hi\n\nbody", "m.txt",
+         "message/rfc822"),
+        (b"From a@example.org Mon Jan  1 00:00:00 2018\nFrom: a@example.org\nSubject: x\n\nb",
+         "box", "application/mbox"),
+        (b"Subject: just one header line\n\ntext", "n.txt", "text/plain"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "photo.txt", "image/png"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 20, "old.doc",
+         "application/x-ole-storage"),
+    ],
+)
+def test_detect_type_by_content(data: bytes, name: str, mime: str) -> None:
+    assert detect_type(data, name) == mime
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00", r"^scan\.txt is an image \(image/png\)"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 20, r"^scan\.txt is an old Office file"),
+        (b"PK\x03\x04broken zip", r"^scan\.txt is not text \(binary content\)$"),
+    ],
+)
+def test_unsupported_content_is_refused_with_what_it_is(data: bytes, message: str) -> None:
+    with pytest.raises(IngestError, match=message):
+        ingest_bytes(data, "scan.txt")

@@ -1,0 +1,104 @@
+"""Web pages: main text and metadata through trafilatura, charsets, pages with no text."""
+
+from __future__ import annotations
+
+import pytest
+
+from casefile.errors import IngestError
+from casefile.ingest import ingest_bytes
+from casefile.ingest.html import html_to_text
+
+ARTICLE = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>Deputies waited outside | The Ledger</title>
+<meta name="author" content="Jane Roe">
+<meta property="og:title" content="Deputies waited outside">
+<meta property="og:site_name" content="The Ledger">
+<meta property="article:published_time" content="2018-02-23T10:00:00Z">
+<link rel="canonical" href="https://ledger.example.org/2018/02/deputies">
+</head><body>
+<nav><a href="/">Home</a> | <a href="/news">News</a> | <a href="/sports">Sports</a></nav>
+<article><h1>Deputies waited outside</h1>
+<p>Three deputies stayed outside the building during the shooting, officials said on Friday.</p>
+<p>The sheriff said a report from the neighbouring city\u2019s police would be ready in a week.</p>
+</article>
+<footer>Subscribe to our newsletter. Copyright 2018 The Ledger.</footer>
+</body></html>
+"""
+
+
+def test_article_text_and_metadata() -> None:
+    doc = ingest_bytes(ARTICLE.encode("utf-8"), "deputies.html")
+    assert doc.mime_type == "text/html"
+    assert "Three deputies stayed outside the building" in doc.text
+    assert "neighbouring city\u2019s police" in doc.text
+    assert "Subscribe to our newsletter" not in doc.text
+    assert doc.title == "Deputies waited outside"
+    assert doc.author == "Jane Roe"
+    assert doc.published == "2018-02-23"
+    assert doc.url == "https://ledger.example.org/2018/02/deputies"
+    assert doc.outlet == "The Ledger"
+    assert doc.notes == []
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding", "label"),
+    [
+        ("Полиция округа Броуард начала расследование после стрельбы в школе. "
+         "Шериф заявил журналистам, что отчёт будет готов через неделю.", "cp1251", "Windows-1251"),
+        ("경찰은 학교 총격 사건 이후 조사를 시작했다. 보안관은 기자들에게 보고서가 "
+         "일주일 후에 준비될 것이라고 말했다.", "euc-kr", "Korean"),
+    ],
+)
+def test_non_latin_page_without_declared_charset_is_not_garbled(
+    text: str, encoding: str, label: str
+) -> None:
+    page = f"<html><body><article><p>{text}</p></article></body></html>".encode(encoding)
+    doc = ingest_bytes(page, "page.html")
+    assert text in doc.text
+    assert len(doc.notes) == 1 and label in doc.notes[0]
+
+
+def test_declared_latin1_page_decodes_like_a_browser() -> None:
+    page = ("<html><head><meta charset=iso-8859-1></head><body><p>L\u2019\u00e9l\u00e8ve "
+            "a dit \u00ab non \u00bb au caf\u00e9 de la gare ce matin-l\u00e0.</p></body></html>")
+    doc = ingest_bytes(page.encode("cp1252"), "fr.html")
+    assert "L\u2019\u00e9l\u00e8ve a dit \u00ab non \u00bb au caf\u00e9" in doc.text
+    assert doc.notes == []
+
+
+def test_wrong_declared_charset_is_noted() -> None:
+    page = "<html><head><meta charset=utf-8></head><body><p>Caf\u00e9 cr\u00e8me, "
+    page += "pr\u00e8s de la mairie, o\u00f9 le maire a parl\u00e9.</p></body></html>"
+    doc = ingest_bytes(page.encode("latin-1"), "wrong.html")
+    assert "Caf\u00e9 cr\u00e8me" in doc.text
+    assert doc.notes == ["Declared charset 'utf-8' does not fit the bytes; decoded as "
+                         "Latin-1 (ISO-8859-1)"]
+
+
+def test_html_named_txt_is_read_as_html() -> None:
+    doc = ingest_bytes(ARTICLE.encode(), "saved.txt")
+    assert doc.mime_type == "text/html"
+    assert "<p>" not in doc.text
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        b"<html><head><title>Nothing</title><script>var x = 1;</script></head><body></body></html>",
+        b"<!DOCTYPE html><html><body>   <div> </div><style>p{}</style></body></html>",
+    ],
+)
+def test_page_without_body_text_is_refused(page: bytes) -> None:
+    with pytest.raises(IngestError, match=r"^page\.html has no readable body text$"):
+        ingest_bytes(page, "page.html")
+
+
+def test_short_page_keeps_its_text() -> None:
+    doc = ingest_bytes(b"<html><body><p>Call back Tuesday.</p></body></html>", "short.html")
+    assert "Call back Tuesday." in doc.text
+
+
+def test_html_to_text_keeps_blocks_on_lines_and_drops_scripts() -> None:
+    text = html_to_text("<div>Hello <b>there</b></div><script>evil()</script><p>Line two<br>three"
+                        "</p><table><tr><td>a</td><td>b</td></tr></table>")
+    assert text == "Hello there\n\nLine two\nthree\n\na b"
