@@ -23,6 +23,7 @@ class SourceEntry:
     kind: str | None = None
     url: str | None = None
     status: str | None = None
+    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass
@@ -34,6 +35,7 @@ class QuoteEntry:
     relation: str = "supports"
     page: int | None = None
     note: str | None = None
+    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass
@@ -47,6 +49,7 @@ class EntityEntry:
     aliases: list[str] = field(default_factory=list)
     notes: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass
@@ -60,6 +63,7 @@ class QuestionEntry:
     overdue: bool = False
     ask: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass
@@ -73,6 +77,7 @@ class EventEntry:
     place: str | None = None
     description: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass
@@ -84,6 +89,7 @@ class ClaimEntry:
     attributed_to: str | None = None
     via: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass

@@ -1,0 +1,792 @@
+"""Lay out a case as a PDF brief (reportlab platypus).
+
+The brief is a newsroom memo on US Letter paper: a title page (case, date generated, the
+"CONFIDENTIAL — contains unpublished reporting" warning and whether confidential material is
+included), then the summary, open questions and follow-ups, people, organizations, places, the
+timeline, claims and the sources list. Quotes are printed verbatim between curly quotes and cite
+their source as ``[n]`` (``[n], p. N`` with a page), where ``n`` is :attr:`SourceEntry.number`.
+Every page but the first carries the case title in its header; every page has ``Page N of M``
+in its footer.
+
+Safety rules for user text (names, quotes, notes...), which may contain anything:
+
+* Every user string goes through :func:`_text` (XML-escaped, control characters dropped, lone
+  surrogates replaced) before it meets Paragraph markup; markup is only ever assembled from
+  escaped parts and constants of this module. So ``<``, ``>``, ``&`` and quotes print as typed.
+* Long text is cut into chunks of at most :data:`CHUNK_CHARS` characters, each its own
+  Paragraph, and words longer than a line are broken (``splitLongWords``); no user content goes
+  into a Table or other unsplittable flowable, so nothing is taller than a page and platypus
+  never raises ``LayoutError``.
+
+This module never touches Qt or the database: it takes a :class:`BriefData`, which the services
+build (already filtered for confidentiality).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.pagesizes import LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas as rl_canvas
+from reportlab.platypus import (
+    Flowable,
+    HRFlowable,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+)
+
+from casefile.export.brief_data import (
+    BriefData,
+    EntityEntry,
+    EventEntry,
+    QuestionEntry,
+    QuoteEntry,
+)
+from casefile.export.errors import ExportError
+from casefile.export.fonts import RegisteredFonts, register_fonts
+
+__all__ = ["CHUNK_CHARS", "PAGE_SIZE", "format_event_date", "render_brief", "sort_questions"]
+
+ProgressCallback = Callable[[int, int], None]
+
+#: US Letter, in points (1/72 inch).
+PAGE_SIZE = LETTER
+MARGIN_X = 1.0 * inch
+MARGIN_TOP = 1.0 * inch
+MARGIN_BOTTOM = 0.9 * inch
+
+#: Longest run of user text put into one Paragraph; longer text continues in the next one.
+CHUNK_CHARS = 1500
+
+CONFIDENTIAL_LINE = "CONFIDENTIAL — contains unpublished reporting"
+
+INK = colors.HexColor("#1b1b1b")
+MUTED = colors.HexColor("#5a5f66")
+ACCENT = colors.HexColor("#1f3a5f")
+RULE = colors.HexColor("#c9ced6")
+ALERT = colors.HexColor("#b3261e")
+ALERT_BG = colors.HexColor("#fbeceb")
+QUOTE_BAR = colors.HexColor("#8aa1bf")
+
+# Colours are constants of this module, never user text, so they are safe in markup.
+_STATUS_COLOURS = {
+    "corroborated": "#2e7d32",
+    "single-source": "#a15c00",
+    "unverified": "#5a5f66",
+    "disputed": "#c05600",
+    "false": "#b3261e",
+}
+
+_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+_ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
+
+
+# --------------------------------------------------------------------------------------------
+# Text helpers: user text -> safe markup
+
+
+def _clean(value: object) -> str:
+    """User value as printable text: str(), CRLF -> LF, tabs -> space, no control characters."""
+    text = "" if value is None else str(value)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = _CONTROL_CHARS.sub("", text)
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def _text(value: object, *, keep_newlines: bool = False) -> str:
+    """Escape a user value for Paragraph markup (``&``, ``<``, ``>``); newlines become
+    ``<br/>`` when ``keep_newlines`` else spaces."""
+    text = _clean(value)
+    if not keep_newlines:
+        return escape(" ".join(text.split("\n")))
+    return "<br/>".join(escape(line) for line in text.split("\n"))
+
+
+def _chunks(text: str, limit: int = CHUNK_CHARS) -> list[str]:
+    """Cut ``text`` into pieces of at most ``limit`` characters, at whitespace when possible.
+
+    The whitespace a cut falls on is dropped (the pieces become separate paragraphs). A piece
+    without whitespace (one enormous word) is cut hard.
+    """
+    pieces: list[str] = []
+    rest = text
+    while len(rest) > limit:
+        window = rest[: limit + 1]
+        cut = max(window.rfind(" "), window.rfind("\n"))
+        if cut >= limit // 2:
+            pieces.append(rest[:cut])
+            rest = rest[cut + 1 :]
+        else:
+            pieces.append(rest[:limit])
+            rest = rest[limit:]
+    pieces.append(rest)
+    return pieces
+
+
+def _present(value: str | None) -> bool:
+    return value is not None and _clean(value).strip() != ""
+
+
+# --------------------------------------------------------------------------------------------
+# Ordering and formatting rules
+
+
+def sort_questions(questions: Iterable[QuestionEntry]) -> list[QuestionEntry]:
+    """Order follow-ups for the brief: overdue first, then by due date, undated last.
+
+    Ties keep their given order (the sort is stable). Dates compare as ISO 8601 strings.
+    """
+    return sorted(questions, key=lambda q: (not q.overdue, not q.due, q.due or ""))
+
+
+def format_event_date(date: str | None, precision: str = "day", end: str | None = None) -> str:
+    """Show an event date at the precision it is known.
+
+    ``day``/``exact`` print the date as given (``2018-02-14``); ``month`` prints ``2018-02``;
+    ``year`` prints ``2018``; ``approximate`` prefixes ``~ `` (``~ 2018-02``). An ``end`` date
+    is appended as ``… – end``. No date gives ``undated``.
+    """
+    if not date or not _clean(date).strip():
+        return "undated"
+    shown = _clean(date).strip()
+    match = _ISO_DATE.match(shown)
+    if match and precision == "month" and match.group(2):
+        shown = f"{match.group(1)}-{match.group(2)}"
+    elif match and precision == "year":
+        shown = match.group(1)
+    if precision == "approximate":
+        shown = "~ " + shown
+    if end and _clean(end).strip():
+        shown += " – " + _clean(end).strip()
+    return shown
+
+
+def _event_sort_key(event: EventEntry) -> tuple[bool, str]:
+    return (not event.date, _clean(event.date or ""))
+
+
+# --------------------------------------------------------------------------------------------
+# Styles
+
+
+class _Styles:
+    """Paragraph styles of the brief, all in the registered Unicode family."""
+
+    def __init__(self, fonts: RegisteredFonts) -> None:
+        regular, bold = fonts.regular, fonts.bold
+        base = ParagraphStyle(
+            "body",
+            fontName=regular,
+            bulletFontName=regular,
+            fontSize=10,
+            leading=14,
+            textColor=INK,
+            alignment=TA_LEFT,
+            splitLongWords=1,
+            spaceAfter=3,
+        )
+        self.body = base
+        self.meta = ParagraphStyle("meta", base, fontSize=8.8, leading=12, textColor=MUTED)
+        self.muted = ParagraphStyle("muted", base, textColor=MUTED, fontName=fonts.italic)
+        self.h1 = ParagraphStyle(
+            "h1",
+            base,
+            fontName=bold,
+            fontSize=15,
+            leading=19,
+            textColor=ACCENT,
+            spaceBefore=16,
+            spaceAfter=2,
+            keepWithNext=1,
+        )
+        self.h2 = ParagraphStyle(
+            "h2",
+            base,
+            fontName=bold,
+            fontSize=11.5,
+            leading=15,
+            spaceBefore=10,
+            spaceAfter=1,
+            keepWithNext=1,
+        )
+        self.quote = ParagraphStyle(
+            "quote",
+            base,
+            fontSize=9.5,
+            leading=13.5,
+            leftIndent=18,
+            spaceBefore=2,
+            spaceAfter=3,
+        )
+        self.quote_cont = ParagraphStyle("quote_cont", self.quote, spaceBefore=0, spaceAfter=0)
+        self.quote_note = ParagraphStyle(
+            "quote_note", self.meta, leftIndent=18, fontName=fonts.italic, spaceAfter=4
+        )
+        self.item = ParagraphStyle("item", base, spaceBefore=8, spaceAfter=1)
+        self.timeline = ParagraphStyle(
+            "timeline",
+            base,
+            leftIndent=1.25 * inch,
+            bulletIndent=0,
+            bulletFontName=bold,
+            bulletFontSize=9.5,
+            spaceBefore=8,
+            spaceAfter=1,
+        )
+        self.timeline_meta = ParagraphStyle("timeline_meta", self.meta, leftIndent=1.25 * inch)
+        self.timeline_quote = ParagraphStyle(
+            "timeline_quote", self.quote, leftIndent=1.25 * inch + 12
+        )
+        self.timeline_quote_cont = ParagraphStyle(
+            "timeline_quote_cont", self.timeline_quote, spaceBefore=0, spaceAfter=0
+        )
+        self.timeline_note = ParagraphStyle(
+            "timeline_note", self.quote_note, leftIndent=1.25 * inch + 12
+        )
+        self.source = ParagraphStyle(
+            "source", base, leftIndent=30, bulletIndent=0, bulletFontName=bold, spaceBefore=8
+        )
+        self.source_meta = ParagraphStyle("source_meta", self.meta, leftIndent=30, spaceAfter=0)
+        self.hash = ParagraphStyle(
+            "hash", self.meta, leftIndent=30, fontSize=8, leading=11, spaceAfter=2
+        )
+        self.kicker = ParagraphStyle(
+            "kicker", base, fontName=bold, fontSize=10, leading=14, textColor=ACCENT
+        )
+        self.title = ParagraphStyle(
+            "title", base, fontName=bold, fontSize=26, leading=32, spaceBefore=6, spaceAfter=10
+        )
+        self.title_meta = ParagraphStyle("title_meta", base, fontSize=11, leading=16)
+        self.banner = ParagraphStyle(
+            "banner",
+            base,
+            fontName=bold,
+            fontSize=12,
+            leading=16,
+            textColor=ALERT,
+            backColor=ALERT_BG,
+            borderColor=ALERT,
+            borderWidth=1,
+            borderPadding=(8, 10, 8, 10),
+            spaceBefore=26,
+            spaceAfter=26,
+        )
+        self.contents = ParagraphStyle(
+            "contents", base, leftIndent=14, bulletIndent=0, spaceAfter=2
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Building blocks
+
+
+def _paragraphs(
+    text: str | None, style: ParagraphStyle, cont_style: ParagraphStyle | None = None
+) -> list[Flowable]:
+    """User text as one or more Paragraphs: blank lines start paragraphs, long ones are chunked."""
+    cleaned = _clean(text).strip()
+    if not cleaned:
+        return []
+    out: list[Flowable] = []
+    for block in re.split(r"\n\s*\n", cleaned):
+        for i, piece in enumerate(_chunks(block.strip())):
+            use = cont_style if (i and cont_style is not None) else style
+            out.append(Paragraph(_text(piece, keep_newlines=True), use))
+    return out
+
+
+def _citation(quote: QuoteEntry) -> str:
+    cite = f"[{int(quote.source_number)}]"
+    if quote.page is not None:
+        cite += f", p. {int(quote.page)}"
+    return f'<font color="#1f3a5f">{cite}</font>'
+
+
+def _quote(
+    quote: QuoteEntry,
+    style: ParagraphStyle,
+    cont_style: ParagraphStyle,
+    note_style: ParagraphStyle,
+) -> list[Flowable]:
+    """A quote verbatim in curly quotes with its citation, chunked when long."""
+    pieces = _chunks(_clean(quote.text))
+    prefix = ""
+    relation = _clean(quote.relation).strip()
+    if relation and relation not in ("supports",):
+        prefix = f"<i>{escape(relation)}:</i> "
+    if quote.confidential:
+        prefix = '<font color="#b3261e"><b>[confidential]</b></font> ' + prefix
+    out: list[Flowable] = []
+    last = len(pieces) - 1
+    for i, piece in enumerate(pieces):
+        markup = _text(piece, keep_newlines=True)
+        if i == 0:
+            markup = prefix + "“" + markup
+        if i == last:
+            markup = markup + "” " + _citation(quote)
+        out.append(Paragraph(markup, style if i == 0 else cont_style))
+    if _present(quote.note):
+        out.extend(_paragraphs("Note: " + _clean(quote.note), note_style))
+    return out
+
+
+def _quotes(
+    quotes: Sequence[QuoteEntry], styles: _Styles, *, timeline: bool = False
+) -> list[Flowable]:
+    if timeline:
+        style, cont, note = styles.timeline_quote, styles.timeline_quote_cont, styles.timeline_note
+    else:
+        style, cont, note = styles.quote, styles.quote_cont, styles.quote_note
+    out: list[Flowable] = []
+    for quote in quotes:
+        out.extend(_quote(quote, style, cont, note))
+    return out
+
+
+def _section(title: str, styles: _Styles) -> list[Flowable]:
+    rule = HRFlowable(width="100%", thickness=0.8, color=RULE, spaceBefore=1, spaceAfter=6)
+    return [Paragraph(escape(title), styles.h1), rule]
+
+
+def _empty(message: str, styles: _Styles) -> list[Flowable]:
+    return [Paragraph(escape(message), styles.muted)]
+
+
+def _confidential_tag(flag: bool) -> str:
+    return ' <font color="#b3261e" size="8">[CONFIDENTIAL]</font>' if flag else ""
+
+
+def _meta_line(parts: Sequence[tuple[str, str | None]]) -> str:
+    """``Label: value · Label: value`` from the parts whose value is present (escaped)."""
+    shown = [
+        f"<b>{escape(label)}:</b> {_text(value)}" if label else _text(value)
+        for label, value in parts
+        if value is not None and _present(value)
+    ]
+    return " · ".join(shown)
+
+
+# --------------------------------------------------------------------------------------------
+# Sections
+
+
+def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
+    overdue = sum(1 for q in data.questions if q.overdue)
+    contents = [
+        ("Summary", ""),
+        ("Open questions and follow-ups", f"{len(data.questions)}, {overdue} overdue"),
+        ("People", str(len(data.people))),
+        ("Organizations", str(len(data.organizations))),
+        ("Places", str(len(data.places))),
+        ("Timeline", f"{len(data.events)} events"),
+        ("Claims", str(len(data.claims))),
+        ("Sources", f"{len(data.sources)} documents"),
+    ]
+    if data.includes_confidential:
+        inclusion = (
+            '<font color="#b3261e"><b>Confidential items and sources are INCLUDED in this '
+            "brief.</b></font> Handle it as you would the source material itself."
+        )
+    else:
+        inclusion = (
+            "Confidential items and sources are <b>left out</b> of this brief "
+            "(export with confidential material included to print them)."
+        )
+    story: list[Flowable] = [
+        Spacer(1, 1.2 * inch),
+        Paragraph("CASE BRIEF", styles.kicker),
+        *_paragraphs(data.case_title or "Untitled case", styles.title),
+        Paragraph(f"Generated {_text(data.generated)} by Casefile", styles.title_meta),
+        Paragraph(
+            escape(CONFIDENTIAL_LINE)
+            + '<br/><font size="9.5" color="#1b1b1b">Do not forward, print for others or '
+            "share outside the reporting team.</font>",
+            styles.banner,
+        ),
+        Paragraph(inclusion, styles.body),
+        Spacer(1, 0.35 * inch),
+        Paragraph("Contents", styles.h2),
+    ]
+    for name, count in contents:
+        suffix = f' <font color="#5a5f66">({escape(count)})</font>' if count else ""
+        story.append(Paragraph(escape(name) + suffix, styles.contents, bulletText="•"))
+    story.append(PageBreak())
+    return story
+
+
+def _summary(data: BriefData, styles: _Styles) -> list[Flowable]:
+    body = _paragraphs(data.summary, styles.body)
+    return _section("Summary", styles) + (body or _empty("No summary written yet.", styles))
+
+
+def _questions(data: BriefData, styles: _Styles) -> list[Flowable]:
+    heading = _section("Open questions and follow-ups", styles)
+    if not data.questions:
+        return heading + _empty("No open questions.", styles)
+    entries: list[list[Flowable]] = []
+    for q in sort_questions(data.questions):
+        head = []
+        if q.overdue:
+            head.append('<font color="#b3261e"><b>OVERDUE</b></font>')
+        head.append(f"<b>due {_text(q.due)}</b>" if _present(q.due) else "<b>no due date</b>")
+        for value in (q.kind, q.status):
+            if _present(value):
+                head.append(_text(value))
+        block: list[Flowable] = [
+            Paragraph(" · ".join(head) + _confidential_tag(q.confidential), styles.item)
+        ]
+        block.extend(_paragraphs(q.text, styles.body))
+        if _present(q.ask):
+            block.append(Paragraph(_meta_line([("Ask", q.ask)]), styles.meta))
+        block.extend(_quotes(q.quotes, styles))
+        entries.append(block)
+    return _compose(heading, entries)
+
+
+def _entity(entity: EntityEntry, styles: _Styles, generic_kind: str) -> list[Flowable]:
+    block: list[Flowable] = _paragraphs(entity.name or "(unnamed)", styles.h2)
+    if block and entity.confidential:
+        block.append(Paragraph(_confidential_tag(True).strip(), styles.meta))
+    kind = entity.kind if entity.kind and entity.kind != generic_kind else None
+    meta = _meta_line([("Type", kind), ("Role", entity.role), ("Affiliation", entity.affiliation)])
+    if meta:
+        block.append(Paragraph(meta, styles.meta))
+    aliases = [a for a in entity.aliases if _present(a)]
+    if aliases:
+        block.append(Paragraph(_meta_line([("Also known as", "; ".join(aliases))]), styles.meta))
+    block.extend(_paragraphs(entity.notes, styles.body))
+    if entity.quotes:
+        block.extend(_quotes(entity.quotes, styles))
+    else:
+        block.append(Paragraph("No quoted evidence yet.", styles.meta))
+    return block
+
+
+def _entities(
+    title: str, entries: Sequence[EntityEntry], empty: str, generic: str, styles: _Styles
+) -> list[Flowable]:
+    heading = _section(title, styles)
+    if not entries:
+        return heading + _empty(empty, styles)
+    return _compose(heading, [_entity(entity, styles, generic) for entity in entries])
+
+
+def _timeline(data: BriefData, styles: _Styles) -> list[Flowable]:
+    heading = _section("Timeline", styles)
+    if not data.events:
+        return heading + _empty("No events on the timeline.", styles)
+    entries: list[list[Flowable]] = []
+    for event in sorted(data.events, key=_event_sort_key):
+        when = format_event_date(event.date, event.precision, event.end)
+        title = _text(event.title) or "(untitled event)"
+        block: list[Flowable] = [
+            Paragraph(
+                f"<b>{title}</b>" + _confidential_tag(event.confidential),
+                styles.timeline,
+                bulletText=when,
+            )
+        ]
+        meta = _meta_line([("Place", event.place)])
+        if meta:
+            block.append(Paragraph(meta, styles.timeline_meta))
+        block.extend(_paragraphs(event.description, styles.timeline_meta))
+        block.extend(_quotes(event.quotes, styles, timeline=True))
+        entries.append(block)
+    return _compose(heading, entries)
+
+
+def _claims(data: BriefData, styles: _Styles) -> list[Flowable]:
+    heading = _section("Claims", styles)
+    if not data.claims:
+        return heading + _empty("No claims recorded.", styles)
+    entries: list[list[Flowable]] = []
+    for claim in data.claims:
+        status = _clean(claim.status).strip() or "unverified"
+        colour = _STATUS_COLOURS.get(status.lower(), "#5a5f66")
+        head = f'<font color="{colour}"><b>{escape(status.upper())}</b></font>'
+        block: list[Flowable] = [
+            Paragraph(head + _confidential_tag(claim.confidential), styles.item)
+        ]
+        block.extend(_paragraphs(claim.statement, styles.body))
+        chain = _meta_line([("Attributed to", claim.attributed_to), ("via", claim.via)])
+        if chain:
+            block.append(Paragraph(chain, styles.meta))
+        block.extend(_quotes(claim.quotes, styles))
+        entries.append(block)
+    return _compose(heading, entries)
+
+
+def _sources(data: BriefData, styles: _Styles) -> list[Flowable]:
+    heading = _section("Sources", styles)
+    if not data.sources:
+        return heading + _empty("No source documents.", styles)
+    entries: list[list[Flowable]] = []
+    for src in sorted(data.sources, key=lambda s: s.number):
+        block: list[Flowable] = []
+        title = _chunks(_clean(src.title).strip() or "(untitled document)")
+        block.append(
+            Paragraph(
+                f"<b>{_text(title[0])}</b>" + _confidential_tag(src.confidential),
+                styles.source,
+                bulletText=f"[{int(src.number)}]",
+            )
+        )
+        block.extend(Paragraph(f"<b>{_text(t)}</b>", styles.source) for t in title[1:])
+        meta = _meta_line(
+            [
+                ("", src.kind),
+                ("Outlet", src.outlet),
+                ("Author", src.author),
+                ("Published", src.published),
+                ("Status", src.status),
+            ]
+        )
+        if meta:
+            block.append(Paragraph(meta, styles.source_meta))
+        if _present(src.url):
+            block.append(Paragraph(_meta_line([("URL", src.url)]), styles.source_meta))
+        block.append(Paragraph(f"<b>SHA-256:</b> {_text(src.sha256)}", styles.hash))
+        entries.append(block)
+    return _compose(heading, entries)
+
+
+def _keep_head(block: list[Flowable], head: int = 3) -> list[Flowable]:
+    """Keep the first ``head`` flowables of an entry together (no heading alone at a page foot).
+
+    Only the head is kept together and it holds at most ``head`` chunk-sized paragraphs (plus
+    a section heading), so it always fits on a page; the rest flows freely.
+    """
+    if len(block) <= 1:
+        return block
+    return [KeepTogether(block[:head]), *block[head:]]
+
+
+def _compose(heading: list[Flowable], entries: list[list[Flowable]]) -> list[Flowable]:
+    """A section: its heading kept with the head of its first entry, then the other entries."""
+    story: list[Flowable] = []
+    for i, block in enumerate(entries):
+        if i == 0:
+            story.extend(_keep_head(heading + block, head=len(heading) + 3))
+        else:
+            story.extend(_keep_head(block))
+    return story
+
+
+def _story(data: BriefData, styles: _Styles) -> list[Flowable]:
+    return [
+        *_title_page(data, styles),
+        *_summary(data, styles),
+        *_questions(data, styles),
+        *_entities("People", data.people, "No people recorded.", "person", styles),
+        *_entities(
+            "Organizations",
+            data.organizations,
+            "No organizations recorded.",
+            "organization",
+            styles,
+        ),
+        *_entities("Places", data.places, "No places recorded.", "place", styles),
+        *_timeline(data, styles),
+        *_claims(data, styles),
+        *_sources(data, styles),
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Page furniture
+
+
+def _fit(text: str, font: str, size: float, width: float) -> str:
+    """``text`` on one line, shortened with an ellipsis to at most ``width`` points."""
+    text = " ".join(_clean(text).split())
+    if stringWidth(text, font, size) <= width:
+        return text
+    lo, hi = 0, min(len(text), 400)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if stringWidth(text[:mid].rstrip() + "…", font, size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+class _NumberedCanvas(rl_canvas.Canvas):
+    """Canvas that holds pages back until the end so each footer can say ``Page N of M``."""
+
+    def __init__(self, *args: Any, fonts: RegisteredFonts, footer: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._brief_fonts = fonts
+        self._brief_footer = footer
+        self._held_pages: list[dict[str, Any]] = []
+
+    def showPage(self) -> None:  # noqa: N802 - reportlab's name
+        self._held_pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._held_pages)
+        for state in self._held_pages:
+            self.__dict__.update(state)
+            self._draw_footer(total)
+            super().showPage()
+        super().save()
+
+    def _draw_footer(self, total: int) -> None:
+        width, _height = PAGE_SIZE
+        y = MARGIN_BOTTOM - 0.45 * inch
+        self.saveState()
+        self.setStrokeColor(RULE)
+        self.setLineWidth(0.5)
+        self.line(MARGIN_X, y + 11, width - MARGIN_X, y + 11)
+        self.setFillColor(MUTED)
+        self.setFont(self._brief_fonts.regular, 7.5)
+        label = f"Page {self._pageNumber} of {total}"
+        label_width = stringWidth(label, self._brief_fonts.regular, 7.5)
+        room = width - 2 * MARGIN_X - label_width - 18
+        self.drawString(MARGIN_X, y, _fit(self._brief_footer, self._brief_fonts.regular, 7.5, room))
+        self.drawRightString(width - MARGIN_X, y, label)
+        self.restoreState()
+
+
+def _draw_header(fonts: RegisteredFonts, title: str) -> Callable[[Any, Any], None]:
+    def draw(canv: Any, _doc: Any) -> None:
+        width, height = PAGE_SIZE
+        y = height - MARGIN_TOP + 0.4 * inch
+        canv.saveState()
+        tag = "CONFIDENTIAL"
+        canv.setFont(fonts.bold, 7.5)
+        canv.setFillColor(ALERT)
+        canv.drawRightString(width - MARGIN_X, y, tag)
+        tag_width = stringWidth(tag, fonts.bold, 7.5)
+        canv.setFont(fonts.regular, 8.5)
+        canv.setFillColor(MUTED)
+        room = width - 2 * MARGIN_X - tag_width - 18
+        canv.drawString(MARGIN_X, y, _fit(title, fonts.regular, 8.5, room))
+        canv.setStrokeColor(RULE)
+        canv.setLineWidth(0.5)
+        canv.line(MARGIN_X, y - 6, width - MARGIN_X, y - 6)
+        canv.restoreState()
+
+    return draw
+
+
+def _no_header(_canv: Any, _doc: Any) -> None:
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Entry point
+
+
+def render_brief(
+    data: BriefData,
+    out: Path | BinaryIO,
+    *,
+    progress: ProgressCallback | None = None,
+) -> None:
+    """Write the PDF brief of ``data`` to ``out`` (a file path or a binary file object).
+
+    The page is US Letter with 1 inch side margins; text is set in an embedded Unicode TrueType
+    font (see :mod:`casefile.export.fonts`), so any text prints exactly as typed. ``data`` must
+    already be filtered for confidentiality; ``data.includes_confidential`` only changes what the
+    title page says.
+
+    A path is written through a temporary file in the same folder and renamed into place, so a
+    failed export never leaves a half-written PDF behind. A file object is written to as is and
+    not closed.
+
+    ``progress(done, total)``, if given, is called as the layout advances: ``total`` is a fixed
+    number of layout steps, ``done`` never decreases and reaches ``total`` on the last call, made
+    once the PDF is complete. It runs on the caller's thread.
+
+    Raises:
+        FontNotFoundError: no usable Unicode font on this machine.
+        ExportError: the output path cannot be written (folder missing, no permission, ...).
+    """
+    fonts = register_fonts()
+    styles = _Styles(fonts)
+    story = _story(data, styles)
+    total = len(story)
+    reported = -1
+
+    def report(done: int) -> None:
+        nonlocal reported
+        done = max(0, min(done, total))
+        if progress is not None and done > reported:
+            reported = done
+            progress(done, total)
+
+    def on_layout(kind: str, value: int) -> None:
+        if kind == "PROGRESS":
+            report(min(value, total - 1))
+
+    title = " ".join(_clean(data.case_title).split()) or "Untitled case"
+    footer = f"Casefile brief · generated {' '.join(_clean(data.generated).split())}"
+    footer += " · CONFIDENTIAL — contains unpublished reporting"
+    canvasmaker = functools.partial(_NumberedCanvas, fonts=fonts, footer=footer)
+
+    def build(target: str | BinaryIO) -> None:
+        doc = SimpleDocTemplate(
+            target,
+            pagesize=PAGE_SIZE,
+            leftMargin=MARGIN_X,
+            rightMargin=MARGIN_X,
+            topMargin=MARGIN_TOP,
+            bottomMargin=MARGIN_BOTTOM,
+            title=title,
+            author="Casefile",
+            subject=CONFIDENTIAL_LINE,
+            creator="Casefile",
+            initialFontName=fonts.regular,  # else the canvas starts each page in Helvetica
+        )
+        doc.setProgressCallBack(on_layout)
+        doc.build(
+            story,
+            onFirstPage=_no_header,
+            onLaterPages=_draw_header(fonts, title),
+            canvasmaker=canvasmaker,
+        )
+
+    report(0)
+    if isinstance(out, (str, os.PathLike)):
+        _build_to_path(Path(out), build)
+    else:
+        build(out)
+    report(total)
+
+
+def _build_to_path(path: Path, build: Callable[[str], None]) -> None:
+    folder = path.parent
+    if not folder.is_dir():
+        raise ExportError(f"Cannot write the brief to {path}: the folder {folder} does not exist.")
+    try:
+        handle, tmp_name = tempfile.mkstemp(prefix=".brief-", suffix=".pdf.part", dir=folder)
+    except OSError as exc:
+        raise ExportError(f"Cannot write the brief to {path}: {exc.strerror or exc}.") from exc
+    os.close(handle)
+    tmp = Path(tmp_name)
+    try:
+        build(str(tmp))
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ExportError(f"Cannot write the brief to {path}: {exc.strerror or exc}.") from exc
+    finally:
+        if tmp.exists():
+            tmp.unlink()
