@@ -1,5 +1,377 @@
-"""Command line front end (placeholder, being written)."""
+"""Command line front end over the services (no Qt import here; ``gui`` imports it lazily).
+
+Contract (DESIGN.md "Command line"): exit 0 on success, 1 for a user error with one clear line
+on stderr, 2 for a usage error (argparse). Bad input never prints a traceback; an unexpected
+internal error prints one line too (set CASEFILE_DEBUG=1 to see the traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from casefile import __version__
+from casefile.errors import CasefileError, ValidationError
+
+if TYPE_CHECKING:
+    from casefile.store.workspace import Workspace
 
 
-def main(argv: list[str] | None = None) -> int:
+def _print_json(value: Any) -> None:
+    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def _parse_iso_date(value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a date like 2018-02-23: {value!r}") from exc
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``casefile`` command."""
+    parser = argparse.ArgumentParser(
+        prog="casefile", description="Offline case-file organizer for reporters."
+    )
+    parser.add_argument("--version", action="version", version=f"casefile {__version__}")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workspace", metavar="PATH",
+                       help="workspace folder (default: $CASEFILE_WORKSPACE or the user data dir)")
+    where.add_argument("--db", metavar="URL",
+                       help="database URL for team mode, e.g. postgresql+psycopg://host/db")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sub.add_parser("gui", help="open the desktop app (the default)")
+
+    demo = sub.add_parser("demo", help="build the sample case and print its id")
+    demo.add_argument("--open", action="store_true", help="then open it in the desktop app")
+
+    case = sub.add_parser("case", help="create or list cases")
+    case_sub = case.add_subparsers(dest="case_command", metavar="ACTION", required=True)
+    new = case_sub.add_parser("new", help="create a case")
+    new.add_argument("title")
+    new.add_argument("--summary")
+    new.add_argument("--json", action="store_true")
+    lst = case_sub.add_parser("list", help="list cases")
+    lst.add_argument("--json", action="store_true")
+
+    imp = sub.add_parser("import", help="import files into a case")
+    imp.add_argument("files", nargs="+", metavar="FILE")
+    imp.add_argument("--case", required=True, metavar="TITLE")
+    imp.add_argument("--published", type=_parse_iso_date, metavar="YYYY-MM-DD",
+                     help="publication date (relative dates in the text resolve against it)")
+    imp.add_argument("--password", help="password of an encrypted PDF")
+    imp.add_argument("--no-suggest", action="store_true", help="skip entity suggestions")
+    imp.add_argument("--json", action="store_true")
+
+    ext = sub.add_parser("extract", help="print suggestions for a file; nothing is stored")
+    ext.add_argument("file", metavar="FILE")
+    ext.add_argument("--published", type=_parse_iso_date, metavar="YYYY-MM-DD")
+    ext.add_argument("--rules-only", action="store_true", help="do not use the spaCy model")
+    ext.add_argument("--json", action="store_true")
+
+    items = sub.add_parser("items", help="list a case's items")
+    items.add_argument("--case", required=True, metavar="TITLE")
+    items.add_argument("--kind", choices=("person", "organization", "place", "document", "event",
+                                          "claim", "question"))
+    items.add_argument("--json", action="store_true")
+
+    fu = sub.add_parser("followups", help="list open follow-ups, soonest first")
+    fu.add_argument("--case", required=True, metavar="TITLE")
+    fu.add_argument("--due-within", type=int, metavar="DAYS")
+    fu.add_argument("--today", type=_parse_iso_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
+    fu.add_argument("--json", action="store_true")
+
+    se = sub.add_parser("search", help="full-text search")
+    se.add_argument("query")
+    se.add_argument("--case", metavar="TITLE")
+    se.add_argument("--json", action="store_true")
+
+    br = sub.add_parser("brief", help="write the case's PDF brief")
+    br.add_argument("--case", required=True, metavar="TITLE")
+    br.add_argument("-o", "--output", required=True, metavar="FILE.pdf")
+    br.add_argument("--include-confidential", action="store_true",
+                    help="include items and sources flagged confidential")
+    br.add_argument("--today", type=_parse_iso_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
+    return parser
+
+
+def _open(args: argparse.Namespace) -> Workspace:
+    from casefile.store.workspace import open_workspace
+
+    return open_workspace(args.workspace, args.db)
+
+
+def cmd_case(args: argparse.Namespace) -> int:
+    from casefile.services import cases
+
+    ws = _open(args)
+    if args.case_command == "new":
+        with ws.transaction() as s:
+            case = cases.create_case(s, args.title, args.summary)
+            case_id, title = case.id, case.title
+        if args.json:
+            _print_json({"id": case_id, "title": title})
+        else:
+            print(f"created case {case_id}: {title}")
+        return 0
+    with ws.transaction() as s:
+        listed = cases.list_cases(s)
+    if args.json:
+        _print_json([
+            {"id": c.id, "title": c.title, "summary": c.summary, "created": c.created,
+             "counts": c.counts}
+            for c in listed
+        ])
+    elif not listed:
+        print("no cases yet (create one: casefile case new TITLE)")
+    else:
+        for c in listed:
+            n = sum(c.counts.values())
+            print(f"{c.id:>4}  {c.title}  ({n} items, {c.counts['document']} documents)")
     return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from casefile.errors import IngestError
+    from casefile.services import cases, documents
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        case_id = cases.find_case(s, args.case).id
+    results: list[dict[str, Any]] = []
+    imported = failed = 0
+    for name in args.files:
+        try:
+            with ws.transaction() as s:
+                r = documents.import_file(s, case_id, name, published=args.published,
+                                          password=args.password)
+        except IngestError as exc:
+            failed += 1
+            results.append({"path": name, "status": "failed", "error": str(exc)})
+            if not args.json:
+                print(f"casefile: {exc}", file=sys.stderr)
+            continue
+        entry = r.as_json()
+        imported += 1
+        if r.created and not args.no_suggest:
+            entry["suggestions"] = _suggest(ws, r.document_id)
+        results.append(entry)
+        if not args.json:
+            verb = "imported" if r.created else "already there"
+            print(f"{verb}: {r.title} (document {r.document_id}, sha256 {r.sha256[:12]})")
+            for note in r.notes:
+                print(f"  note: {note}")
+            sug = entry.get("suggestions")
+            if isinstance(sug, dict):
+                if "error" in sug:
+                    print(f"  suggestions failed: {sug['error']}")
+                else:
+                    counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
+                    print(f"  suggestions ({sug['mode']}): {counts or 'none'}")
+    if args.json:
+        _print_json({"imported": imported, "failed": failed, "files": results})
+    return 0 if imported else 1
+
+
+def _suggest(ws: Any, document_id: int) -> dict[str, Any]:
+    from casefile.services.suggestions import suggest_for_document
+
+    try:
+        with ws.transaction() as s:
+            res = suggest_for_document(s, document_id)
+    except CasefileError as exc:
+        return {"error": str(exc)}
+    return {"mode": res.mode, "counts": res.counts, "linked_to_known": res.linked_to_known}
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from casefile.extract import extract_suggestions
+    from casefile.ingest import ingest_file
+
+    _data, ingested = ingest_file(Path(args.file))
+    published = args.published or (
+        date.fromisoformat(ingested.published) if ingested.published else None
+    )
+    result = extract_suggestions(ingested.text, published,
+                                 mode="rules" if args.rules_only else "auto")
+    if args.json:
+        _print_json(result)
+        return 0
+    print(f"mode: {result.get('mode')}")
+    for key in ("people", "organizations", "places"):
+        for e in result.get(key, []):
+            extra = ", ".join(x for x in (e.get("role"), e.get("affiliation")) if x)
+            print(f"{key[:-1] if key != 'people' else 'person'}: {e['name']}"
+                  + (f" ({extra})" if extra else ""))
+    for e in result.get("events", []):
+        print(f"event: {e['date']} ({e['precision']}): {e['text'][:80]}")
+    for f in result.get("followups", []):
+        print(f"follow-up: {f['kind']}, due {f['due'] or '-'}: {f['text'][:80]}")
+    return 0
+
+
+def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": item.id, "kind": item.kind, "title": item.title,
+                           "confidential": item.confidential, "notes": item.notes}
+    if item.kind in ("person", "organization", "place"):
+        out["aliases"] = list(item.aliases or [])
+    if item.kind == "person":
+        out["role"] = item.role
+        out["affiliation"] = names.get(item.affiliation_id) if item.affiliation_id else None
+    elif item.kind == "organization":
+        out["org_kind"] = item.org_kind
+    elif item.kind == "document":
+        out.update(doc_kind=item.doc_kind, author=item.author, outlet=item.outlet,
+                   url=item.url, sha256=item.sha256, mime_type=item.mime_type,
+                   published=item.published.isoformat() if item.published else None,
+                   notes_on_import=list(item.import_notes or []))
+    elif item.kind == "event":
+        out.update(date=item.date.isoformat() if item.date else None, precision=item.precision)
+    elif item.kind == "question":
+        out.update(question_kind=item.question_kind, status=item.status,
+                   due=item.due.isoformat() if item.due else None)
+    elif item.kind == "claim":
+        out.update(statement=item.statement, status=item.status)
+    return out
+
+
+def cmd_items(args: argparse.Namespace) -> int:
+    from casefile.services import cases, items
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        case_id = cases.find_case(s, args.case).id
+        listed = items.list_items(s, case_id, args.kind)
+        names = {i.id: i.title for i in items.list_items(s, case_id)}
+        rows = [_item_json(i, names) for i in listed]
+    if args.json:
+        _print_json(rows)
+        return 0
+    for r in rows:
+        extra = ", ".join(str(r[k]) for k in ("role", "affiliation", "date", "due", "status")
+                          if r.get(k))
+        print(f"{r['id']:>5}  {r['kind']:<12} {r['title']}" + (f"  ({extra})" if extra else ""))
+    if not rows:
+        print("no items")
+    return 0
+
+
+def cmd_followups(args: argparse.Namespace) -> int:
+    from casefile.services import cases, questions
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        case_id = cases.find_case(s, args.case).id
+        listed = questions.followups(s, case_id, due_within=args.due_within, today=args.today)
+    if args.json:
+        _print_json([f.as_json() for f in listed])
+        return 0
+    if not listed:
+        print("no open follow-ups")
+    for f in listed:
+        flag = "OVERDUE " if f.overdue else ""
+        print(f"{flag}{f.due or 'no due date'}  [{f.kind}] {f.text}")
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from casefile.services import cases
+    from casefile.store import search
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        case_id = cases.find_case(s, args.case).id if args.case else None
+        hits = search.search(s, args.query, case_id)
+    if args.json:
+        _print_json([{"item_id": h.item_id, "case_id": h.case_id, "kind": h.kind,
+                      "title": h.title, "snippet": h.snippet} for h in hits])
+        return 0
+    for h in hits:
+        print(f"{h.item_id:>5}  {h.kind:<12} {h.title}\n       {h.snippet}")
+    if not hits:
+        print("no results")
+    return 0
+
+
+def cmd_brief(args: argparse.Namespace) -> int:
+    from casefile.services import brief, cases
+
+    out = Path(args.output)
+    if out.is_dir():
+        raise ValidationError(f"{out} is a folder; give a file name ending in .pdf")
+    ws = _open(args)
+    tmp = out.with_name(out.name + ".part")
+    try:
+        with ws.transaction() as s:
+            case_id = cases.find_case(s, args.case).id
+            brief.export_brief(s, case_id, tmp, include_confidential=args.include_confidential,
+                               today=args.today)
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise CasefileError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+    print(f"wrote {out}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from casefile.services.demo import build_demo
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        case_id, created = build_demo(s)
+    print(case_id)
+    if args.open:
+        return _run_gui(args, case_id)
+    if not created:
+        print("(the sample case was already there)", file=sys.stderr)
+    return 0
+
+
+def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
+    try:
+        from casefile.ui.app import run_app
+    except ImportError as exc:
+        raise CasefileError(f"the desktop app cannot start: {exc}") from exc
+    return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id)
+
+
+COMMANDS = {
+    "case": cmd_case, "import": cmd_import, "extract": cmd_extract, "items": cmd_items,
+    "followups": cmd_followups, "search": cmd_search, "brief": cmd_brief, "demo": cmd_demo,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``casefile`` command; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command in (None, "gui"):
+            return _run_gui(args)
+        return COMMANDS[args.command](args)
+    except CasefileError as exc:
+        print(f"casefile: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("casefile: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug: still one line, the traceback only on request
+        if os.environ.get("CASEFILE_DEBUG"):
+            traceback.print_exc()
+        print(f"casefile: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+"""Assemble a case into :class:`~casefile.export.brief_data.BriefData` and print the PDF brief.
+
+Confidentiality (DESIGN.md: "exports that protect confidential sources by default"): unless
+``include_confidential`` is set, items flagged confidential are left out, passages and documents
+from confidential documents are left out, and the names and aliases of left-out people and
+organizations are replaced by "[withheld]" wherever they would still appear in printed text
+(quotes, question texts, event and claim text, titles). A person's bare surname counts as an
+alias, since a quote naming "Peterson" identifies Scot Peterson as surely as his full name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from typing import BinaryIO
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from casefile.export.brief import render_brief
+from casefile.export.brief_data import (
+    BriefData,
+    ClaimEntry,
+    EntityEntry,
+    EventEntry,
+    QuestionEntry,
+    QuoteEntry,
+    SourceEntry,
+)
+from casefile.services.audit import log_change
+from casefile.services.cases import get_case
+from casefile.services.evidence import EvidenceView, evidence_for
+from casefile.store import Claim, Document, Event, Item, Organization, Person, Place, Question
+
+WITHHELD = "[withheld]"
+
+
+class _Redactor:
+    """Replaces withheld names in text; whole words only, curly/straight apostrophes alike."""
+
+    def __init__(self, names: set[str]) -> None:
+        parts = sorted({n.strip() for n in names if len(n.strip()) >= 3}, key=len, reverse=True)
+        if parts:
+            alts = "|".join(re.escape(p).replace("'", "['\u2019]") for p in parts)
+            self._re: re.Pattern[str] | None = re.compile(
+                rf"(?<!\w)(?:{alts})(?!\w)", re.IGNORECASE
+            )
+        else:
+            self._re = None
+
+    def __call__(self, text: str | None) -> str | None:
+        if text is None or self._re is None:
+            return text
+        return self._re.sub(WITHHELD, text)
+
+
+def _withheld_names(items: list[Item]) -> set[str]:
+    names: set[str] = set()
+    for item in items:
+        if isinstance(item, Person | Organization | Place):
+            names.add(item.title)
+            names.update(item.aliases or [])
+        if isinstance(item, Person):
+            words = item.title.split()
+            if len(words) >= 2:
+                names.add(words[-1])
+    return names
+
+
+def build_brief_data(
+    session: Session, case_id: int, *, include_confidential: bool = False,
+    today: date | None = None,
+) -> BriefData:
+    """Everything the brief prints for a case, filtered for confidentiality (module docstring)."""
+    case = get_case(session, case_id)
+    today = today or date.today()
+    items = list(session.scalars(select(Item).where(Item.case_id == case_id)))
+    hidden = [] if include_confidential else [i for i in items if i.confidential]
+    hidden_ids = {i.id for i in hidden}
+    red = _Redactor(_withheld_names(hidden))
+    visible = [i for i in items if i.id not in hidden_ids]
+    by_id = {i.id: i for i in items}
+
+    documents = sorted(
+        (i for i in visible if isinstance(i, Document)),
+        key=lambda d: (d.published or date.max, d.title.lower(), d.id),
+    )
+    numbers = {d.id: n for n, d in enumerate(documents, start=1)}
+    sources = [
+        SourceEntry(
+            number=numbers[d.id], title=red(d.title) or "", sha256=d.sha256 or "",
+            published=d.published.isoformat() if d.published else None,
+            outlet=red(d.outlet), author=red(d.author), kind=d.doc_kind, url=d.url,
+            status=d.status,
+        )
+        for d in documents
+    ]
+
+    def quotes(item_id: int) -> list[QuoteEntry]:
+        out: list[QuoteEntry] = []
+        for ev in evidence_for(session, item_id):
+            if ev.document_id not in numbers or ev.quote is None:
+                continue
+            out.append(_quote(ev, numbers[ev.document_id], red))
+        return out
+
+    def name_of(ref: int | None) -> str | None:
+        if ref is None:
+            return None
+        if ref in hidden_ids:
+            return WITHHELD
+        target = by_id.get(ref)
+        return target.title if target else None
+
+    def entity(item: Person | Organization | Place) -> EntityEntry:
+        role = getattr(item, "role", None) if isinstance(item, Person) else getattr(
+            item, "org_kind", None)
+        affiliation = name_of(item.affiliation_id) if isinstance(item, Person) else (
+            name_of(item.parent_id) if isinstance(item, Organization) else None)
+        return EntityEntry(
+            name=item.title, kind=item.kind, role=red(role), affiliation=affiliation,
+            aliases=[a for a in (item.aliases or []) if a != item.title],
+            notes=red(item.notes), quotes=quotes(item.id),
+        )
+
+    people = sorted((i for i in visible if isinstance(i, Person)), key=lambda p: p.title.lower())
+    orgs = sorted((i for i in visible if isinstance(i, Organization)),
+                  key=lambda o: o.title.lower())
+    places = sorted((i for i in visible if isinstance(i, Place)), key=lambda p: p.title.lower())
+    questions = [
+        QuestionEntry(
+            text=red(q.title) or "", kind=q.question_kind, status=q.status,
+            due=q.due.isoformat() if q.due else None,
+            overdue=bool(q.due and q.due < today), ask=name_of(q.ask_id),
+            quotes=quotes(q.id),
+        )
+        for q in visible if isinstance(q, Question) and q.status in ("open", "waiting")
+    ]
+    events = sorted(
+        (i for i in visible if isinstance(i, Event)), key=lambda e: (e.date or date.max, e.title)
+    )
+    claims = [i for i in visible if isinstance(i, Claim)]
+    return BriefData(
+        case_title=case.title,
+        generated=today.isoformat(),
+        summary=red(case.summary),
+        questions=questions,
+        people=[entity(p) for p in people],
+        organizations=[entity(o) for o in orgs],
+        places=[entity(p) for p in places],
+        events=[
+            EventEntry(
+                title=red(e.title) or "", date=e.date.isoformat() if e.date else None,
+                precision=e.precision, end=e.end.isoformat() if e.end else None,
+                place=name_of(e.place_id), description=red(e.description),
+                quotes=quotes(e.id),
+            )
+            for e in events
+        ],
+        claims=[
+            ClaimEntry(
+                statement=red(c.statement or c.title) or "", status=c.status,
+                attributed_to=name_of(c.attributed_to_id) or red(c.attributed_to_text),
+                via=name_of(c.via_id), quotes=quotes(c.id),
+            )
+            for c in claims
+        ],
+        sources=sources,
+        includes_confidential=include_confidential,
+    )
+
+
+def _quote(ev: EvidenceView, number: int, red: _Redactor) -> QuoteEntry:
+    return QuoteEntry(
+        text=red(ev.quote) or "", source_number=number, relation=ev.relation, page=ev.page,
+        note=red(ev.note),
+    )
+
+
+def export_brief(
+    session: Session,
+    case_id: int,
+    out: Path | BinaryIO,
+    *,
+    include_confidential: bool = False,
+    today: date | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> BriefData:
+    """Write the case's PDF brief to ``out`` (a path or binary file); returns what was printed.
+
+    Raises ExportError (a CasefileError) when the PDF cannot be written.
+    """
+    data = build_brief_data(session, case_id, include_confidential=include_confidential,
+                            today=today)
+    render_brief(data, out, progress=progress)
+    log_change(session, "brief.export", case_id=case_id,
+               summary=str(out) if isinstance(out, Path) else "brief",
+               data={"include_confidential": include_confidential})
+    return data

@@ -1,0 +1,75 @@
+"""Cases: create, list, find by title, and the counts shown in the navigator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from casefile.errors import NotFoundError, ValidationError
+from casefile.services.audit import log_change
+from casefile.store import Case, Item
+from casefile.store.items import ITEM_KINDS
+
+
+@dataclass(frozen=True)
+class CaseSummary:
+    """A case as listed: id, title, summary, ISO 8601 creation time, and item counts by kind."""
+
+    id: int
+    title: str
+    summary: str | None
+    created: str
+    counts: dict[str, int]
+
+
+def create_case(session: Session, title: str, summary: str | None = None) -> Case:
+    """Create a case. Raises ValidationError for an empty title or one already used."""
+    title = (title or "").strip()
+    if not title:
+        raise ValidationError("a case needs a title")
+    if session.scalar(select(Case.id).where(Case.title == title)) is not None:
+        raise ValidationError(f"a case titled {title!r} already exists")
+    case = Case(title=title, summary=summary)
+    session.add(case)
+    session.flush()
+    log_change(session, "case.create", case_id=case.id, summary=title)
+    return case
+
+
+def find_case(session: Session, title: str) -> Case:
+    """The case with this exact title. Raises NotFoundError naming the title if there is none."""
+    case = session.scalar(select(Case).where(Case.title == title))
+    if case is None:
+        raise NotFoundError(f"no case titled {title!r} (see: casefile case list)")
+    return case
+
+
+def get_case(session: Session, case_id: int) -> Case:
+    """The case with this id. Raises NotFoundError."""
+    case = session.get(Case, case_id)
+    if case is None:
+        raise NotFoundError(f"no case with id {case_id}")
+    return case
+
+
+def item_counts(session: Session, case_id: int) -> dict[str, int]:
+    """Number of items of each kind in the case (every kind present, zero included)."""
+    counts = dict.fromkeys(ITEM_KINDS, 0)
+    rows = session.execute(
+        select(Item.kind, func.count()).where(Item.case_id == case_id).group_by(Item.kind)
+    )
+    for kind, n in rows:
+        counts[kind] = n
+    return counts
+
+
+def list_cases(session: Session) -> list[CaseSummary]:
+    """All cases, by title, with their item counts."""
+    cases = session.scalars(select(Case).order_by(Case.title)).all()
+    return [
+        CaseSummary(c.id, c.title, c.summary, c.created.isoformat(timespec="seconds"),
+                    item_counts(session, c.id))
+        for c in cases
+    ]

@@ -1,0 +1,240 @@
+"""Create, edit, delete and list the items of a case (people, organizations, places, events...).
+
+Every function takes an open Session and plain values, does one user action, writes one
+ChangeLog row and keeps the search index current; the caller commits (one transaction).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+from sqlalchemy.orm.exc import StaleDataError
+
+from casefile.errors import ConflictError, NotFoundError, ValidationError
+from casefile.services.audit import log_change
+from casefile.services.cases import get_case
+from casefile.store import (
+    Claim,
+    Document,
+    Event,
+    Item,
+    Organization,
+    Person,
+    Place,
+    Question,
+    search,
+    utcnow,
+)
+from casefile.store.items import (
+    CLAIM_STATUSES,
+    DATE_PRECISIONS,
+    DOCUMENT_STATUSES,
+    QUESTION_KINDS,
+    QUESTION_STATUSES,
+)
+
+MODELS: dict[str, type[Item]] = {
+    "person": Person,
+    "organization": Organization,
+    "place": Place,
+    "document": Document,
+    "event": Event,
+    "claim": Claim,
+    "question": Question,
+}
+
+#: Editable fields of each kind besides the common ones (title, notes, confidential).
+FIELDS: dict[str, tuple[str, ...]] = {
+    "person": ("aliases", "role", "affiliation_id", "contact"),
+    "organization": ("aliases", "org_kind", "jurisdiction", "parent_id"),
+    "place": ("aliases",),
+    "document": ("doc_kind", "author", "outlet", "url", "published", "retrieved", "status"),
+    "event": ("date", "precision", "end", "place_id", "description"),
+    "claim": ("statement", "status", "status_reason", "attributed_to_id", "attributed_to_text",
+              "via_id"),
+    "question": ("question_kind", "status", "due", "ask_id", "answer", "answered_at",
+                 "answered_by_passage_id", "answered_by_document_id"),
+}
+COMMON_FIELDS = ("title", "notes", "confidential")
+DATE_FIELDS = {"published", "retrieved", "date", "end", "due", "answered_at"}
+REF_FIELDS = {
+    "affiliation_id": (Organization,),
+    "parent_id": (Organization, Document),
+    "place_id": (Place,),
+    "attributed_to_id": (Person, Organization),
+    "via_id": (Document, Organization),
+    "ask_id": (Person, Organization),
+    "answered_by_document_id": (Document,),
+}
+VOCABULARIES: dict[str, tuple[str, ...]] = {
+    "precision": DATE_PRECISIONS,
+    "question_kind": QUESTION_KINDS,
+    "claim.status": CLAIM_STATUSES,
+    "question.status": QUESTION_STATUSES,
+    "document.status": DOCUMENT_STATUSES,
+}
+
+
+def parse_date(value: date | str | None, field: str = "date") -> date | None:
+    """Accept a date, an ISO 8601 ``YYYY-MM-DD`` string, or None. Raises ValidationError."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value).strip())
+    except ValueError as exc:
+        raise ValidationError(f"{field} must be a date like 2018-02-23, not {value!r}") from exc
+
+
+def _check_value(session: Session, item: Item, field: str, value: Any) -> Any:
+    if field in DATE_FIELDS:
+        return parse_date(value, field)
+    if field == "title":
+        value = (value or "").strip()
+        if not value:
+            raise ValidationError(f"a {item.kind} needs a name or title")
+        return value
+    if field == "aliases":
+        return [a.strip() for a in (value or []) if a and a.strip()]
+    if field == "confidential":
+        return bool(value)
+    vocab = VOCABULARIES.get(f"{item.kind}.{field}") or VOCABULARIES.get(field)
+    if vocab is not None and value not in vocab:
+        raise ValidationError(f"{field} must be one of {', '.join(vocab)}; got {value!r}")
+    if field in REF_FIELDS and value is not None:
+        target = session.get(Item, value)
+        allowed = REF_FIELDS[field]
+        if target is None or target.case_id != item.case_id or not isinstance(target, allowed):
+            kinds = " or ".join(m.__name__.lower() for m in allowed)
+            raise ValidationError(f"{field} must name a {kinds} of the same case")
+    return value
+
+
+def search_body(item: Item) -> str:
+    """The text indexed for an item besides its title (notes, aliases, role, document text...)."""
+    parts: list[str] = [item.notes or ""]
+    for attr in ("aliases",):
+        parts.extend(getattr(item, attr, None) or [])
+    for attr in ("role", "description", "statement", "answer", "author", "outlet", "text",
+                 "attributed_to_text"):
+        value = getattr(item, attr, None)
+        if isinstance(value, str):
+            parts.append(value)
+    return "\n".join(p for p in parts if p)
+
+
+def reindex(session: Session, item: Item) -> None:
+    """Refresh the search index row of ``item``."""
+    search.index_item(session, item.id, item.case_id, item.title, search_body(item))
+
+
+def create_item(session: Session, case_id: int, kind: str, title: str, **fields: Any) -> Item:
+    """Create an item of ``kind`` ("person", "organization", ...) titled ``title``.
+
+    ``fields`` are the kind's editable fields (see FIELDS), e.g. ``role="Sheriff"``,
+    ``affiliation_id=7``, ``due="2018-03-02"``. Raises ValidationError for an unknown kind or
+    field, a bad value, or a reference to an item of another case; NotFoundError for no case.
+    """
+    get_case(session, case_id)
+    model = MODELS.get(kind)
+    if model is None:
+        raise ValidationError(f"unknown item kind {kind!r}; use one of {', '.join(MODELS)}")
+    item = model(case_id=case_id)
+    allowed = set(FIELDS[kind]) | set(COMMON_FIELDS)
+    values = {"title": title, **fields}
+    for field, value in values.items():
+        if field not in allowed:
+            raise ValidationError(f"a {kind} has no field {field!r}")
+        setattr(item, field, _check_value(session, item, field, value))
+    if isinstance(item, Question) and item.status is None:
+        item.status = "open"
+    session.add(item)
+    session.flush()
+    reindex(session, item)
+    log_change(session, f"{kind}.create", case_id=case_id, item_id=item.id, summary=item.title)
+    return item
+
+
+def get_item(session: Session, item_id: int) -> Item:
+    """The item with this id (its subclass instance). Raises NotFoundError."""
+    item = session.get(Item, item_id)
+    if item is None:
+        raise NotFoundError(f"no item with id {item_id} (it may have been deleted)")
+    return item
+
+
+def update_item(
+    session: Session, item_id: int, *, expected_version: int | None = None, **fields: Any
+) -> Item:
+    """Change some fields of an item; returns it with its new version.
+
+    ``expected_version`` is the version the editor loaded: if the stored item has moved on,
+    ConflictError names the item and nothing changes (optimistic locking). Raises
+    ValidationError for unknown fields or bad values.
+    """
+    item = get_item(session, item_id)
+    if expected_version is not None and item.version != expected_version:
+        raise ConflictError(
+            f"{item.kind} {item.title!r} was changed by someone else since you opened it; "
+            "reload it and apply your change again"
+        )
+    allowed = set(FIELDS[item.kind]) | set(COMMON_FIELDS)
+    before: dict[str, Any] = {}
+    for field, value in fields.items():
+        if field not in allowed:
+            raise ValidationError(f"a {item.kind} has no field {field!r}")
+        new = _check_value(session, item, field, value)
+        before[field] = _jsonable(getattr(item, field))
+        setattr(item, field, new)
+        if field == "status" and isinstance(item, Question):
+            item.status_changed = utcnow()
+    try:
+        session.flush()
+    except StaleDataError as exc:
+        raise ConflictError(
+            f"{item.kind} {item.title!r} was changed by someone else since you opened it; "
+            "reload it and apply your change again"
+        ) from exc
+    reindex(session, item)
+    log_change(
+        session, f"{item.kind}.update", case_id=item.case_id, item_id=item.id,
+        summary=", ".join(sorted(fields)), data={"before": before},
+    )
+    return item
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, date):
+        return value.isoformat()
+    return value
+
+
+def delete_item(session: Session, item_id: int) -> None:
+    """Delete an item with its evidence links (and, for a document, its passages)."""
+    item = get_item(session, item_id)
+    search.unindex_item(session, item.id)
+    log_change(session, f"{item.kind}.delete", case_id=item.case_id, item_id=item.id,
+               summary=item.title)
+    session.delete(item)
+    session.flush()
+
+
+def list_items(session: Session, case_id: int, kind: str | None = None) -> list[Item]:
+    """Items of a case, optionally of one kind, ordered by kind then title."""
+    if kind is not None and kind not in MODELS:
+        raise ValidationError(f"unknown item kind {kind!r}; use one of {', '.join(MODELS)}")
+    model: type[Item] = MODELS[kind] if kind else Item
+    stmt = select(model).where(model.case_id == case_id).order_by(model.kind, model.title)
+    return list(session.scalars(stmt))
+
+
+def find_item(session: Session, case_id: int, title: str, kind: str | None = None) -> Item:
+    """The item of the case with this exact title (or alias). Raises NotFoundError."""
+    for item in list_items(session, case_id, kind):
+        if item.title == title or title in (getattr(item, "aliases", None) or []):
+            return item
+    raise NotFoundError(f"no {kind or 'item'} named {title!r} in this case")

@@ -1,0 +1,108 @@
+"""Step two of an import: run the extractor on a document and store its suggestions as Mentions.
+
+Names the case already holds (titles and aliases of people, organizations and places) are passed
+to the extractor so they are found in every new document; a mention of such a name is tied to
+the existing item at once (status "confirmed"), so no new suggestion appears for it. Names the
+reporter rejected in this case are never suggested again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from casefile.errors import NotFoundError
+from casefile.services.audit import log_change
+from casefile.store import Document, Item, Mention, Organization, Person, Place
+
+ENTITY_KEYS = {"people": "person", "organizations": "organization", "places": "place"}
+
+
+@dataclass
+class SuggestionResult:
+    """Counts of what one suggestion run stored, by kind, and the extractor's mode."""
+
+    document_id: int
+    mode: str
+    counts: dict[str, int] = field(default_factory=dict)
+    linked_to_known: int = 0
+
+
+def _known_items(session: Session, case_id: int) -> tuple[list[object], dict[str, int]]:
+    from casefile.extract import KnownItem
+
+    known: list[object] = []
+    ids: dict[str, int] = {}
+    stmt = select(Item).where(
+        Item.case_id == case_id, Item.kind.in_(("person", "organization", "place"))
+    )
+    for item in session.scalars(stmt):
+        assert isinstance(item, Person | Organization | Place)
+        aliases = tuple(item.aliases or ())
+        known.append(KnownItem(kind=item.kind, name=item.title, aliases=aliases))
+        ids[f"{item.kind}:{item.title.casefold()}"] = item.id
+    return known, ids
+
+
+def suggest_for_document(
+    session: Session, document_id: int, *, mode: str = "auto"
+) -> SuggestionResult:
+    """Extract suggestions from a stored document and store them as Mentions (one transaction).
+
+    ``mode`` is "auto" (spaCy when a model is installed, else rules) or "rules". Previous
+    suggested (not confirmed or rejected) mentions of the document are replaced.
+    """
+    from casefile.extract import extract_suggestions
+
+    doc = session.get(Document, document_id)
+    if doc is None:
+        raise NotFoundError(f"no document with id {document_id}")
+    known, known_ids = _known_items(session, doc.case_id)
+    rejected = set(session.scalars(
+        select(Mention.name).where(Mention.case_id == doc.case_id, Mention.status == "rejected")
+    ))
+    result = extract_suggestions(
+        doc.text, doc.published, known=known, rejected=rejected, mode=mode
+    )
+    session.query(Mention).filter(
+        Mention.document_id == doc.id, Mention.status == "suggested"
+    ).delete()
+    out = SuggestionResult(document_id=doc.id, mode=str(result.get("mode", mode)))
+    for key, kind in ENTITY_KEYS.items():
+        for entry in result.get(key, []):
+            item_id = known_ids.get(f"{kind}:{entry['name'].casefold()}")
+            for m in entry.get("mentions", []):
+                session.add(Mention(
+                    case_id=doc.case_id, document_id=doc.id, item_id=item_id, kind=kind,
+                    name=entry["name"], start=m["start"], end=m["end"], text=m["text"],
+                    role=entry.get("role"), affiliation=entry.get("affiliation"),
+                    status="confirmed" if item_id else "suggested",
+                    detail={"org_kind": entry["kind"]} if entry.get("kind") else None,
+                ))
+            if item_id:
+                out.linked_to_known += 1
+            else:
+                out.counts[kind] = out.counts.get(kind, 0) + 1
+    for key, kind in (("events", "event"), ("followups", "question")):
+        for entry in result.get(key, []):
+            detail = {k: v for k, v in entry.items() if k not in ("start", "end", "text")}
+            session.add(Mention(
+                case_id=doc.case_id, document_id=doc.id, kind=kind, name=entry["text"][:500],
+                start=entry["start"], end=entry["end"], text=entry["text"], detail=detail,
+            ))
+            out.counts[kind] = out.counts.get(kind, 0) + 1
+    session.flush()
+    log_change(session, "document.suggest", case_id=doc.case_id, item_id=doc.id,
+               summary=", ".join(f"{n} {k}" for k, n in sorted(out.counts.items())),
+               data={"mode": out.mode})
+    return out
+
+
+def pending_suggestions(session: Session, case_id: int, kind: str | None = None) -> list[Mention]:
+    """Suggested (undecided) mentions of a case, optionally of one kind."""
+    stmt = select(Mention).where(Mention.case_id == case_id, Mention.status == "suggested")
+    if kind:
+        stmt = stmt.where(Mention.kind == kind)
+    return list(session.scalars(stmt.order_by(Mention.document_id, Mention.start)))

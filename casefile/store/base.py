@@ -1,0 +1,29 @@
+"""Declarative base, naming convention and small column helpers shared by all models."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import MetaData
+from sqlalchemy.orm import DeclarativeBase
+
+#: Constraint names follow one convention so Alembic migrations are stable on SQLite and
+#: PostgreSQL alike (the approach Taguette and the SQLAlchemy docs recommend).
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Base class of every Casefile table."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, as a naive datetime (stored the same way on SQLite and PostgreSQL)."""
+    return datetime.now(UTC).replace(tzinfo=None)

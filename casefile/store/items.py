@@ -1,0 +1,197 @@
+"""Everything a case holds: the ``items`` base table and its joined-table subclasses.
+
+Item kinds and their vocabularies follow DESIGN.md (data model). ``Item.title`` is the display
+name; ``Person.name``, ``Organization.name`` and ``Place.name`` are synonyms of it. Dates are
+``datetime.date`` (ISO 8601 in every export). ``version`` is SQLAlchemy's optimistic-locking
+counter: saving a stale copy raises ``StaleDataError``, which services turn into ConflictError.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Date, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column, relationship, synonym
+
+from casefile.store.base import Base, utcnow
+
+ITEM_KINDS = ("person", "organization", "place", "document", "event", "claim", "question")
+ORGANIZATION_KINDS = (
+    "law enforcement agency", "government body", "government agency", "news outlet", "school",
+    "company", "court", "nonprofit", "political party", "other",
+)
+DOCUMENT_KINDS = (
+    "article", "report", "email", "court filing", "transcript", "note", "letter", "record",
+    "web page", "other",
+)
+DOCUMENT_STATUSES = ("obtained", "expected", "requested")
+DATE_PRECISIONS = ("exact", "day", "month", "year", "approximate")
+CLAIM_STATUSES = ("unverified", "single-source", "corroborated", "disputed", "false")
+QUESTION_KINDS = ("question", "expected record", "records request", "right of reply", "call back")
+QUESTION_STATUSES = ("open", "waiting", "answered", "dropped")
+
+
+class Item(Base):
+    """The base row of everything a case holds (polymorphic on ``kind``)."""
+
+    __tablename__ = "items"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20), index=True)
+    title: Mapped[str] = mapped_column(String(500))
+    notes: Mapped[str | None] = mapped_column(Text)
+    confidential: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    updated: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+    __mapper_args__ = {"polymorphic_on": "kind", "version_id_col": version}
+
+
+def _item_fk() -> Any:
+    return mapped_column(ForeignKey("items.id", ondelete="CASCADE"), primary_key=True)
+
+
+def _ref(nullable: bool = True) -> Any:
+    return mapped_column(ForeignKey("items.id", ondelete="SET NULL"), nullable=nullable)
+
+
+class Person(Item):
+    """A person: ``name`` (= title), aliases, role/title, affiliation, contact details."""
+
+    __tablename__ = "people"
+
+    id: Mapped[int] = _item_fk()
+    aliases: Mapped[list[str]] = mapped_column(JSON, default=list)
+    role: Mapped[str | None] = mapped_column(String(300))
+    affiliation_id: Mapped[int | None] = _ref()
+    contact: Mapped[str | None] = mapped_column(Text)
+
+    name = synonym("title")
+    affiliation: Mapped[Organization | None] = relationship(
+        foreign_keys=[affiliation_id], primaryjoin="Person.affiliation_id == Organization.id"
+    )
+    __mapper_args__ = {"polymorphic_identity": "person", "inherit_condition": id == Item.id}
+
+
+class Organization(Item):
+    """An organization or agency: name, aliases, kind, jurisdiction, parent organization."""
+
+    __tablename__ = "organizations"
+
+    id: Mapped[int] = _item_fk()
+    aliases: Mapped[list[str]] = mapped_column(JSON, default=list)
+    org_kind: Mapped[str | None] = mapped_column(String(60))
+    jurisdiction: Mapped[str | None] = mapped_column(String(300))
+    parent_id: Mapped[int | None] = _ref()
+
+    name = synonym("title")
+    __mapper_args__ = {"polymorphic_identity": "organization", "inherit_condition": id == Item.id}
+
+
+class Place(Item):
+    """A place: name and aliases."""
+
+    __tablename__ = "places"
+
+    id: Mapped[int] = _item_fk()
+    aliases: Mapped[list[str]] = mapped_column(JSON, default=list)
+
+    name = synonym("title")
+    __mapper_args__ = {"polymorphic_identity": "place"}
+
+
+class Document(Item):
+    """A source: its extracted text, metadata and the SHA-256 of its original bytes.
+
+    ``page_starts`` lists the str offset at which each page starts (paged formats only).
+    ``import_notes`` keeps remarks made while reading the file (e.g. the encoding assumed).
+    """
+
+    __tablename__ = "documents"
+
+    id: Mapped[int] = _item_fk()
+    doc_kind: Mapped[str] = mapped_column(String(40), default="article")
+    author: Mapped[str | None] = mapped_column(String(300))
+    outlet: Mapped[str | None] = mapped_column(String(300))
+    url: Mapped[str | None] = mapped_column(Text)
+    published: Mapped[dt.date | None] = mapped_column(Date)
+    retrieved: Mapped[dt.date | None] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(20), default="obtained")
+    sha256: Mapped[str | None] = mapped_column(
+        ForeignKey("blobs.sha256", ondelete="RESTRICT"), index=True
+    )
+    mime_type: Mapped[str | None] = mapped_column(String(100))
+    filename: Mapped[str | None] = mapped_column(String(500))
+    text: Mapped[str] = mapped_column(Text, default="")
+    page_starts: Mapped[list[int] | None] = mapped_column(JSON)
+    import_notes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    parent_id: Mapped[int | None] = _ref()
+
+    __mapper_args__ = {"polymorphic_identity": "document", "inherit_condition": id == Item.id}
+
+    def page_at(self, offset: int) -> int | None:
+        """The 1-based page holding str offset ``offset``, or None for unpaged documents."""
+        if not self.page_starts:
+            return None
+        page = 1
+        for number, start in enumerate(self.page_starts, start=1):
+            if start <= offset:
+                page = number
+        return page
+
+
+class Event(Item):
+    """Something that happened: a date with its precision, an optional end and place."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = _item_fk()
+    date: Mapped[dt.date | None] = mapped_column(Date)
+    precision: Mapped[str] = mapped_column(String(20), default="day")
+    end: Mapped[dt.date | None] = mapped_column(Date)
+    place_id: Mapped[int | None] = _ref()
+    description: Mapped[str | None] = mapped_column(Text)
+
+    __mapper_args__ = {"polymorphic_identity": "event", "inherit_condition": id == Item.id}
+
+
+class Claim(Item):
+    """A statement someone made, its verification status and its attribution chain."""
+
+    __tablename__ = "claims"
+
+    id: Mapped[int] = _item_fk()
+    statement: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[str] = mapped_column(String(20), default="unverified")
+    status_reason: Mapped[str | None] = mapped_column(Text)
+    attributed_to_id: Mapped[int | None] = _ref()
+    attributed_to_text: Mapped[str | None] = mapped_column(String(500))
+    via_id: Mapped[int | None] = _ref()
+
+    __mapper_args__ = {"polymorphic_identity": "claim", "inherit_condition": id == Item.id}
+
+
+class Question(Item):
+    """An open question or follow-up (``title`` is its text) with kind, status and due date."""
+
+    __tablename__ = "questions"
+
+    id: Mapped[int] = _item_fk()
+    question_kind: Mapped[str] = mapped_column(String(30), default="question")
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    status_changed: Mapped[dt.datetime | None] = mapped_column()
+    due: Mapped[dt.date | None] = mapped_column(Date, index=True)
+    ask_id: Mapped[int | None] = _ref()
+    answer: Mapped[str | None] = mapped_column(Text)
+    answered_at: Mapped[dt.date | None] = mapped_column(Date)
+    answered_by_passage_id: Mapped[int | None] = mapped_column(
+        ForeignKey("passages.id", ondelete="SET NULL")
+    )
+    answered_by_document_id: Mapped[int | None] = _ref()
+
+    text = synonym("title")
+    __mapper_args__ = {"polymorphic_identity": "question", "inherit_condition": id == Item.id}

@@ -1,0 +1,223 @@
+"""Opening a workspace: where it is, the engine, migrations and backups.
+
+A workspace is either a folder holding ``casefile.sqlite3`` (WAL journal, foreign keys on) and
+``backups/``, or a PostgreSQL URL (team mode). Which one is used, first match wins:
+``--db URL``, ``--workspace PATH``, ``$CASEFILE_DB_URL``, ``$CASEFILE_WORKSPACE``, then the
+default folder in the user's data directory (platformdirs). A new database is created at the
+Alembic head; an older one is backed up, then upgraded (DESIGN.md, "Workspace and engines").
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, event, inspect
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from casefile.errors import CasefileError
+from casefile.store.base import utcnow
+
+DB_FILENAME = "casefile.sqlite3"
+APP_NAME = "Casefile"
+
+
+def default_workspace_dir() -> Path:
+    """The default workspace folder: ``<user data dir>/Casefile/workspace`` (platformdirs)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "workspace"
+
+
+def resolve_location(workspace: str | Path | None = None, db_url: str | None = None) -> str:
+    """The database URL to open, applying the precedence described in the module docstring."""
+    if db_url:
+        return db_url
+    if workspace:
+        return sqlite_url(Path(workspace))
+    env_url = os.environ.get("CASEFILE_DB_URL")
+    if env_url:
+        return env_url
+    env_ws = os.environ.get("CASEFILE_WORKSPACE")
+    if env_ws:
+        return sqlite_url(Path(env_ws))
+    return sqlite_url(default_workspace_dir())
+
+
+def sqlite_url(folder: Path) -> str:
+    """The SQLAlchemy URL of the SQLite database inside workspace ``folder``."""
+    return f"sqlite:///{(Path(folder).expanduser().resolve() / DB_FILENAME).as_posix()}"
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic Config pointing at the migration scripts shipped in the package (db/)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(resources.files("casefile.db")))
+    if url:
+        cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def head_revision() -> str:
+    """The newest schema revision this version of Casefile knows."""
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys = ON")
+    cur.execute("PRAGMA busy_timeout = 5000")
+    cur.execute("PRAGMA journal_mode = WAL")
+    cur.execute("PRAGMA synchronous = NORMAL")
+    cur.close()
+
+
+def make_engine(url: str) -> Engine:
+    """Create the engine for ``url``; on SQLite, every connection gets the workspace PRAGMAs.
+
+    Raises CasefileError when the folder cannot be created.
+    """
+    if url.startswith("sqlite:///"):
+        path = Path(url.removeprefix("sqlite:///"))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CasefileError(f"cannot create the workspace folder {path.parent}: {exc}") from exc
+        engine = create_engine(url)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        # Let SQLAlchemy, not pysqlite, issue BEGIN so a transaction covers reads and writes.
+        event.listen(engine, "connect", _disable_pysqlite_begin)
+        event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN"))
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _disable_pysqlite_begin(dbapi_conn: Any, _record: Any) -> None:
+    dbapi_conn.isolation_level = None
+
+
+@dataclass
+class Workspace:
+    """An open workspace: its URL, engine and session factory (made once, at app start)."""
+
+    url: str
+    engine: Engine
+    sessions: sessionmaker[Session]
+    backup_path: Path | None = None
+
+    @property
+    def folder(self) -> Path | None:
+        """The workspace folder for SQLite workspaces, else None."""
+        if self.url.startswith("sqlite:///"):
+            return Path(self.url.removeprefix("sqlite:///")).parent
+        return None
+
+    @property
+    def label(self) -> str:
+        """A short human description (the folder, or the server URL without password)."""
+        if self.folder is not None:
+            return str(self.folder)
+        return self.engine.url.render_as_string(hide_password=True)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One user action: a short session in one transaction, committed on success."""
+        with self.sessions() as session, session.begin():
+            yield session
+
+    def close(self) -> None:
+        """Release all connections."""
+        self.engine.dispose()
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema revision stored in the database, or None for an empty database."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def _backup_sqlite(engine: Engine, revision: str) -> Path:
+    db_path = Path(engine.url.database or "")
+    backups = db_path.parent / "backups"
+    backups.mkdir(exist_ok=True)
+    stamp = utcnow().strftime("%Y%m%dT%H%M%S")
+    target = backups / f"casefile-{stamp}-rev{revision}.sqlite3"
+    src = sqlite3.connect(db_path)
+    try:
+        dst = sqlite3.connect(target)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    return target
+
+
+def upgrade(engine: Engine) -> Path | None:
+    """Bring the database to the head revision; back it up first if it held an older schema.
+
+    Returns the backup's path (SQLite, older schema) or None. Raises CasefileError when the
+    database was written by a newer Casefile (unknown revision).
+    """
+    head = head_revision()
+    current = current_revision(engine)
+    if current == head:
+        return None
+    script = ScriptDirectory.from_config(alembic_config())
+    backup = None
+    if current is not None:
+        try:
+            script.get_revision(current)
+        except Exception as exc:
+            raise CasefileError(
+                f"this workspace was made by a newer Casefile (schema {current}); update Casefile"
+            ) from exc
+        if engine.dialect.name == "sqlite":
+            backup = _backup_sqlite(engine, current)
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+    return backup
+
+
+def open_workspace(
+    workspace: str | Path | None = None, db_url: str | None = None, *, migrate: bool = True
+) -> Workspace:
+    """Open (creating or upgrading as needed) the workspace chosen by the arguments/environment.
+
+    Raises CasefileError when the database cannot be opened or is not a Casefile workspace.
+    """
+    url = resolve_location(workspace, db_url)
+    engine = make_engine(url)
+    backup = None
+    if migrate:
+        try:
+            backup = upgrade(engine)
+        except OperationalError as exc:
+            engine.dispose()
+            raise CasefileError(f"cannot open the workspace database: {exc.orig}") from exc
+        except Exception:
+            engine.dispose()
+            raise
+    factory = sessionmaker(engine, expire_on_commit=False)
+    return Workspace(url=url, engine=engine, sessions=factory, backup_path=backup)
+
+
+def table_names(engine: Engine) -> list[str]:
+    """Names of the ordinary tables in the database (for tests and diagnostics)."""
+    return sorted(inspect(engine).get_table_names())
