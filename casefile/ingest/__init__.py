@@ -6,11 +6,16 @@ Public API::
     ingest_bytes(data, filename, *, password=None) -> Ingested
     detect_type(data, filename) -> str   # MIME type judged by content
 
-Bad input raises :class:`casefile.errors.IngestError` with one sentence for the reporter.
+Bad input raises :class:`casefile.errors.IngestError` with one sentence for the reporter; an
+encrypted PDF without (or with a wrong) password raises its subclass :class:`PdfPasswordError`.
 """
 
 from casefile.ingest.detect import detect_type
 from casefile.ingest.files import DEFAULT_MAX_BYTES, ingest_bytes, ingest_file
+from casefile.ingest.pdf import PdfPasswordError
 from casefile.ingest.types import Ingested
 
-__all__ = ["DEFAULT_MAX_BYTES", "Ingested", "detect_type", "ingest_bytes", "ingest_file"]
+__all__ = [
+    "DEFAULT_MAX_BYTES", "Ingested", "PdfPasswordError", "detect_type", "ingest_bytes",
+    "ingest_file",
+]

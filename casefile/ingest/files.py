@@ -13,6 +13,7 @@ from pathlib import Path
 from casefile.errors import IngestError
 from casefile.ingest import detect
 from casefile.ingest.html import ingest_html
+from casefile.ingest.pdf import ingest_pdf
 from casefile.ingest.text import ingest_markdown, ingest_plain
 from casefile.ingest.types import Ingested
 
@@ -28,6 +29,8 @@ def _reader(mime: str) -> Reader | None:
         return lambda data, name, _pw: ingest_markdown(data, name)
     if mime == detect.HTML:
         return lambda data, name, _pw: ingest_html(data, name)
+    if mime == detect.PDF:
+        return ingest_pdf
     return None
 
 

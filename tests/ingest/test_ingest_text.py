@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
+from ingest_helpers import SAMPLES as SAMPLE
 
 from casefile.errors import IngestError
 from casefile.ingest import ingest_bytes, ingest_file
 
-SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "samples"
 ARTICLE = SAMPLE / "parkland-coral-springs-article.txt"
 
 

@@ -1,0 +1,37 @@
+"""Each file in ../shared/samples/real gives the result its SOURCES.md describes."""
+
+from __future__ import annotations
+
+import pytest
+from ingest_helpers import REAL
+
+from casefile.errors import IngestError
+from casefile.ingest import PdfPasswordError, ingest_file
+
+
+def test_zen_of_python_corrupted_pdf_text_recovered_with_warning() -> None:
+    _, doc = ingest_file(REAL / "zen_of_python_corrupted.pdf")
+    assert doc.mime_type == "application/pdf"
+    assert "Beautiful is better than ugly." in doc.text
+    assert "Namespaces are one honking great idea" in doc.text
+    assert doc.page_starts == [0]
+    assert any(note.startswith("Damaged file:") for note in doc.notes)
+
+
+def test_aes_256_pdf_needs_its_password() -> None:
+    with pytest.raises(PdfPasswordError, match=r"aes-256-r6\.pdf is encrypted: give --password"):
+        ingest_file(REAL / "aes-256-r6.pdf")
+    with pytest.raises(IngestError, match=r"password given for aes-256-r6\.pdf is wrong"):
+        ingest_file(REAL / "aes-256-r6.pdf", password="nope")
+    data, doc = ingest_file(REAL / "aes-256-r6.pdf", password="usersecret")
+    assert data == (REAL / "aes-256-r6.pdf").read_bytes()
+    assert doc.text.strip() == "Hello World"
+    assert not any(note.startswith("Damaged") for note in doc.notes)
+
+
+def test_jbig2_scan_imports_flagged_without_text_layer() -> None:
+    _, doc = ingest_file(REAL / "pdf-with-jbig2.pdf")
+    assert doc.mime_type == "application/pdf"
+    assert doc.text == ""
+    assert doc.page_starts == [0]
+    assert doc.notes == ["no text layer (scanned): page 1"]
