@@ -6,9 +6,11 @@ needs one is skipped when it is not installed (``apt-get install poppler-utils q
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -54,9 +56,88 @@ def pdftotext_text(pdf: Path) -> str:
     return done.stdout
 
 
+def pdftotext_body(pdf: Path) -> str:
+    """Text of the page bodies only (pdftotext cropped), without the header and footer lines,
+    so text that runs across a page break reads as one piece."""
+    done = run_tool(
+        "pdftotext", "-enc", "UTF-8", "-x", "0", "-y", "60", "-W", "612", "-H", "680", pdf, "-"
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def flat(text: str) -> str:
     """Collapse every run of whitespace (line ends included) to one space."""
     return re.sub(r"\s+", " ", text).strip()
+
+
+def pypdf_pages(pdf: Path) -> list[str]:
+    """Text of each page, extracted with pypdf."""
+    return [page.extract_text() or "" for page in PdfReader(str(pdf)).pages]
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word as pdftotext -bbox places it: page (1-based) and box in points, y downwards."""
+
+    page: int
+    text: str
+    x_min: float
+    y_min: float
+    x_max: float
+    y_max: float
+
+
+def word_boxes(pdf: Path) -> list[Word]:
+    """Every word with its bounding box (pdftotext -bbox); skips when pdftotext is missing."""
+    done = run_tool("pdftotext", "-bbox", "-enc", "UTF-8", pdf, "-")
+    assert done.returncode == 0, done.stderr
+    words: list[Word] = []
+    page = 0
+    for line in done.stdout.splitlines():
+        if "<page " in line:
+            page += 1
+            continue
+        match = _WORD.search(line)
+        if match:
+            x0, y0, x1, y1, text = match.groups()
+            words.append(
+                Word(page, html.unescape(text), float(x0), float(y0), float(x1), float(y1))
+            )
+    return words
+
+
+_WORD = re.compile(
+    r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*)</word>'
+)
+
+
+def gray_pixels(pdf: Path, page: int, dpi: int = 40) -> tuple[int, int, bytes]:
+    """Render one page with pdftoppm as 8-bit grey; return (width, height, pixel bytes)."""
+    done = subprocess.run(
+        [
+            require_tool("pdftoppm"),
+            "-r",
+            str(dpi),
+            "-gray",
+            "-f",
+            str(page),
+            "-l",
+            str(page),
+            str(pdf),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    data = done.stdout
+    # binary PGM: "P5" width height maxval, each separated by whitespace, then the pixels
+    fields = data.split(maxsplit=4)
+    assert fields[0] == b"P5", fields[:4]
+    width, height = int(fields[1]), int(fields[2])
+    pixels = data[-width * height :]
+    return width, height, pixels
 
 
 def page_count(pdf: Path) -> int:
