@@ -13,6 +13,7 @@ from pathlib import Path
 from casefile.errors import IngestError
 from casefile.ingest import detect
 from casefile.ingest.html import ingest_html
+from casefile.ingest.mail import ingest_email, ingest_mbox
 from casefile.ingest.pdf import ingest_pdf
 from casefile.ingest.text import ingest_markdown, ingest_plain
 from casefile.ingest.types import Ingested
@@ -31,7 +32,16 @@ def _reader(mime: str) -> Reader | None:
         return lambda data, name, _pw: ingest_html(data, name)
     if mime == detect.PDF:
         return ingest_pdf
+    if mime == detect.EMAIL:
+        return lambda data, name, _pw: ingest_email(data, name, _read_child)
+    if mime == detect.MBOX:
+        return lambda data, name, _pw: ingest_mbox(data, name, _read_child)
     return None
+
+
+def _read_child(data: bytes, filename: str) -> Ingested:
+    """Attachments and mailbox messages go through the same door as files."""
+    return ingest_bytes(data, filename)
 
 
 def _refusal(mime: str, filename: str) -> str:

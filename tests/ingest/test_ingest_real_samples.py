@@ -35,3 +35,24 @@ def test_jbig2_scan_imports_flagged_without_text_layer() -> None:
     assert doc.text == ""
     assert doc.page_starts == [0]
     assert doc.notes == ["no text layer (scanned): page 1"]
+
+
+def test_017_eml_folded_boundary_headers_kept_and_attachment_recovered() -> None:
+    _, doc = ingest_file(REAL / "017.eml")
+    assert doc.mime_type == "message/rfc822"
+    assert doc.title == "Hello world"
+    assert doc.extra["from"] == ["Test User <test@example.org>"]
+    assert doc.extra["to"] == ["Another User <test2@example.org>"]
+    assert "The message's multipart header was malformed and was repaired" in doc.notes
+    # the attachment is declared image/png but holds the text "hello world": read by content
+    assert [(a.filename, a.text.strip()) for a in doc.attachments] == [
+        ("image001.png", "hello world")
+    ]
+
+
+def test_006_eml_text_inside_signed_part_is_imported() -> None:
+    _, doc = ingest_file(REAL / "006.eml")
+    assert doc.title == "Hide and seek"
+    assert "Search me, and Find me here" in doc.text
+    assert "Don't find me here" not in doc.text  # the HTML alternative is not used
+    assert "Signed by undersigned" not in doc.text  # the signature part is not body text
