@@ -71,7 +71,7 @@ MARGIN_TOP = 1.0 * inch
 MARGIN_BOTTOM = 0.9 * inch
 
 #: Longest run of user text put into one Paragraph; longer text continues in the next one.
-CHUNK_CHARS = 1500
+CHUNK_CHARS = 2500
 
 CONFIDENTIAL_LINE = "CONFIDENTIAL — contains unpublished reporting"
 
@@ -94,6 +94,7 @@ _STATUS_COLOURS = {
 
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
+_SENTENCE_END = re.compile(r"[.!?…][\"”’)\]]*[ \n]")
 _ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
 
 
@@ -119,17 +120,25 @@ def _text(value: object, *, keep_newlines: bool = False) -> str:
 
 
 def _chunks(text: str, limit: int = CHUNK_CHARS) -> list[str]:
-    """Cut ``text`` into pieces of at most ``limit`` characters, at whitespace when possible.
+    """Cut ``text`` into pieces of at most ``limit`` characters.
 
-    The whitespace a cut falls on is dropped (the pieces become separate paragraphs). A piece
-    without whitespace (one enormous word) is cut hard.
+    A cut prefers, in the second half of the window: a line end, then the end of a sentence,
+    then any space; the whitespace it falls on is dropped (the pieces become separate
+    paragraphs, so a cut reads like a paragraph break). A piece without whitespace (one
+    enormous word) is cut hard and loses nothing.
     """
     pieces: list[str] = []
     rest = text
     while len(rest) > limit:
         window = rest[: limit + 1]
-        cut = max(window.rfind(" "), window.rfind("\n"))
-        if cut >= limit // 2:
+        floor = limit // 2
+        cut = window.rfind("\n")
+        if cut < floor:
+            ends = [m.end() - 1 for m in _SENTENCE_END.finditer(window, floor)]
+            cut = ends[-1] if ends else -1
+        if cut < floor:
+            cut = window.rfind(" ")
+        if cut >= floor:
             pieces.append(rest[:cut])
             rest = rest[cut + 1 :]
         else:
@@ -325,7 +334,7 @@ def _quote(
     note_style: ParagraphStyle,
 ) -> list[Flowable]:
     """A quote verbatim in curly quotes with its citation, chunked when long."""
-    pieces = _chunks(_clean(quote.text))
+    pieces = _chunks(_clean(quote.text).strip())
     prefix = ""
     relation = _clean(quote.relation).strip()
     if relation and relation not in ("supports",):
@@ -709,8 +718,9 @@ def render_brief(
     title page says.
 
     A path is written through a temporary file in the same folder and renamed into place, so a
-    failed export never leaves a half-written PDF behind. A file object is written to as is and
-    not closed.
+    failed export never leaves a half-written PDF behind; on POSIX the new file is readable by
+    its owner only (mode 0600, from :func:`tempfile.mkstemp`), as it holds unpublished
+    reporting. A file object is written to as is and not closed.
 
     ``progress(done, total)``, if given, is called as the layout advances: ``total`` is a fixed
     number of layout steps, ``done`` never decreases and reaches ``total`` on the last call, made
