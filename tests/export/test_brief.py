@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -457,3 +459,10 @@ def test_progress_is_monotonic_and_finishes() -> None:
     dones = [d for d, _ in calls]
     assert dones == sorted(dones) and len(set(dones)) == len(dones)
     assert calls[-1] == (total, total)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+def test_written_brief_is_private_to_its_owner(tmp_path: Path) -> None:
+    out = tmp_path / "brief.pdf"
+    render_brief(make_sample_brief(), out)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
