@@ -1,0 +1,256 @@
+"""Read-only views the desktop app lists: section rows, item choices, a document's passages,
+and the numbers of the status bar. Plain values only (no ORM objects escape), so a caller can
+keep them after the session is closed. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import Session, aliased
+
+from casefile.errors import NotFoundError, ValidationError
+from casefile.services.items import MODELS
+from casefile.store import (
+    Claim,
+    Document,
+    Event,
+    EvidenceLink,
+    Item,
+    Organization,
+    Passage,
+    Person,
+    Place,
+    Question,
+)
+
+#: Column headers of each section's table, in order; ``ItemRow.cells`` follows them.
+SECTION_COLUMNS: dict[str, tuple[str, ...]] = {
+    "person": ("Name", "Role", "Affiliation", "Evidence"),
+    "organization": ("Name", "Kind", "Jurisdiction", "Evidence"),
+    "place": ("Name", "Aliases", "Evidence"),
+    "document": ("Title", "Kind", "Outlet", "Published", "Status"),
+    "event": ("Title", "Date", "Precision", "Evidence"),
+    "claim": ("Claim", "Status", "Attributed to", "Evidence"),
+    "question": ("Question", "Kind", "Status", "Due", "Evidence"),
+}
+
+
+@dataclass(frozen=True)
+class ItemRow:
+    """One row of a section table: ``cells`` holds one plain value per SECTION_COLUMNS header
+    (str, int, ``datetime.date`` or None), ``version`` the item's optimistic-locking counter."""
+
+    id: int
+    kind: str
+    title: str
+    version: int
+    confidential: bool
+    cells: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class ItemChoice:
+    """An item offered in a picker or completer: id, kind, title and aliases."""
+
+    id: int
+    kind: str
+    title: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PassageLinkView:
+    """One evidence link of a passage: the link, the item it is evidence for, the relation."""
+
+    link_id: int
+    item_id: int
+    item_title: str
+    item_kind: str
+    relation: str
+
+
+@dataclass(frozen=True)
+class PassageMark:
+    """A passage of a document with its links; ``start``/``end`` are Python str offsets."""
+
+    passage_id: int
+    start: int
+    end: int
+    quote: str
+    links: tuple[PassageLinkView, ...]
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """What the document viewer shows: the text (Python str) and a few facts about the source."""
+
+    id: int
+    case_id: int
+    title: str
+    text: str
+    outlet: str | None
+    published: str | None
+    passages: tuple[PassageMark, ...]
+
+
+@dataclass(frozen=True)
+class CaseStatus:
+    """The status bar's numbers: item counts by kind, follow-ups due within 7 days (overdue
+    included) and how many of those are overdue."""
+
+    counts: dict[str, int]
+    due_this_week: int
+    overdue: int
+
+
+def _check_kind(kind: str) -> type[Item]:
+    model = MODELS.get(kind)
+    if model is None:
+        raise ValidationError(f"unknown item kind {kind!r}; use one of {', '.join(MODELS)}")
+    return model
+
+
+def _evidence_counts() -> Any:
+    return (
+        select(EvidenceLink.item_id.label("item_id"), func.count().label("n"))
+        .group_by(EvidenceLink.item_id)
+        .subquery()
+    )
+
+
+def _rows_statement(case_id: int, kind: str) -> Select[Any]:
+    model = _check_kind(kind)
+    ev = _evidence_counts()
+    base = [model.id, model.kind, model.title, model.version, model.confidential]
+    n = func.coalesce(ev.c.n, 0)
+    if model is Person:
+        org = aliased(Item)
+        stmt = (
+            select(*base, Person.role, org.title, n)
+            .outerjoin(org, org.id == Person.affiliation_id)
+        )
+    elif model is Organization:
+        stmt = select(*base, Organization.org_kind, Organization.jurisdiction, n)
+    elif model is Place:
+        stmt = select(*base, Place.aliases, n)
+    elif model is Document:
+        stmt = select(*base, Document.doc_kind, Document.outlet, Document.published,
+                      Document.status)
+    elif model is Event:
+        stmt = select(*base, Event.date, Event.precision, n)
+    elif model is Claim:
+        who = aliased(Item)
+        stmt = (
+            select(*base, Claim.status, func.coalesce(who.title, Claim.attributed_to_text), n)
+            .outerjoin(who, who.id == Claim.attributed_to_id)
+        )
+    else:
+        stmt = select(*base, Question.question_kind, Question.status, Question.due, n)
+    if model is not Document:
+        stmt = stmt.outerjoin(ev, ev.c.item_id == model.id)
+    return stmt.where(model.case_id == case_id)
+
+
+def count_items(session: Session, case_id: int, kind: str) -> int:
+    """Number of items of one kind in a case. Raises ValidationError for an unknown kind."""
+    model = _check_kind(kind)
+    return int(session.scalar(
+        select(func.count()).select_from(model).where(model.case_id == case_id)
+    ) or 0)
+
+
+def item_rows(
+    session: Session, case_id: int, kind: str, *, offset: int = 0, limit: int | None = None
+) -> list[ItemRow]:
+    """A page of a section's rows, by title (case-insensitive), then id.
+
+    ``offset``/``limit`` page through the section (``limit=None``: all the rest). Raises
+    ValidationError for an unknown kind.
+    """
+    model = _check_kind(kind)
+    stmt = _rows_statement(case_id, kind).order_by(func.lower(model.title), model.id)
+    stmt = stmt.offset(offset)
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    return [_row(kind, r) for r in session.execute(stmt)]
+
+
+def item_rows_by_id(session: Session, case_id: int, kind: str, ids: list[int]) -> list[ItemRow]:
+    """The rows of these items (those of ``kind`` in the case that still exist), any order."""
+    if not ids:
+        return []
+    model = _check_kind(kind)
+    stmt = _rows_statement(case_id, kind).where(model.id.in_(ids))
+    return [_row(kind, r) for r in session.execute(stmt)]
+
+
+def _row(kind: str, r: Any) -> ItemRow:
+    cells = list(r[5:])
+    if kind == "place":
+        cells[0] = ", ".join(cells[0] or [])
+    return ItemRow(id=r[0], kind=r[1], title=r[2], version=r[3], confidential=bool(r[4]),
+                   cells=(r[2], *cells))
+
+
+def item_choices(
+    session: Session, case_id: int, kinds: tuple[str, ...] | None = None
+) -> list[ItemChoice]:
+    """Items of a case offered in pickers, by title; ``kinds`` limits them (default: all)."""
+    stmt = select(Item).where(Item.case_id == case_id)
+    if kinds:
+        stmt = stmt.where(Item.kind.in_(kinds))
+    out = []
+    for item in session.scalars(stmt.order_by(func.lower(Item.title), Item.id)):
+        aliases = tuple(getattr(item, "aliases", None) or ())
+        out.append(ItemChoice(item.id, item.kind, item.title, aliases))
+    return out
+
+
+def document_view(session: Session, document_id: int) -> DocumentView:
+    """A document's text and its passages (by position) with their links. Raises NotFoundError."""
+    doc = session.get(Document, document_id)
+    if doc is None:
+        raise NotFoundError(f"no document with id {document_id} (it may have been deleted)")
+    rows = session.execute(
+        select(Passage, EvidenceLink, Item)
+        .outerjoin(EvidenceLink, EvidenceLink.passage_id == Passage.id)
+        .outerjoin(Item, Item.id == EvidenceLink.item_id)
+        .where(Passage.document_id == document_id)
+        .order_by(Passage.start, Passage.id, EvidenceLink.id)
+    ).all()
+    marks: dict[int, tuple[Passage, list[PassageLinkView]]] = {}
+    for passage, link, item in rows:
+        entry = marks.setdefault(passage.id, (passage, []))
+        if link is not None and item is not None:
+            entry[1].append(PassageLinkView(link.id, item.id, item.title, item.kind,
+                                            link.relation))
+    return DocumentView(
+        id=doc.id, case_id=doc.case_id, title=doc.title, text=doc.text or "", outlet=doc.outlet,
+        published=doc.published.isoformat() if doc.published else None,
+        passages=tuple(
+            PassageMark(p.id, p.start, p.end, p.quote, tuple(links))
+            for p, links in marks.values()
+        ),
+    )
+
+
+def case_status(session: Session, case_id: int, *, today: date | None = None) -> CaseStatus:
+    """Counts for the status bar (see CaseStatus); ``today`` defaults to the local date."""
+    from casefile.services.cases import item_counts
+    from casefile.services.questions import OPEN_STATUSES
+
+    today = today or date.today()
+    due = list(session.scalars(
+        select(Question.due).where(
+            Question.case_id == case_id, Question.status.in_(OPEN_STATUSES),
+            Question.due.is_not(None), Question.due <= today + timedelta(days=7),
+        )
+    ))
+    return CaseStatus(
+        counts=item_counts(session, case_id), due_this_week=len(due),
+        overdue=sum(1 for d in due if d < today),
+    )
