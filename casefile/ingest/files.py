@@ -12,6 +12,7 @@ from pathlib import Path
 
 from casefile.errors import IngestError
 from casefile.ingest import detect
+from casefile.ingest.docx import ingest_docx
 from casefile.ingest.html import ingest_html
 from casefile.ingest.mail import ingest_email, ingest_mbox
 from casefile.ingest.pdf import ingest_pdf
@@ -32,6 +33,8 @@ def _reader(mime: str) -> Reader | None:
         return lambda data, name, _pw: ingest_html(data, name)
     if mime == detect.PDF:
         return ingest_pdf
+    if mime == detect.DOCX:
+        return lambda data, name, _pw: ingest_docx(data, name)
     if mime == detect.EMAIL:
         return lambda data, name, _pw: ingest_email(data, name, _read_child)
     if mime == detect.MBOX:
@@ -44,9 +47,15 @@ def _read_child(data: bytes, filename: str) -> Ingested:
     return ingest_bytes(data, filename)
 
 
-def _refusal(mime: str, filename: str) -> str:
+# An encrypted Word/Excel file is an OLE container with this stream (MS-OFFCRYPTO 2.3.4).
+_OFFICE_ENCRYPTION = "EncryptionInfo".encode("utf-16-le")
+
+
+def _refusal(mime: str, filename: str, data: bytes) -> str:
     if mime.startswith("image/"):
         return f"{filename} is an image ({mime}); only text, PDF, email and Word files are read"
+    if mime == detect.OLE and _OFFICE_ENCRYPTION in data:
+        return f"{filename} is password-protected; remove the password in Word and import again"
     if mime == detect.OLE:
         return f"{filename} is an old Office file (.doc, .xls or .msg); save it as .docx or PDF"
     if mime == detect.ZIP:
@@ -71,7 +80,7 @@ def ingest_bytes(data: bytes, filename: str, *, password: str | None = None) -> 
     mime = detect.detect_type(data, filename)
     reader = _reader(mime)
     if reader is None:
-        raise IngestError(_refusal(mime, filename))
+        raise IngestError(_refusal(mime, filename, data))
     try:
         result = reader(data, filename, password)
     except IngestError:

@@ -56,3 +56,18 @@ def test_006_eml_text_inside_signed_part_is_imported() -> None:
     assert "Search me, and Find me here" in doc.text
     assert "Don't find me here" not in doc.text  # the HTML alternative is not used
     assert "Signed by undersigned" not in doc.text  # the signature part is not body text
+
+
+def test_blk_paras_and_tables_docx_in_reading_order() -> None:
+    _, doc = ingest_file(REAL / "blk-paras-and-tables.docx")
+    body_end = doc.extra["body_end"]
+    assert isinstance(body_end, int)
+    body = doc.text[:body_end]
+    assert body == (
+        "Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n"
+        "Text before Table Between Text after\n"  # a table nested in a table cell
+        "Donec semper facilisis metus finibus malesuada."
+    )
+    assert doc.extra["headers"] == ["Left-side | Right-side"]
+    assert doc.extra["footers"] == ["Copyright | Page-number"]
+    assert doc.author == "Steve Canny"
