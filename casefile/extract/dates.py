@@ -1,0 +1,163 @@
+"""Dates in text and the events they date.
+
+Explicit dates ("February 14", "Aug. 9, 2017", "14 March", "2018-02-14") are resolved against the
+published date, preferring the past when no year is written. Relative phrases resolve against the
+published date ("yesterday", "Tuesday", "last week") or against an earlier dated event ("two days
+after the shooting" -> the shooting's date + 2 days). Dates are ISO 8601 strings; precision is
+"day", "month" or "approximate". Parsing and date arithmetic use dateparser.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from casefile.extract.lexicon import MONTHS, WEEKDAYS
+
+_MONTH = ("(?:January|February|March|April|May|June|July|August|September|October|November|"
+          "December|Jan\\.|Feb\\.|Mar\\.|Apr\\.|Jun\\.|Jul\\.|Aug\\.|Sept\\.|Sep\\.|Oct\\.|"
+          "Nov\\.|Dec\\.)")
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
+_WEEKDAY = "(?:" + "|".join(w.capitalize() for w in sorted(WEEKDAYS)) + ")"
+_NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
+_UNIT = r"(?:day|week|month|year|hour)s?"
+
+_EXPLICIT = re.compile(
+    rf"(?P<md>{_MONTH}[ ]{_DAY}(?![\d:])(?:,?[ ](?P<y1>\d{{4}}))?)"
+    rf"|(?P<dm>{_DAY}[ ](?:of[ ])?{_MONTH}(?:,?[ ](?P<y2>\d{{4}}))?)"
+    rf"|(?P<my>{_MONTH},?[ ]\d{{4}})"
+    rf"|(?P<iso>\b\d{{4}}-\d{{2}}-\d{{2}}\b)"
+    rf"|(?P<us>\b\d{{1,2}}/\d{{1,2}}/\d{{4}}\b)"
+    rf"|(?:\b(?:in|since|during|until|by|early|late|mid-|last|this|next)[ ](?P<mo>{_MONTH})"
+    rf"(?![ ]\d))"
+    rf"|(?P<wd>\b(?:(?P<wdq>last|this|next|on)[ ])?{_WEEKDAY}\b)"
+    rf"|(?P<rel>\b(?:yesterday|today|tonight|last[ ]night|the[ ]day[ ]before[ ]yesterday)\b)"
+    rf"|(?P<lw>\blast[ ](?:week|month)\b)")
+_ANCHORED = re.compile(
+    rf"\b(?:(?P<n>{_NUM})[ ](?P<unit>{_UNIT})[ ](?P<dir>after|before|later|earlier|prior[ ]to)"
+    rf"|(?:the[ ])?(?P<nd>next|following)[ ]day"
+    rf"|the[ ]day[ ](?P<dd>after|before))"
+    rf"(?:[ ](?:the|a|an|his|her|their|its)[ ](?P<noun>[a-z]+))?")
+_WORDNUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+
+
+@dataclass
+class DatePhrase:
+    """A date found in the text: str offsets, ISO date, precision."""
+
+    start: int
+    end: int
+    text: str
+    date: str
+    precision: str
+
+
+def _parse(phrase: str, base: dt.date | None, prefer: str = "past") -> dt.date | None:
+    import dateparser
+
+    settings: dict[str, Any] = {"PREFER_DATES_FROM": prefer, "PREFER_DAY_OF_MONTH": "first",
+                                "RETURN_AS_TIMEZONE_AWARE": False}
+    if base is not None:
+        settings["RELATIVE_BASE"] = dt.datetime(base.year, base.month, base.day)
+    got = dateparser.parse(phrase, languages=["en"], settings=settings)
+    return got.date() if got else None
+
+
+def shift(base: dt.date, amount: int, unit: str) -> dt.date | None:
+    """``base`` moved by ``amount`` units ("day", "week", "month", "year"); negative goes back."""
+    unit = unit.rstrip("s")
+    phrase = f"in {amount} {unit}s" if amount >= 0 else f"{-amount} {unit}s ago"
+    return _parse(phrase, base, "future" if amount >= 0 else "past")
+
+
+def _has_year(m: re.Match[str]) -> bool:
+    return bool(m.group("y1") or m.group("y2") or m.group("my") or m.group("iso")
+                or m.group("us"))
+
+
+def find_dates(text: str, published: dt.date | None) -> list[DatePhrase]:
+    """Explicit and publication-relative dates in ``text`` (folded text is fine).
+
+    Without ``published``, only dates that carry their year are resolved.
+    """
+    out: list[DatePhrase] = []
+    for m in _EXPLICIT.finditer(text):
+        phrase = m.group()
+        if not _has_year(m) and published is None:
+            continue
+        if m.group("mo"):
+            mname = m.group("mo").rstrip(".").lower()
+            month = MONTHS[mname]
+            year = published.year if published else None
+            if year is None:
+                continue
+            q = phrase.split()[0].lower()
+            if q == "next" or (q not in {"last"} and published and month > published.month
+                               and q != "this"):
+                year += 1 if q == "next" else -1
+            if q == "last" and published and month >= published.month:
+                year -= 1
+            out.append(DatePhrase(m.start("mo"), m.end("mo"), m.group("mo"),
+                                  dt.date(year, month, 1).isoformat(), "month"))
+            continue
+        if m.group("wd"):
+            q = m.group("wdq")
+            prefer = "future" if q == "next" else "past"
+            day = m.group("wd").split()[-1]
+            got = _parse(day, published, prefer)
+            precision = "day"
+        elif m.group("lw"):
+            got = _parse("1 week ago" if "week" in phrase else "1 month ago", published)
+            precision = "approximate" if "week" in phrase else "month"
+        elif m.group("my"):
+            got = _parse(phrase.replace(",", ""), published)
+            precision = "month"
+        else:
+            clean = re.sub(r"(?<=\d)(st|nd|rd|th)\b", "", phrase.replace(" of ", " "))
+            got = _parse(clean.replace("Sept.", "Sep."), published)
+            precision = "day"
+        if got is None:
+            continue
+        if precision == "month":
+            got = got.replace(day=1)
+        out.append(DatePhrase(m.start(), m.end(), phrase, got.isoformat(), precision))
+    return out
+
+
+@dataclass
+class AnchoredPhrase:
+    """A date relative to another event ("two days after the shooting")."""
+
+    start: int
+    end: int
+    text: str
+    amount: int
+    unit: str
+    noun: str | None
+
+
+def find_anchored(text: str) -> list[AnchoredPhrase]:
+    """Relative phrases that need an earlier event to resolve: amount is signed (negative means
+    before), unit is "day"/"week"/"month"/"year"/"hour", noun names the anchor event if given."""
+    out = []
+    for m in _ANCHORED.finditer(text):
+        if m.group("n"):
+            amount = _WORDNUM.get(m.group("n").lower()) or int(m.group("n"))
+            unit = m.group("unit").rstrip("s")
+            sign = -1 if m.group("dir") in {"before", "earlier", "prior to"} else 1
+        else:
+            amount, unit = 1, "day"
+            sign = -1 if m.group("dd") == "before" else 1
+        if unit == "hour":
+            continue
+        out.append(AnchoredPhrase(m.start(), m.end(), m.group(), sign * amount, unit,
+                                  m.group("noun")))
+    return out
+
+
+def warm_up() -> None:
+    """Load dateparser's language data now (the first parse is slow)."""
+    _parse("February 14", dt.date(2000, 3, 1))

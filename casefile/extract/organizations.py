@@ -1,0 +1,322 @@
+"""Organisation patterns and the joining of their variants.
+
+Rules find agencies ("<place> Police Department", "<place> Sheriff's Office", "Department of
+<subject>"), names ending in an organisation word ("... High School", "... Committee",
+"... County Jail"), acronyms and news outlets. Variants of one agency are joined: "the Sheriff's
+Department" and "<place> Sheriff's Office" are one organisation when the text names only one
+sheriff's agency.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz
+
+from casefile.extract.lexicon import (
+    AGENCY_ACRONYMS,
+    FUNCTION_WORDS,
+    NEWS_OUTLETS,
+    NOT_ACRONYMS,
+    POSTAL_CODES,
+)
+from casefile.extract.text import CAPWORD, UPPER, norm_key
+from casefile.extract.types import Candidate
+
+ORGWORD = rf"(?:(?:[{UPPER}]\.){{2,}}|{CAPWORD})"
+_PRE = rf"(?P<pre>(?:{ORGWORD}[ ]){{1,5}})"
+_OBJ = rf"(?:the[ ])?{ORGWORD}(?:[ ](?:(?:and|of|for|on|the|&)[ ])*(?![A-Z]{{2,}}\b){ORGWORD})*"
+
+_SHERIFF = re.compile(
+    rf"{_PRE}?(?P<kw>Sheriff's)(?:[ ](?P<head>Office|Department|Dept\.|[Dd]eput(?:y|ies)|"
+    rf"[Oo]fficers?|[Ss]pokes(?:man|woman|person)))?")
+_POLICE = re.compile(
+    rf"{_PRE}(?P<kw>Police|police)(?:[ ](?P<fire>and[ ]Fire[ ])?(?P<head>Departments?|Dept\.|"
+    rf"Service|Force|Bureau))?\b")
+_FIRE = re.compile(
+    rf"{_PRE}Fire(?:[ ]and[ ]Rescue)?[ ](?P<head>Department|Dept\.|Rescue|District)\b")
+_OF = re.compile(
+    rf"(?P<pre>(?:{ORGWORD}[ ]){{0,4}})(?P<head>Department|Ministry|Office|Bureau|Board|Division|"
+    rf"Commission|Council|University|College|Institute|Court|City|County|Town|Village)"
+    rf"[ ]of[ ](?P<obj>{_OBJ})")
+_SUFFIX_WORDS = (
+    "High School|Middle School|Elementary School|Charter School|School District|School|Academy|"
+    "University|College|Committee|Commission|Council|Board|Agency|Bureau|Office|Court|County Jail|"
+    "Jail|Prison|Penitentiary|Detention Center|Hospital|Medical Center|Institute|Foundation|"
+    "Association|Union|Party|Inc\\.|Corp\\.|Corporation|LLC|Ltd\\.|Company|Co\\.|Group|Church|"
+    "Authority|Administration|Coalition|Network|Society|Trust|Federation|League|Alliance|"
+    "Caucus|Senate|Assembly|Legislature|Patrol|Guard|Ministry|Tribunal|Clinic|Bank|Fund"
+)
+_SUFFIX = re.compile(
+    rf"(?P<name>(?:{ORGWORD}[ ](?:(?:of|for|and|&|on|the)[ ])*){{1,6}}(?P<suf>{_SUFFIX_WORDS}))"
+    rf"(?![\w'])")
+_ACRONYM = re.compile(r"(?<![\w.&-])(?P<a>[A-Z]{2,6})(?![\w&-]|\.[A-Z])")
+_OUTLET = re.compile(
+    r"(?<![\w'])(?:" + "|".join(re.escape(o) for o in sorted(NEWS_OUTLETS, key=len, reverse=True))
+    + r")(?![\w'])")
+
+LAW = "law enforcement agency"
+GOV = "government agency"
+BODY = "government body"
+
+
+def _strip_leading(ft: str, start: int, end: int) -> int:
+    """Move ``start`` past leading function words ("When", "The", "According")."""
+    while start < end:
+        m = re.match(r"([^\W\d_]+)(?:[ ]+|$)", ft[start:end])
+        if not m or m.group(1).lower() not in FUNCTION_WORDS:
+            return start
+        start += m.end()
+    return end
+
+
+def place_key(place: str) -> str:
+    """Comparison key of the place part of an agency name ("Broward County" -> "broward county")."""
+    return norm_key(place)
+
+
+def _kind_for_suffix(suffix: str) -> str:
+    s = suffix.lower()
+    if "school" in s or s in {"academy", "university", "college"}:
+        return "school"
+    if s in {"court", "tribunal"}:
+        return "court"
+    if "jail" in s or s in {"prison", "penitentiary", "detention center"}:
+        return "jail"
+    if s in {"hospital", "medical center", "clinic"}:
+        return "hospital"
+    if s in {"party", "caucus"}:
+        return "political party"
+    if s in {"inc.", "corp.", "corporation", "llc", "ltd.", "company", "co.", "group", "bank"}:
+        return "company"
+    if s in {"committee", "commission", "council", "board", "senate", "assembly", "legislature"}:
+        return BODY
+    if s in {"agency", "bureau", "office", "administration", "ministry", "authority"}:
+        return GOV
+    if s in {"patrol", "guard"}:
+        return LAW
+    return "organization"
+
+
+def _agency(ft: str, kind: str, pre_start: int, pre_end: int, span_end: int, head: str | None,
+            out: list[Candidate], explicit: bool, source: str = "rule") -> None:
+    start = _strip_leading(ft, pre_start, pre_end) if pre_end > pre_start else pre_start
+    place = ft[start:pre_end].strip()
+    label = {"sheriff": "Sheriff's", "police": "Police", "fire": "Fire"}[kind]
+    default_head = {"sheriff": "Office", "police": "Department", "fire": "Department"}[kind]
+    hd = head if head in {"Office", "Department", "Service", "Force", "Bureau", "District"} \
+        else default_head
+    if hd == "Department" and head and head.startswith("Dept"):
+        hd = "Department"
+    name = f"{place} {label} {hd}".strip()
+    if not place:
+        start = pre_end if pre_end > pre_start else pre_start
+    cand = Candidate("organization", start, span_end, name, source,
+                     org_kind=LAW if kind != "fire" else GOV,
+                     agency_key=(kind, place_key(place)))
+    if explicit:
+        cand.notes["explicit"] = "1"
+    out.append(cand)
+
+
+def agency_candidate(ft: str, kind: str, place_start: int, place_end: int, span_end: int,
+                     source: str = "rule") -> Candidate:
+    """An agency named by a title's place prefix ("<place> Sheriff X" -> "<place> Sheriff's
+    Office"). ``kind`` is "sheriff", "police" or "fire"."""
+    out: list[Candidate] = []
+    _agency(ft, kind, place_start, place_end, span_end, None, out, False, source)
+    return out[0]
+
+
+def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidate]:
+    """Rule candidates for organisations in folded text ``ft`` (see ``text.fold``).
+
+    Returns candidates with str offsets; overlapping candidates are possible (the caller keeps
+    the first of overlapping ones, so more specific patterns come first).
+    """
+    out: list[Candidate] = []
+    for m in _SHERIFF.finditer(ft):
+        head = m.group("head")
+        pre = m.group("pre")
+        if not pre and head not in {"Office", "Department", "Dept."}:
+            continue
+        explicit = head in {"Office", "Department", "Dept."}
+        end = m.end() if explicit else m.end("kw")
+        ps, pe = (m.start("pre"), m.end("pre") - 1) if pre else (m.start("kw"), m.start("kw"))
+        if pre and pe <= _strip_leading(ft, ps, pe):
+            ps = pe = m.start("kw")
+        _agency(ft, "sheriff", ps, pe, end, head, out, explicit)
+    for m in _POLICE.finditer(ft):
+        ps, pe = m.start("pre"), m.end("pre") - 1
+        if _strip_leading(ft, ps, pe) >= pe:
+            continue
+        head = m.group("head")
+        if m.group("fire"):
+            _agency(ft, "police", ps, pe, m.end("kw"), None, out, True)
+            _agency(ft, "fire", ps, pe, m.end(), "Department", out, True)
+            continue
+        explicit = bool(head) and m.group("kw") == "Police"
+        _agency(ft, "police", ps, pe, m.end() if explicit else m.end("kw"), head, out, explicit)
+    for m in _FIRE.finditer(ft):
+        ps, pe = m.start("pre"), m.end("pre") - 1
+        if _strip_leading(ft, ps, pe) < pe:
+            _agency(ft, "fire", ps, pe, m.end(), m.group("head"), out, True)
+    for m in _OF.finditer(ft):
+        start = _strip_leading(ft, m.start(), m.start("head"))
+        head = m.group("head")
+        kind = BODY if head in {"City", "County", "Town", "Village", "Council", "Commission"} \
+            else ("school" if head in {"University", "College"} else GOV)
+        if head == "Court":
+            kind = "court"
+        cand = Candidate("organization", start, m.end(), ft[start:m.end()], "rule", org_kind=kind)
+        cand.notes["explicit"] = "1"
+        out.append(cand)
+    for m in _SUFFIX.finditer(ft):
+        start = _strip_leading(ft, m.start(), m.start("suf"))
+        if start >= m.start("suf"):
+            continue  # only the suffix word itself ("The Committee")
+        cand = Candidate("organization", start, m.end(), ft[start:m.end()], "rule",
+                         org_kind=_kind_for_suffix(m.group("suf")))
+        cand.notes["explicit"] = "1"
+        out.append(cand)
+    for m in _OUTLET.finditer(ft):
+        out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
+                             org_kind="news outlet"))
+    counts: dict[str, int] = {}
+    for m in _ACRONYM.finditer(ft):
+        counts[m.group("a")] = counts.get(m.group("a"), 0) + 1
+    for m in _ACRONYM.finditer(ft):
+        a = m.group("a")
+        if a in NOT_ACRONYMS or a in POSTAL_CODES or re.fullmatch(r"[IVXLC]+", a):
+            continue
+        defined = bool(re.match(r"\s*\)", ft[m.end():])) and ft[:m.start()].rstrip().endswith("(")
+        if a in AGENCY_ACRONYMS or defined or (repeated_acronyms and counts[a] >= 2):
+            out.append(Candidate("organization", m.start(), m.end(), a, "rule",
+                                 org_kind=AGENCY_ACRONYMS.get(a, "organization")))
+    return out
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in name.split() if w[0].isupper())
+
+
+def _tokens(key: str) -> list[str]:
+    return key.split()
+
+
+def _contains(big: list[str], small: list[str]) -> bool:
+    n = len(small)
+    return any(big[i:i + n] == small for i in range(len(big) - n + 1))
+
+
+class OrgCluster:
+    """One organisation: its mentions (candidates), name and kind."""
+
+    def __init__(self, first: Candidate) -> None:
+        self.cands = [first]
+
+    @property
+    def agency_key(self) -> tuple[str, str] | None:
+        keys = [c.agency_key for c in self.cands if c.agency_key and c.agency_key[1]]
+        return keys[0] if keys else next((c.agency_key for c in self.cands if c.agency_key), None)
+
+    @property
+    def key(self) -> str:
+        return norm_key(self.name)
+
+    @property
+    def name(self) -> str:
+        known = [c for c in self.cands if c.known]
+        if known and known[0].known:
+            return known[0].known.name
+        agency = [c for c in self.cands if c.agency_key and c.agency_key[1]]
+        explicit = [c for c in (agency or self.cands) if c.notes.get("explicit")]
+        pool = explicit or agency or [c for c in self.cands if not _is_acronym(c.name)] \
+            or self.cands
+        best = max(pool, key=lambda c: (len(c.name.split()), -c.start))
+        return best.name.replace("\u2019", "'")
+
+    @property
+    def kind(self) -> str:
+        kinds = [c.org_kind for c in self.cands if c.org_kind and c.org_kind != "organization"]
+        return kinds[0] if kinds else "organization"
+
+
+def _is_acronym(name: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z]{2,6}", name))
+
+
+def cluster_organizations(cands: Iterable[Candidate]) -> list[OrgCluster]:
+    """Join organisation candidates that name the same organisation.
+
+    Same agency key or same normalised name join at once. Then, when unambiguous: an agency
+    without a place joins the one agency of its type; a place that is a prefix of another
+    ("X" / "X County") joins; an acronym joins the one name whose capitalised initials contain
+    it; a name whose words all lie inside exactly one longer name joins it ("Stoneman Douglas").
+    """
+    clusters: list[OrgCluster] = []
+    by_key: dict[object, OrgCluster] = {}
+    for c in sorted(cands, key=lambda c: c.start):
+        k: object = (c.agency_key if c.agency_key and c.agency_key[1]
+                     else ("name", norm_key(c.name)))
+        if c.known:
+            k = ("known", c.known.name)
+        if k in by_key:
+            by_key[k].cands.append(c)
+        else:
+            cl = OrgCluster(c)
+            by_key[k] = cl
+            clusters.append(cl)
+    changed = True
+    while changed:
+        changed = False
+        for cl in list(clusters):
+            target = _join_target(cl, [o for o in clusters if o is not cl])
+            if target is not None:
+                target.cands.extend(cl.cands)
+                clusters.remove(cl)
+                changed = True
+                break
+    return clusters
+
+
+def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
+    ak = cl.agency_key
+    if ak:
+        same_type = [o for o in others if o.agency_key and o.agency_key[0] == ak[0]]
+        if not ak[1]:
+            return same_type[0] if len(same_type) == 1 else None
+        mine = ak[1].split()
+        prefixed = [o for o in same_type if o.agency_key and o.agency_key[1]
+                    and o.agency_key[1].split()[:len(mine)] == mine
+                    and len(o.agency_key[1].split()) > len(mine)]
+        if len(prefixed) == 1:
+            return prefixed[0]
+        # "New X County" at a sentence start when "X County" exists: same agency.
+        tail = [o for o in same_type if o.agency_key and o.agency_key[1]
+                and len(mine) > len(o.agency_key[1].split())
+                and mine[-len(o.agency_key[1].split()):] == o.agency_key[1].split()]
+        if len(tail) == 1:
+            return tail[0]
+        same = [o for o in same_type if o.agency_key and o.agency_key[1]
+                and fuzz.ratio(o.agency_key[1], ak[1]) >= 95]
+        return same[0] if len(same) == 1 else None
+    if any(c.known for c in cl.cands):
+        return None
+    name = cl.name
+    if _is_acronym(name):
+        hits = [o for o in others if not _is_acronym(o.name) and name in _initials(o.name)
+                and len(_initials(o.name)) >= len(name)]
+        defined = [o for o in hits if any(
+            0 < c2.start - o_c.end <= 3 for c2 in cl.cands for o_c in o.cands)]
+        if defined:
+            return defined[0]
+        return hits[0] if len(hits) == 1 and len(name) >= 3 else None
+    mine = _tokens(cl.key)
+    inside = [o for o in others if len(_tokens(o.key)) > len(mine)
+              and _contains(_tokens(o.key), mine)]
+    if len(inside) == 1 and not cl.agency_key:
+        return inside[0]
+    close = [o for o in others if not o.agency_key and fuzz.ratio(o.key, cl.key) >= 95]
+    return close[0] if len(close) == 1 else None

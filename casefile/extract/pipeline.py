@@ -1,0 +1,368 @@
+"""``extract_suggestions``: text (+ published date, + the case's knowledge) -> suggestions.
+
+Layers: rules (always), the spaCy model (when installed and asked for), the case's known items;
+then cleanup, alias joining, roles and affiliations, dates and events, follow-ups and claims.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from casefile.extract import lexicon as lx
+from casefile.extract.aliases import PersonCluster, cluster_people, name_words, role_of
+from casefile.extract.claims import find_claims
+from casefile.extract.cleanup import clean_org, clean_person, clean_place
+from casefile.extract.dates import find_anchored, find_dates, shift
+from casefile.extract.followups import find_followups
+from casefile.extract.model import load_pipeline, model_entities
+from casefile.extract.organizations import (
+    OrgCluster,
+    cluster_organizations,
+    find_organizations,
+)
+from casefile.extract.people import find_people
+from casefile.extract.places import find_places
+from casefile.extract.text import fold, norm_key, sentence_index, sentence_spans
+from casefile.extract.types import Candidate, KnownItem
+
+Mode = Literal["auto", "rules"]
+
+
+def _overlaps(a: Candidate | tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+    s, e = (a.start, a.end) if isinstance(a, Candidate) else a
+    return any(s < e2 and s2 < e for s2, e2 in spans)
+
+
+def _model_candidates(ft: str, text: str) -> list[Candidate] | None:
+    nlp = load_pipeline()
+    if nlp is None:
+        return None
+    out: list[Candidate] = []
+    for ent in model_entities(nlp, text):
+        if ent.label == "PERSON":
+            got = clean_person(ft, ent)
+            if got:
+                s, e, title = got
+                c = Candidate("person", s, e, ft[s:e], "model", titled=title is not None)
+                if title and title in lx.TITLES:
+                    c.role = lx.TITLES[title]
+                out.append(c)
+        elif ent.label == "ORG":
+            span = clean_org(ft, ent)
+            if span:
+                out.append(Candidate("organization", span[0], span[1], ft[span[0]:span[1]],
+                                     "model"))
+        elif ent.label in {"GPE", "LOC", "FAC"}:
+            span = clean_place(ft, ent)
+            if span:
+                out.append(Candidate("place", span[0], span[1], ft[span[0]:span[1]], "model"))
+    return out
+
+
+def _known_candidates(ft: str, known: Sequence[KnownItem]) -> list[Candidate]:
+    out = []
+    for k in known:
+        for form in (k.name, *k.aliases):
+            f = fold(form).strip()
+            if not f:
+                continue
+            for m in re.finditer(rf"(?<![\w'-]){re.escape(f)}(?![\w-])", ft):
+                out.append(Candidate(k.kind, m.start(), m.end(), f, "known", known=k))
+    return out
+
+
+def _agency_key_of(name: str) -> tuple[str, str] | None:
+    found = find_organizations(fold(name))
+    return next((c.agency_key for c in found if c.agency_key and c.agency_key[1]), None)
+
+
+def _attach_known(cands: list[Candidate], known: Sequence[KnownItem]) -> None:
+    """Mark organisation and place candidates that name a known item."""
+    for k in known:
+        if k.kind == "person":
+            continue
+        forms = {norm_key(f) for f in (k.name, *k.aliases)}
+        akey = _agency_key_of(k.name) if k.kind == "organization" else None
+        for c in cands:
+            if c.kind != k.kind or c.known:
+                continue
+            if norm_key(c.name) in forms or (akey and c.agency_key == akey):
+                c.known = k
+
+
+def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]]
+                      ) -> list[Candidate]:
+    """Keep candidates in priority order, dropping any that overlaps one already kept (model
+    candidates also may not overlap a title region)."""
+    kept: list[Candidate] = []
+    spans: list[tuple[int, int]] = []
+    for group in groups:
+        for c in sorted(group, key=lambda c: (c.start, -(c.end - c.start))):
+            if c.end <= c.start or _overlaps(c, spans):
+                continue
+            if c.source == "model" and _overlaps(c, blocked):
+                continue
+            kept.append(c)
+            spans.append((c.start, c.end))
+    return kept
+
+
+def _reassign_people(people: list[Candidate], orgs: list[Candidate], places: list[Candidate]
+                     ) -> list[Candidate]:
+    """Move person candidates that are really places or parts of organisation names."""
+    agency_places = {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
+    agency_first = {p.split()[0] for p in agency_places}
+    place_keys = {norm_key(p.name) for p in places}
+    org_names = [name_words(c.name) for c in orgs if not c.agency_key
+                 and len(c.name.split()) >= 2]
+    person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
+    keep = []
+    for c in people:
+        if c.titled or c.role or c.source == "known":
+            keep.append(c)
+            continue
+        key = norm_key(c.name)
+        words = key.split()
+        if key in agency_places or key in place_keys or (
+                len(words) == 1 and key in agency_first and key not in person_multi):
+            places.append(Candidate("place", c.start, c.end, c.name, c.source))
+            continue
+        inside = [n for n in org_names if len(n) > len(words) and any(
+            n[i:i + len(words)] == words for i in range(len(n) - len(words) + 1))]
+        if inside and key not in person_multi - set(words):
+            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
+            continue
+        keep.append(c)
+    return keep
+
+
+def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[int, int]]
+                      ) -> None:
+    """Add standalone surname mentions ("Peterson has resigned") to the one person with that
+    surname; promote weak rule names whose surname recurs this way."""
+    last: dict[str, list[PersonCluster]] = {}
+    for cl in clusters:
+        if len(cl.words) >= 2:
+            last.setdefault(cl.words[-1], []).append(cl)
+    for cl in clusters:
+        if len(cl.words) < 2 or len(last[cl.words[-1]]) != 1:
+            continue
+        sample = next((c for c in cl.cands if len(c.name.split()) >= 2), None)
+        if sample is None:
+            continue
+        surname = sample.name.split()[-1]
+        for m in re.finditer(rf"(?<![\w'.-]){re.escape(surname)}(?![\w-])", ft):
+            if _overlaps((m.start(), m.end()), taken):
+                continue
+            before = ft[max(0, m.start() - 25):m.start()]
+            after = ft[m.end():m.end() + 25]
+            if re.search(r"[A-Z][\w'.-]*[ ]$", before) or re.match(r"[ ][A-Z]", after):
+                continue
+            cl.cands.append(Candidate("person", m.start(), m.end(), surname, "rule"))
+            taken.append((m.start(), m.end()))
+
+
+def _mentions(text: str, cands: Iterable[Candidate]) -> list[dict[str, object]]:
+    seen = set()
+    out: list[dict[str, object]] = []
+    for c in sorted(cands, key=lambda c: c.start):
+        if (c.start, c.end) in seen:
+            continue
+        seen.add((c.start, c.end))
+        out.append({"start": c.start, "end": c.end, "text": text[c.start:c.end]})
+    return out
+
+
+def _affiliation(cl: PersonCluster, orgs: list[OrgCluster], role: str | None) -> str | None:
+    def org_at(span: str) -> str | None:
+        s, e = (int(x) for x in span.split(":"))
+        for o in orgs:
+            if any(c.start < e and s < c.end for c in o.cands):
+                return o.name
+        return None
+
+    ordered = sorted(cl.cands, key=lambda c: (not c.titled, c.start))
+    for c in ordered:
+        if c.agency_key:
+            for o in orgs:
+                if any(oc.agency_key == c.agency_key for oc in o.cands):
+                    return o.name
+        if "party" in c.notes and c.affiliation:
+            return c.affiliation
+        if "affiliation_span" in c.notes:
+            got = org_at(c.notes["affiliation_span"])
+            if got:
+                return got
+        if c.affiliation:
+            return c.affiliation
+    if any("department" in c.notes for c in cl.cands):
+        law = [o for o in orgs if o.kind == "law enforcement agency"]
+        if len(law) == 1:
+            return law[0].name
+    if role:
+        base = role.split(" (")[0].lower()
+        if base in lx.SCHOOL_ROLES or any(w in lx.SCHOOL_ROLES for w in base.split()):
+            schools = [o for o in orgs if o.kind == "school"]
+            if len(schools) == 1:
+                return schools[0].name
+    return cl.known.affiliation if cl.known else None
+
+
+def _events(ft: str, text: str, sentences: list[tuple[int, int]], published: dt.date | None
+            ) -> list[dict[str, object]]:
+    dated: list[tuple[int, str, str]] = []  # (sentence index, date, precision)
+    for d in find_dates(ft, published):
+        dated.append((sentence_index(sentences, d.start), d.date, d.precision))
+    for a in find_anchored(ft):
+        si = sentence_index(sentences, a.start)
+        earlier = [(i, date) for i, date, _ in dated if i <= si and i != si or i < si]
+        anchor = None
+        if a.noun:
+            for i, date in sorted(earlier, reverse=True):
+                s, e = sentences[i]
+                if re.search(rf"\b{re.escape(a.noun)}\b", ft[s:e], re.I):
+                    anchor = date
+                    break
+        elif earlier:
+            anchor = max(earlier)[1]
+        if anchor is None:
+            continue
+        got = shift(dt.date.fromisoformat(anchor), a.amount, a.unit)
+        if got:
+            dated.append((si, got.isoformat(), "day" if a.unit == "day" else "approximate"))
+    out: list[dict[str, object]] = []
+    seen = set()
+    for si, date, precision in sorted(dated):
+        if (si, date) in seen:
+            continue
+        seen.add((si, date))
+        s, e = sentences[si]
+        out.append({"date": date, "precision": precision, "text": text[s:e], "start": s,
+                    "end": e})
+    return out
+
+
+def extract_suggestions(text: str, published: dt.date | None = None, *,
+                        known: Sequence[KnownItem] = (), rejected: Iterable[str] = (),
+                        mode: Mode = "auto") -> dict[str, Any]:
+    """Suggest people, organisations, places, events, follow-ups and claims found in ``text``.
+
+    Returns the ``casefile extract --json`` shape::
+
+        {"people": [{"name", "role", "affiliation", "known", "mentions": [{"start","end","text"}]}],
+         "organizations": [{"name", "kind", "role": None, "affiliation": None, "known",
+                            "mentions"}],
+         "places": [{"name", "known", "mentions"}],
+         "events": [{"date", "precision", "text", "start", "end"}],
+         "followups": [{"text", "kind", "due", "start", "end"}],
+         "claims": [{"text", "start", "end", "attributed_to", "via", "status"}],
+         "mode": "spacy" | "rules"}
+
+    Offsets are Python str indices into ``text`` (``text[start:end]`` is the mention); dates
+    are ISO 8601 strings. ``published`` anchors relative dates and due dates (without it those
+    are None/omitted). ``known`` items are found in the text and returned under their known name
+    ("known": true); names in ``rejected`` (compared ignoring case and apostrophe style) are
+    never suggested. ``mode="auto"`` uses an installed spaCy English pipeline, else rules;
+    ``mode="rules"`` never imports spaCy. Raises ValueError for an unknown mode.
+    """
+    if mode not in ("auto", "rules"):
+        raise ValueError(f"unknown extraction mode {mode!r} (use 'auto' or 'rules')")
+    ft = fold(text)
+    sentences = sentence_spans(ft)
+    known = list(known)
+    rejected_keys = {norm_key(r) for r in rejected}
+
+    rule_orgs = find_organizations(ft)
+    rule_people, title_orgs, blocked = find_people(ft)
+    rule_places = find_places(ft)
+    model = _model_candidates(ft, text) if mode == "auto" else None
+    used = "spacy" if model is not None else "rules"
+
+    strong = [c for c in rule_people if not c.notes.get("weak")]
+    weak = [c for c in rule_people if c.notes.get("weak")]
+    model = model or []
+    groups = [
+        strong, title_orgs, rule_orgs,
+        [c for c in model if c.kind == "person"],
+        [c for c in model if c.kind == "organization"],
+        rule_places,
+        [c for c in model if c.kind == "place"],
+        weak,
+        _known_candidates(ft, known),
+    ]
+    kept = _resolve_overlaps(groups, blocked)
+    people = [c for c in kept if c.kind == "person"]
+    orgs = [c for c in kept if c.kind == "organization"]
+    places = [c for c in kept if c.kind == "place"]
+    people = _reassign_people(people, orgs, places)
+    for c in orgs:  # the place part of an agency name is a place too
+        if c.agency_key and c.agency_key[1] and norm_key(ft[c.start:c.end]).startswith(
+                c.agency_key[1]):
+            n = len(c.agency_key[1])
+            places.append(Candidate("place", c.start, c.start + n, ft[c.start:c.start + n],
+                                    "rule"))
+    _attach_known(orgs + places, known)
+
+    person_known = [k for k in known if k.kind == "person"]
+    pclusters, _unresolved = cluster_people(people, person_known)
+    taken = [(c.start, c.end) for c in kept]
+    _surname_mentions(ft, pclusters, taken)
+    pclusters = [cl for cl in pclusters if cl.cands and not all(
+        c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)]
+    oclusters = cluster_organizations(orgs)
+
+    out_people: list[dict[str, Any]] = []
+    for cl in sorted(pclusters, key=lambda cl: min(c.start for c in cl.cands)):
+        if norm_key(cl.name) in rejected_keys:
+            continue
+        role = role_of(cl)
+        out_people.append({"name": cl.name, "role": role,
+                           "affiliation": _affiliation(cl, oclusters, role),
+                           "known": cl.known is not None, "mentions": _mentions(text, cl.cands)})
+    out_orgs: list[dict[str, Any]] = []
+    for oc in sorted(oclusters, key=lambda o: min(c.start for c in o.cands)):
+        if norm_key(oc.name) in rejected_keys:
+            continue
+        kind = oc.kind
+        if oc.name in lx.NEWS_OUTLETS:
+            kind = "news outlet"
+        out_orgs.append({"name": oc.name, "kind": kind, "role": None, "affiliation": None,
+                         "known": any(c.known for c in oc.cands),
+                         "mentions": _mentions(text, oc.cands)})
+    org_keys = {norm_key(o["name"]) for o in out_orgs}
+    person_keys = {norm_key(p["name"]) for p in out_people}
+    by_place: dict[str, list[Candidate]] = {}
+    for c in places:
+        key = c.known.name if c.known else norm_key(c.name)
+        by_place.setdefault(key, []).append(c)
+    out_places: list[dict[str, Any]] = []
+    for group in sorted(by_place.values(), key=lambda g: min(c.start for c in g)):
+        k = next((c.known for c in group if c.known), None)
+        name = k.name if k else fold(max(group, key=lambda c: c.name[:1].isupper()).name)
+        key = norm_key(name)
+        if key in rejected_keys or key in org_keys or key in person_keys:
+            continue
+        out_places.append({"name": name, "known": k is not None,
+                           "mentions": _mentions(text, group)})
+
+    outlets = {o["name"] for o in out_orgs if o["kind"] == "news outlet"}
+    entities: list[tuple[int, int, str, str]] = [
+        (m["start"], m["end"], p["name"], "person")
+                for p in out_people for m in p["mentions"]]
+    entities += [(m["start"], m["end"], o["name"],
+                  "news outlet" if o["name"] in outlets else "organization")
+                 for o in out_orgs for m in o["mentions"]]
+    return {
+        "people": out_people,
+        "organizations": out_orgs,
+        "places": out_places,
+        "events": _events(ft, text, sentences, published),
+        "followups": [{**f, "text": text[f["start"]:f["end"]]}
+                      for f in find_followups(ft, sentences, published)],
+        "claims": [{**c, "text": text[c["start"]:c["end"]]}
+                   for c in find_claims(ft, sentences, entities)],
+        "mode": used,
+    }

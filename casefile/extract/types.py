@@ -1,0 +1,49 @@
+"""Small value types shared by the extraction modules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+EntityKind = Literal["person", "organization", "place"]
+
+
+@dataclass(frozen=True)
+class KnownItem:
+    """A name the case already holds.
+
+    kind: "person", "organization" or "place".
+    name: the name as stored in the case; suggestions for it are returned under this name.
+    aliases: other ways the item is written ("Peterson", "BSO").
+    role, affiliation: stored details, returned with the suggestion when the text adds none.
+    """
+
+    kind: EntityKind
+    name: str
+    aliases: tuple[str, ...] = ()
+    role: str | None = None
+    affiliation: str | None = None
+
+
+@dataclass
+class Candidate:
+    """One occurrence of a possible entity in the text.
+
+    start/end are Python str offsets into the original text (``text[start:end]`` is the
+    mention). ``name`` is the name this occurrence proposes for its entity (titles and
+    possessives removed; for agencies the full agency name). ``source`` says which layer found
+    it: "known", "rule" or "model".
+    """
+
+    kind: EntityKind
+    start: int
+    end: int
+    name: str
+    source: str
+    role: str | None = None
+    affiliation: str | None = None
+    org_kind: str | None = None
+    agency_key: tuple[str, str] | None = None  # ("sheriff", "broward county") style key
+    titled: bool = False  # a title or rank stood right before the name
+    known: KnownItem | None = None
+    notes: dict[str, str] = field(default_factory=dict)
