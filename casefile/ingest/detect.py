@@ -89,7 +89,9 @@ def _zip_type(data: bytes) -> str:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
     except (zipfile.BadZipFile, OSError, ValueError, EOFError):
-        return BINARY
+        # A damaged archive still names its members in its local headers: a Word file that
+        # lost its end is still a (damaged) Word file, refused as such by the Word reader.
+        return DOCX if b"word/document.xml" in data else BINARY
     if "word/document.xml" in names:
         return DOCX
     return ZIP

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from pathlib import PurePath
 
 import docx
@@ -201,10 +202,9 @@ def ingest_docx(data: bytes, filename: str) -> Ingested:
         props = document.core_properties
         author = (props.author or "").strip() or None
         dates = {"created": props.created, "modified": props.modified}
-    except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError,
-            etree.XMLSyntaxError) as exc:
-        raise IngestError(f"{filename} is damaged and cannot be read "
-                          f"({type(exc).__name__})") from None
+    except (PackageNotFoundError, zipfile.BadZipFile, zlib.error, KeyError, ValueError,
+            EOFError, OSError, etree.XMLSyntaxError) as exc:
+        raise IngestError(f"{filename} is damaged and cannot be read") from exc
     headers = list(dict.fromkeys(headers))
     footers = list(dict.fromkeys(footers))
     sections = [body]

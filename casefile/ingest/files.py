@@ -88,8 +88,7 @@ def ingest_bytes(data: bytes, filename: str, *, password: str | None = None) -> 
     except (RecursionError, MemoryError):
         raise IngestError(f"{filename} is too complex or too large to read") from None
     except Exception as exc:  # a library choking on bad input must not leak a traceback
-        raise IngestError(f"{filename} is damaged and cannot be read ({type(exc).__name__})") \
-            from exc
+        raise IngestError(f"{filename} is damaged and cannot be read") from exc
     result.filename = filename
     return result
 

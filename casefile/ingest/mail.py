@@ -267,7 +267,7 @@ def _repair_boundary(message: EmailMessage, notes: list[str]) -> EmailMessage:
     subtype = message.get_content_subtype().split()[0].strip(";") or "mixed"
     head = f'Content-Type: multipart/{subtype}; boundary="{boundary}"\n\n'
     repaired = BytesParser(policy=policy.default).parsebytes(
-        head.encode() + body.encode("utf-8", errors="surrogateescape")
+        (head + body).encode("utf-8", errors="surrogateescape")
     )
     if not repaired.is_multipart():
         return message

@@ -146,3 +146,9 @@ def test_password_protected_office_file_says_so() -> None:
     fake = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 64 + "EncryptionInfo".encode("utf-16-le")
     with pytest.raises(IngestError, match=r"^locked\.docx is password-protected"):
         ingest_bytes(fake, "locked.docx")
+
+
+def test_truncated_docx_is_called_damaged_not_binary() -> None:
+    data = _save(_sample())
+    with pytest.raises(IngestError, match=r"^cut\.docx is damaged and cannot be read$"):
+        ingest_bytes(data[: len(data) // 2], "cut.docx")
