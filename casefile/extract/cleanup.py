@@ -71,7 +71,7 @@ def clean_org(ft: str, ent: ModelEntity) -> tuple[int, int] | None:
         return None
     if low in lx.PLATFORMS and re.search(r"(?:\bon|\bvia|\bat)\s+$", ft[max(0, start - 5):start]):
         return None
-    if low in lx.PRODUCTS or any(ch.isdigit() for ch in name) and len(name) < 4:
+    if low in lx.PRODUCTS or any(ch.isdigit() for ch in name):
         return None
     return start, end
 

@@ -38,8 +38,9 @@ _FIRE = re.compile(
     rf"{_PRE}Fire(?:[ ]and[ ]Rescue)?[ ](?P<head>Department|Dept\.|Rescue|District)\b")
 _OF = re.compile(
     rf"(?P<pre>(?:{ORGWORD}[ ]){{0,4}})(?P<head>Department|Ministry|Office|Bureau|Board|Division|"
-    rf"Commission|Council|University|College|Institute|Court|City|County|Town|Village)"
-    rf"[ ]of[ ](?P<obj>{_OBJ})")
+    rf"Commission|Council|University|College|Institute|Court|City|County|Town|Village|Center|"
+    rf"Centre|Committee|Coalition|Alliance|Association|Society|Foundation|Campaign|Fund)"
+    rf"[ ](?:of|for)[ ](?P<obj>{_OBJ})")
 _SUFFIX_WORDS = (
     "High School|Middle School|Elementary School|Charter School|School District|School|Academy|"
     "University|College|Committee|Commission|Council|Board|Agency|Bureau|Office|Court|County Jail|"
@@ -165,8 +166,12 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
     for m in _OF.finditer(ft):
         start = _strip_leading(ft, m.start(), m.start("head"))
         head = m.group("head")
-        kind = BODY if head in {"City", "County", "Town", "Village", "Council", "Commission"} \
+        kind = BODY if head in {"City", "County", "Town", "Village", "Council", "Commission",
+                                "Committee"} \
             else ("school" if head in {"University", "College"} else GOV)
+        if head in {"Center", "Centre", "Coalition", "Alliance", "Association", "Society",
+                    "Foundation", "Campaign", "Fund", "Institute"}:
+            kind = "organization"
         if head == "Court":
             kind = "court"
         cand = Candidate("organization", start, m.end(), ft[start:m.end()], "rule", org_kind=kind)

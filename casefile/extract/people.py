@@ -47,6 +47,8 @@ _APPOS = re.compile(
     rf"[ ])*{ORGWORD})*))?(?=[,.;:)]|[ ](?:who|which|said|says|told|and|was|is|has)\b)")
 _PARTY = re.compile(r"^,?[ ]\(?(?P<party>[DRIG])-(?P<state>(?:[A-Z][\w.]*)(?:[ ][A-Z][\w.]*)?)"
                     r"\)?")
+_ROLE_BEFORE = re.compile(r"\b(?:the|a|an|[Hh]is|[Hh]er|[Tt]heir)[ ]"
+                          r"(?P<role>(?:[a-z][\w-]*[ ]){0,3}[a-z][\w-]*),[ ]$")
 _AGE = re.compile(r"^,[ ](?P<age>\d{1,3})(?=[,.;])")
 ROLE_NOUNS = {
     "spokesman", "spokeswoman", "spokesperson", "officer", "deputy", "attorney", "lawyer",
@@ -178,7 +180,11 @@ def _prefix_affiliation(ft: str, title_start: int, title: str, role: str,
 
 
 def _after_name(ft: str, cand: Candidate) -> None:
-    """Read what follows a name: age, party note, appositive role and organisation."""
+    """Read what follows a name: age, party note, appositive role and organisation; and a
+    role right before it ("the suspect, Jonah Mercer")."""
+    before = _ROLE_BEFORE.search(ft[max(0, cand.start - 60):cand.start])
+    if before and any(w in ROLE_NOUNS for w in before.group("role").split()):
+        cand.notes["appositive"] = before.group("role")
     rest = ft[cand.end:cand.end + 160]
     m = _AGE.match(rest)
     if m:
@@ -194,11 +200,17 @@ def _after_name(ft: str, cand: Candidate) -> None:
         return
     m = _APPOS.match(rest)
     if m and any(w in ROLE_NOUNS for w in re.split(r"[ -]", m.group("role"))):
-        cand.notes["appositive"] = m.group("role")
+        role = re.sub(r"^[a-z]+'s ", "", m.group("role"))  # "the company's chief engineer"
+        cand.notes["appositive"] = role
         if m.group("org"):
             org_start = cand.end + (m.start("org") if m.start("org") >= 0 else 0)
             cand.notes["affiliation_span"] = f"{org_start}:{org_start + len(m.group('org'))}"
-            cand.affiliation = m.group("org")
+            title = lx.TITLES.get(role.lower())
+            if title in lx.PROSECUTOR_TITLES and not re.search(
+                    r"\b(?:Office|Department)$", m.group("org")):
+                cand.affiliation = f"{m.group('org')} {title}'s Office"
+            else:
+                cand.affiliation = m.group("org")
         elif re.search(r"\b(department|agency|office)\b", m.group("role")):
             cand.notes["department"] = "1"
 

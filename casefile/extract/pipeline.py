@@ -71,7 +71,18 @@ def _known_candidates(ft: str, known: Sequence[KnownItem]) -> list[Candidate]:
                 continue
             for m in re.finditer(rf"(?<![\w'-]){re.escape(f)}(?![\w-])", ft):
                 out.append(Candidate(k.kind, m.start(), m.end(), f, "known", known=k))
+        if k.kind == "person" and len(k.name.split()) >= 2:
+            for m in re.finditer(rf"(?<![\w'.-]){_surname_pattern(fold(k.name))}(?![\w-])", ft):
+                if not _next_to_capital(ft, m.start(), m.end()):
+                    out.append(Candidate("person", m.start(), m.end(), m.group(), "known"))
     return out
+
+
+def _next_to_capital(ft: str, start: int, end: int) -> bool:
+    """True if a capitalised word stands right before or after ``ft[start:end]`` (so the word
+    is part of a longer name)."""
+    before = ft[max(0, start - 25):start]
+    return bool(re.search(r"[A-Z][\w'-]*[ ]$", before) or re.match(r"[ ][A-Z]", ft[end:end + 3]))
 
 
 def _agency_key_of(name: str) -> tuple[str, str] | None:
@@ -119,6 +130,12 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate], places: lis
     org_names = [name_words(c.name) for c in orgs if not c.agency_key
                  and len(c.name.split()) >= 2]
     person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
+    surname_tails = {tuple(name_words(c.name)[i:]) for c in people
+                     if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
+    for c in list(orgs):
+        if c.source == "model" and tuple(name_words(c.name)) in surname_tails:
+            orgs.remove(c)
+            people.append(Candidate("person", c.start, c.end, c.name, "model"))
     keep = []
     for c in people:
         if c.titled or c.role or c.source == "known":
@@ -139,6 +156,17 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate], places: lis
     return keep
 
 
+def _surname_pattern(name: str) -> str:
+    """Regex for the surname of a full name: the last word, or from the first particle on
+    ("van der Berg", "de la Cruz"), the particle's first letter in either case."""
+    words = name.split()
+    for i in range(1, len(words) - 1):
+        if words[i].lower() in lx.PARTICLES:
+            tail = " ".join(words[i:])
+            return f"[{tail[0].upper()}{tail[0].lower()}]{re.escape(tail[1:])}"
+    return re.escape(words[-1])
+
+
 def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[int, int]]
                       ) -> None:
     """Add standalone surname mentions ("Peterson has resigned") to the one person with that
@@ -153,15 +181,13 @@ def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[
         sample = next((c for c in cl.cands if len(c.name.split()) >= 2), None)
         if sample is None:
             continue
-        surname = sample.name.split()[-1]
-        for m in re.finditer(rf"(?<![\w'.-]){re.escape(surname)}(?![\w-])", ft):
+        pattern = _surname_pattern(sample.name)
+        for m in re.finditer(rf"(?<![\w'.-]){pattern}(?![\w-])", ft):
             if _overlaps((m.start(), m.end()), taken):
                 continue
-            before = ft[max(0, m.start() - 25):m.start()]
-            after = ft[m.end():m.end() + 25]
-            if re.search(r"[A-Z][\w'.-]*[ ]$", before) or re.match(r"[ ][A-Z]", after):
+            if _next_to_capital(ft, m.start(), m.end()):
                 continue
-            cl.cands.append(Candidate("person", m.start(), m.end(), surname, "rule"))
+            cl.cands.append(Candidate("person", m.start(), m.end(), m.group(), "rule"))
             taken.append((m.start(), m.end()))
 
 
@@ -286,12 +312,12 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     model = model or []
     groups = [
         strong, title_orgs, rule_orgs,
+        _known_candidates(ft, known),
         [c for c in model if c.kind == "person"],
         [c for c in model if c.kind == "organization"],
         rule_places,
         [c for c in model if c.kind == "place"],
         weak,
-        _known_candidates(ft, known),
     ]
     kept = _resolve_overlaps(groups, blocked)
     people = [c for c in kept if c.kind == "person"]
