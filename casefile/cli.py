@@ -183,12 +183,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _suggest(ws: Any, document_id: int) -> dict[str, Any]:
-    from casefile.services.suggestions import suggest_for_document
-
     try:
+        from casefile.services.suggestions import suggest_for_document
+
         with ws.transaction() as s:
             res = suggest_for_document(s, document_id)
-    except CasefileError as exc:
+    except (CasefileError, ImportError) as exc:
         return {"error": str(exc)}
     return {"mode": res.mode, "counts": res.counts, "linked_to_known": res.linked_to_known}
 

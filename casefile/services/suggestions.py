@@ -9,6 +9,7 @@ reporter rejected in this case are never suggested again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -16,6 +17,9 @@ from sqlalchemy.orm import Session
 from casefile.errors import NotFoundError
 from casefile.services.audit import log_change
 from casefile.store import Document, Item, Mention, Organization, Person, Place
+
+if TYPE_CHECKING:
+    from casefile.extract.types import EntityKind, KnownItem
 
 ENTITY_KEYS = {"people": "person", "organizations": "organization", "places": "place"}
 
@@ -30,10 +34,10 @@ class SuggestionResult:
     linked_to_known: int = 0
 
 
-def _known_items(session: Session, case_id: int) -> tuple[list[object], dict[str, int]]:
+def _known_items(session: Session, case_id: int) -> tuple[list[KnownItem], dict[str, int]]:
     from casefile.extract import KnownItem
 
-    known: list[object] = []
+    known: list[KnownItem] = []
     ids: dict[str, int] = {}
     stmt = select(Item).where(
         Item.case_id == case_id, Item.kind.in_(("person", "organization", "place"))
@@ -41,13 +45,16 @@ def _known_items(session: Session, case_id: int) -> tuple[list[object], dict[str
     for item in session.scalars(stmt):
         assert isinstance(item, Person | Organization | Place)
         aliases = tuple(item.aliases or ())
-        known.append(KnownItem(kind=item.kind, name=item.title, aliases=aliases))
+        kind: EntityKind = "person" if isinstance(item, Person) else (
+            "organization" if isinstance(item, Organization) else "place")
+        role = item.role if isinstance(item, Person) else None
+        known.append(KnownItem(kind=kind, name=item.title, aliases=aliases, role=role))
         ids[f"{item.kind}:{item.title.casefold()}"] = item.id
     return known, ids
 
 
 def suggest_for_document(
-    session: Session, document_id: int, *, mode: str = "auto"
+    session: Session, document_id: int, *, mode: Literal["auto", "rules"] = "auto"
 ) -> SuggestionResult:
     """Extract suggestions from a stored document and store them as Mentions (one transaction).
 

@@ -25,7 +25,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, event, inspect
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from casefile.errors import CasefileError
@@ -64,6 +64,7 @@ def alembic_config(url: str | None = None) -> Config:
     """An Alembic Config pointing at the migration scripts shipped in the package (db/)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(resources.files("casefile.db")))
+    cfg.set_main_option("path_separator", "os")
     if url:
         cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     return cfg
@@ -208,7 +209,7 @@ def open_workspace(
     if migrate:
         try:
             backup = upgrade(engine)
-        except OperationalError as exc:
+        except DBAPIError as exc:
             engine.dispose()
             raise CasefileError(f"cannot open the workspace database: {exc.orig}") from exc
         except Exception:

@@ -1,0 +1,95 @@
+"""Shared fixtures: a fresh workspace per test (SQLite, and PostgreSQL when configured).
+
+Set CASEFILE_TEST_DB_URL (e.g. postgresql+psycopg://postgres@127.0.0.1:54329/postgres) to run
+every test that uses the ``workspace`` fixture on PostgreSQL as well: each such test gets a new
+database created on that server and dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SAMPLES = SHARED / "samples"
+ARTICLE = SAMPLES / "parkland-coral-springs-article.txt"
+GOLD = SAMPLES / "parkland-gold.json"
+PG_URL = os.environ.get("CASEFILE_TEST_DB_URL")
+
+BACKENDS = [
+    "sqlite",
+    pytest.param("postgresql", marks=[
+        pytest.mark.postgres,
+        pytest.mark.skipif(not PG_URL, reason="CASEFILE_TEST_DB_URL not set"),
+    ]),
+]
+
+
+@pytest.fixture(autouse=True)
+def _isolated_environment(tmp_path_factory: pytest.TempPathFactory,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never touch the user's real workspace or settings from a test."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("CASEFILE_WORKSPACE", str(home / "default-workspace"))
+    monkeypatch.delenv("CASEFILE_DB_URL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+
+
+@pytest.fixture
+def pg_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database on the test server; yields its URL, drops it after."""
+    if not PG_URL:
+        pytest.skip("CASEFILE_TEST_DB_URL not set")
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"cf_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def workspace(request: pytest.FixtureRequest, tmp_path: Path):
+    """A fresh, migrated workspace: a temp SQLite folder, or a new PostgreSQL database."""
+    from casefile.store.workspace import open_workspace
+
+    if request.param == "sqlite":
+        ws = open_workspace(tmp_path / "ws")
+    else:
+        ws = open_workspace(db_url=request.getfixturevalue("pg_database"))
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def sqlite_workspace(tmp_path: Path):
+    """A fresh SQLite workspace folder (for tests about files, backups and the CLI)."""
+    from casefile.store.workspace import open_workspace
+
+    ws = open_workspace(tmp_path / "ws")
+    yield ws
+    ws.close()
+
+
+@pytest.fixture
+def case_id(workspace) -> int:
+    """A case titled "Test case" in the fresh workspace."""
+    from casefile.services.cases import create_case
+
+    with workspace.transaction() as s:
+        return create_case(s, "Test case").id

@@ -1,0 +1,74 @@
+"""The brief as printed from a case: exact text, embedded font, long passages, confidentiality."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from casefile.ingest.types import Ingested
+from casefile.services import brief, documents, evidence, items, passages
+from tests.e2e.cli_helpers import pdf_text, squash
+
+ODD = 'He wrote "<REDACTED>" & left'
+
+
+def _case(workspace, case_id, long_len: int = 20_000) -> dict[str, int]:
+    body = ("The fund lost 3% as the S&P 500 fell. " + ODD + ". "
+            + ("Long testimony " * (long_len // 15 + 1))[:long_len] + " End.")
+    with workspace.transaction() as s:
+        doc = documents.store_document(
+            s, case_id, body.encode(), Ingested(text=body, mime_type="text/plain",
+                                                title="Testimony <draft> & notes"),
+            filename="t.txt", published="2024-01-05",
+        )
+        person = items.create_item(s, case_id, "person", "Łódź Wałęsa", role="Treasurer")
+        source = items.create_item(s, case_id, "person", "Ines Varga", role="Whistle-blower",
+                                   confidential=True, aliases=["the insider"])
+        for quote in ("S&P 500", ODD):
+            p = passages.add_passage_by_quote(s, doc.document_id, quote)
+            evidence.link_evidence(s, person.id, passage_id=p.id)
+        start = body.index("Long testimony")
+        p = passages.add_passage(s, doc.document_id, start, start + long_len)
+        evidence.link_evidence(s, person.id, passage_id=p.id, relation="context")
+        q = passages.add_passage_by_quote(s, doc.document_id, "The fund lost 3%")
+        evidence.link_evidence(s, source.id, passage_id=q.id)
+        items.create_item(s, case_id, "question", "Ask Ines Varga about the insider memo",
+                          question_kind="call back", due="2024-01-10")
+        return {"person": person.id, "source": source.id}
+
+
+def test_text_comes_out_exactly_as_typed_with_embedded_font(
+    workspace, case_id, tmp_path: Path
+) -> None:
+    _case(workspace, case_id)
+    out = tmp_path / "b.pdf"
+    with workspace.transaction() as s:
+        brief.export_brief(s, case_id, out, today=date(2024, 1, 20))
+    text = squash(pdf_text(out))
+    for expected in ("Łódź Wałęsa", ODD, "S&P 500", "Testimony <draft> & notes"):
+        assert expected in text, expected
+    assert text.count("Long testimony") >= 1300  # the whole 20,000-character passage
+    if shutil.which("qpdf"):
+        subprocess.run(["qpdf", "--check", str(out)], check=True, capture_output=True)
+    if shutil.which("pdffonts"):
+        fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True,
+                               check=True).stdout.splitlines()[2:]
+        assert fonts and all(" yes " in line and "DejaVu" in line for line in fonts), fonts
+
+
+@pytest.mark.parametrize("include", [False, True])
+def test_confidential_person_and_their_name_in_other_text(
+    workspace, case_id, tmp_path: Path, include: bool
+) -> None:
+    _case(workspace, case_id, long_len=100)
+    with workspace.transaction() as s:
+        data = brief.build_brief_data(s, case_id, include_confidential=include)
+    printed = repr(data)
+    assert ("Varga" in printed) is include
+    assert ("the insider" in printed) is include
+    assert "Łódź Wałęsa" in printed
+    assert any("[withheld]" in q.text for q in data.questions) is not include

@@ -1,0 +1,121 @@
+"""Passages by offsets and by quote, and evidence links between passages and items."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from casefile.errors import ValidationError
+from casefile.ingest.types import Ingested
+from casefile.services import documents, evidence, items, passages
+from casefile.store import EvidenceLink, Passage
+
+TEXT = (
+    "The mayor said: \u201cWe didn\u2019t know.\u201d Later, the council\u2019s clerk said "
+    "the mayor knew. \U0001F46E Officer Dee Park confirmed it."
+)
+
+
+def _doc(workspace, case_id, text: str = TEXT, **kw) -> int:
+    with workspace.transaction() as s:
+        return documents.store_document(
+            s, case_id, text.encode(), Ingested(text=text, mime_type="text/plain", **kw),
+            filename="note.txt",
+        ).document_id
+
+
+def test_passage_by_straight_quote_finds_curly_text_and_keeps_it(workspace, case_id) -> None:
+    doc_id = _doc(workspace, case_id)
+    with workspace.transaction() as s:
+        p = passages.add_passage_by_quote(s, doc_id, "\"We didn't know.\"")
+        assert p.quote == "\u201cWe didn\u2019t know.\u201d"
+        assert TEXT[p.start:p.end] == p.quote
+
+
+def test_passage_offsets_are_python_str_indices_after_emoji(workspace, case_id) -> None:
+    doc_id = _doc(workspace, case_id)
+    start = TEXT.index("Dee Park")
+    with workspace.transaction() as s:
+        p = passages.add_passage(s, doc_id, start, start + len("Dee Park"))
+        assert p.quote == "Dee Park"
+
+
+@pytest.mark.parametrize("quote", ["", "the governor", "We did know"])
+def test_quote_not_in_document_is_refused(workspace, case_id, quote) -> None:
+    doc_id = _doc(workspace, case_id)
+    with pytest.raises(ValidationError), workspace.transaction() as s:
+        passages.add_passage_by_quote(s, doc_id, quote)
+    with workspace.transaction() as s:
+        assert s.scalars(select(Passage)).all() == []
+
+
+def test_out_of_range_span_is_refused(workspace, case_id) -> None:
+    doc_id = _doc(workspace, case_id)
+    for start, end in [(-1, 3), (5, 5), (10, len(TEXT) + 1)]:
+        with pytest.raises(ValidationError), workspace.transaction() as s:
+            passages.add_passage(s, doc_id, start, end)
+
+
+def test_second_occurrence_and_page_of_paged_document(workspace, case_id) -> None:
+    text = "page one: the mayor\npage two: the mayor\npage three: the mayor"
+    doc_id = _doc(workspace, case_id, text, page_starts=[0, 20, 40])
+    with workspace.transaction() as s:
+        pages = [passages.add_passage_by_quote(s, doc_id, "the mayor", occurrence=n).page
+                 for n in (1, 2, 3)]
+    assert pages == [1, 2, 3]
+
+
+def test_link_evidence_shows_in_the_evidence_view_with_source_details(workspace, case_id) -> None:
+    doc_id = _doc(workspace, case_id, outlet="Harbor Gazette", published="2024-05-02")
+    with workspace.transaction() as s:
+        person = items.create_item(s, case_id, "person", "Dee Park", role="Officer")
+        p = passages.add_passage_by_quote(s, doc_id, "Officer Dee Park confirmed it.")
+        evidence.link_evidence(s, person.id, passage_id=p.id, relation="supports")
+        evidence.link_evidence(s, person.id, document_id=doc_id, relation="mentions")
+        pid = person.id
+    with workspace.transaction() as s:
+        views = evidence.evidence_for(s, pid)
+    assert [(v.relation, v.quote) for v in views] == [
+        ("mentions", None), ("supports", "Officer Dee Park confirmed it."),
+    ]
+    assert {v.outlet for v in views} == {"Harbor Gazette"}
+    assert {v.published for v in views} == {"2024-05-02"}
+
+
+@pytest.mark.parametrize("relation", ["supports", "contradicts", "mentions", "context"])
+def test_each_relation_can_be_linked_and_unlinked(workspace, case_id, relation) -> None:
+    doc_id = _doc(workspace, case_id)
+    with workspace.transaction() as s:
+        claim = items.create_item(s, case_id, "claim", "The mayor knew",
+                                  statement="The mayor knew")
+        p = passages.add_passage_by_quote(s, doc_id, "the mayor knew")
+        link = evidence.link_evidence(s, claim.id, passage_id=p.id, relation=relation)
+        link_id, claim_id = link.id, claim.id
+    with workspace.transaction() as s:
+        assert [v.relation for v in evidence.evidence_for(s, claim_id)] == [relation]
+        evidence.unlink_evidence(s, link_id)
+    with workspace.transaction() as s:
+        assert evidence.evidence_for(s, claim_id) == []
+        assert s.scalars(select(EvidenceLink)).all() == []
+        assert len(s.scalars(select(Passage)).all()) == 1
+
+
+def test_unknown_relation_is_refused(workspace, case_id) -> None:
+    doc_id = _doc(workspace, case_id)
+    with pytest.raises(ValidationError, match="relation"), workspace.transaction() as s:
+        person = items.create_item(s, case_id, "person", "Dee Park")
+        evidence.link_evidence(s, person.id, document_id=doc_id, relation="proves")
+
+
+def test_deleting_a_document_removes_its_passages_and_links(workspace, case_id) -> None:
+    doc_id = _doc(workspace, case_id)
+    with workspace.transaction() as s:
+        person = items.create_item(s, case_id, "person", "Dee Park")
+        p = passages.add_passage_by_quote(s, doc_id, "Dee Park")
+        evidence.link_evidence(s, person.id, passage_id=p.id)
+        pid = person.id
+    with workspace.transaction() as s:
+        items.delete_item(s, doc_id)
+    with workspace.transaction() as s:
+        assert evidence.evidence_for(s, pid) == []
+        assert s.scalars(select(Passage)).all() == []
