@@ -21,7 +21,7 @@ _MONTH = ("(?:January|February|March|April|May|June|July|August|September|Octobe
           "Nov\\.|Dec\\.)")
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _WEEKDAY = "(?:" + "|".join(w.capitalize() for w in sorted(WEEKDAYS)) + ")"
-_NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
+_NUM = r"(?i:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
 _UNIT = r"(?:day|week|month|year|hour)s?"
 
 _EXPLICIT = re.compile(

@@ -265,6 +265,8 @@ FUNCTION_WORDS = {
     "either", "several", "few", "more", "less", "other", "another", "such", "until", "among",
     "between", "through", "into", "onto", "upon", "near", "outside", "inside", "despite",
     "unlike", "like", "than", "per", "via", "said", "says", "asked", "told", "mr", "mrs", "ms",
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozens",
+    "hundreds", "thousands", "any",
 }
 
 # Verbs that models glue to the front of a name ("Follow Sarah Rumpf", "Contact Jane Doe").
@@ -280,7 +282,7 @@ NOT_NAME_WORDS = {
     "offices", "office", "county", "city", "state", "states", "street", "avenue", "road",
     "boulevard", "highway", "lane", "drive", "school", "university", "college", "court",
     "church", "hospital", "committee", "council", "board", "news", "times", "post", "center",
-    "centre", "park", "river", "lake", "mountain", "island", "airport", "station", "bridge",
+    "centre", "river", "lake", "mountain", "island", "airport", "station", "bridge",
     "square", "building", "hall", "tower", "plaza", "mall", "jail", "prison", "party",
     "republicans", "democrats", "americans", "sheriff", "sheriffs", "fire", "rescue", "team",
     "company", "inc", "corp", "group", "association", "union", "act", "bill", "law", "amendment",

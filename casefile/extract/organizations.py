@@ -156,6 +156,7 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
         if m.group("fire"):
             _agency(ft, "police", ps, pe, m.end("kw"), None, out, True)
             _agency(ft, "fire", ps, pe, m.end(), "Department", out, True)
+            out[-1].start = m.start("fire") + len("and ")  # the mention is "Fire Departments"
             continue
         explicit = bool(head) and m.group("kw") == "Police"
         _agency(ft, "police", ps, pe, m.end() if explicit else m.end("kw"), head, out, explicit)

@@ -47,7 +47,7 @@ _APPOS = re.compile(
     rf"[ ])*{ORGWORD})*))?(?=[,.;:)]|[ ](?:who|which|said|says|told|and|was|is|has)\b)")
 _PARTY = re.compile(r"^,?[ ]\(?(?P<party>[DRIG])-(?P<state>(?:[A-Z][\w.]*)(?:[ ][A-Z][\w.]*)?)"
                     r"\)?")
-_ROLE_BEFORE = re.compile(r"\b(?:the|a|an|[Hh]is|[Hh]er|[Tt]heir)[ ]"
+_ROLE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir)[ ]"
                           r"(?P<role>(?:[a-z][\w-]*[ ]){0,3}[a-z][\w-]*),[ ]$")
 _AGE = re.compile(r"^,[ ](?P<age>\d{1,3})(?=[,.;])")
 ROLE_NOUNS = {

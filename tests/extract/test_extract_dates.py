@@ -1,0 +1,77 @@
+"""Dates, events and follow-ups on invented stories (both modes)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from casefile.extract import extract_suggestions
+from casefile.extract.dates import find_anchored, find_dates
+from casefile.extract.followups import due_date
+
+PUB = dt.date(2024, 3, 15)  # a Friday
+
+
+def test_explicit_dates_prefer_the_past() -> None:
+    got = {d.text: (d.date, d.precision) for d in find_dates(
+        "On March 3 and on March 20, then Aug. 9, 2021, 14 February, in June and 2023-11-02.",
+        PUB)}
+    assert got == {"March 3": ("2024-03-03", "day"), "March 20": ("2023-03-20", "day"),
+                   "Aug. 9, 2021": ("2021-08-09", "day"), "14 February": ("2024-02-14", "day"),
+                   "June": ("2023-06-01", "month"), "2023-11-02": ("2023-11-02", "day")}
+
+
+def test_relative_dates_against_publication() -> None:
+    got = {d.text: d.date for d in find_dates("He left Tuesday, came back yesterday and will "
+                                              "speak next Monday.", PUB)}
+    assert got == {"Tuesday": "2024-03-12", "yesterday": "2024-03-14",
+                   "next Monday": "2024-03-18"}
+
+
+def test_no_published_date_resolves_only_dates_with_a_year() -> None:
+    got = [(d.text, d.date) for d in find_dates("On March 3 and on May 5, 2020.", None)]
+    assert got == [("May 5, 2020", "2020-05-05")]
+
+
+def test_anchored_phrases() -> None:
+    got = [(a.amount, a.unit, a.noun) for a in find_anchored(
+        "Two days after the crash, and a week before the vote; the next day; three months "
+        "later.")]
+    assert got == [(2, "day", "crash"), (-1, "week", "vote"), (1, "day", None),
+                   (3, "month", None)]
+
+
+def test_events_anchor_on_the_named_event(mode: str) -> None:
+    text = ("The warehouse fire on Feb. 2 killed two workers. The mayor visited on Feb. 9. "
+            "Three days after the fire, inspectors had filed a report.")
+    result = extract_suggestions(text, PUB, mode=mode)  # type: ignore[arg-type]
+    events = [(e["date"], e["precision"], e["text"][:20]) for e in result["events"]]
+    assert events == [("2024-02-02", "day", "The warehouse fire o"),
+                      ("2024-02-09", "day", "The mayor visited on"),
+                      ("2024-02-05", "day", "Three days after the")]
+    for e in result["events"]:
+        assert text[e["start"]:e["end"]] == e["text"]
+
+
+def test_due_dates() -> None:
+    assert due_date("to be released in about a week", PUB) == "2024-03-22"
+    assert due_date("a ruling within 30 days", PUB) == "2024-04-14"
+    assert due_date("results by Friday", PUB) == "2024-03-22"
+    assert due_date("expected next week", PUB) == "2024-03-22"
+    assert due_date("to be released in about a week", None) is None
+    assert due_date("no duration here", PUB) is None
+
+
+def test_followup_cues(mode: str) -> None:
+    text = ("The autopsy report is expected to be released within two weeks. "
+            "It is unclear whether the driver had a license. "
+            "The company declined to comment. "
+            "A spokesman for the county did not respond to messages on Thursday. "
+            "The newspaper filed a public records request for the footage. "
+            "The weather was mild.")
+    result = extract_suggestions(text, PUB, mode=mode)  # type: ignore[arg-type]
+    got = [(f["kind"], f["due"]) for f in result["followups"]]
+    assert got == [("expected record", "2024-03-29"), ("open question", None),
+                   ("right of reply", None), ("right of reply", None),
+                   ("records request", None)]
+    for f in result["followups"]:
+        assert text[f["start"]:f["end"]] == f["text"]

@@ -1,0 +1,68 @@
+"""Organisation patterns, kinds and the joining of variants (both modes)."""
+
+from __future__ import annotations
+
+from casefile.extract import extract_suggestions
+
+
+def orgs(text: str, mode: str) -> dict[str, dict]:
+    result = extract_suggestions(text, mode=mode)  # type: ignore[arg-type]
+    return {o["name"]: o for o in result["organizations"]}
+
+
+def test_agency_patterns_and_kinds(mode: str) -> None:
+    got = orgs("Deputies from the Harlan County Sheriff’s Office and officers of the Ashford "
+               "Police Department met staff of the Ohio Department of Natural Resources at "
+               "Ridgeview High School. The suspect was taken to the Harlan County Jail. The "
+               "House Oversight Committee asked the FBI for records.", mode)
+    assert got["Harlan County Sheriff's Office"]["kind"] == "law enforcement agency"
+    assert got["Ashford Police Department"]["kind"] == "law enforcement agency"
+    assert got["Ohio Department of Natural Resources"]["kind"] == "government agency"
+    assert got["Ridgeview High School"]["kind"] == "school"
+    assert got["Harlan County Jail"]["kind"] == "jail"
+    assert got["House Oversight Committee"]["kind"] == "government body"
+    assert got["FBI"]["kind"] == "law enforcement agency"
+    assert len(got) == 7
+
+
+def test_sheriff_variants_join_when_unambiguous(mode: str) -> None:
+    got = orgs("Two Harlan County Sheriff’s deputies stayed outside. The Sheriff's Department "
+               "later said the Harlan County Sheriff's Office would review it.", mode)
+    assert list(got) == ["Harlan County Sheriff's Office"]
+    assert [m["text"] for m in got["Harlan County Sheriff's Office"]["mentions"]] == [
+        "Harlan County Sheriff’s", "Sheriff's Department", "Harlan County Sheriff's Office"]
+
+
+def test_sheriff_variants_stay_apart_when_two_sheriffs(mode: str) -> None:
+    got = orgs("The Harlan County Sheriff's Office and the Perry County Sheriff's Office "
+               "disagreed. The Sheriff's Department declined to say more.", mode)
+    assert "Harlan County Sheriff's Office" in got and "Perry County Sheriff's Office" in got
+    harlan = [m["text"] for m in got["Harlan County Sheriff's Office"]["mentions"]]
+    assert "Sheriff's Department" not in harlan
+
+
+def test_lowercase_police_and_coordinated_departments(mode: str) -> None:
+    got = orgs("Ashford police arrived first. The Ashford Police and Fire Departments were "
+               "praised.", mode)
+    assert set(got) == {"Ashford Police Department", "Ashford Fire Department"}
+    assert [m["text"] for m in got["Ashford Police Department"]["mentions"]] == [
+        "Ashford police", "Ashford Police"]
+
+
+def test_acronym_defined_in_parentheses_joins(mode: str) -> None:
+    got = orgs("The Department of Children and Families (DCF) opened a file. DCF later "
+               "closed it.", mode)
+    assert list(got) == ["Department of Children and Families"]
+    assert len(got["Department of Children and Families"]["mentions"]) == 3
+
+
+def test_outlet_and_platform(mode: str) -> None:
+    got = orgs("According to Reuters, the mayor posted on Facebook that she resigned.", mode)
+    assert list(got) == ["Reuters"]
+    assert got["Reuters"]["kind"] == "news outlet"
+
+
+def test_short_name_inside_a_longer_one_joins(mode: str) -> None:
+    got = orgs("Students at Ridgeview Lakes High School walked out. Ridgeview Lakes High "
+               "School officials said the protest at Ridgeview Lakes would continue.", mode)
+    assert list(got) == ["Ridgeview Lakes High School"]
