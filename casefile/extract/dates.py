@@ -78,9 +78,22 @@ def _has_year(m: re.Match[str]) -> bool:
                 or m.group("us"))
 
 
-def find_dates(text: str, published: dt.date | None) -> list[DatePhrase]:
+_FUTURE = re.compile(r"\b(?:will|shall|is[ ]expected|are[ ]expected|scheduled|due|upcoming|"
+                     r"plans?[ ]to|is[ ]set[ ]to|are[ ]set[ ]to|deadline|next)\b", re.I)
+
+
+def is_future(sentence: str) -> bool:
+    """True if a sentence speaks of the future ("will", "is expected to", "scheduled")."""
+    return bool(_FUTURE.search(sentence))
+
+
+def find_dates(text: str, published: dt.date | None, prefer: str = "past"
+               ) -> list[DatePhrase]:
     """Explicit and publication-relative dates in ``text`` (folded text is fine).
 
+    Dates without a year are taken in the past of ``published`` (``prefer="past"``) or in its
+    future (``prefer="future"``, for sentences about what is to come). A bare weekday that is
+    the publication's own weekday is the publication date (news style names the day).
     Without ``published``, only dates that carry their year are resolved.
     """
     out: list[DatePhrase] = []
@@ -95,29 +108,35 @@ def find_dates(text: str, published: dt.date | None) -> list[DatePhrase]:
             if year is None:
                 continue
             q = phrase.split()[0].lower()
-            if q == "next" or (q not in {"last"} and published and month > published.month
-                               and q != "this"):
-                year += 1 if q == "next" else -1
+            later = published is not None and month > published.month
+            earlier = published is not None and month < published.month
+            if q == "next" or (prefer == "future" and earlier and q != "last"):
+                year += 1
+            elif q not in {"last", "this"} and later and prefer == "past":
+                year -= 1
             if q == "last" and published and month >= published.month:
                 year -= 1
             out.append(DatePhrase(m.start("mo"), m.end("mo"), m.group("mo"),
                                   dt.date(year, month, 1).isoformat(), "month"))
             continue
+        got: dt.date | None
         if m.group("wd"):
             q = m.group("wdq")
-            prefer = "future" if q == "next" else "past"
             day = m.group("wd").split()[-1]
-            got = _parse(day, published, prefer)
+            if published and q not in {"last", "next"} and published.strftime("%A") == day:
+                got = published
+            else:
+                got = _parse(day, published, "future" if q == "next" else prefer)
             precision = "day"
         elif m.group("lw"):
             got = _parse("1 week ago" if "week" in phrase else "1 month ago", published)
             precision = "approximate" if "week" in phrase else "month"
         elif m.group("my"):
-            got = _parse(phrase.replace(",", ""), published)
+            got = _parse(phrase.replace(",", ""), published, prefer)
             precision = "month"
         else:
             clean = re.sub(r"(?<=\d)(st|nd|rd|th)\b", "", phrase.replace(" of ", " "))
-            got = _parse(clean.replace("Sept.", "Sep."), published)
+            got = _parse(clean.replace("Sept.", "Sep."), published, prefer)
             precision = "day"
         if got is None:
             continue

@@ -15,7 +15,7 @@ from casefile.extract import lexicon as lx
 from casefile.extract.aliases import PersonCluster, cluster_people, name_words, role_of
 from casefile.extract.claims import find_claims
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
-from casefile.extract.dates import find_anchored, find_dates, shift
+from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
 from casefile.extract.model import load_pipeline, model_entities
 from casefile.extract.organizations import (
@@ -191,6 +191,22 @@ def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[
             taken.append((m.start(), m.end()))
 
 
+def _orgs_that_are_places(clusters: list[OrgCluster], places: list[Candidate],
+                          orgs: list[Candidate]) -> list[OrgCluster]:
+    """Drop organisations the model made of a place: only model mentions, and the name is a
+    place written "<Town>, <State>", a state, or the place part of an agency's name."""
+    strong = {norm_key(p.name) for p in places if p.source == "rule"}
+    strong |= {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
+    keep = []
+    for cl in clusters:
+        if all(c.source == "model" for c in cl.cands) and all(
+                norm_key(c.name) in strong for c in cl.cands):
+            places.extend(Candidate("place", c.start, c.end, c.name, "model") for c in cl.cands)
+            continue
+        keep.append(cl)
+    return keep
+
+
 def _mentions(text: str, cands: Iterable[Candidate]) -> list[dict[str, object]]:
     seen = set()
     out: list[dict[str, object]] = []
@@ -240,7 +256,12 @@ def _affiliation(cl: PersonCluster, orgs: list[OrgCluster], role: str | None) ->
 def _events(ft: str, text: str, sentences: list[tuple[int, int]], published: dt.date | None
             ) -> list[dict[str, object]]:
     dated: list[tuple[int, str, str]] = []  # (sentence index, date, precision)
-    for d in find_dates(ft, published):
+    found: list[DatePhrase] = []
+    for s, e in sentences:
+        sent = ft[s:e]
+        found += [DatePhrase(d.start + s, d.end + s, d.text, d.date, d.precision)
+                  for d in find_dates(sent, published, "future" if is_future(sent) else "past")]
+    for d in found:
         dated.append((sentence_index(sentences, d.start), d.date, d.precision))
     for a in find_anchored(ft):
         si = sentence_index(sentences, a.start)
@@ -339,6 +360,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)]
     oclusters = cluster_organizations(orgs)
+    oclusters = _orgs_that_are_places(oclusters, places, orgs)
 
     out_people: list[dict[str, Any]] = []
     for cl in sorted(pclusters, key=lambda cl: min(c.start for c in cl.cands)):
@@ -358,7 +380,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         out_orgs.append({"name": oc.name, "kind": kind, "role": None, "affiliation": None,
                          "known": any(c.known for c in oc.cands),
                          "mentions": _mentions(text, oc.cands)})
-    org_keys = {norm_key(o["name"]) for o in out_orgs}
+    org_keys = {norm_key(o["name"]) for o in out_orgs} | {
+        norm_key(m["text"]) for o in out_orgs for m in o["mentions"]}
     person_keys = {norm_key(p["name"]) for p in out_people}
     by_place: dict[str, list[Candidate]] = {}
     for c in places:
@@ -367,7 +390,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     out_places: list[dict[str, Any]] = []
     for group in sorted(by_place.values(), key=lambda g: min(c.start for c in g)):
         k = next((c.known for c in group if c.known), None)
-        name = k.name if k else fold(max(group, key=lambda c: c.name[:1].isupper()).name)
+        name = k.name if k else fold(max(group, key=lambda c: (not c.name.isupper(),
+                                                                c.name[:1].isupper())).name)
         key = norm_key(name)
         if key in rejected_keys or key in org_keys or key in person_keys:
             continue
