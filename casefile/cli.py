@@ -331,18 +331,43 @@ def cmd_demo(args: argparse.Namespace) -> int:
     with ws.transaction() as s:
         case_id, created = build_demo(s)
     print(case_id)
-    if args.open:
-        return _run_gui(args, case_id)
     if not created:
         print("(the sample case was already there)", file=sys.stderr)
-    return 0
+    if not args.open:
+        return 0
+    try:
+        return _run_gui(args, case_id)
+    except GuiUnavailable as exc:
+        # No window can open here (no display, or Qt missing): print the brief instead, so the
+        # README's first command still ends with something to look at.
+        from casefile.services import brief
+
+        target = (ws.folder or Path.cwd()) / "sample-brief.pdf"
+        with ws.transaction() as s:
+            brief.export_brief(s, case_id, target)
+        print(f"casefile: {exc}; wrote the sample brief to {target} instead", file=sys.stderr)
+        return 0
+
+
+class GuiUnavailable(CasefileError):
+    """The desktop app cannot start on this machine (no display, or Qt cannot load)."""
+
+
+def _check_display() -> None:
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        raise GuiUnavailable("no display to open the window on (DISPLAY is not set)")
 
 
 def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
+    _check_display()
     try:
         from casefile.ui.app import run_app
     except ImportError as exc:
-        raise CasefileError(f"the desktop app cannot start: {exc}") from exc
+        raise GuiUnavailable(f"the desktop app cannot start: {exc}") from exc
     return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id)
 
 
