@@ -4,8 +4,8 @@ Pure functions: no database, no Qt. spaCy is imported only when a model is first
 import time of this package.
 """
 
-from casefile.extract.model import model_available
+from casefile.extract.model import model_available, preload
 from casefile.extract.pipeline import extract_suggestions
 from casefile.extract.types import KnownItem
 
-__all__ = ["KnownItem", "extract_suggestions", "model_available"]
+__all__ = ["KnownItem", "extract_suggestions", "model_available", "preload"]

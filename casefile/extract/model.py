@@ -80,3 +80,12 @@ def model_entities(nlp: Any, text: str) -> list[ModelEntity]:
     doc = nlp(text)
     return [ModelEntity(e.label_, e.start_char, e.end_char, tuple(t.pos_ for t in e),
                         tuple(t.idx for t in e)) for e in doc.ents]
+
+
+def preload() -> bool:
+    """Load the spaCy pipeline (if installed) and dateparser's data now, e.g. in a background
+    thread at app start, so the first extraction is fast. Returns True if the model loaded."""
+    from casefile.extract.dates import warm_up
+
+    warm_up()
+    return load_pipeline() is not None
