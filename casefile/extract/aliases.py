@@ -4,7 +4,7 @@ names with or without middle initials, compound surnames and particles.
 Rules: a surname-only mention joins the one person whose name ends with it; when two people share
 that surname it joins neither (unless its title matches exactly one of them). Names are compared
 with curly and straight apostrophes equal and case ignored; different surnames never join, however
-similar ("Scott Israel" and "Scot Peterson" stay apart).
+similar ("Jon Baker" and "John Bakker" stay apart).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Repairs of typical statistical-model errors before their entities are used.
 
-A leading verb or title glued to a name ("Follow Sarah Rumpf", "Sheriff Israel"), possessive
+A leading verb or title glued to a name ("Follow Dana Kessler", "Sheriff Whitfield"), possessive
 endings ('s, ’s, a bare trailing apostrophe), a leading "the", and entities that are not what the
 model says (plural nouns, platforms, products, streets as people).
 """

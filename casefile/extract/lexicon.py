@@ -269,7 +269,7 @@ FUNCTION_WORDS = {
     "hundreds", "thousands", "any",
 }
 
-# Verbs that models glue to the front of a name ("Follow Sarah Rumpf", "Contact Jane Doe").
+# Verbs that models glue to the front of a name ("Follow Dana Kessler", "Contact Jane Doe").
 LEADING_VERBS = {"follow", "contact", "read", "watch", "meet", "ask", "email", "e-mail", "call",
                  "text", "reach", "listen", "subscribe", "photo", "photos", "credit", "courtesy",
                  "video", "says", "said", "thanks", "thank", "dear", "via", "by", "share", "tweet",

@@ -73,7 +73,7 @@ def _strip_leading(ft: str, start: int, end: int) -> int:
 
 
 def place_key(place: str) -> str:
-    """Comparison key of the place part of an agency name ("Broward County" -> "broward county")."""
+    """Comparison key of the place part of an agency name ("Harlan County" -> "harlan county")."""
     return norm_key(place)
 
 
@@ -259,7 +259,7 @@ def cluster_organizations(cands: Iterable[Candidate]) -> list[OrgCluster]:
     Same agency key or same normalised name join at once. Then, when unambiguous: an agency
     without a place joins the one agency of its type; a place that is a prefix of another
     ("X" / "X County") joins; an acronym joins the one name whose capitalised initials contain
-    it; a name whose words all lie inside exactly one longer name joins it ("Stoneman Douglas").
+    it; a name whose words all lie inside exactly one longer name joins it ("Ridgeview Lakes").
     """
     clusters: list[OrgCluster] = []
     by_key: dict[object, OrgCluster] = {}

@@ -169,7 +169,7 @@ def _surname_pattern(name: str) -> str:
 
 def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[int, int]]
                       ) -> None:
-    """Add standalone surname mentions ("Peterson has resigned") to the one person with that
+    """Add standalone surname mentions ("Mercer has resigned") to the one person with that
     surname; promote weak rule names whose surname recurs this way."""
     last: dict[str, list[PersonCluster]] = {}
     for cl in clusters:

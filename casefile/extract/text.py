@@ -46,7 +46,7 @@ def _char_class(pred: str) -> str:
 UPPER = _char_class("isupper")
 LOWER = _char_class("islower")
 
-# A capitalised word: "Peterson", "O'Brien", "Smith-Jones", "Łucja", "McDonald". A possessive
+# A capitalised word: "Mercer", "O'Brien", "Smith-Jones", "Łucja", "McDonald". A possessive
 # "'s" is not part of it.
 CAPWORD = rf"[{UPPER}][^\W_]*(?:-[^\W\d_]+|'(?=[{UPPER}])[^\W\d_]+)*"
 INITIAL = rf"[{UPPER}]\."

@@ -14,7 +14,7 @@ class KnownItem:
 
     kind: "person", "organization" or "place".
     name: the name as stored in the case; suggestions for it are returned under this name.
-    aliases: other ways the item is written ("Peterson", "BSO").
+    aliases: other ways the item is written ("Mercer", "HCSO").
     role, affiliation: stored details, returned with the suggestion when the text adds none.
     """
 
@@ -43,7 +43,7 @@ class Candidate:
     role: str | None = None
     affiliation: str | None = None
     org_kind: str | None = None
-    agency_key: tuple[str, str] | None = None  # ("sheriff", "broward county") style key
+    agency_key: tuple[str, str] | None = None  # ("sheriff", "harlan county") style key
     titled: bool = False  # a title or rank stood right before the name
     known: KnownItem | None = None
     notes: dict[str, str] = field(default_factory=dict)
