@@ -327,14 +327,29 @@ def _citation(quote: QuoteEntry) -> str:
     return f'<font color="#1f3a5f">{cite}</font>'
 
 
+_OPENING_MARKS = "\"“„«‘'"
+_CLOSING_MARKS = "\"”»’'"
+
+
+def _self_quoted(text: str) -> bool:
+    """True when ``text`` begins with an opening and ends with a closing quotation mark."""
+    return len(text) >= 2 and text[0] in _OPENING_MARKS and text[-1] in _CLOSING_MARKS
+
+
 def _quote(
     quote: QuoteEntry,
     style: ParagraphStyle,
     cont_style: ParagraphStyle,
     note_style: ParagraphStyle,
 ) -> list[Flowable]:
-    """A quote verbatim in curly quotes with its citation, chunked when long."""
-    pieces = _chunks(_clean(quote.text).strip())
+    """A quote verbatim in curly quotes with its citation, chunked when long.
+
+    A passage that is itself a whole quotation (starts and ends with quotation marks) is printed
+    as it is, without a second pair of marks around it.
+    """
+    body = _clean(quote.text).strip()
+    opening, closing = ("", "") if _self_quoted(body) else ("“", "”")
+    pieces = _chunks(body)
     prefix = ""
     relation = _clean(quote.relation).strip()
     if relation and relation not in ("supports",):
@@ -346,9 +361,9 @@ def _quote(
     for i, piece in enumerate(pieces):
         markup = _text(piece, keep_newlines=True)
         if i == 0:
-            markup = prefix + "“" + markup
+            markup = prefix + opening + markup
         if i == last:
-            markup = markup + "” " + _citation(quote)
+            markup = markup + closing + " " + _citation(quote)
         out.append(Paragraph(markup, style if i == 0 else cont_style))
     if _present(quote.note):
         out.extend(_paragraphs("Note: " + _clean(quote.note), note_style))

@@ -466,3 +466,18 @@ def test_written_brief_is_private_to_its_owner(tmp_path: Path) -> None:
     out = tmp_path / "brief.pdf"
     render_brief(make_sample_brief(), out)
     assert stat.S_IMODE(out.stat().st_mode) == 0o600
+
+
+def test_a_passage_that_is_a_whole_quotation_is_not_quoted_twice(render: Render) -> None:
+    data = BriefData(
+        case_title="Quotes",
+        generated="2024-01-02",
+        people=[EntityEntry(name="Ada Ruiz", kind="person", quotes=[
+            QuoteEntry(text="\u201cWe were never told.\u201d", source_number=1),
+            QuoteEntry(text="nobody answered", source_number=1),
+        ])],
+    )
+    text = flat(pdftotext_text(render(data)))
+    assert "\u201cWe were never told.\u201d [1]" in text
+    assert "\u201c\u201c" not in text and "\u201d\u201d" not in text
+    assert "\u201cnobody answered\u201d [1]" in text
