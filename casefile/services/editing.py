@@ -180,3 +180,48 @@ def restore_item(session: Session, snap: ItemSnapshot) -> Item:
     log_change(session, f"{item.kind}.restore", case_id=item.case_id, item_id=item.id,
                summary=item.title)
     return item
+
+
+@dataclass(frozen=True)
+class LinkSnapshot:
+    """An evidence link's row and its passage's row (None for a whole-document link)."""
+
+    link: dict[str, Any]
+    passage: dict[str, Any] | None
+
+    @property
+    def link_id(self) -> int:
+        """The id the link had (and gets back)."""
+        return int(self.link["id"])
+
+
+def snapshot_link(session: Session, link_id: int) -> LinkSnapshot:
+    """Capture an evidence link and its passage before removing them. Raises NotFoundError."""
+    link = session.get(EvidenceLink, link_id)
+    if link is None:
+        raise NotFoundError(f"no evidence link with id {link_id}")
+    passage = session.get(Passage, link.passage_id) if link.passage_id is not None else None
+    return LinkSnapshot(_row_values(link), _row_values(passage) if passage else None)
+
+
+def restore_link(session: Session, snap: LinkSnapshot) -> EvidenceLink:
+    """Bring back a removed evidence link under its own id (its passage too, if it went).
+
+    Raises NotFoundError when the item or document it joined is gone, ConflictError when the
+    link is still there.
+    """
+    if session.get(EvidenceLink, snap.link_id) is not None:
+        raise ConflictError("cannot restore the evidence link: it is still there")
+    if session.get(Item, snap.link["item_id"]) is None:
+        raise NotFoundError("cannot restore the evidence link: its item was deleted")
+    if snap.passage is not None and session.get(Passage, snap.passage["id"]) is None:
+        if session.get(Document, snap.passage["document_id"]) is None:
+            raise NotFoundError("cannot restore the evidence link: its document was deleted")
+        session.add(Passage(**snap.passage))
+        session.flush()
+    link = EvidenceLink(**snap.link)
+    session.add(link)
+    session.flush()
+    log_change(session, "evidence.restore", case_id=link.case_id, item_id=link.item_id,
+               data={"link_id": link.id, "passage_id": link.passage_id})
+    return link

@@ -254,3 +254,31 @@ def case_status(session: Session, case_id: int, *, today: date | None = None) ->
         counts=item_counts(session, case_id), due_this_week=len(due),
         overdue=sum(1 for d in due if d < today),
     )
+
+
+@dataclass(frozen=True)
+class ItemFields:
+    """An item's editable fields as plain values (see ``items.FIELDS``), for an editor.
+
+    ``values`` maps field name to value: dates as ``datetime.date``, aliases as a list of str,
+    references as item ids or None.
+    """
+
+    id: int
+    case_id: int
+    kind: str
+    version: int
+    values: dict[str, Any]
+
+
+def item_fields(session: Session, item_id: int) -> ItemFields:
+    """The editable fields of an item. Raises NotFoundError."""
+    from casefile.services.items import COMMON_FIELDS, FIELDS, get_item
+
+    item = get_item(session, item_id)
+    names = (*COMMON_FIELDS, *FIELDS[item.kind])
+    values = {}
+    for name in names:
+        value = getattr(item, name)
+        values[name] = list(value) if isinstance(value, list) else value
+    return ItemFields(item.id, item.case_id, item.kind, item.version, values)

@@ -132,3 +132,33 @@ def test_case_status_counts_due_this_week_and_overdue(ws):
     with ws.transaction() as s:
         st = views.case_status(s, cid, today=today)
     assert (st.due_this_week, st.overdue, st.counts["question"]) == (2, 1, 4)
+
+
+def test_snapshot_and_restore_link_keeps_ids_and_brings_the_passage_back(ws):
+    with ws.transaction() as s:
+        cid = cases.create_case(s, "C").id
+        doc_id = _doc(s, cid)
+        pid = items.create_item(s, cid, "person", "Scot Peterson").id
+        span = editing.link_span(s, pid, doc_id, 7, 20, relation="supports")
+    with ws.transaction() as s:
+        snap = editing.snapshot_link(s, span.link_id)
+        editing.unlink_span(s, span.link_id)
+    with ws.transaction() as s:
+        assert s.get(Passage, span.passage_id) is None
+        editing.restore_link(s, snap)
+    with ws.transaction() as s:
+        (ev,) = evidence.evidence_for(s, pid)
+        assert (ev.link_id, ev.passage_id, ev.quote) == (span.link_id, span.passage_id,
+                                                          "Scot Peterson")
+        with pytest.raises(ConflictError):
+            editing.restore_link(s, snap)
+
+
+def test_item_fields_gives_plain_editable_values(ws):
+    with ws.transaction() as s:
+        cid = cases.create_case(s, "C").id
+        qid = questions.create_question(s, cid, "Who?", due="2024-05-01").id
+    with ws.transaction() as s:
+        f = views.item_fields(s, qid)
+    assert f.kind == "question" and f.values["due"] == date(2024, 5, 1)
+    assert f.values["status"] == "open" and f.values["title"] == "Who?"

@@ -1,0 +1,137 @@
+"""Small dialogs: choosing the item a passage is evidence for, and a combo-box delegate."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QStringListModel, Qt, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QCompleter,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from casefile.services.views import ItemChoice
+from casefile.store.evidence import EVIDENCE_RELATIONS
+
+
+def choice_label(choice: ItemChoice) -> str:
+    """How an item is offered in the completer: ``"Scot Peterson (person)"``."""
+    return f"{choice.title} ({choice.kind})"
+
+
+class LinkDialog(QDialog):
+    """Pick an item of the case (a completer over titles and aliases) and a relation.
+
+    After ``accepted``, :meth:`chosen_item` is the chosen item's id and :attr:`relation_box`
+    holds the relation. OK is enabled only while the text names exactly one item.
+    """
+
+    def __init__(
+        self, quote: str, choices: Sequence[ItemChoice], parent: QWidget | None = None,
+        relation: str = "supports",
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Link as evidence")
+        self._choices = list(choices)
+        self._labels = {choice_label(c): c for c in self._choices}
+        words = list(self._labels)
+        for c in self._choices:
+            words.extend(f"{a} ({c.kind})" for a in c.aliases if f"{a} ({c.kind})" not in words)
+        shown = " ".join(quote.split())
+        if len(shown) > 240:
+            shown = shown[:237] + "…"
+        self.quote_label = QLabel(f"“{shown}”")
+        self.quote_label.setWordWrap(True)
+        self.quote_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.item_edit = QLineEdit()
+        self.item_edit.setPlaceholderText("Type a name: person, organization, question…")
+        self.completer = QCompleter(QStringListModel(words, self), self)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.item_edit.setCompleter(self.completer)
+        self.relation_box = QComboBox()
+        self.relation_box.addItems(list(EVIDENCE_RELATIONS))
+        self.relation_box.setCurrentText(relation)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.problem = QLabel()
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)
+
+        form = QFormLayout()
+        form.addRow("Evidence for:", self.item_edit)
+        form.addRow("Relation:", self.relation_box)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.quote_label)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.item_edit.textChanged.connect(self._on_text_changed)
+        self._on_text_changed("")
+        self.resize(480, self.sizeHint().height())
+
+    def chosen_item(self) -> ItemChoice | None:
+        """The item the text names: an exact completer entry, else a unique title or alias
+        (case-insensitive), else None."""
+        text = self.item_edit.text().strip()
+        if not text:
+            return None
+        if text in self._labels:
+            return self._labels[text]
+        folded = text.casefold()
+        hits = [c for c in self._choices
+                if folded in {choice_label(c).casefold(), c.title.casefold()}
+                or folded in {a.casefold() for a in c.aliases}
+                or folded in {f"{a} ({c.kind})".casefold() for a in c.aliases}]
+        return hits[0] if len(hits) == 1 else None
+
+    @property
+    def relation(self) -> str:
+        """The chosen relation."""
+        return self.relation_box.currentText()
+
+    @Slot(str)
+    def _on_text_changed(self, text: str) -> None:
+        ok = self.chosen_item() is not None
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+        if not text.strip():
+            self.problem.setText("")
+        elif not ok:
+            self.problem.setText("No single item of this case has that name.")
+        else:
+            self.problem.setText("")
+
+
+class ComboDelegate(QStyledItemDelegate):
+    """Edits a cell with a combo box of fixed choices (relation, status)."""
+
+    def __init__(self, choices: Sequence[str], parent: Any = None) -> None:
+        super().__init__(parent)
+        self.choices = list(choices)
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: QModelIndex) -> QWidget:
+        box = QComboBox(parent)
+        box.addItems(self.choices)
+        box.activated.connect(lambda _n, b=box: self.commitData.emit(b))
+        return box
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel,
+                     index: QModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)

@@ -1,0 +1,334 @@
+"""The item editor: the selected item's fields, saved automatically (no save button).
+
+Edits are collected per field and sent, after a short pause in typing (``AUTOSAVE_MS``), as one
+``changes_ready`` signal; the window turns it into an undoable ``update_item`` call that carries
+the version the editor loaded (optimistic locking). Dates are typed as YYYY-MM-DD and checked
+here, so one bad date does not hold back the other fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from casefile.services.views import ItemChoice, ItemFields
+from casefile.store.items import (
+    CLAIM_STATUSES,
+    DATE_PRECISIONS,
+    DOCUMENT_KINDS,
+    DOCUMENT_STATUSES,
+    ORGANIZATION_KINDS,
+    QUESTION_KINDS,
+    QUESTION_STATUSES,
+)
+
+AUTOSAVE_MS = 700
+
+TITLE_LABELS = {"person": "Name", "organization": "Name", "place": "Name", "question": "Question"}
+
+#: field -> (label, widget type, choices or referenced kinds). Types: line, text, date, choice,
+#: editable-choice, ref, aliases, check.
+FIELD_SPECS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "aliases": ("Also known as", "aliases", ()),
+    "role": ("Role / title", "line", ()),
+    "affiliation_id": ("Affiliation", "ref", ("organization",)),
+    "contact": ("Contact", "text", ()),
+    "org_kind": ("Kind", "editable-choice", ORGANIZATION_KINDS),
+    "jurisdiction": ("Jurisdiction", "line", ()),
+    "parent_id": ("Part of", "ref", ("organization",)),
+    "doc_kind": ("Kind", "choice", DOCUMENT_KINDS),
+    "author": ("Author", "line", ()),
+    "outlet": ("Outlet", "line", ()),
+    "url": ("URL", "line", ()),
+    "published": ("Published", "date", ()),
+    "retrieved": ("Retrieved", "date", ()),
+    "document.status": ("Status", "choice", DOCUMENT_STATUSES),
+    "date": ("Date", "date", ()),
+    "precision": ("Precision", "choice", DATE_PRECISIONS),
+    "end": ("Until", "date", ()),
+    "place_id": ("Place", "ref", ("place",)),
+    "description": ("Description", "text", ()),
+    "statement": ("Statement", "text", ()),
+    "claim.status": ("Status", "choice", CLAIM_STATUSES),
+    "status_reason": ("Why", "line", ()),
+    "attributed_to_id": ("Said by", "ref", ("person", "organization")),
+    "attributed_to_text": ("Said by (text)", "line", ()),
+    "via_id": ("Via", "ref", ("document", "organization")),
+    "question_kind": ("Kind", "choice", QUESTION_KINDS),
+    "question.status": ("Status", "choice", QUESTION_STATUSES),
+    "due": ("Due", "date", ()),
+    "ask_id": ("Ask", "ref", ("person", "organization")),
+    "answer": ("Answer", "text", ()),
+    "answered_at": ("Answered on", "date", ()),
+    "notes": ("Notes", "text", ()),
+    "confidential": ("Confidential source (left out of exports)", "check", ()),
+}
+HIDDEN_FIELDS = {"answered_by_passage_id", "answered_by_document_id"}
+
+
+def field_spec(kind: str, name: str) -> tuple[str, str, tuple[str, ...]]:
+    """The (label, widget type, choices) of a field of an item kind."""
+    if name == "title":
+        return (TITLE_LABELS.get(kind, "Title"), "line", ())
+    return FIELD_SPECS.get(f"{kind}.{name}") or FIELD_SPECS[name]
+
+
+class ItemEditor(QWidget):
+    """Edits one item. ``load()`` shows it; edits come out as ``changes_ready(item_id, kind,
+    before, after, version)`` (dicts of field -> value, ``version`` as loaded).
+
+    ``choices_provider(kinds)`` lists the items a reference field can point to.
+    """
+
+    changes_ready = Signal(int, str, dict, dict, int)
+
+    def __init__(self, choices_provider: Callable[[tuple[str, ...]], list[ItemChoice]],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._choices_provider = choices_provider
+        self.fields: ItemFields | None = None
+        self.widgets: dict[str, QWidget] = {}
+        self._dirty: set[str] = set()
+        self._loading = False
+        self._problem = ""
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(AUTOSAVE_MS)
+        self.timer.timeout.connect(self.flush)
+
+        self.heading = QLabel("Select an item to see and edit it.")
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.heading.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.heading.setFont(font)
+        self.state = QLabel()
+        self.state.setTextFormat(Qt.TextFormat.PlainText)
+        self.state.setWordWrap(True)
+        self.form_host = QWidget()
+        self.form = QFormLayout(self.form_host)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.form.setContentsMargins(0, 0, 0, 0)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.form_host)
+        layout.addWidget(self.state)
+        layout.addStretch(1)
+
+    # -- loading ----------------------------------------------------------------------------
+
+    @property
+    def item_id(self) -> int | None:
+        """The id of the item shown, or None."""
+        return self.fields.id if self.fields else None
+
+    @property
+    def dirty(self) -> bool:
+        """True while edits wait for the autosave."""
+        return bool(self._dirty)
+
+    def clear(self) -> None:
+        """Show nothing (no item selected); pending edits are saved first."""
+        self.flush()
+        self.fields = None
+        self._rebuild(None)
+        self.heading.setText("Select an item to see and edit it.")
+        self.state.setText("")
+
+    def load(self, fields: ItemFields) -> None:
+        """Show an item's fields. Pending edits of the previous item are saved first."""
+        if self.fields is not None and self.fields.id != fields.id:
+            self.flush()
+        rebuild = self.fields is None or self.fields.kind != fields.kind
+        self.fields = fields
+        self._dirty.clear()
+        if rebuild:
+            self._rebuild(fields.kind)
+        self._loading = True
+        try:
+            for name, widget in self.widgets.items():
+                self._set_value(widget, name, fields.values.get(name))
+        finally:
+            self._loading = False
+        self.heading.setText(f"{fields.kind.capitalize()} · {fields.values.get('title')}")
+        self.state.setText("")
+
+    def mark_saved(self, item_id: int, version: int | None, values: dict[str, Any]) -> None:
+        """Record that ``values`` were saved (new ``version``) so later edits compare to them."""
+        if self.fields is None or self.fields.id != item_id:
+            return
+        merged = {**self.fields.values, **values}
+        self.fields = ItemFields(self.fields.id, self.fields.case_id, self.fields.kind,
+                                 version if version is not None else self.fields.version, merged)
+        self.heading.setText(f"{self.fields.kind.capitalize()} · {merged.get('title')}")
+        self.state.setText(" ".join(p for p in ("Saved.", self._problem) if p))
+
+    def _rebuild(self, kind: str | None) -> None:
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.widgets = {}
+        if kind is None or self.fields is None:
+            return
+        for name in self.fields.values:
+            if name in HIDDEN_FIELDS:
+                continue
+            label, wtype, extra = field_spec(kind, name)
+            widget = self._make_widget(name, wtype, extra)
+            self.widgets[name] = widget
+            if wtype == "check":
+                self.form.addRow("", widget)
+            else:
+                self.form.addRow(label + ":", widget)
+        if self.isVisible():  # show now, not at the next event loop turn, so focus can go there
+            for widget in self.widgets.values():
+                widget.show()
+
+    def _make_widget(self, name: str, wtype: str, extra: tuple[str, ...]) -> QWidget:
+        w: QWidget
+        if wtype in ("line", "aliases", "date"):
+            edit = QLineEdit()
+            if wtype == "date":
+                edit.setPlaceholderText("YYYY-MM-DD")
+                edit.setMaximumWidth(160)
+            if wtype == "aliases":
+                edit.setPlaceholderText("other names, separated by commas")
+            edit.textEdited.connect(lambda _t, n=name: self._on_field_edited(n))
+            w = edit
+        elif wtype == "text":
+            text = QPlainTextEdit()
+            text.setTabChangesFocus(True)
+            text.setMinimumHeight(54)
+            text.setMaximumHeight(110 if name in ("notes", "statement", "answer") else 72)
+            text.textChanged.connect(lambda n=name: self._on_field_edited(n))
+            w = text
+        elif wtype in ("choice", "editable-choice"):
+            box = QComboBox()
+            box.setEditable(wtype == "editable-choice")
+            if wtype == "editable-choice":
+                box.addItem("")
+            box.addItems(list(extra))
+            box.currentTextChanged.connect(lambda _t, n=name: self._on_field_edited(n))
+            w = box
+        elif wtype == "ref":
+            box = QComboBox()
+            box.setProperty("ref_kinds", list(extra))
+            box.currentIndexChanged.connect(lambda _i, n=name: self._on_field_edited(n))
+            w = box
+        else:
+            check = QCheckBox(field_spec("", name)[0] if name in FIELD_SPECS else name)
+            check.toggled.connect(lambda _c, n=name: self._on_field_edited(n))
+            w = check
+        w.setObjectName(f"field_{name}")
+        return w
+
+    def _set_value(self, widget: QWidget, name: str, value: Any) -> None:
+        if isinstance(widget, QLineEdit):
+            if isinstance(value, list):
+                widget.setText(", ".join(value))
+            elif isinstance(value, date):
+                widget.setText(value.isoformat())
+            else:
+                widget.setText("" if value is None else str(value))
+            widget.setStyleSheet("")
+            widget.setToolTip("")
+        elif isinstance(widget, QPlainTextEdit):
+            if widget.toPlainText() != (value or ""):
+                widget.setPlainText(value or "")
+        elif isinstance(widget, QCheckBox):
+            widget.setChecked(bool(value))
+        elif isinstance(widget, QComboBox) and widget.property("ref_kinds") is not None:
+            kinds = tuple(widget.property("ref_kinds"))
+            widget.clear()
+            widget.addItem("—", None)
+            own = self.fields.id if self.fields else None
+            for choice in self._choices_provider(kinds):
+                if choice.id != own:
+                    widget.addItem(f"{choice.title} ({choice.kind})", choice.id)
+            n = widget.findData(value) if value is not None else 0
+            widget.setCurrentIndex(max(n, 0))
+        elif isinstance(widget, QComboBox):
+            text = "" if value is None else str(value)
+            if widget.isEditable():
+                widget.setCurrentText(text)
+            else:
+                widget.setCurrentIndex(max(widget.findText(text), 0))
+
+    def value_of(self, name: str) -> Any:
+        """The value a field's widget holds now (as the service expects it).
+
+        Raises ValueError for a date that is not YYYY-MM-DD.
+        """
+        widget = self.widgets[name]
+        wtype = field_spec(self.fields.kind if self.fields else "", name)[1]
+        if isinstance(widget, QLineEdit):
+            text = widget.text().strip()
+            if wtype == "aliases":
+                return [a.strip() for a in text.split(",") if a.strip()]
+            if wtype == "date":
+                return date.fromisoformat(text) if text else None
+            return text or (None if name != "title" else "")
+        if isinstance(widget, QPlainTextEdit):
+            return widget.toPlainText() or None
+        if isinstance(widget, QCheckBox):
+            return widget.isChecked()
+        assert isinstance(widget, QComboBox)
+        if widget.property("ref_kinds") is not None:
+            return widget.currentData()
+        return widget.currentText() or None
+
+    # -- autosave -----------------------------------------------------------------------------
+
+    def _on_field_edited(self, name: str) -> None:
+        if self._loading or self.fields is None:
+            return
+        self._dirty.add(name)
+        self.state.setText("Editing…")
+        self.timer.start()
+
+    @Slot()
+    def flush(self) -> None:
+        """Send pending edits now (``changes_ready``); bad dates stay marked and unsent."""
+        self.timer.stop()
+        if not self._dirty or self.fields is None:
+            return
+        before: dict[str, Any] = {}
+        after: dict[str, Any] = {}
+        problems = []
+        for name in sorted(self._dirty):
+            widget = self.widgets[name]
+            try:
+                value = self.value_of(name)
+            except ValueError:
+                problems.append(name)
+                widget.setStyleSheet("QLineEdit { border: 1px solid #d1242f; }")
+                widget.setToolTip("Type the date as YYYY-MM-DD, e.g. 2018-02-23")
+                continue
+            if isinstance(widget, QLineEdit):
+                widget.setStyleSheet("")
+                widget.setToolTip("")
+            old = self.fields.values.get(name)
+            if value != old and not (value in (None, "", []) and old in (None, "", [])):
+                before[name], after[name] = old, value
+        self._dirty = set(problems)
+        self._problem = ""
+        if problems:
+            self._problem = "Not saved: " + ", ".join(
+                field_spec(self.fields.kind, p)[0] for p in problems) + " must be YYYY-MM-DD."
+            self.state.setText(self._problem)
+        if after:
+            self.changes_ready.emit(self.fields.id, self.fields.kind, before, after,
+                                    self.fields.version)

@@ -1,0 +1,599 @@
+"""Qt item models over the services' plain views.
+
+* :class:`ItemTableModel` – one navigator section (people, documents...), fetched from the
+  database a page at a time (``canFetchMore``/``fetchMore``), sorted in Python on request.
+* :class:`SectionProxyModel` – filter-as-you-type over it; header clicks sort the source.
+* :class:`FollowupsModel` – open questions by due date, overdue in a warning colour, status
+  editable in place.
+* :class:`EvidenceModel` – an item's evidence, grouped by document (a two-level tree).
+
+Models never write: an edit made in a view is turned into a ``*_requested`` signal, which the
+window runs as a service call; the model refreshes when ``case_changed`` comes back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
+
+from casefile.services.evidence import EvidenceView
+from casefile.services.questions import FollowUp
+from casefile.services.views import SECTION_COLUMNS, ItemRow
+from casefile.store.evidence import EVIDENCE_RELATIONS
+from casefile.store.items import QUESTION_STATUSES
+
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+"""Role answering the item id (int) of a row; for evidence rows, the link id."""
+KIND_ROLE = Qt.ItemDataRole.UserRole + 2
+"""Role answering the item kind (str) of a row."""
+FILTER_ROLE = Qt.ItemDataRole.UserRole + 3
+"""Role answering the row's text, case-folded, that the filter matches."""
+SORT_ROLE = Qt.ItemDataRole.UserRole + 4
+"""Role answering a comparable sort key of a cell."""
+
+Index = QModelIndex | QPersistentModelIndex
+DISPLAY = Qt.ItemDataRole.DisplayRole
+
+SECTION_TITLES = {
+    "person": "People", "organization": "Organizations", "place": "Places",
+    "document": "Documents", "event": "Events", "claim": "Claims", "question": "Questions",
+}
+"""Navigator names of the item kinds, in navigator order."""
+
+
+def cell_text(value: Any) -> str:
+    """How a cell value is shown: dates ISO 8601, None empty, the rest ``str()``."""
+    if value is None:
+        return ""
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)
+
+
+def sort_key(value: Any) -> tuple[int, Any]:
+    """A key that orders a column's values: empty last, text case-insensitively."""
+    if value is None or value == "":
+        return (1, "")
+    if isinstance(value, str):
+        return (0, value.casefold())
+    if isinstance(value, date):
+        return (0, value.isoformat())
+    return (0, value)
+
+
+def is_dark_palette() -> bool:
+    """True when the application's palette has a dark base (a dark desktop theme)."""
+    app = QGuiApplication.instance()
+    palette = QGuiApplication.palette() if app is not None else QPalette()
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+
+
+def warning_colour() -> QColor:
+    """A red readable on the current palette (overdue follow-ups)."""
+    return QColor("#ff7b72") if is_dark_palette() else QColor("#b42318")
+
+
+class LazyTableModel(QAbstractTableModel):
+    """A table whose rows come from ``count()`` and ``fetch(offset, limit)``, a page at a time.
+
+    Subclasses set ``headers`` and implement :meth:`count`, :meth:`fetch` and :meth:`cell`.
+    ``sort()`` loads the remaining pages first, then orders the rows in Python (stable).
+    """
+
+    PAGE = 500
+    headers: tuple[str, ...] = ()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[Any] = []
+        self._total = 0
+        self._sort_column = -1
+        self._sort_order = Qt.SortOrder.AscendingOrder
+        self._haystacks: dict[int, str] = {}
+
+    # -- to implement ---------------------------------------------------------------------
+
+    def count(self) -> int:
+        """Total number of rows available."""
+        raise NotImplementedError
+
+    def fetch(self, offset: int, limit: int | None) -> list[Any]:
+        """Rows ``offset`` .. ``offset + limit`` (None: all the rest) in the default order."""
+        raise NotImplementedError
+
+    def cell(self, row: Any, column: int) -> Any:
+        """The plain value shown in ``column`` for ``row``."""
+        raise NotImplementedError
+
+    def row_id(self, row: Any) -> int:
+        """The id identifying ``row`` (kept across reloads for selection)."""
+        return int(row.id)
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Load again from the start, keeping as many rows loaded as before and the sort."""
+        keep = max(len(self._rows), self.PAGE)
+        self.beginResetModel()
+        self._haystacks.clear()
+        total = self.count()
+        self._rows = self.fetch(0, keep) if total else []
+        if len(self._rows) < keep:
+            total = len(self._rows)  # that was everything
+        if self._sort_column >= 0:
+            if len(self._rows) < total:
+                self._rows.extend(self.fetch(len(self._rows), None))
+            total = len(self._rows)
+            self._sort_rows()
+        self._total = max(total, len(self._rows))
+        self.endResetModel()
+
+    def clear(self) -> None:
+        """Show no rows (no case open)."""
+        self.beginResetModel()
+        self._rows, self._total = [], 0
+        self._haystacks.clear()
+        self.endResetModel()
+
+    @property
+    def total(self) -> int:
+        """Number of rows available, loaded or not."""
+        return self._total
+
+    @property
+    def loaded(self) -> int:
+        """Number of rows loaded so far."""
+        return len(self._rows)
+
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
+        if parent.isValid():
+            return False
+        return len(self._rows) < self._total
+
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: B008
+        if parent.isValid() or len(self._rows) >= self._total:
+            return
+        self._append(self.fetch(len(self._rows), self.PAGE))
+
+    def fetch_all(self) -> None:
+        """Load every remaining page now (before sorting, filtering or jumping to the end)."""
+        if len(self._rows) < self._total:
+            self._append(self.fetch(len(self._rows), None))
+
+    def _append(self, batch: list[Any]) -> None:
+        if not batch:
+            self._total = len(self._rows)
+            return
+        first = len(self._rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(batch) - 1)
+        self._rows.extend(batch)
+        self.endInsertRows()
+
+    # -- access -------------------------------------------------------------------------------
+
+    def row_at(self, row: int) -> Any:
+        """The plain row object at ``row``."""
+        return self._rows[row]
+
+    def row_of_id(self, item_id: int) -> int:
+        """The row showing ``item_id`` among the loaded rows, or -1."""
+        for n, row in enumerate(self._rows):
+            if self.row_id(row) == item_id:
+                return n
+        return -1
+
+    def haystack(self, row: int) -> str:
+        """The row's text, case-folded, for the filter."""
+        obj = self._rows[row]
+        key = self.row_id(obj)
+        text = self._haystacks.get(key)
+        if text is None:
+            text = " ".join(cell_text(self.cell(obj, c)) for c in range(len(self.headers)))
+            text = text.casefold()
+            self._haystacks[key] = text
+        return text
+
+    # -- Qt model API ---------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == DISPLAY
+                and 0 <= section < len(self.headers)):
+            return self.headers[section]
+        return None
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+            return None
+        row = self._rows[index.row()]
+        column = index.column()
+        if role in (DISPLAY, Qt.ItemDataRole.EditRole):
+            return cell_text(self.cell(row, column))
+        if role == ID_ROLE:
+            return self.row_id(row)
+        if role == FILTER_ROLE:
+            return self.haystack(index.row())
+        if role == SORT_ROLE:
+            return str(sort_key(self.cell(row, column)))
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(self.cell(row, column), int):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return self.extra_data(row, column, role)
+
+    def extra_data(self, row: Any, column: int, role: int) -> Any:
+        """Other roles (fonts, colours, tooltips) for subclasses; None by default."""
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not (0 <= column < len(self.headers)):
+            return
+        if self._sort_column < 0 and column == 0 and order == Qt.SortOrder.AscendingOrder:
+            return  # the rows already come by title: no need to load every page
+        self._sort_column, self._sort_order = column, order
+        self.fetch_all()
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        ids = [self.row_id(self._rows[i.row()]) for i in old]
+        self._sort_rows()
+        position = {self.row_id(r): n for n, r in enumerate(self._rows)}
+        self.changePersistentIndexList(
+            old, [self.index(position[i], idx.column()) for i, idx in zip(ids, old, strict=True)]
+        )
+        self.layoutChanged.emit()
+
+    def _sort_rows(self) -> None:
+        column = self._sort_column
+        self._rows.sort(key=lambda r: sort_key(self.cell(r, column)),
+                        reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
+
+
+class ItemTableModel(LazyTableModel):
+    """The rows of one section (item kind) of a case.
+
+    ``loader(offset, limit)`` and ``counter()`` return :class:`ItemRow` lists and the total;
+    ``refresher(ids)`` returns fresh rows for those ids (in-place updates after an edit).
+    """
+
+    def __init__(
+        self, kind: str, *, counter: Callable[[], int],
+        loader: Callable[[int, int | None], list[ItemRow]],
+        refresher: Callable[[list[int]], list[ItemRow]] | None = None, parent: Any = None,
+    ) -> None:
+        super().__init__(parent)
+        self.kind = kind
+        self.headers = SECTION_COLUMNS[kind]
+        self._counter, self._loader, self._refresher = counter, loader, refresher
+
+    def count(self) -> int:
+        return self._counter()
+
+    def fetch(self, offset: int, limit: int | None) -> list[ItemRow]:
+        return self._loader(offset, limit)
+
+    def cell(self, row: ItemRow, column: int) -> Any:
+        return row.cells[column]
+
+    def extra_data(self, row: ItemRow, column: int, role: int) -> Any:
+        if role == KIND_ROLE:
+            return row.kind
+        if role == Qt.ItemDataRole.FontRole and row.confidential and column == 0:
+            font = QFont()
+            font.setItalic(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and column == 0:
+            return row.title + ("\n(confidential: left out of exports)" if row.confidential
+                                else "")
+        return None
+
+    def refresh_items(self, ids: Sequence[int]) -> None:
+        """Re-read these items' rows in place (after an edit); unknown ids are ignored."""
+        if self._refresher is None:
+            self.reload()
+            return
+        wanted = {i for i in ids if self.row_of_id(i) >= 0}
+        if not wanted:
+            return
+        for fresh in self._refresher(sorted(wanted)):
+            n = self.row_of_id(fresh.id)
+            if n >= 0:
+                self._rows[n] = fresh
+                self._haystacks.pop(fresh.id, None)
+                self.dataChanged.emit(self.index(n, 0), self.index(n, len(self.headers) - 1))
+
+
+class SectionProxyModel(QSortFilterProxyModel):
+    """Filter-as-you-type over an :class:`ItemTableModel` (every column, case-insensitive).
+
+    Sorting is forwarded to the source model, which sorts its rows in Python: comparing
+    through ``data()`` from C++ would be far too slow for a section of 100,000 items.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._needle = ""
+
+    @property
+    def filter_text(self) -> str:
+        """The current filter (as typed)."""
+        return self._needle
+
+    def set_filter_text(self, text: str) -> None:
+        """Show only rows containing every word of ``text`` (all rows for empty text)."""
+        needle = " ".join(text.casefold().split())
+        if needle == self._needle:
+            return
+        source = self.sourceModel()
+        if needle and isinstance(source, LazyTableModel):
+            source.fetch_all()
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
+            self.beginFilterChange()
+            self._needle = needle
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:  # pragma: no cover - older Qt
+            self._needle = needle
+            self.invalidateRowsFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        if not self._needle:
+            return True
+        source = self.sourceModel()
+        if isinstance(source, LazyTableModel):
+            hay = source.haystack(source_row)
+        else:  # pragma: no cover - only LazyTableModel sources are used
+            hay = str(source.index(source_row, 0, source_parent).data(FILTER_ROLE) or "")
+        return all(word in hay for word in self._needle.split())
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        source = self.sourceModel()
+        if source is not None:
+            source.sort(column, order)
+
+    def canFetchMore(self, parent: Index) -> bool:
+        return not self._needle and super().canFetchMore(parent)
+
+
+FOLLOWUP_HEADERS = ("Due", "When", "Question", "Kind", "Status", "Ask")
+STATUS_COLUMN = 4
+
+
+def due_phrase(days_left: int | None) -> str:
+    """"3 days overdue", "today", "in 2 days"... for a follow-up's days left."""
+    if days_left is None:
+        return "no date"
+    if days_left < 0:
+        n = -days_left
+        return f"{n} day{'s' if n != 1 else ''} overdue"
+    if days_left == 0:
+        return "today"
+    if days_left == 1:
+        return "tomorrow"
+    return f"in {days_left} days"
+
+
+class FollowupsModel(LazyTableModel):
+    """Follow-ups (questions) of a case, overdue and soonest first; status editable in place.
+
+    ``loader()`` returns the :class:`FollowUp` list. Editing the Status column emits
+    ``status_change_requested(question_id, status)``; the model changes when the case does.
+    """
+
+    status_change_requested = Signal(int, str)
+    headers = FOLLOWUP_HEADERS
+
+    def __init__(self, loader: Callable[[], list[FollowUp]], parent: Any = None) -> None:
+        super().__init__(parent)
+        self._loader = loader
+        self._all: list[FollowUp] = []
+
+    def count(self) -> int:
+        self._all = self._loader()
+        return len(self._all)
+
+    def fetch(self, offset: int, limit: int | None) -> list[FollowUp]:
+        return self._all[offset:] if limit is None else self._all[offset:offset + limit]
+
+    def cell(self, row: FollowUp, column: int) -> Any:
+        return (row.due, due_phrase(row.days_left), row.text, row.kind, row.status,
+                row.ask)[column]
+
+    def extra_data(self, row: FollowUp, column: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.ForegroundRole and row.overdue:
+            return warning_colour()
+        if role == Qt.ItemDataRole.FontRole and row.overdue and column in (0, 1):
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole and column == 2:
+            return row.text
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        base = super().flags(index)
+        if index.isValid() and index.column() == STATUS_COLUMN:
+            return base | Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if (not index.isValid() or index.column() != STATUS_COLUMN
+                or role != Qt.ItemDataRole.EditRole or value not in QUESTION_STATUSES):
+            return False
+        row = self._rows[index.row()]
+        if value != row.status:
+            self.status_change_requested.emit(row.id, str(value))
+        return True
+
+
+EVIDENCE_HEADERS = ("Evidence", "Relation", "Date", "Outlet")
+RELATION_COLUMN = 1
+
+
+@dataclass
+class _Group:
+    document_id: int
+    title: str
+    outlet: str | None
+    published: str | None
+    links: list[EvidenceView]
+
+
+class EvidenceModel(QAbstractItemModel):
+    """An item's evidence as a tree: one top row per document (title, date, outlet), one child
+    per link (quote, relation, date, outlet). ``ID_ROLE`` answers the link id on children and
+    the document id on top rows. Editing a child's Relation emits
+    ``relation_change_requested(link_id, relation)``."""
+
+    relation_change_requested = Signal(int, str)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._groups: list[_Group] = []
+
+    def set_evidence(self, views: Sequence[EvidenceView]) -> None:
+        """Show these evidence rows (as returned by ``evidence_for``), grouped by document."""
+        self.beginResetModel()
+        groups: dict[int, _Group] = {}
+        for v in views:
+            group = groups.get(v.document_id)
+            if group is None:
+                group = groups[v.document_id] = _Group(
+                    v.document_id, v.document_title, v.outlet, v.published, [])
+            group.links.append(v)
+        self._groups = list(groups.values())
+        self.endResetModel()
+
+    def link_count(self) -> int:
+        """Number of evidence links shown."""
+        return sum(len(g.links) for g in self._groups)
+
+    def evidence_at(self, index: Index) -> EvidenceView | None:
+        """The link shown at ``index`` (None for a document row)."""
+        if not index.isValid() or index.internalId() == 0:
+            return None
+        return self._groups[index.internalId() - 1].links[index.row()]
+
+    def document_index(self, document_id: int) -> QModelIndex:
+        """The top row of a document, or an invalid index."""
+        for n, g in enumerate(self._groups):
+            if g.document_id == document_id:
+                return self.index(n, 0)
+        return QModelIndex()
+
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if column < 0 or column >= len(EVIDENCE_HEADERS) or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, 0) if row < len(self._groups) else QModelIndex()
+        if parent.internalId() != 0 or parent.column() != 0:
+            return QModelIndex()
+        group = parent.row()
+        if row >= len(self._groups[group].links):
+            return QModelIndex()
+        return self.createIndex(row, column, group + 1)
+
+    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if not index.isValid() or index.internalId() == 0:
+            return QModelIndex()
+        return self.createIndex(index.internalId() - 1, 0, 0)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        if not parent.isValid():
+            return len(self._groups)
+        if parent.internalId() == 0 and parent.column() == 0:
+            return len(self._groups[parent.row()].links)
+        return 0
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return len(EVIDENCE_HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = DISPLAY) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == DISPLAY
+                and 0 <= section < len(EVIDENCE_HEADERS)):
+            return EVIDENCE_HEADERS[section]
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.internalId() != 0 and index.column() == RELATION_COLUMN:
+            return base | Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def data(self, index: Index, role: int = DISPLAY) -> Any:
+        if not index.isValid():
+            return None
+        column = index.column()
+        if index.internalId() == 0:
+            group = self._groups[index.row()]
+            if role == DISPLAY:
+                n = len(group.links)
+                extra = ", ".join(p for p in (group.outlet, group.published) if p)
+                label = f"{group.title} ({extra})" if extra else group.title
+                return (f"{label} — {n} passage{'s' if n != 1 else ''}", "",
+                        group.published or "", group.outlet or "")[column]
+            if role == ID_ROLE:
+                return group.document_id
+            if role == Qt.ItemDataRole.FontRole and column == 0:
+                font = QFont()
+                font.setBold(True)
+                return font
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return group.title
+            return None
+        view = self._groups[index.internalId() - 1].links[index.row()]
+        if role in (DISPLAY, Qt.ItemDataRole.EditRole):
+            quote = view.quote if view.quote is not None else "(the whole document)"
+            if role == DISPLAY and column == 0:
+                quote = "“" + " ".join(quote.split()) + "”" if view.quote else quote
+            return (quote, view.relation, view.published or "", view.outlet or "")[column]
+        if role == ID_ROLE:
+            return view.link_id
+        if role == Qt.ItemDataRole.ToolTipRole:
+            where = f", page {view.page}" if view.page else ""
+            return f"{view.quote or view.document_title}\n— {view.document_title}{where}"
+        if role == Qt.ItemDataRole.DecorationRole and column == RELATION_COLUMN:
+            return relation_colour(view.relation, opaque=True)
+        return None
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        view = self.evidence_at(index)
+        if (view is None or index.column() != RELATION_COLUMN
+                or role != Qt.ItemDataRole.EditRole or value not in EVIDENCE_RELATIONS):
+            return False
+        if value != view.relation:
+            self.relation_change_requested.emit(view.link_id, str(value))
+        return True
+
+
+_RELATION_RGB = {
+    "supports": (46, 160, 67),
+    "contradicts": (218, 54, 51),
+    "mentions": (56, 132, 244),
+    "context": (210, 153, 34),
+}
+RELATION_PRECEDENCE = ("contradicts", "supports", "mentions", "context")
+"""When a passage has several links, the first relation in this order gives its colour."""
+
+
+def relation_colour(relation: str, *, opaque: bool = False) -> QColor:
+    """The colour of a relation; translucent (for highlighting text over any palette) unless
+    ``opaque``."""
+    r, g, b = _RELATION_RGB.get(relation, (128, 128, 128))
+    return QColor(r, g, b) if opaque else QColor(r, g, b, 90 if is_dark_palette() else 70)

@@ -1,0 +1,306 @@
+"""The one way the window changes data: run a service call, commit, announce what changed.
+
+:class:`OperationRunner` runs a function ``fn(session) -> result`` in one transaction, either
+at once on the GUI thread (quick actions: edits, links) or on a worker thread of a QThreadPool
+with a cancellable QProgressDialog (imports, exports, suggestion runs). After a commit it emits
+``case_changed`` with a :class:`CaseChange`; views refresh from that signal only (DESIGN.md,
+"Architecture"). A cancelled job is rolled back: nothing it did is stored.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtWidgets import QProgressDialog, QWidget
+from sqlalchemy.orm import Session
+
+from casefile.errors import CasefileError
+from casefile.store.workspace import Workspace
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class CaseChange:
+    """What one operation changed, as carried by ``case_changed``.
+
+    ``kinds``: item kinds whose rows were created, edited or deleted; ``created`` / ``updated`` /
+    ``deleted``: the item ids concerned; ``evidence``: passages or evidence links changed;
+    ``cases``: the list of cases changed (a case was created); ``case_id``: the case concerned
+    (None when not tied to one).
+    """
+
+    case_id: int | None = None
+    kinds: frozenset[str] = frozenset()
+    created: frozenset[int] = frozenset()
+    updated: frozenset[int] = frozenset()
+    deleted: frozenset[int] = frozenset()
+    evidence: bool = False
+    cases: bool = False
+    label: str = ""
+
+    @property
+    def structural(self) -> bool:
+        """True when rows appeared or disappeared (tables reload rather than patch rows)."""
+        return bool(self.created or self.deleted or self.cases)
+
+    def touches(self, kind: str) -> bool:
+        """True when items of ``kind`` changed."""
+        return kind in self.kinds
+
+
+def change(
+    case_id: int | None, *, kinds: tuple[str, ...] | set[str] = (), created: Any = (),
+    updated: Any = (), deleted: Any = (), evidence: bool = False, cases: bool = False,
+    label: str = "",
+) -> CaseChange:
+    """Build a CaseChange from plain iterables (a convenience for callers)."""
+    return CaseChange(
+        case_id, frozenset(kinds), frozenset(created), frozenset(updated), frozenset(deleted),
+        evidence, cases, label,
+    )
+
+
+class Cancelled(Exception):
+    """Raised inside a background job (by :meth:`Job.check` or a progress callback) to stop it;
+    the job's transaction is rolled back."""
+
+
+@dataclass
+class Outcome(Generic[T]):
+    """The result of a quick operation: ``ok`` with ``value``, or not ok with ``error``."""
+
+    ok: bool
+    value: T | None = None
+    error: str | None = None
+
+
+class _JobSignals(QObject):
+    """Carries a worker's news to the GUI thread.
+
+    It lives in the GUI thread and its slots are bound methods of itself, so a signal emitted on
+    the worker thread is queued and the handlers run on the GUI thread.
+    """
+
+    progressed = Signal(int, int)
+    succeeded = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_progress: Callable[[int, int], None] = lambda done, total: None
+        self.on_finish: Callable[[str, Any, str | None], None] = lambda *args: None
+        self.progressed.connect(self._on_progressed)
+        self.succeeded.connect(self._on_succeeded)
+        self.failed.connect(self._on_failed)
+        self.cancelled.connect(self._on_cancelled)
+
+    @Slot(int, int)
+    def _on_progressed(self, done: int, total: int) -> None:
+        self.on_progress(done, total)
+
+    @Slot(object)
+    def _on_succeeded(self, result: Any) -> None:
+        self.on_finish("succeeded", result, None)
+
+    @Slot(str)
+    def _on_failed(self, error: str) -> None:
+        self.on_finish("failed", None, error)
+
+    @Slot()
+    def _on_cancelled(self) -> None:
+        self.on_finish("cancelled", None, None)
+
+
+@dataclass
+class Job:
+    """A background operation. ``cancel()`` asks it to stop; the worker calls ``report(done,
+    total)`` and ``check()``; ``dialog`` is its progress dialog (None for a quiet job)."""
+
+    label: str
+    signals: _JobSignals
+    dialog: QProgressDialog | None = None
+    _cancel: threading.Event = field(default_factory=threading.Event)
+    done: bool = False
+    outcome: str = ""  # "succeeded", "failed" or "cancelled" once done
+    result: Any = None
+    error: str | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        """True once cancel() was called."""
+        return self._cancel.is_set()
+
+    def cancel(self) -> None:
+        """Ask the job to stop; what it did is rolled back."""
+        self._cancel.set()
+
+    def check(self) -> None:
+        """Raise Cancelled if the job was cancelled (call between steps, from the worker)."""
+        if self._cancel.is_set():
+            raise Cancelled()
+
+    def report(self, done: int, total: int) -> None:
+        """Report progress from the worker (thread-safe); raises Cancelled once cancelled."""
+        self.signals.progressed.emit(int(done), int(total))
+        self.check()
+
+
+class _Worker(QRunnable):
+    def __init__(self, workspace: Workspace, job: Job, fn: Callable[[Session, Job], Any]):
+        super().__init__()
+        self.setAutoDelete(False)
+        self._workspace = workspace
+        self._job = job
+        self._fn = fn
+
+    def run(self) -> None:
+        job = self._job
+        try:
+            with self._workspace.sessions() as session, session.begin():
+                result = self._fn(session, job)
+                job.check()  # cancelled while the last step ran: roll back
+        except Cancelled:
+            job.signals.cancelled.emit()
+            return
+        except CasefileError as exc:
+            job.signals.failed.emit(str(exc))
+            return
+        except Exception as exc:  # a bug: report it, keep the window alive
+            log.error("background job %r failed:\n%s", job.label, traceback.format_exc())
+            job.signals.failed.emit(f"unexpected error: {exc}")
+            return
+        if job.cancelled:
+            job.signals.cancelled.emit()
+        else:
+            job.signals.succeeded.emit(result)
+
+
+class OperationRunner(QObject):
+    """Runs service calls for the window and emits ``case_changed`` after each commit.
+
+    Signals: ``case_changed(CaseChange)``; ``operation_failed(str)`` with the one-line message
+    for the reporter; ``job_started(Job)`` / ``job_finished(Job)`` around background jobs.
+    """
+
+    case_changed = Signal(object)
+    operation_failed = Signal(str)
+    job_started = Signal(object)
+    job_finished = Signal(object)
+
+    def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.workspace = workspace
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(2)
+        self._jobs: dict[int, tuple[Job, _Worker]] = {}
+
+    # -- quick operations -------------------------------------------------------------------
+
+    def run(
+        self, fn: Callable[[Session], T], *,
+        change: CaseChange | Callable[[T], CaseChange] | None, label: str = "",
+    ) -> Outcome[T]:
+        """Run ``fn(session)`` now, in one transaction, then emit ``case_changed``.
+
+        ``change`` describes what changed (or computes it from the result); None emits nothing
+        (reads). A CasefileError is reported through ``operation_failed`` and rolled back.
+        """
+        try:
+            with self.workspace.transaction() as session:
+                value = fn(session)
+        except CasefileError as exc:
+            self.operation_failed.emit(str(exc))
+            return Outcome(False, error=str(exc))
+        except Exception as exc:
+            log.error("operation %r failed:\n%s", label, traceback.format_exc())
+            message = f"unexpected error while {label or 'saving'}: {exc}"
+            self.operation_failed.emit(message)
+            return Outcome(False, error=message)
+        if change is not None:
+            self.case_changed.emit(change(value) if callable(change) else change)
+        return Outcome(True, value)
+
+    def read(self, fn: Callable[[Session], T]) -> T:
+        """Run a read-only query ``fn(session)`` on the GUI thread and return its result.
+
+        Errors propagate (reads of ids that vanished raise NotFoundError).
+        """
+        with self.workspace.transaction() as session:
+            return fn(session)
+
+    # -- background jobs --------------------------------------------------------------------
+
+    def start(
+        self, fn: Callable[[Session, Job], T], *, label: str,
+        change: Callable[[T], CaseChange] | CaseChange | None,
+        parent: QWidget | None = None, progress: bool = True,
+        on_done: Callable[[Job], None] | None = None,
+    ) -> Job:
+        """Run ``fn(session, job)`` on a worker thread in one transaction.
+
+        With ``progress`` a window-modal QProgressDialog (busy until the job reports numbers)
+        offers Cancel; cancelling rolls the transaction back. On success ``case_changed`` is
+        emitted with ``change``; ``on_done(job)`` runs on the GUI thread in every case.
+        """
+        job = Job(label=label, signals=_JobSignals())
+        if progress:
+            dialog = QProgressDialog(label, "Cancel", 0, 0, parent)
+            dialog.setWindowTitle("Casefile")
+            dialog.setWindowModality(Qt.WindowModality.WindowModal)
+            dialog.setMinimumDuration(300)
+            dialog.setAutoClose(False)
+            dialog.setAutoReset(False)
+            dialog.canceled.connect(job.cancel)
+            job.dialog = dialog
+            dialog.setValue(0)
+
+        def on_progress(done: int, total: int) -> None:
+            if job.dialog is not None and not job.done:
+                job.dialog.setMaximum(max(total, 1))
+                job.dialog.setValue(min(done, total))
+
+        def finish(outcome: str, result: Any, error: str | None) -> None:
+            if job.done:
+                return
+            job.done, job.outcome, job.result, job.error = True, outcome, result, error
+            if job.dialog is not None:
+                job.dialog.canceled.disconnect(job.cancel)
+                job.dialog.close()
+                job.dialog.deleteLater()
+                job.dialog = None
+            self._jobs.pop(id(job), None)
+            if outcome == "succeeded" and change is not None:
+                self.case_changed.emit(change(result) if callable(change) else change)
+            elif outcome == "failed" and error:
+                self.operation_failed.emit(error)
+            if on_done is not None:
+                on_done(job)
+            self.job_finished.emit(job)
+
+        job.signals.on_progress = on_progress
+        job.signals.on_finish = finish
+        worker = _Worker(self.workspace, job, fn)
+        self._jobs[id(job)] = (job, worker)
+        self.job_started.emit(job)
+        self.pool.start(worker)
+        return job
+
+    @property
+    def busy(self) -> bool:
+        """True while a background job is running."""
+        return bool(self._jobs)
+
+    def shutdown(self, timeout_ms: int = 30000) -> None:
+        """Cancel running jobs and wait for the workers (called when the window closes)."""
+        for job, _worker in list(self._jobs.values()):
+            job.cancel()
+        self.pool.waitForDone(timeout_ms)

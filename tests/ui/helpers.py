@@ -1,0 +1,22 @@
+"""Helpers shared by the GUI tests: building small cases through the services."""
+
+from __future__ import annotations
+
+from casefile.ingest import ingest_bytes
+from casefile.services import cases, documents
+
+
+def make_case(ws, title: str = "Parkland") -> int:
+    """Create a case; returns its id."""
+    with ws.transaction() as s:
+        return cases.create_case(s, title).id
+
+
+def add_text_document(ws, case_id: int, text: str, name: str = "note.txt", *,
+                      outlet: str | None = None, **kw) -> int:
+    """Store ``text`` as a document of the case (as an import would); returns its id."""
+    raw = text.encode("utf-8")
+    ingested = ingest_bytes(raw, name)
+    ingested.outlet = outlet
+    with ws.transaction() as s:
+        return documents.store_document(s, case_id, raw, ingested, **kw).document_id

@@ -1,0 +1,203 @@
+"""The main window as a reporter uses it: cases, sections, the editor, undo, the status bar."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QInputDialog, QLineEdit
+
+from casefile.services import editing, items, questions
+from casefile.store import Item
+from tests.ui.helpers import add_text_document, make_case
+
+pytestmark = pytest.mark.gui
+
+
+def _person(ws, cid, name, **fields):
+    with ws.transaction() as s:
+        return items.create_item(s, cid, "person", name, **fields).id
+
+
+def test_new_case_from_the_menu_and_last_case_reopened(make_window, ui_workspace,
+                                                       monkeypatch):
+    make_case(ui_workspace, "Older case")
+    window = make_window()
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Parkland", True))
+    window.new_case_action.trigger()
+    assert window.case_box.currentText() == "Parkland"
+    assert window.windowTitle().startswith("Parkland")
+    assert window.case_box.count() == 2
+    parkland = window.case_id
+    window.close()
+    again = make_window()
+    assert again.case_id == parkland  # the last case, remembered in (temp) QSettings
+
+
+def test_ctrl_n_creates_in_current_section_with_live_counts_and_undo(make_window, ui_workspace,
+                                                                     qtbot):
+    cid = make_case(ui_workspace)
+    window = make_window(cid)
+    assert window.navigator.item(0).text() == "People (0)"
+    qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert window.navigator.item(0).text() == "People (1)"
+    assert window.proxy.rowCount() == 1
+    name = window.editor.widgets["title"]
+    assert isinstance(name, QLineEdit) and name.hasFocus() and name.selectedText() == "New person"
+    window.show_section("place")
+    window.new_item_action.trigger()
+    assert window.navigator.item(2).text() == "Places (1)"
+    window.undo_action.trigger()
+    assert window.navigator.item(2).text() == "Places (0)"
+    assert window.proxy.rowCount() == 0
+    window.redo_action.trigger()
+    assert window.proxy.rowCount() == 1
+    assert "1 items" in window.counts_label.text() or "2 items" in window.counts_label.text()
+
+
+def test_editor_autosaves_with_version_and_undo_restores(make_window, ui_workspace, qtbot):
+    cid = make_case(ui_workspace)
+    pid = _person(ui_workspace, cid, "Scot Peterson", role="Deputy")
+    window = make_window(cid)
+    assert window.select_item(pid, "person")
+    role = window.editor.widgets["role"]
+    assert role.text() == "Deputy"
+    role.setFocus()
+    role.selectAll()
+    qtbot.keyClicks(role, "School resource officer")
+    assert window.editor.dirty
+    qtbot.waitUntil(lambda: not window.editor.dirty, timeout=3000)
+    with ui_workspace.transaction() as s:
+        stored = s.get(Item, pid)
+        assert (stored.role, stored.version) == ("School resource officer", 2)
+    # the table shows the new role without losing the selection
+    assert window.current_item_id() == pid
+    assert window.proxy.index(0, 1).data() == "School resource officer"
+    window.undo()
+    assert role.text() == "Deputy"
+    with ui_workspace.transaction() as s:
+        assert s.get(Item, pid).role == "Deputy"
+
+
+def test_bad_date_is_marked_and_other_fields_still_save(make_window, ui_workspace, qtbot):
+    cid = make_case(ui_workspace)
+    with ui_workspace.transaction() as s:
+        qid = questions.create_question(s, cid, "Did he go in?").id
+    window = make_window(cid)
+    window.select_item(qid, "question")
+    due = window.editor.widgets["due"]
+    due.setText("next week")
+    due.textEdited.emit("next week")
+    notes = window.editor.widgets["notes"]
+    notes.setPlainText("Ask the BSO")
+    window.editor.flush()
+    assert "YYYY-MM-DD" in window.editor.state.text()
+    with ui_workspace.transaction() as s:
+        q = s.get(Item, qid)
+        assert (q.notes, q.due) == ("Ask the BSO", None)
+    due.setText("2030-01-02")
+    due.textEdited.emit("2030-01-02")
+    window.editor.flush()
+    with ui_workspace.transaction() as s:
+        assert s.get(Item, qid).due == date(2030, 1, 2)
+
+
+def test_edit_conflict_is_reported_and_the_editor_reloads(make_window, ui_workspace, qtbot):
+    cid = make_case(ui_workspace)
+    pid = _person(ui_workspace, cid, "Scot Peterson", role="Deputy")
+    window = make_window(cid)
+    window.select_item(pid, "person")
+    with ui_workspace.transaction() as s:  # someone else saves first
+        items.update_item(s, pid, role="Sergeant")
+    role = window.editor.widgets["role"]
+    role.setText("Captain")
+    role.textEdited.emit("Captain")
+    with qtbot.waitSignal(window.runner.operation_failed) as failed:
+        window.editor.flush()
+    assert "changed by someone else" in failed.args[0]
+    assert role.text() == "Sergeant"
+    assert window.undo_stack.count() == 0
+
+
+def test_filter_as_you_type_with_ctrl_f_and_sorting(make_window, ui_workspace, qtbot):
+    cid = make_case(ui_workspace)
+    for name in ("Scot Peterson", "Scott Israel", "Brian Miller", "Jan Jordan"):
+        _person(ui_workspace, cid, name)
+    window = make_window(cid)
+    window.items_splitter.setFocus()
+    qtbot.keyClick(window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert window.filter_edit.hasFocus()
+    qtbot.keyClicks(window.filter_edit, "scot")
+    qtbot.waitUntil(lambda: window.proxy.rowCount() == 2, timeout=2000)
+    window.filter_edit.clear()
+    qtbot.waitUntil(lambda: window.proxy.rowCount() == 4, timeout=2000)
+    window.table.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    assert [window.proxy.index(r, 0).data() for r in range(4)] == [
+        "Scott Israel", "Scot Peterson", "Jan Jordan", "Brian Miller"]
+
+
+def test_delete_key_and_undo_bring_back_the_item_with_its_evidence(make_window, ui_workspace,
+                                                                    qtbot):
+    cid = make_case(ui_workspace)
+    doc = add_text_document(ui_workspace, cid, "Deputy Scot Peterson stayed outside.")
+    pid = _person(ui_workspace, cid, "Scot Peterson")
+    with ui_workspace.transaction() as s:
+        editing.link_span(s, pid, doc, 7, 20)
+    window = make_window(cid)
+    window.select_item(pid, "person")
+    assert window.evidence_panel.model.link_count() == 1
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_Delete)
+    assert window.proxy.rowCount() == 0
+    assert window.evidence_panel.item_id is None
+    with ui_workspace.transaction() as s:
+        assert s.get(Item, pid) is None
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.proxy.rowCount() == 1
+    window.select_item(pid, "person")
+    assert window.evidence_panel.model.link_count() == 1
+    qtbot.keyClick(window, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert window.proxy.rowCount() == 0
+
+
+def test_status_bar_shows_workspace_counts_and_followups_due(make_window, ui_workspace):
+    cid = make_case(ui_workspace)
+    with ui_workspace.transaction() as s:
+        questions.create_question(s, cid, "Records", due=date.today() - timedelta(days=1))
+        questions.create_question(s, cid, "Call", due=date.today() + timedelta(days=3))
+        questions.create_question(s, cid, "Later", due=date.today() + timedelta(days=40))
+    window = make_window(cid)
+    assert str(ui_workspace.folder) in window.workspace_label.text()
+    assert window.due_label.text() == "2 follow-ups due this week (1 overdue)"
+    assert window.counts_label.text().startswith("3 items")
+    assert window.navigator.item(7).text() == "Follow-ups (3)"
+
+
+def test_followups_view_changes_status_in_place(make_window, ui_workspace, qtbot):
+    cid = make_case(ui_workspace)
+    with ui_workspace.transaction() as s:
+        late = questions.create_question(s, cid, "Records", due=date.today() - timedelta(days=1))
+        questions.create_question(s, cid, "Call", due=date.today() + timedelta(days=3))
+    window = make_window(cid)
+    window.navigator.setCurrentRow(7)
+    assert window.tabs.currentWidget() is window.followups_view
+    view = window.followups_view.table
+    index = window.followups_model.index(0, 4)
+    view.setCurrentIndex(index)
+    view.edit(index)
+    editor = view.viewport().findChild(QComboBox)
+    assert editor is not None and editor.currentText() == "open"
+    editor.setCurrentText("answered")
+    view.commitData(editor)
+    view.closeEditor(editor, view.itemDelegateForColumn(4).EndEditHint.NoHint)
+    with ui_workspace.transaction() as s:
+        assert s.get(Item, late.id).status == "answered"
+    assert window.followups_model.rowCount() == 1  # answered ones leave the open list
+    assert window.due_label.text() == "1 follow-up due this week"
+    window.followups_view.show_closed.setChecked(True)
+    assert window.followups_model.rowCount() == 2
+    window.undo()
+    with ui_workspace.transaction() as s:
+        assert s.get(Item, late.id).status == "open"
