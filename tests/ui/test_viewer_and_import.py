@@ -1,0 +1,215 @@
+"""The document viewer's offsets (emoji), highlights, and importing off the GUI thread."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QPushButton
+
+from casefile.services import items
+from casefile.store import Blob, Document, EvidenceLink, Item, Passage
+from casefile.store.workspace import open_workspace
+from casefile.ui.models import relation_colour
+from casefile.ui.offsets import OffsetMap
+from tests.ui.helpers import add_text_document, make_case
+
+pytestmark = pytest.mark.gui
+
+EMOJI_TEXT = "Body-cam log.\n👮 Deputy 👮 Scot Peterson stayed outside 🚓 for four minutes."
+
+
+def test_offset_map_round_trips_around_astral_characters():
+    text = "a👮b😀😀c\nd"
+    m = OffsetMap(text)
+    utf16 = text.encode("utf-16-le")
+    for i in range(len(text) + 1):
+        q = m.to_qt(i)
+        assert len(utf16[: 2 * q].decode("utf-16-le")) == i
+        assert m.to_python(q) == i
+    assert m.to_python(2) == 1 and m.to_python(2, round_up=True) == 2  # inside 👮
+    assert m.qt_length == len(utf16) // 2
+
+
+def test_emoji_before_the_selection_stores_the_right_span(make_window, ui_workspace):
+    cid = make_case(ui_workspace)
+    doc = add_text_document(ui_workspace, cid, EMOJI_TEXT)
+    window = make_window(cid)
+    viewer = window.open_document(doc)
+    cursor = viewer.text_view.document().find("Scot Peterson")  # Qt (UTF-16) positions
+    assert cursor.selectionStart() != EMOJI_TEXT.index("Scot Peterson")  # they do differ
+    viewer.text_view.setTextCursor(cursor)
+    viewer.new_actions["person"].trigger()
+    person = window.current_item_id()
+    with ui_workspace.transaction() as s:
+        (passage,) = s.query(Passage).all()
+        assert EMOJI_TEXT[passage.start:passage.end] == "Scot Peterson" == passage.quote
+        assert s.get(Item, person).title == "Scot Peterson"
+    # link a second span after more emoji, through the dialog
+    cursor = viewer.text_view.document().find("four minutes")
+    viewer.text_view.setTextCursor(cursor)
+    viewer.link_action.trigger()
+    window.link_dialog.item_edit.setText("Scot Peterson (person)")
+    window.link_dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    with ui_workspace.transaction() as s:
+        quotes = sorted(p.quote for p in s.query(Passage))
+        spans = sorted((p.start, p.end) for p in s.query(Passage))
+    assert quotes == ["Scot Peterson", "four minutes"]
+    assert [EMOJI_TEXT[a:b] for a, b in spans] == ["Scot Peterson", "four minutes"]
+    window.close()
+
+    # reopen: the highlights land on the same words
+    ui_workspace.close()
+    again = open_workspace(ui_workspace.folder)
+    try:
+        window = make_window(cid, workspace=again)
+        viewer = window.open_document(doc)
+        selections = viewer.text_view.extraSelections()
+        assert sorted(sel.cursor.selectedText() for sel in selections) == [
+            "Scot Peterson", "four minutes"]
+        assert sorted(viewer.highlighted_spans()) == spans
+        colours = {sel.format.background().color().rgba() for sel in selections}
+        assert colours == {relation_colour("mentions").rgba(), relation_colour("supports").rgba()}
+        # double-click in the evidence panel selects exactly the passage
+        window.select_item(person, "person")
+        index = window.evidence_panel.link_indexes()[1]
+        window.evidence_panel.activate(index)
+        assert viewer.text_view.textCursor().selectedText() == "four minutes"
+    finally:
+        window.close()
+        again.close()
+
+
+def test_viewer_context_menu_needs_a_selection(make_window, ui_workspace):
+    cid = make_case(ui_workspace)
+    doc = add_text_document(ui_workspace, cid, "Deputy Scot Peterson stayed outside.")
+    window = make_window(cid)
+    viewer = window.open_document(doc)
+    menu = viewer.context_menu(QPoint(5, 5))
+    labels = [a.text() for a in menu.actions() if a.text()]
+    assert labels[:5] == ["Link as evidence to…", "New person from selection",
+                          "New organization from selection", "New place from selection",
+                          "New question from selection"]
+    assert not viewer.link_action.isEnabled()
+    viewer.select_span(7, 20)
+    viewer.context_menu(QPoint(5, 5))
+    assert viewer.link_action.isEnabled() and viewer.selected_text() == "Scot Peterson"
+
+
+def _big_text_file(folder: Path, megabytes: float = 5.0) -> Path:
+    line = ("Deputies waited outside the building while the county reviewed the radio "
+            "records and the school district released a timeline. ")
+    count = int(megabytes * 1_000_000 / len(line)) + 1
+    path = folder / "big-transcript.txt"
+    path.write_text("\n".join(line for _ in range(count)), encoding="utf-8")
+    assert path.stat().st_size >= megabytes * 1_000_000
+    return path
+
+
+def _count_ticks(qtbot, start_job):
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start()
+    try:
+        job = start_job()
+        qtbot.waitUntil(lambda: job.done, timeout=60000)
+    finally:
+        timer.stop()
+    return job, ticks
+
+
+def test_5mb_import_keeps_the_event_loop_running(make_window, ui_workspace, qtbot, tmp_path,
+                                                 monkeypatch):
+    cid = make_case(ui_workspace)
+    big = _big_text_file(tmp_path)
+    window = make_window(cid)
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(big)], ""))
+    started = time.perf_counter()
+    job, ticks = _count_ticks(qtbot, lambda: (window.import_action.trigger(), window.last_job)[1])
+    elapsed = time.perf_counter() - started
+    assert job.outcome == "succeeded"
+    # the timer fired all through the import (not one burst at the end)
+    assert len(ticks) >= max(5, int(elapsed / 0.010 * 0.3)), (len(ticks), elapsed)
+    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    assert max(gaps) < 0.5, max(gaps)
+    with ui_workspace.transaction() as s:
+        (doc,) = s.query(Document).all()
+        assert len(doc.text) >= 5_000_000
+    assert window.navigator.item(3).text() == "Documents (1)"
+
+
+def test_cancelled_import_stores_nothing(make_window, ui_workspace, qtbot, tmp_path):
+    cid = make_case(ui_workspace)
+    big = _big_text_file(tmp_path)
+    window = make_window(cid)
+    job = window.import_files([big])
+    assert job.dialog is not None
+    job.dialog.findChild(QPushButton).click()  # the dialog's Cancel button
+    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    assert job.outcome == "cancelled"
+    with ui_workspace.transaction() as s:
+        assert s.query(Document).count() == 0 and s.query(Blob).count() == 0
+    assert "nothing was stored" in window.statusBar().currentMessage()
+    assert window.navigator.item(3).text() == "Documents (0)"
+    assert window.viewers == {}
+
+
+def test_refused_file_is_reported_and_nothing_stored(make_window, ui_workspace, qtbot,
+                                                    tmp_path):
+    cid = make_case(ui_workspace)
+    good = tmp_path / "good.txt"
+    good.write_text("A perfectly good note about the deputies.", encoding="utf-8")
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    window = make_window(cid)
+    with qtbot.waitSignal(window.runner.operation_failed, timeout=20000) as failed:
+        job = window.import_files([good, empty])
+    qtbot.waitUntil(lambda: job.done)
+    assert "empty" in failed.args[0].lower()
+    with ui_workspace.transaction() as s:
+        assert s.query(Document).count() == 0  # one transaction for the whole batch
+
+
+def test_drop_files_on_the_window_imports_them(make_window, ui_workspace, qtbot, tmp_path):
+    cid = make_case(ui_workspace)
+    note = tmp_path / "dropped-note.txt"
+    note.write_text("Sheriff Scott Israel spoke to reporters.", encoding="utf-8")
+    window = make_window(cid)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(note))])
+    event = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.runner.job_finished, timeout=20000):
+        window.dropEvent(event)
+    with ui_workspace.transaction() as s:
+        (doc,) = s.query(Document).all()
+        assert doc.filename == "dropped-note.txt"
+    assert window.viewers[doc.id].text.startswith("Sheriff Scott Israel")
+
+
+def test_deleting_a_document_closes_its_viewer_and_undo_restores_passages(
+        make_window, ui_workspace, qtbot):
+    from casefile.services import editing
+
+    cid = make_case(ui_workspace)
+    doc = add_text_document(ui_workspace, cid, "Deputy Scot Peterson stayed outside.")
+    with ui_workspace.transaction() as s:
+        pid = items.create_item(s, cid, "person", "Scot Peterson").id
+        editing.link_span(s, pid, doc, 7, 20)
+    window = make_window(cid)
+    window.open_document(doc)
+    window.select_item(doc, "document")
+    window.delete_selected()
+    assert doc not in window.viewers
+    with ui_workspace.transaction() as s:
+        assert s.query(EvidenceLink).count() == 0
+    window.undo()
+    with ui_workspace.transaction() as s:
+        assert s.query(EvidenceLink).count() == 1
+    viewer = window.open_document(doc)
+    assert viewer.highlighted_spans() == [(7, 20)]
