@@ -63,8 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     lst = case_sub.add_parser("list", help="list cases")
     lst.add_argument("--json", action="store_true")
 
-    imp = sub.add_parser("import", help="import files into a case")
-    imp.add_argument("files", nargs="+", metavar="FILE")
+    imp = sub.add_parser("import", help="import files and folders into a case")
+    imp.add_argument("files", nargs="+", metavar="PATH",
+                     help="a file, or a folder to import recursively (hidden files skipped)")
     imp.add_argument("--case", required=True, metavar="TITLE")
     imp.add_argument("--published", type=_parse_iso_date, metavar="YYYY-MM-DD",
                      help="publication date (relative dates in the text resolve against it)")
@@ -141,45 +142,51 @@ def cmd_case(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from casefile.errors import IngestError
-    from casefile.services import cases, documents
+    from casefile.services import batch, cases
 
     ws = _open(args)
     with ws.transaction() as s:
         case_id = cases.find_case(s, args.case).id
+    given = {Path(name) for name in args.files}
     results: list[dict[str, Any]] = []
-    imported = failed = 0
-    for name in args.files:
-        try:
-            with ws.transaction() as s:
-                r = documents.import_file(s, case_id, name, published=args.published,
-                                          password=args.password)
-        except IngestError as exc:
-            failed += 1
-            results.append({"path": name, "status": "failed", "error": str(exc)})
-            if not args.json:
-                print(f"casefile: {exc}", file=sys.stderr)
-            continue
-        entry = r.as_json()
-        imported += 1
-        if r.created and not args.no_suggest:
+
+    def on_file(outcome: batch.FileOutcome) -> None:
+        entry = outcome.as_json()
+        r = outcome.result
+        if r is not None and r.created and not args.no_suggest:
             entry["suggestions"] = _suggest(ws, r.document_id)
         results.append(entry)
-        if not args.json:
-            verb = "imported" if r.created else "already there"
-            print(f"{verb}: {r.title} (document {r.document_id}, sha256 {r.sha256[:12]})")
-            for note in r.notes:
-                print(f"  note: {note}")
-            sug = entry.get("suggestions")
-            if isinstance(sug, dict):
-                if "error" in sug:
-                    print(f"  suggestions failed: {sug['error']}")
-                else:
-                    counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
-                    print(f"  suggestions ({sug['mode']}): {counts or 'none'}")
+        if args.json:
+            return
+        if r is None:
+            reason = outcome.error or "cannot be imported"
+            named = outcome.path in given and outcome.path.name in reason
+            print(f"casefile: {reason if named else f'{outcome.path}: {reason}'}",
+                  file=sys.stderr)
+            return
+        print(f"{outcome.status}: {r.title} (document {r.document_id}, sha256 {r.sha256[:12]})")
+        for note in r.notes:
+            print(f"  note: {note}")
+        sug = entry.get("suggestions")
+        if isinstance(sug, dict):
+            if "error" in sug:
+                print(f"  suggestions failed: {sug['error']}")
+            else:
+                counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
+                print(f"  suggestions ({sug['mode']}): {counts or 'none'}")
+
+    done = batch.import_paths(ws.transaction, case_id, args.files, published=args.published,
+                              password=args.password, on_file=on_file)
+    if done.total == 0:
+        raise CasefileError("no files to import in " + ", ".join(args.files)
+                            + " (hidden files are skipped)")
     if args.json:
-        _print_json({"imported": imported, "failed": failed, "files": results})
-    return 0 if imported else 1
+        _print_json({"imported": done.count("imported"),
+                     "already_there": done.count("already there"),
+                     "failed": done.count("failed"), "total": done.total, "files": results})
+    else:
+        print(done.summary())
+    return 0 if done.any_stored else 1
 
 
 def _suggest(ws: Any, document_id: int) -> dict[str, Any]:

@@ -1,0 +1,208 @@
+"""Import many files and folders into a case: one file per transaction, bad files reported.
+
+Used by ``casefile import PATH...`` and by the window's import (with its progress dialog), so it
+knows nothing about Qt: progress goes to a plain callback and cancelling is a plain callable.
+
+A folder is walked recursively in a stable order (names compared case-insensitively, a folder's
+files before its subfolders); hidden files and folders (names starting with ``.``, or with the
+Windows hidden attribute) and Office lock files (``~$report.docx``) are skipped. Symbolic links
+to folders are not followed (no loops). Each file is imported in its own transaction, so a file
+that fails, or a crash half-way, never undoes or half-stores another file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Literal
+
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from casefile.errors import CasefileError
+from casefile.services.documents import ImportResult, import_file
+
+Status = Literal["imported", "already there", "failed"]
+#: ``(done, total, path)``: ``done`` files of ``total`` are finished; ``path`` is the file about
+#: to be imported, or None once all are done (or the batch was cancelled).
+ProgressCallback = Callable[[int, int, "Path | None"], None]
+TransactionFactory = Callable[[], AbstractContextManager[Session]]
+
+
+@dataclass
+class FileOutcome:
+    """What happened to one file: ``status`` and either the ImportResult or the reason."""
+
+    path: Path
+    status: Status
+    result: ImportResult | None = None
+    error: str | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """The file's entry of ``import --json`` (README): the ImportResult shape, or
+        ``{"path", "status": "failed", "error"}``."""
+        if self.result is None:
+            return {"path": str(self.path), "status": "failed", "error": self.error}
+        entry = self.result.as_json()
+        entry["path"] = str(self.path)
+        return entry
+
+
+@dataclass
+class BatchResult:
+    """All files' outcomes in import order; ``cancelled`` when the cancel check stopped it.
+
+    ``total`` is the number of files found; when cancelled, ``len(outcomes) < total`` and the
+    files after the last outcome were not touched.
+    """
+
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    total: int = 0
+    cancelled: bool = False
+
+    def count(self, status: Status) -> int:
+        """How many files ended with ``status``."""
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def any_stored(self) -> bool:
+        """True when at least one file is now in the case (imported or already there)."""
+        return any(o.status != "failed" for o in self.outcomes)
+
+    def summary(self) -> str:
+        """``"N imported, N already there, N failed"`` (plus how many were left when cancelled)."""
+        line = (f"{self.count('imported')} imported, {self.count('already there')} already "
+                f"there, {self.count('failed')} failed")
+        if self.cancelled:
+            line += f"; cancelled, {self.total - len(self.outcomes)} not imported"
+        return line
+
+
+def _sort_key(name: str) -> tuple[str, str]:
+    return (name.casefold(), name)
+
+
+def is_hidden(path: Path) -> bool:
+    """True for dot files, Office lock files (``~$...``) and files with Windows' hidden flag."""
+    name = path.name
+    if name.startswith(".") or name.startswith("~$"):
+        return True
+    try:
+        attributes = getattr(os.lstat(path), "st_file_attributes", 0)
+    except OSError:
+        return False
+    return bool(attributes & getattr(stat, "FILE_ATTRIBUTE_HIDDEN", 0))
+
+
+def iter_import_files(paths: Iterable[Path | str]) -> Iterator[Path]:
+    """The files to import for ``paths``, in a stable order, each once.
+
+    A file path is yielded as given (even a missing or hidden one: the import then says what is
+    wrong with it). A folder is walked recursively, skipping hidden entries (see
+    :func:`is_hidden`); a folder that cannot be listed is yielded itself, so the import reports
+    it as failed instead of silently leaving it out. Duplicates (the same resolved path reached
+    twice) are yielded once.
+    """
+    seen: set[Path] = set()
+
+    def once(p: Path) -> bool:
+        key = p.resolve() if p.exists() else p.absolute()
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    unreadable: list[Path] = []
+
+    def note_unreadable(err: OSError) -> None:
+        unreadable.append(Path(err.filename))
+
+    for raw in paths:
+        top = Path(raw)
+        if not top.is_dir():
+            if once(top):
+                yield top
+            continue
+        for folder, dirnames, filenames in os.walk(top, onerror=note_unreadable):
+            here = Path(folder)
+            dirnames[:] = sorted((d for d in dirnames if not is_hidden(here / d)), key=_sort_key)
+            for name in sorted(filenames, key=_sort_key):
+                file = here / name
+                if not is_hidden(file) and once(file):
+                    yield file
+            yield from (bad for bad in _drain(unreadable) if once(bad))
+        yield from (bad for bad in _drain(unreadable) if once(bad))
+
+
+def _drain(items: list[Path]) -> list[Path]:
+    taken = list(items)
+    items.clear()
+    return taken
+
+
+def import_paths(
+    transaction: TransactionFactory,
+    case_id: int,
+    paths: Iterable[Path | str],
+    *,
+    published: date | str | None = None,
+    password: str | None = None,
+    progress: ProgressCallback | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    on_file: Callable[[FileOutcome], None] | None = None,
+) -> BatchResult:
+    """Import every file of ``paths`` (files and folders, see :func:`iter_import_files`).
+
+    ``transaction`` opens one committed transaction (e.g. ``Workspace.transaction``); each file
+    gets its own, so a failed file stores nothing and never undoes the others. ``published``
+    (ISO date) and ``password`` (for encrypted PDFs) apply to every file. ``progress`` is called
+    with ``(done, total, path)`` before each file and ``(total_done, total, None)`` at the end;
+    ``cancelled`` is checked before each file (returning True stops the batch: files already
+    imported stay); ``on_file`` gets each :class:`FileOutcome` right after its transaction ended.
+
+    A file that cannot be imported (IngestError or any other error while reading it) becomes a
+    ``failed`` outcome with its reason. Raises only when the database itself fails
+    (sqlalchemy OperationalError: locked, disk full, connection lost), since every further file
+    would fail the same way; the files committed before stay.
+    """
+    files = list(iter_import_files(paths))
+    batch = BatchResult(total=len(files))
+    for done, path in enumerate(files):
+        if cancelled is not None and cancelled():
+            batch.cancelled = True
+            break
+        if progress is not None:
+            progress(done, len(files), path)
+        outcome = _import_one(transaction, case_id, path, published, password)
+        batch.outcomes.append(outcome)
+        if on_file is not None:
+            on_file(outcome)
+    if progress is not None:
+        progress(len(batch.outcomes), len(files), None)
+    return batch
+
+
+def _import_one(
+    transaction: TransactionFactory, case_id: int, path: Path,
+    published: date | str | None, password: str | None,
+) -> FileOutcome:
+    if path.is_dir():  # only a folder that could not be listed gets here
+        return FileOutcome(path, "failed", error=f"the folder {path} cannot be read")
+    try:
+        with transaction() as session:
+            result = import_file(session, case_id, path, published=published, password=password)
+    except CasefileError as exc:
+        return FileOutcome(path, "failed", error=str(exc))
+    except OperationalError:
+        raise
+    except Exception as exc:  # a bug in a reader must not stop the other files
+        return FileOutcome(
+            path, "failed",
+            error=f"{path.name} could not be imported ({type(exc).__name__}: {exc})",
+        )
+    return FileOutcome(path, "imported" if result.created else "already there", result)
