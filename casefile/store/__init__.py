@@ -16,9 +16,11 @@ from casefile.store.items import (
     Person,
     Place,
     Question,
+    QuestionStatusChange,
 )
 
 __all__ = [
     "Base", "Blob", "Case", "ChangeLog", "Claim", "Document", "Event", "EvidenceLink", "Item",
-    "Mention", "Organization", "Passage", "Person", "Place", "Question", "Relationship", "utcnow",
+    "Mention", "Organization", "Passage", "Person", "Place", "Question", "QuestionStatusChange",
+    "Relationship", "utcnow",
 ]

@@ -9,10 +9,11 @@ counter: saving a stale copy raises ``StaleDataError``, which services turn into
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Date, ForeignKey, Integer, String, Text
-from sqlalchemy.orm import Mapped, mapped_column, relationship, synonym
+from sqlalchemy import JSON, Boolean, Date, ForeignKey, Integer, String, Text, event
+from sqlalchemy.orm import Mapped, mapped_column, object_session, relationship, synonym
 
 from casefile.store.base import Base, utcnow
 
@@ -160,7 +161,16 @@ class Event(Item):
 
 
 class Claim(Item):
-    """A statement someone made, its verification status and its attribution chain."""
+    """A statement someone made, its verification status and its attribution chain.
+
+    ``status`` is proposed from the evidence by ``casefile.services.claims`` (unverified,
+    single-source, corroborated, disputed) and kept current when evidence changes. A non-empty
+    ``status_reason`` marks a manual override: the reporter chose ``status`` for that reason
+    and the evidence no longer changes it (``false`` is only ever set this way).
+    ``attributed_to_id`` names a Person/Organization; for unnamed sources it is None and
+    ``attributed_to_text`` describes them. ``via_id`` is the outlet (Organization) or Document
+    the claim came through.
+    """
 
     __tablename__ = "claims"
 
@@ -176,7 +186,14 @@ class Claim(Item):
 
 
 class Question(Item):
-    """An open question or follow-up (``title`` is its text) with kind, status and due date."""
+    """An open question or follow-up (``title`` is its text) with kind, status and due date.
+
+    ``uid`` is a random UUID given at creation and never changed: calendar exports derive the
+    iCalendar UID from it, so a second export updates the same entries (RFC 5545, 3.8.4.7).
+    Every change of ``status`` (including the first) appends a :class:`QuestionStatusChange`
+    to ``status_history`` (see ``_record_status_change``). ``answered_at`` is the date of the
+    answer; ``answered_by_passage_id`` / ``answered_by_document_id`` what answered it.
+    """
 
     __tablename__ = "questions"
 
@@ -192,6 +209,62 @@ class Question(Item):
         ForeignKey("passages.id", ondelete="SET NULL")
     )
     answered_by_document_id: Mapped[int | None] = _ref()
+    uid: Mapped[str] = mapped_column(String(36), unique=True, default=lambda: str(uuid.uuid4()))
+
+    status_history: Mapped[list[QuestionStatusChange]] = relationship(
+        back_populates="question", cascade="all, delete-orphan", passive_deletes=True,
+        order_by="QuestionStatusChange.id",
+    )
 
     text = synonym("title")
     __mapper_args__ = {"polymorphic_identity": "question", "inherit_condition": id == Item.id}
+
+
+class QuestionStatusChange(Base):
+    """One status change of a question: ``previous`` → ``status`` on ``changed_on``.
+
+    ``changed_on`` is the reporter's date of the change (the local date unless a service was
+    told otherwise, e.g. "the answer came on Monday"); ``recorded`` is when it was written
+    (UTC). ``previous`` is None for the status a question was created with.
+    """
+
+    __tablename__ = "question_status_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    question_id: Mapped[int] = mapped_column(
+        ForeignKey("questions.id", ondelete="CASCADE"), index=True
+    )
+    status: Mapped[str] = mapped_column(String(20))
+    previous: Mapped[str | None] = mapped_column(String(20))
+    changed_on: Mapped[dt.date] = mapped_column(Date)
+    recorded: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    note: Mapped[str | None] = mapped_column(Text)
+
+    question: Mapped[Question] = relationship(back_populates="status_history")
+
+
+#: Instance attributes a service may set just before changing ``Question.status`` to date and
+#: annotate the change it records (see ``casefile.services.questions.set_status``).
+STATUS_DATE_ATTR = "_casefile_status_on"
+STATUS_NOTE_ATTR = "_casefile_status_note"
+
+
+@event.listens_for(Question.status, "set")
+def _record_status_change(target: Question, value: Any, oldvalue: Any, _initiator: Any) -> None:
+    """Append a QuestionStatusChange whenever a question's status is set to a new value.
+
+    Listening on the attribute catches every way in (create_item, update_item from the editor,
+    set_status, undo); values loaded from the database do not fire it.
+    """
+    if not isinstance(value, str) or value == oldvalue:
+        return
+    on = target.__dict__.pop(STATUS_DATE_ATTR, None) or dt.date.today()
+    note = target.__dict__.pop(STATUS_NOTE_ATTR, None)
+    previous = oldvalue if isinstance(oldvalue, str) else None
+    change = QuestionStatusChange(status=value, previous=previous, changed_on=on, note=note)
+    session = object_session(target)
+    if session is None:  # a new question: saved with it through the collection's cascade
+        target.status_history.append(change)
+    else:  # a stored one: no lazy load (and no autoflush) from inside an attribute event
+        change.question = target
+        session.add(change)
