@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, aliased
 from casefile.errors import NotFoundError, ValidationError
 from casefile.services.items import MODELS
 from casefile.store import (
+    Case,
     Claim,
     Document,
     Event,
@@ -39,10 +40,12 @@ SECTION_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class ItemRow:
+class ItemRow(NamedTuple):
     """One row of a section table: ``cells`` holds one plain value per SECTION_COLUMNS header
-    (str, int, ``datetime.date`` or None), ``version`` the item's optimistic-locking counter."""
+    (str, int, ``datetime.date`` or None), ``version`` the item's optimistic-locking counter.
+
+    A named tuple rather than a dataclass: a section of 100,000 rows is built in one go.
+    """
 
     id: int
     kind: str
@@ -122,7 +125,8 @@ def _evidence_counts() -> Any:
     )
 
 
-def _rows_statement(case_id: int, kind: str) -> Select[Any]:
+def _rows_statement(case_id: int, kind: str, page: Any = None) -> Select[Any]:
+    """The section's columns; with ``page`` (a subquery of ids) only for those items."""
     model = _check_kind(kind)
     ev = _evidence_counts()
     base = [model.id, model.kind, model.title, model.version, model.confidential]
@@ -152,6 +156,8 @@ def _rows_statement(case_id: int, kind: str) -> Select[Any]:
         stmt = select(*base, Question.question_kind, Question.status, Question.due, n)
     if model is not Document:
         stmt = stmt.outerjoin(ev, ev.c.item_id == model.id)
+    if page is not None:
+        stmt = stmt.join(page, page.c.id == model.id)
     return stmt.where(model.case_id == case_id)
 
 
@@ -172,11 +178,14 @@ def item_rows(
     ValidationError for an unknown kind.
     """
     model = _check_kind(kind)
-    stmt = _rows_statement(case_id, kind).order_by(func.lower(model.title), model.id)
-    stmt = stmt.offset(offset)
-    if limit is not None:
-        stmt = stmt.limit(limit)
-    return [_row(kind, r) for r in session.execute(stmt)]
+    order = (func.lower(model.title), model.id)
+    if limit is None:  # all the rest: one pass
+        stmt = _rows_statement(case_id, kind).order_by(*order).offset(offset)
+    else:  # a page: sort narrow rows for the page's ids, then join the columns to the page
+        page = select(model.id).where(model.case_id == case_id).order_by(*order)
+        page = page.offset(offset).limit(limit)
+        stmt = _rows_statement(case_id, kind, page.subquery()).order_by(*order)
+    return _rows(kind, session.connection().execute(stmt).all())
 
 
 def item_rows_by_id(session: Session, case_id: int, kind: str, ids: list[int]) -> list[ItemRow]:
@@ -185,15 +194,19 @@ def item_rows_by_id(session: Session, case_id: int, kind: str, ids: list[int]) -
         return []
     model = _check_kind(kind)
     stmt = _rows_statement(case_id, kind).where(model.id.in_(ids))
-    return [_row(kind, r) for r in session.execute(stmt)]
+    return _rows(kind, session.connection().execute(stmt).all())
 
 
-def _row(kind: str, r: Any) -> ItemRow:
-    cells = list(r[5:])
+def _rows(kind: str, result: Any) -> list[ItemRow]:
+    rows = [tuple(r) for r in result]
     if kind == "place":
-        cells[0] = ", ".join(cells[0] or [])
-    return ItemRow(id=r[0], kind=r[1], title=r[2], version=r[3], confidential=bool(r[4]),
-                   cells=(r[2], *cells))
+        rows = [(*t[:5], ", ".join(t[5] or []), *t[6:]) for t in rows]
+    return [ItemRow(t[0], t[1], t[2], t[3], bool(t[4]), (t[2], *t[5:])) for t in rows]
+
+
+def case_titles(session: Session) -> list[tuple[int, str]]:
+    """``(id, title)`` of every case, by title (the case picker; no counting)."""
+    return [(r[0], r[1]) for r in session.execute(select(Case.id, Case.title).order_by(Case.title))]
 
 
 def item_choices(

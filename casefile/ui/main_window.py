@@ -112,6 +112,19 @@ def app_settings() -> QSettings:
                      "Casefile")
 
 
+class SectionTable(QTableView):
+    """The section table. Ctrl+End (and End) first loads the pages not fetched yet, so the jump
+    lands on the real last row rather than the last loaded one."""
+
+    def keyPressEvent(self, event: Any) -> None:
+        if event.key() == Qt.Key.Key_End:
+            model = self.model()
+            source = model.sourceModel() if isinstance(model, SectionProxyModel) else None
+            if isinstance(source, ItemTableModel):
+                source.fetch_all()
+        super().keyPressEvent(event)
+
+
 class MainWindow(QMainWindow):
     """The Casefile window over an open workspace.
 
@@ -201,7 +214,7 @@ class MainWindow(QMainWindow):
         self.section_label = QLabel()
         self.section_label.setTextFormat(Qt.TextFormat.PlainText)
         self.proxy = SectionProxyModel(self)
-        self.table = QTableView()
+        self.table = SectionTable()
         self.table.setObjectName("section_table")
         self.table.setModel(self.proxy)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -428,11 +441,11 @@ class MainWindow(QMainWindow):
     # -- cases ----------------------------------------------------------------------------------
 
     def _load_cases(self) -> None:
-        summaries = self.runner.read(cases.list_cases)
+        titles = self.runner.read(views.case_titles)
         self.case_box.blockSignals(True)
         self.case_box.clear()
-        for c in summaries:
-            self.case_box.addItem(c.title, c.id)
+        for case_id, title in titles:
+            self.case_box.addItem(title, case_id)
         self.case_box.blockSignals(False)
         if self.case_id is not None:
             self.case_box.setCurrentIndex(max(self.case_box.findData(self.case_id), 0))

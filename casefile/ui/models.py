@@ -13,7 +13,10 @@ window runs as a service call; the model refreshes when ``case_changed`` comes b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import gc
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -23,6 +26,7 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
+    QRegularExpression,
     QSortFilterProxyModel,
     Qt,
     Signal,
@@ -86,6 +90,19 @@ def warning_colour() -> QColor:
     return QColor("#ff7b72") if is_dark_palette() else QColor("#b42318")
 
 
+@contextmanager
+def _bulk() -> Iterator[None]:
+    """Pause the cyclic garbage collector while many small row tuples are made (it would
+    otherwise run dozens of times for 100,000 rows, for nothing: rows hold no cycles)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class LazyTableModel(QAbstractTableModel):
     """A table whose rows come from ``count()`` and ``fetch(offset, limit)``, a page at a time.
 
@@ -135,7 +152,8 @@ class LazyTableModel(QAbstractTableModel):
             total = len(self._rows)  # that was everything
         if self._sort_column >= 0:
             if len(self._rows) < total:
-                self._rows.extend(self.fetch(len(self._rows), None))
+                with _bulk():
+                    self._rows.extend(self.fetch(len(self._rows), None))
             total = len(self._rows)
             self._sort_rows()
         self._total = max(total, len(self._rows))
@@ -171,7 +189,9 @@ class LazyTableModel(QAbstractTableModel):
     def fetch_all(self) -> None:
         """Load every remaining page now (before sorting, filtering or jumping to the end)."""
         if len(self._rows) < self._total:
-            self._append(self.fetch(len(self._rows), None))
+            with _bulk():
+                rest = self.fetch(len(self._rows), None)
+            self._append(rest)
 
     def _append(self, batch: list[Any]) -> None:
         if not batch:
@@ -195,16 +215,23 @@ class LazyTableModel(QAbstractTableModel):
                 return n
         return -1
 
+    def haystacks(self) -> list[str]:
+        """The filter text of every loaded row, in row order (made in one pass)."""
+        with _bulk():
+            return [self.haystack(n) for n in range(len(self._rows))]
+
     def haystack(self, row: int) -> str:
         """The row's text, case-folded, for the filter."""
         obj = self._rows[row]
         key = self.row_id(obj)
         text = self._haystacks.get(key)
         if text is None:
-            text = " ".join(cell_text(self.cell(obj, c)) for c in range(len(self.headers)))
-            text = text.casefold()
-            self._haystacks[key] = text
+            text = self._haystacks[key] = self.row_text(obj).casefold()
         return text
+
+    def row_text(self, row: Any) -> str:
+        """All of a row's cells as one string (what the filter searches)."""
+        return " ".join(cell_text(self.cell(row, c)) for c in range(len(self.headers)))
 
     # -- Qt model API ---------------------------------------------------------------------
 
@@ -223,14 +250,14 @@ class LazyTableModel(QAbstractTableModel):
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
+        if role == FILTER_ROLE:
+            return self.haystack(index.row())
         row = self._rows[index.row()]
         column = index.column()
         if role in (DISPLAY, Qt.ItemDataRole.EditRole):
             return cell_text(self.cell(row, column))
         if role == ID_ROLE:
             return self.row_id(row)
-        if role == FILTER_ROLE:
-            return self.haystack(index.row())
         if role == SORT_ROLE:
             return str(sort_key(self.cell(row, column)))
         if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(self.cell(row, column), int):
@@ -252,16 +279,23 @@ class LazyTableModel(QAbstractTableModel):
         old = self.persistentIndexList()
         ids = [self.row_id(self._rows[i.row()]) for i in old]
         self._sort_rows()
-        position = {self.row_id(r): n for n, r in enumerate(self._rows)}
-        self.changePersistentIndexList(
-            old, [self.index(position[i], idx.column()) for i, idx in zip(ids, old, strict=True)]
-        )
+        if old:
+            wanted = set(ids)
+            position = {}
+            for n, r in enumerate(self._rows):
+                rid = self.row_id(r)
+                if rid in wanted:
+                    position[rid] = n
+            self.changePersistentIndexList(
+                old, [self.index(position[i], idx.column())
+                      for i, idx in zip(ids, old, strict=True)])
         self.layoutChanged.emit()
 
     def _sort_rows(self) -> None:
         column = self._sort_column
-        self._rows.sort(key=lambda r: sort_key(self.cell(r, column)),
-                        reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
+        with _bulk():
+            self._rows.sort(key=lambda r: sort_key(self.cell(r, column)),
+                            reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
 
 
 class ItemTableModel(LazyTableModel):
@@ -289,6 +323,15 @@ class ItemTableModel(LazyTableModel):
 
     def cell(self, row: ItemRow, column: int) -> Any:
         return row.cells[column]
+
+    def row_text(self, row: ItemRow) -> str:
+        return " ".join([str(c) for c in row.cells if c is not None])
+
+    def _sort_rows(self) -> None:
+        column = self._sort_column
+        with _bulk():
+            self._rows.sort(key=lambda r: sort_key(r.cells[column]),
+                            reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
 
     def extra_data(self, row: ItemRow, column: int, role: int) -> Any:
         if role == KIND_ROLE:
@@ -319,19 +362,23 @@ class ItemTableModel(LazyTableModel):
 
 
 class SectionProxyModel(QSortFilterProxyModel):
-    """Filter-as-you-type over an :class:`ItemTableModel` (every column, case-insensitive).
+    """Filter-as-you-type over an :class:`ItemTableModel` (every column, case-insensitive,
+    every typed word must appear, in any order).
 
-    Sorting is forwarded to the source model, which sorts its rows in Python: comparing
-    through ``data()`` from C++ would be far too slow for a section of 100,000 items.
+    The filter is Qt's own (a regular expression over ``FILTER_ROLE``), so with no filter no
+    Python runs per row. Sorting is forwarded to the source model, which sorts its rows in
+    Python: comparing through ``data()`` from C++ would be far too slow for 100,000 items.
     """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._needle = ""
+        self.setFilterRole(FILTER_ROLE)
+        self.setFilterKeyColumn(0)
 
     @property
     def filter_text(self) -> str:
-        """The current filter (as typed)."""
+        """The current filter (normalised: case-folded words)."""
         return self._needle
 
     def set_filter_text(self, text: str) -> None:
@@ -342,23 +389,13 @@ class SectionProxyModel(QSortFilterProxyModel):
         source = self.sourceModel()
         if needle and isinstance(source, LazyTableModel):
             source.fetch_all()
-        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
-            self.beginFilterChange()
-            self._needle = needle
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:  # pragma: no cover - older Qt
-            self._needle = needle
-            self.invalidateRowsFilter()
-
-    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
-        if not self._needle:
-            return True
-        source = self.sourceModel()
-        if isinstance(source, LazyTableModel):
-            hay = source.haystack(source_row)
-        else:  # pragma: no cover - only LazyTableModel sources are used
-            hay = str(source.index(source_row, 0, source_parent).data(FILTER_ROLE) or "")
-        return all(word in hay for word in self._needle.split())
+            source.haystacks()  # made in one pass, with the garbage collector paused
+        self._needle = needle
+        pattern = "".join(f"(?=.*{re.escape(word)})" for word in needle.split())
+        self.setFilterRegularExpression(QRegularExpression(
+            "^" + pattern if pattern else "",
+            QRegularExpression.PatternOption.CaseInsensitiveOption
+            | QRegularExpression.PatternOption.DotMatchesEverythingOption))
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         source = self.sourceModel()

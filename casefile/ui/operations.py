@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -131,6 +132,8 @@ class Job:
     _cancel: threading.Event = field(default_factory=threading.Event)
     done: bool = False
     outcome: str = ""  # "succeeded", "failed" or "cancelled" once done
+    started_at: float = 0.0  # time.perf_counter() when started / when its result arrived
+    finished_at: float = 0.0
     result: Any = None
     error: str | None = None
 
@@ -271,6 +274,7 @@ class OperationRunner(QObject):
         def finish(outcome: str, result: Any, error: str | None) -> None:
             if job.done:
                 return
+            job.finished_at = time.perf_counter()
             job.done, job.outcome, job.result, job.error = True, outcome, result, error
             if job.dialog is not None:
                 job.dialog.canceled.disconnect(job.cancel)
@@ -289,6 +293,7 @@ class OperationRunner(QObject):
         job.signals.on_progress = on_progress
         job.signals.on_finish = finish
         worker = _Worker(self.workspace, job, fn)
+        job.started_at = time.perf_counter()
         self._jobs[id(job)] = (job, worker)
         self.job_started.emit(job)
         self.pool.start(worker)

@@ -129,14 +129,18 @@ def test_5mb_import_keeps_the_event_loop_running(make_window, ui_workspace, qtbo
     big = _big_text_file(tmp_path)
     window = make_window(cid)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(big)], ""))
-    started = time.perf_counter()
     job, ticks = _count_ticks(qtbot, lambda: (window.import_action.trigger(), window.last_job)[1])
-    elapsed = time.perf_counter() - started
     assert job.outcome == "succeeded"
-    # the timer fired all through the import (not one burst at the end)
-    assert len(ticks) >= max(5, int(elapsed / 0.010 * 0.3)), (len(ticks), elapsed)
-    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
-    assert max(gaps) < 0.5, max(gaps)
+    # while the worker ran, the timer kept firing: many ticks, no long gap
+    during = [t for t in ticks if job.started_at <= t <= job.finished_at]
+    elapsed = job.finished_at - job.started_at
+    print(f"import of 5 MB: {elapsed:.2f} s, {len(during)} timer ticks")
+    assert len(during) >= max(5, int(elapsed / 0.010 * 0.25)), (len(during), elapsed)
+    gaps = [b - a for a, b in zip([job.started_at, *during], [*during, job.finished_at],
+                                  strict=True)]
+    big_gaps = [(round(a - job.started_at, 3), round(g, 3)) for a, g in
+                zip([job.started_at, *during], gaps, strict=True) if g > 0.1]
+    assert max(gaps) < 0.5, big_gaps
     with ui_workspace.transaction() as s:
         (doc,) = s.query(Document).all()
         assert len(doc.text) >= 5_000_000
