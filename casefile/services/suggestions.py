@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
 from casefile.services.audit import log_change
+from casefile.services.decisions import link_mention, variant_of
 from casefile.store import Document, Item, Mention, Organization, Person, Place
 
 if TYPE_CHECKING:
@@ -59,7 +60,11 @@ def suggest_for_document(
     """Extract suggestions from a stored document and store them as Mentions (one transaction).
 
     ``mode`` is "auto" (spaCy when a model is installed, else rules) or "rules". Previous
-    suggested (not confirmed or rejected) mentions of the document are replaced.
+    suggested (not confirmed or rejected) mentions of the document are replaced; spans already
+    decided are left alone, so a re-run suggests nothing twice. A mention of a name the case
+    already holds is tied to that item at once: status "confirmed", and its span becomes a
+    passage linked to the item as "mentions" evidence (it shows in the evidence panel).
+    Raises NotFoundError for an unknown document.
     """
     from casefile.extract import extract_suggestions
 
@@ -76,18 +81,27 @@ def suggest_for_document(
     session.query(Mention).filter(
         Mention.document_id == doc.id, Mention.status == "suggested"
     ).delete()
+    # spans the reporter already decided (or that are already tied to an item) stay as they are
+    decided = {(m.kind, m.start, m.end, variant_of(m.kind, m.detail)) for m in session.scalars(
+        select(Mention).where(Mention.document_id == doc.id))}
     out = SuggestionResult(document_id=doc.id, mode=str(result.get("mode", mode)))
     for key, kind in ENTITY_KEYS.items():
         for entry in result.get(key, []):
             item_id = known_ids.get(f"{kind}:{entry['name'].casefold()}")
+            item = session.get(Item, item_id) if item_id else None
             for m in entry.get("mentions", []):
-                session.add(Mention(
+                if (kind, m["start"], m["end"], "") in decided:
+                    continue
+                mention = Mention(
                     case_id=doc.case_id, document_id=doc.id, item_id=item_id, kind=kind,
                     name=entry["name"], start=m["start"], end=m["end"], text=m["text"],
                     role=entry.get("role"), affiliation=entry.get("affiliation"),
                     status="confirmed" if item_id else "suggested",
                     detail={"org_kind": entry["kind"]} if entry.get("kind") else None,
-                ))
+                )
+                session.add(mention)
+                if item is not None:  # a name the case holds: its passage is evidence at once
+                    link_mention(session, mention, item, "mentions")
             if item_id:
                 out.linked_to_known += 1
             else:
@@ -95,6 +109,8 @@ def suggest_for_document(
     for key, kind in (("events", "event"), ("followups", "question")):
         for entry in result.get(key, []):
             detail = {k: v for k, v in entry.items() if k not in ("start", "end", "text")}
+            if (kind, entry["start"], entry["end"], variant_of(kind, detail)) in decided:
+                continue
             session.add(Mention(
                 case_id=doc.case_id, document_id=doc.id, kind=kind, name=entry["text"][:500],
                 start=entry["start"], end=entry["end"], text=entry["text"], detail=detail,
@@ -103,7 +119,7 @@ def suggest_for_document(
     session.flush()
     log_change(session, "document.suggest", case_id=doc.case_id, item_id=doc.id,
                summary=", ".join(f"{n} {k}" for k, n in sorted(out.counts.items())),
-               data={"mode": out.mode})
+               data={"mode": out.mode, "linked_to_known": out.linked_to_known})
     return out
 
 
