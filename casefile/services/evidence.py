@@ -1,5 +1,9 @@
 """Evidence links: a passage (or a whole document) supports, contradicts, mentions or gives
-context to an item; and the evidence panel's view of an item's links."""
+context to an item; and the evidence panel's view of an item's links.
+
+Linking, changing or removing evidence of a claim refreshes the claim's proposed status
+(``casefile.services.claims``) in the same transaction.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
 from casefile.services.audit import log_change
+from casefile.services.claims import refresh_claims_of
 from casefile.services.items import get_item
 from casefile.store import Document, EvidenceLink, Item, Passage
 from casefile.store.evidence import EVIDENCE_RELATIONS
@@ -81,6 +86,7 @@ def link_evidence(
     log_change(session, "evidence.link", case_id=item.case_id, item_id=item.id,
                summary=f"{relation}: {item.title}",
                data={"link_id": link.id, "passage_id": passage_id, "document_id": document_id})
+    refresh_claims_of(session, [item.id])
     return link
 
 
@@ -100,6 +106,7 @@ def update_link(
     session.flush()
     log_change(session, "evidence.update", case_id=link.case_id, item_id=link.item_id,
                data={"link_id": link.id})
+    refresh_claims_of(session, [link.item_id])
     return link
 
 
@@ -110,8 +117,10 @@ def unlink_evidence(session: Session, link_id: int) -> None:
         raise NotFoundError(f"no evidence link with id {link_id}")
     log_change(session, "evidence.unlink", case_id=link.case_id, item_id=link.item_id,
                data={"link_id": link.id, "passage_id": link.passage_id})
+    item_id = link.item_id
     session.delete(link)
     session.flush()
+    refresh_claims_of(session, [item_id])
 
 
 def evidence_for(session: Session, item_id: int) -> list[EvidenceView]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
 from casefile.services.audit import log_change
-from casefile.store import Document, Passage
+from casefile.store import Document, EvidenceLink, Passage
 
 #: Typographic quotes and apostrophes that count as equal to their straight forms when a quote
 #: is looked up. Each maps one character to one character, so offsets are unchanged.
@@ -94,5 +95,11 @@ def delete_passage(session: Session, passage_id: int) -> None:
         raise NotFoundError(f"no passage with id {passage_id}")
     log_change(session, "passage.delete", case_id=passage.case_id, item_id=passage.document_id,
                summary=passage.quote[:200], data={"passage_id": passage.id})
+    linked = list(session.scalars(
+        select(EvidenceLink.item_id).where(EvidenceLink.passage_id == passage_id)))
     session.delete(passage)
     session.flush()
+    if linked:  # claims supported or contradicted by it get their status again
+        from casefile.services.claims import refresh_claims_of
+
+        refresh_claims_of(session, linked)
