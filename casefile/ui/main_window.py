@@ -71,6 +71,7 @@ from casefile.ui.models import (
 )
 from casefile.ui.operations import CaseChange, Job, OperationRunner, change
 from casefile.ui.panels import EvidencePanel, FollowupsView
+from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.undo import (
     CreateItemCommand,
     DeleteItemsCommand,
@@ -161,6 +162,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self._build_widgets()
         self._build_actions()
+        self.suggestions_panel = install_suggestions_panel(self)
         self._build_status_bar()
         self._restore_window_state()
         self._load_cases()
@@ -476,6 +478,7 @@ class MainWindow(QMainWindow):
             action.setEnabled(case_id is not None)
         self.new_item_button.setEnabled(case_id is not None)
         self._refresh_counts()
+        self.suggestions_panel.set_case(case_id)
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.show_section(self.kind, force=True)
 

@@ -1,0 +1,700 @@
+"""The Suggestions panel: what the extractor found in the case's documents, and the reporter's
+decision on each (accept, accept as…, merge into…, reject) — DESIGN.md "Data model" (Mention),
+issue 4.
+
+The panel lists pending suggestions by kind (People, Organizations, Places, Events, Follow-ups)
+with counts, one row per suggested name with its mention count and a context snippet. Decisions
+go through the window's :class:`~casefile.ui.operations.OperationRunner` (one transaction each,
+then ``case_changed``); the panel reloads from ``case_changed`` only.
+
+Keyboard (while the panel has focus): A or Ctrl+Return accept, R or F2 accept as…, M merge
+into…, X reject; double-click or Return opens the document at the mention.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QStringListModel,
+    Qt,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCompleter,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy.orm import Session
+
+from casefile.services import decisions, views
+from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
+from casefile.services.views import ItemChoice
+from casefile.ui.operations import CaseChange, OperationRunner, change
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+KIND_TITLES = {
+    "person": "People", "organization": "Organizations", "place": "Places",
+    "event": "Events", "question": "Follow-ups",
+}
+KIND_SINGULAR = {
+    "person": "person", "organization": "organization", "place": "place",
+    "event": "event", "question": "follow-up",
+}
+KIND_PLURAL = {
+    "person": "people", "organization": "organizations", "place": "places",
+    "event": "events", "question": "follow-ups",
+}
+COLUMNS = ("Suggestion", "Mentions", "Details", "Context")
+MENTIONS_COLUMN = 1
+DETAILS_COLUMN = 2
+CONTEXT_COLUMN = 3
+#: The row's SuggestionEntry (None for a kind's group row).
+ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
+#: The kind of a row (group rows and suggestion rows).
+KIND_ROLE = Qt.ItemDataRole.UserRole + 2
+_GROUP = 0  # internalId of group rows; suggestion rows carry their group's row + 1
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def entry_details(entry: SuggestionEntry) -> str:
+    """The Details column: role and affiliation of a person, kind of an organization, date and
+    precision of an event, kind and due date of a follow-up."""
+    d = entry.detail
+    if entry.kind == "person":
+        return " · ".join(x for x in (entry.role, entry.affiliation) if x)
+    if entry.kind == "organization":
+        return str(d.get("org_kind") or "")
+    if entry.kind == "event":
+        date = str(d.get("date") or "no date")
+        precision = d.get("precision")
+        return f"{date} ({precision})" if precision and precision != "day" else date
+    if entry.kind == "question":
+        due = d.get("due")
+        return f"{entry.question_kind}, due {due}" if due else entry.question_kind
+    return ""
+
+
+class SuggestionsModel(QAbstractItemModel):
+    """A two-level tree: one group row per kind ("People (3)"), under it one row per suggested
+    name with the columns of :data:`COLUMNS`. Group rows are not selectable."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._groups: list[tuple[str, list[SuggestionEntry]]] = []
+
+    def set_listing(self, listing: SuggestionList | None) -> None:
+        """Show ``listing`` (None: nothing)."""
+        self.beginResetModel()
+        self._groups = list(listing.by_kind.items()) if listing is not None else []
+        self.endResetModel()
+
+    def entry(self, index: _Index) -> SuggestionEntry | None:
+        """The suggestion of a row (None for a group row or an invalid index)."""
+        if not index.isValid() or index.internalId() == _GROUP:
+            return None
+        group = int(index.internalId()) - 1
+        if not 0 <= group < len(self._groups):
+            return None
+        entries = self._groups[group][1]
+        return entries[index.row()] if 0 <= index.row() < len(entries) else None
+
+    def index_of(self, key: tuple[str, str, str]) -> QModelIndex:
+        """The index (column 0) of the suggestion with this ``(kind, name, variant)`` key."""
+        for g, (_kind, entries) in enumerate(self._groups):
+            for r, e in enumerate(entries):
+                if e.key == key:
+                    return self.createIndex(r, 0, g + 1)
+        return QModelIndex()
+
+    def entry_indexes(self) -> list[QModelIndex]:
+        """Column-0 indexes of every suggestion row, in display order."""
+        return [self.createIndex(r, 0, g + 1) for g, (_k, entries) in enumerate(self._groups)
+                for r in range(len(entries))]
+
+    def group_index(self, kind: str) -> QModelIndex:
+        """The group row of ``kind`` (invalid if that kind has no suggestions)."""
+        for g, (k, _entries) in enumerate(self._groups):
+            if k == kind:
+                return self.createIndex(g, 0, _GROUP)
+        return QModelIndex()
+
+    # -- QAbstractItemModel -------------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if column < 0 or column >= len(COLUMNS) or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, _GROUP) if row < len(self._groups) else (
+                QModelIndex())
+        if parent.internalId() != _GROUP or parent.column() != 0:
+            return QModelIndex()
+        g = parent.row()
+        if g >= len(self._groups) or row >= len(self._groups[g][1]):
+            return QModelIndex()
+        return self.createIndex(row, column, g + 1)
+
+    def parent(  # type: ignore[override]
+            self, index: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if not index.isValid() or index.internalId() == _GROUP:
+            return QModelIndex()
+        return self.createIndex(int(index.internalId()) - 1, 0, _GROUP)
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        if not parent.isValid():
+            return len(self._groups)
+        if parent.internalId() == _GROUP and parent.column() == 0 and (
+                parent.row() < len(self._groups)):
+            return len(self._groups[parent.row()][1])
+        return 0
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return len(COLUMNS)
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        if index.internalId() == _GROUP:
+            return Qt.ItemFlag.ItemIsEnabled
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
+                and 0 <= section < len(COLUMNS)):
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if index.internalId() == _GROUP:
+            if index.row() >= len(self._groups):
+                return None
+            kind, entries = self._groups[index.row()]
+            if role == Qt.ItemDataRole.DisplayRole and index.column() == 0:
+                return f"{KIND_TITLES.get(kind, kind)} ({len(entries)})"
+            if role == Qt.ItemDataRole.FontRole and index.column() == 0:
+                font = QFont()
+                font.setBold(True)
+                return font
+            if role == KIND_ROLE:
+                return kind
+            return None
+        entry = self.entry(index)
+        if entry is None:
+            return None
+        if role == ENTRY_ROLE:
+            return entry
+        if role == KIND_ROLE:
+            return entry.kind
+        if role == Qt.ItemDataRole.DisplayRole:
+            column = index.column()
+            if column == 0:
+                return _short(entry.name, 90)
+            if column == DETAILS_COLUMN:
+                return entry_details(entry)
+            if column == MENTIONS_COLUMN:
+                return str(entry.mentions)
+            if column == CONTEXT_COLUMN:
+                return entry.snippet
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            where = f"{entry.mentions} mention{'s' if entry.mentions != 1 else ''}"
+            if entry.documents > 1:
+                where += f" in {entry.documents} documents"
+            else:
+                where += f" in “{entry.document_title}”"
+            return f"{entry.snippet}\n\n{where}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == MENTIONS_COLUMN:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class RenameDialog(QDialog):
+    """Accept a suggestion under another name: a line edit prefilled with the suggested name.
+    OK is enabled while the name is not empty; :meth:`name` is the stripped text."""
+
+    def __init__(self, entry: SuggestionEntry, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Accept as…")
+        self.name_edit = QLineEdit(entry.name if entry.kind in ("person", "organization", "place")
+                                   else _short(entry.name, decisions.TITLE_LIMIT))
+        self.name_edit.selectAll()
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        intro = QLabel(f"Accept the suggested {KIND_SINGULAR.get(entry.kind, entry.kind)} "
+                       f"“{_short(entry.name, 80)}” under this name:")
+        intro.setTextFormat(Qt.TextFormat.PlainText)
+        intro.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.name_edit)
+        layout.addWidget(self.buttons)
+        self.name_edit.textChanged.connect(self._on_text_changed)
+        self._on_text_changed(self.name_edit.text())
+        self.resize(420, self.sizeHint().height())
+
+    def name(self) -> str:
+        """The name typed, stripped."""
+        return self.name_edit.text().strip()
+
+    @Slot(str)
+    def _on_text_changed(self, text: str) -> None:
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(bool(text.strip()))
+
+
+class MergeDialog(QDialog):
+    """Choose the existing item a suggestion is merged into: a completer over the titles and
+    aliases of the case's items of the suggestion's kind. OK is enabled while the text names
+    exactly one of them; :meth:`chosen_item` is it."""
+
+    def __init__(self, entry: SuggestionEntry, choices: Sequence[ItemChoice],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Merge into…")
+        self._choices = list(choices)
+        words: list[str] = []
+        for c in self._choices:
+            for written in (c.title, *c.aliases):
+                if written not in words:
+                    words.append(written)
+        self.item_edit = QLineEdit()
+        kind = KIND_SINGULAR.get(entry.kind, entry.kind)
+        self.item_edit.setPlaceholderText(f"Type the name of a {kind} of this case")
+        self.completer = QCompleter(QStringListModel(words, self), self)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.item_edit.setCompleter(self.completer)
+        self.problem = QLabel()
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        intro = QLabel(f"Merge the suggested {kind} “{_short(entry.name, 80)}” into an "
+                       f"existing {kind}; its mentions become evidence for it"
+                       + (" and the name one of its aliases." if entry.kind in
+                          ("person", "organization", "place") else "."))
+        intro.setTextFormat(Qt.TextFormat.PlainText)
+        intro.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Merge into:", self.item_edit)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.buttons)
+        self.item_edit.textChanged.connect(self._on_text_changed)
+        self._on_text_changed("")
+        if not self._choices:
+            self.problem.setText(f"This case has no {kind} yet: use Accept instead.")
+        self.resize(460, self.sizeHint().height())
+
+    def chosen_item(self) -> ItemChoice | None:
+        """The item whose title or alias is the text (ignoring case), if exactly one."""
+        key = decisions.name_key(self.item_edit.text())
+        if not key:
+            return None
+        hits = [c for c in self._choices
+                if key in {decisions.name_key(f) for f in (c.title, *c.aliases)}]
+        return hits[0] if len(hits) == 1 else None
+
+    @Slot(str)
+    def _on_text_changed(self, text: str) -> None:
+        ok = self.chosen_item() is not None
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+        if text.strip() and not ok:
+            self.problem.setText("No single item of this kind has that name.")
+        elif self._choices:
+            self.problem.setText("")
+
+
+class SuggestionsPanel(QWidget):
+    """Pending suggestions of the open case, and buttons to decide them.
+
+    ``runner`` is the window's OperationRunner: decisions run through it and the panel reloads
+    on its ``case_changed``. Signals: ``mention_activated(document_id, start, end)`` (Python
+    str offsets) to open a document at a suggestion's first mention; ``decided(message)`` with
+    a one-line summary of each decision for the status bar; ``count_changed(total)``.
+    """
+
+    mention_activated = Signal(int, int, int)
+    decided = Signal(str)
+    count_changed = Signal(int)
+
+    def __init__(self, runner: OperationRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.case_id: int | None = None
+        self.listing: SuggestionList | None = None
+        self.mode: str | None = None
+        self.dialog: QDialog | None = None
+
+        self.model = SuggestionsModel(self)
+        self.status_label = QLabel()
+        self.status_label.setObjectName("suggestions_status")
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.status_label.setWordWrap(True)
+        self.tree = QTreeView()
+        self.tree.setObjectName("suggestions_tree")
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.tree.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tree.setWordWrap(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.tree.setExpandsOnDoubleClick(False)
+        header = self.tree.header()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 170)
+        header.setSectionResizeMode(MENTIONS_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
+        header.resizeSection(DETAILS_COLUMN, 140)
+        self.tree.doubleClicked.connect(self._on_double_clicked)
+        self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
+        self.context_label = QLabel()
+        self.context_label.setObjectName("suggestion_context")
+        self.context_label.setTextFormat(Qt.TextFormat.RichText)
+        self.context_label.setWordWrap(True)
+        self.context_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.context_label.setMinimumHeight(48)
+        self.context_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+
+        self.accept_button = QPushButton("Accept")
+        self.accept_as_button = QPushButton("Accept as…")
+        self.merge_button = QPushButton("Merge into…")
+        self.reject_button = QPushButton("Reject")
+        self.accept_action = self._action("Accept", ("A", "Ctrl+Return"), self.accept_current)
+        self.accept_as_action = self._action("Accept as…", ("R", "F2"), self.prompt_accept_as)
+        self.merge_action = self._action("Merge into…", ("M",), self.prompt_merge)
+        self.reject_action = self._action("Reject", ("X",), self.reject_current)
+        self.open_action = self._action("Open in document", ("Return", "Enter"),
+                                        self.open_current)
+        for button, action in ((self.accept_button, self.accept_action),
+                               (self.accept_as_button, self.accept_as_action),
+                               (self.merge_button, self.merge_action),
+                               (self.reject_button, self.reject_action)):
+            button.clicked.connect(action.trigger)
+            keys = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText)
+                             for s in action.shortcuts())
+            button.setToolTip(f"{action.text()} ({keys})")
+
+        buttons = QHBoxLayout()
+        for button in (self.accept_button, self.accept_as_button, self.merge_button,
+                       self.reject_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.context_label)
+        layout.addLayout(buttons)
+        self.runner.case_changed.connect(self._on_case_changed)
+        self._update_buttons()
+        self._show_status()
+
+    def _action(self, text: str, keys: Sequence[str], slot: Callable[[], Any]) -> QAction:
+        action = QAction(text, self)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        return action
+
+    # -- loading ------------------------------------------------------------------------------
+
+    def set_case(self, case_id: int | None) -> None:
+        """Show the suggestions of this case (None: none)."""
+        self.case_id = case_id
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the case's pending suggestions again, keeping the selection where it was (the
+        same suggestion, else the row that took its place)."""
+        old = self.current_entry()
+        old_pos = self._position(self.tree.currentIndex())
+        case_id = self.case_id
+        if case_id is None:
+            self.listing, self.mode = None, None
+        else:
+            def read(s: Session) -> tuple[SuggestionList, str | None]:
+                return (decisions.list_suggestions(s, case_id),
+                        decisions.last_suggestion_mode(s, case_id))
+            self.listing, self.mode = self.runner.read(read)
+        self.model.set_listing(self.listing)
+        self.tree.expandAll()
+        index = self.model.index_of(old.key) if old is not None else QModelIndex()
+        if not index.isValid():
+            index = self._at_position(old_pos)
+        if index.isValid():
+            self.tree.setCurrentIndex(index)
+            self.tree.scrollTo(index)
+        self._show_context(self.current_entry())
+        self._update_buttons()
+        self._show_status()
+        self.count_changed.emit(self.listing.total if self.listing is not None else 0)
+
+    def _position(self, index: QModelIndex) -> tuple[str, int] | None:
+        entry = self.model.entry(index)
+        return (entry.kind, index.row()) if entry is not None else None
+
+    def _at_position(self, pos: tuple[str, int] | None) -> QModelIndex:
+        """After a decision: the row now at the decided one's place, else the next one."""
+        rows = self.model.entry_indexes()
+        if pos is None or not rows:
+            return QModelIndex()
+        kind, row = pos
+        order = list(KIND_TITLES)
+        rank = order.index(kind) if kind in order else len(order)
+        for index in rows:
+            entry = self.model.entry(index)
+            assert entry is not None
+            r = order.index(entry.kind) if entry.kind in order else len(order)
+            if (r, index.row()) >= (rank, row):
+                return index
+        return rows[-1]
+
+    def _show_status(self) -> None:
+        if self.case_id is None:
+            text = "Open a case to see suggestions."
+        elif self.listing is None or self.listing.total == 0:
+            text = ("No suggestions waiting. Import documents, and the people, organizations, "
+                    "places, dates and follow-ups found in them appear here.")
+        else:
+            parts = [f"{n} {(KIND_SINGULAR if n == 1 else KIND_PLURAL)[k]}"
+                     for k, n in self.listing.counts.items()]
+            total = self.listing.total
+            text = (f"{total} suggestion{'s' if total != 1 else ''} waiting: "
+                    f"{', '.join(parts)}.")
+        if self.mode == "rules":
+            text += ("\nFound by rules only (no language model was used): some names may be "
+                     "missed.")
+        elif self.mode == "spacy":
+            text += "\nFound with the language model and rules."
+        self.status_label.setText(text)
+
+    def _show_context(self, entry: SuggestionEntry | None) -> None:
+        if entry is None:
+            self.context_label.setText("")
+            return
+        h0, h1 = entry.highlight
+        s = entry.snippet
+        body = (f"{html.escape(s[:h0])}<b>{html.escape(s[h0:h1])}</b>"
+                f"{html.escape(s[h1:])}")
+        source = (f"{entry.mentions} mention{'s' if entry.mentions != 1 else ''} in "
+                  + (f"{entry.documents} documents" if entry.documents > 1
+                     else f"“{html.escape(entry.document_title)}”"))
+        self.context_label.setText(f"{body}<br><i>{source}</i>")
+
+    def _update_buttons(self) -> None:
+        entry = self.current_entry()
+        for w in (self.accept_button, self.accept_as_button, self.merge_button,
+                  self.reject_button, self.accept_action, self.accept_as_action,
+                  self.merge_action, self.reject_action, self.open_action):
+            w.setEnabled(entry is not None)
+
+    # -- selection ----------------------------------------------------------------------------
+
+    def current_entry(self) -> SuggestionEntry | None:
+        """The selected suggestion, or None."""
+        return self.model.entry(self.tree.currentIndex())
+
+    def select(self, kind: str, name: str) -> bool:
+        """Select the first suggestion of ``kind`` named ``name``; True if found."""
+        for index in self.model.entry_indexes():
+            entry = self.model.entry(index)
+            if entry is not None and entry.kind == kind and entry.name == name:
+                self.tree.setCurrentIndex(index)
+                self.tree.scrollTo(index)
+                return True
+        return False
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_context(self.model.entry(current))
+        self._update_buttons()
+
+    @Slot(QModelIndex)
+    def _on_double_clicked(self, index: QModelIndex) -> None:
+        entry = self.model.entry(index)
+        if entry is not None:
+            self.mention_activated.emit(entry.document_id, entry.start, entry.end)
+
+    def open_current(self) -> None:
+        """Return: open the document at the selected suggestion's first mention."""
+        self._on_double_clicked(self.tree.currentIndex())
+
+    # -- decisions ----------------------------------------------------------------------------
+
+    def _decide(self, fn: Callable[[Session], Decision], message: Callable[[Decision], str]
+                ) -> Decision | None:
+        case_id = self.case_id
+        if case_id is None:
+            return None
+
+        def changed(d: Decision) -> CaseChange:
+            return change(case_id, kinds=d.kinds, created=d.created_ids, updated=d.updated_ids,
+                          evidence=d.links > 0 or d.passages > 0, label=f"{d.action} suggestion")
+
+        out = self.runner.run(fn, change=changed, label="deciding on a suggestion")
+        if out.ok and out.value is not None:
+            self.decided.emit(message(out.value))
+            return out.value
+        self.reload()  # e.g. decided meanwhile elsewhere: show what is stored
+        return None
+
+    def accept_current(self, title: str | None = None) -> Decision | None:
+        """Accept the selected suggestion (A); with ``title``, under that name. Returns what
+        changed, or None when nothing is selected or the service refused (reported by the
+        runner's ``operation_failed``)."""
+        entry = self.current_entry()
+        if entry is None or self.case_id is None:
+            return None
+        case_id = self.case_id
+
+        def message(d: Decision) -> str:
+            what = KIND_SINGULAR.get(d.kind, d.kind)
+            verb = "Added" if d.created else "Linked to existing"
+            return (f"{verb} {what} “{_short(d.title or d.name, 60)}” with "
+                    f"{d.mentions} mention{'s' if d.mentions != 1 else ''} as evidence.")
+
+        return self._decide(
+            lambda s: decisions.accept_suggestion(s, case_id, entry.kind, entry.name,
+                                                  variant=entry.variant, title=title),
+            message)
+
+    def accept_as(self, title: str) -> Decision | None:
+        """Accept the selected suggestion under the name ``title``."""
+        return self.accept_current(title=title)
+
+    def merge_into(self, item_id: int) -> Decision | None:
+        """Merge the selected suggestion into the item ``item_id`` (of the same kind)."""
+        entry = self.current_entry()
+        if entry is None or self.case_id is None:
+            return None
+        case_id = self.case_id
+        return self._decide(
+            lambda s: decisions.merge_suggestion(s, case_id, entry.kind, entry.name, item_id,
+                                                 variant=entry.variant),
+            lambda d: f"Merged “{_short(d.name, 40)}” into “{_short(d.title or '', 40)}”.")
+
+    def reject_current(self) -> Decision | None:
+        """Reject the selected suggestion (X): it is not suggested again in this case."""
+        entry = self.current_entry()
+        if entry is None or self.case_id is None:
+            return None
+        case_id = self.case_id
+        return self._decide(
+            lambda s: decisions.reject_suggestion(s, case_id, entry.kind, entry.name,
+                                                  variant=entry.variant),
+            lambda d: f"Rejected “{_short(d.name, 60)}”; it will not be suggested again.")
+
+    def prompt_accept_as(self) -> RenameDialog | None:
+        """Accept as… (R, F2): ask for the name (a non-blocking dialog, kept in ``dialog``)."""
+        entry = self.current_entry()
+        if entry is None:
+            return None
+        dialog = RenameDialog(entry, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.accept_as(dialog.name()))
+        self._open(dialog)
+        return dialog
+
+    def prompt_merge(self) -> MergeDialog | None:
+        """Merge into… (M): choose the item with a completer over the case's items of the
+        suggestion's kind (a non-blocking dialog, kept in ``dialog``)."""
+        entry = self.current_entry()
+        if entry is None or self.case_id is None:
+            return None
+        case_id = self.case_id
+        choices = self.runner.read(lambda s: views.item_choices(s, case_id, (entry.kind,)))
+        dialog = MergeDialog(entry, choices, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def accepted() -> None:
+            chosen = dialog.chosen_item()
+            if chosen is not None:
+                self.merge_into(chosen.id)
+
+        dialog.accepted.connect(accepted)
+        self._open(dialog)
+        return dialog
+
+    def _open(self, dialog: QDialog) -> None:
+        self.dialog = dialog
+        dialog.finished.connect(lambda _r: setattr(self, "dialog", None))
+        dialog.open()
+
+    # -- refresh ------------------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_case_changed(self, ch: CaseChange) -> None:
+        if self.case_id is not None and ch.case_id == self.case_id:
+            self.reload()
+
+
+def install_suggestions_panel(window: MainWindow) -> SuggestionsPanel:
+    """Add the Suggestions panel to the main window: a dock tabbed with the Evidence dock
+    (title "Suggestions (N)"), a View menu entry to show it, double-click opening the document
+    at the mention, decisions reported in the status bar. Call before the window restores its
+    saved layout; call :meth:`SuggestionsPanel.set_case` when the case changes."""
+    panel = SuggestionsPanel(window.runner, window)
+    dock = QDockWidget("Suggestions", window)
+    dock.setObjectName("suggestions_dock")
+    dock.setWidget(panel)
+    dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                     | QDockWidget.DockWidgetFeature.DockWidgetClosable
+                     | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    evidence = window.findChild(QDockWidget, "evidence_dock")
+    if isinstance(evidence, QDockWidget):
+        window.tabifyDockWidget(evidence, dock)
+        evidence.raise_()
+    toggle = dock.toggleViewAction()
+    toggle.setText("&Suggestions")
+    toggle.setShortcut(QKeySequence("Ctrl+Shift+S"))
+    for action in window.menuBar().actions():
+        menu = action.menu()
+        if isinstance(menu, QMenu) and action.text().replace("&", "") == "View":
+            menu.addAction(toggle)
+            break
+    window.addAction(toggle)
+    panel.count_changed.connect(
+        lambda n: dock.setWindowTitle(f"Suggestions ({n})" if n else "Suggestions"))
+    panel.mention_activated.connect(
+        lambda doc_id, start, end: window.open_document(doc_id, start, end))
+    panel.decided.connect(lambda message: window.statusBar().showMessage(message, 6000))
+    return panel
