@@ -183,7 +183,9 @@ class ItemEditor(QWidget):
         self.widgets = {}
         if kind is None or self.fields is None:
             return
-        for name in self.fields.values:
+        names = [n for n in self.fields.values if n not in ("notes", "confidential")]
+        names += [n for n in ("notes", "confidential") if n in self.fields.values]
+        for name in names:
             if name in HIDDEN_FIELDS:
                 continue
             label, wtype, extra = field_spec(kind, name)
@@ -257,7 +259,8 @@ class ItemEditor(QWidget):
             own = self.fields.id if self.fields else None
             for choice in self._choices_provider(kinds):
                 if choice.id != own:
-                    widget.addItem(f"{choice.title} ({choice.kind})", choice.id)
+                    label = choice.title if len(kinds) == 1 else f"{choice.title} ({choice.kind})"
+                    widget.addItem(label, choice.id)
             n = widget.findData(value) if value is not None else 0
             widget.setCurrentIndex(max(n, 0))
         elif isinstance(widget, QComboBox):

@@ -226,9 +226,10 @@ class MainWindow(QMainWindow):
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setHighlightSections(False)
         self.table.doubleClicked.connect(self._on_table_double_clicked)
         self.editor = ItemEditor(self._choices)
@@ -241,9 +242,10 @@ class MainWindow(QMainWindow):
         self.items_splitter.setObjectName("items_splitter")
         self.items_splitter.addWidget(self.table)
         self.items_splitter.addWidget(editor_scroll)
-        self.items_splitter.setStretchFactor(0, 3)
-        self.items_splitter.setStretchFactor(1, 2)
+        self.items_splitter.setStretchFactor(0, 1)
+        self.items_splitter.setStretchFactor(1, 1)
         self.items_splitter.setChildrenCollapsible(False)
+        self.items_splitter.setSizes([340, 320])
         bar = QHBoxLayout()
         bar.addWidget(self.section_label)
         bar.addWidget(self.filter_edit, 1)
@@ -262,6 +264,8 @@ class MainWindow(QMainWindow):
         self.followups_view.show_closed.toggled.connect(lambda _c: self.followups_model.reload())
         self.followups_view.item_activated.connect(
             lambda item_id: self.select_item(item_id, "question"))
+        self.followups_view.table.selectionModel().currentRowChanged.connect(
+            self._on_followup_row_changed)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("tabs")
@@ -285,7 +289,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
         left.setMinimumWidth(150)
-        self.splitter.setSizes([190, 760])
+        self.splitter.setSizes([200, 740])
         self.setCentralWidget(self.splitter)
 
         # right: evidence panel
@@ -301,7 +305,7 @@ class MainWindow(QMainWindow):
                                        | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.evidence_panel.setMinimumWidth(260)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.evidence_dock)
-        self.resizeDocks([self.evidence_dock], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.evidence_dock], [350], Qt.Orientation.Horizontal)
 
     def _build_actions(self) -> None:
         menu = self.menuBar()
@@ -468,6 +472,7 @@ class MainWindow(QMainWindow):
         self.case_id = case_id
         if case_id is not None:
             self.case_box.setCurrentIndex(max(self.case_box.findData(case_id), 0))
+            self.case_box.setToolTip(self.case_box.currentText())
             self.settings.setValue(f"last_case/{self.workspace.url}", case_id)
             self.setWindowTitle(f"{self.case_box.currentText()} — Casefile")
         else:
@@ -553,9 +558,11 @@ class MainWindow(QMainWindow):
         header.setSortIndicator(sort[0] if sort else -1, sort[1] if sort else
                                 Qt.SortOrder.AscendingOrder)
         header.blockSignals(False)
-        widths = {0: 260}
-        for column in range(model.columnCount()):
-            self.table.setColumnWidth(column, widths.get(column, 150))
+        header = self.table.horizontalHeader()
+        for column, name in enumerate(model.headers):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            self.table.setColumnWidth(column, 80 if name == "Evidence" else 150)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.filter_edit.blockSignals(True)
         self.filter_edit.clear()
@@ -651,6 +658,11 @@ class MainWindow(QMainWindow):
             self.evidence_panel.show_evidence(None, "", [])
             return
         self.evidence_panel.show_evidence(item_id, title, rows)
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_followup_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self._show_evidence(int(self.followups_model.row_at(current.row()).id))
 
     @Slot(QModelIndex)
     def _on_table_double_clicked(self, index: QModelIndex) -> None:
@@ -866,6 +878,14 @@ class MainWindow(QMainWindow):
     @Slot(int)
     def _on_tab_changed(self, index: int) -> None:
         widget = self.tabs.widget(index)
+        if widget is self.followups_view:
+            table = self.followups_view.table
+            if table.currentIndex().isValid():
+                self._on_followup_row_changed(table.currentIndex(), QModelIndex())
+            else:
+                self._show_evidence(None)
+        elif widget is self.items_page:
+            self._show_evidence(self.current_item_id())
         key = FOLLOWUPS_KEY if widget is self.followups_view else (
             self.kind if widget is self.items_page else None)
         if key is None:
@@ -1111,9 +1131,10 @@ class MainWindow(QMainWindow):
             else:
                 entry.setText(f"{SECTION_TITLES[key]} ({status.counts.get(key, 0)})")
         total = sum(status.counts.values())
+        people, docs = status.counts["person"], status.counts["document"]
         self.counts_label.setText(
-            f"{total} items: {status.counts['person']} people, "
-            f"{status.counts['document']} documents")
+            f"{total} item{'s' if total != 1 else ''}: {people} "
+            f"{'person' if people == 1 else 'people'}, {docs} document{'s' if docs != 1 else ''}")
         text = (f"{status.due_this_week} follow-up{'s' if status.due_this_week != 1 else ''} "
                 "due this week")
         if status.overdue:

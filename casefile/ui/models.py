@@ -581,10 +581,10 @@ class EvidenceModel(QAbstractItemModel):
             group = self._groups[index.row()]
             if role == DISPLAY:
                 n = len(group.links)
-                extra = ", ".join(p for p in (group.outlet, group.published) if p)
-                label = f"{group.title} ({extra})" if extra else group.title
-                return (f"{label} — {n} passage{'s' if n != 1 else ''}", "",
-                        group.published or "", group.outlet or "")[column]
+                facts = " · ".join(p for p in (group.outlet, group.published) if p)
+                count = f"{n} passage{'s' if n != 1 else ''}"
+                label = f"{group.title}\n{facts + ' · ' if facts else ''}{count}"
+                return (label, "", group.published or "", group.outlet or "")[column]
             if role == ID_ROLE:
                 return group.document_id
             if role == Qt.ItemDataRole.FontRole and column == 0:
@@ -597,14 +597,17 @@ class EvidenceModel(QAbstractItemModel):
         view = self._groups[index.internalId() - 1].links[index.row()]
         if role in (DISPLAY, Qt.ItemDataRole.EditRole):
             quote = view.quote if view.quote is not None else "(the whole document)"
-            if role == DISPLAY and column == 0:
-                quote = "“" + " ".join(quote.split()) + "”" if view.quote else quote
+            if role == DISPLAY and column == 0 and view.quote:
+                quote = " ".join(quote.split())
+                quote = "“" + (quote if len(quote) <= 400 else quote[:399] + "…") + "”"
             return (quote, view.relation, view.published or "", view.outlet or "")[column]
         if role == ID_ROLE:
             return view.link_id
         if role == Qt.ItemDataRole.ToolTipRole:
             where = f", page {view.page}" if view.page else ""
-            return f"{view.quote or view.document_title}\n— {view.document_title}{where}"
+            facts = ", ".join(p for p in (view.outlet, view.published) if p)
+            return (f"{view.quote or view.document_title}\n— {view.document_title}{where}"
+                    + (f" ({facts})" if facts else ""))
         if role == Qt.ItemDataRole.DecorationRole and column == RELATION_COLUMN:
             return relation_colour(view.relation, opaque=True)
         return None

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal, Slot
-from PySide6.QtGui import QAction
+from PySide6.QtCore import (
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QAction, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -14,6 +23,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QTreeView,
     QVBoxLayout,
@@ -25,6 +36,29 @@ from casefile.store.evidence import EVIDENCE_RELATIONS
 from casefile.store.items import QUESTION_STATUSES
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.models import RELATION_COLUMN, STATUS_COLUMN, EvidenceModel, FollowupsModel
+
+
+class _WrappingDelegate(QStyledItemDelegate):
+    """Column 0 of the evidence tree: quotes and document titles wrap to the column's width
+    (QTreeView does not size wrapped rows by itself)."""
+
+    def __init__(self, tree: QTreeView) -> None:
+        super().__init__(tree)
+        self.tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem,
+                 index: QModelIndex | QPersistentModelIndex) -> QSize:
+        base = super().sizeHint(option, index)
+        text = str(index.data() or "")
+        depth = 0 if not index.parent().isValid() else 1
+        # document rows span every column
+        width = self.tree.viewport().width() if depth == 0 else self.tree.columnWidth(0)
+        width -= self.tree.indentation() * (depth + 1) + 12
+        font = index.data(Qt.ItemDataRole.FontRole)
+        metrics = QFontMetrics(font if isinstance(font, QFont) else option.font)
+        rect = metrics.boundingRect(QRect(0, 0, max(width, 60), 100_000),
+                                    int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(base.width(), max(base.height(), rect.height() + 8))
 
 
 class EvidencePanel(QWidget):
@@ -56,7 +90,7 @@ class EvidencePanel(QWidget):
         self.hint.setEnabled(False)
         self.tree = QTreeView()
         self.tree.setModel(self.model)
-        self.tree.setUniformRowHeights(True)
+        self.tree.setUniformRowHeights(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.SelectedClicked
@@ -66,13 +100,17 @@ class EvidencePanel(QWidget):
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._on_context_menu_requested)
         self.tree.doubleClicked.connect(self._on_double_clicked)
-        self.tree.setWordWrap(False)
-        self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # quotes wrap; the document's date and outlet head each group (and every tooltip), so
+        # the Date and Outlet columns of the model are not shown in this narrow panel
+        self.tree.setWordWrap(True)
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.tree.setColumnHidden(2, True)
+        self.tree.setColumnHidden(3, True)
+        self.tree.setItemDelegateForColumn(0, _WrappingDelegate(self.tree))
+        header.sectionResized.connect(lambda *_: self.tree.doItemsLayout())
         self.open_button = QPushButton("Open in document")
         self.remove_button = QPushButton("Remove link")
         self.open_button.clicked.connect(self._on_open_clicked)
@@ -101,7 +139,7 @@ class EvidencePanel(QWidget):
             self.title.setText("No item selected")
         else:
             n = self.model.link_count()
-            self.title.setText(f"Evidence for {title}: {n} link{'s' if n != 1 else ''}")
+            self.title.setText(f"{title}\n{n} evidence link{'s' if n != 1 else ''}")
         self.hint.setVisible(item_id is not None and not views)
         self._on_current_changed(self.tree.currentIndex(), QModelIndex())
 
@@ -204,8 +242,12 @@ class FollowupsView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        for column, width in ((0, 100), (1, 130), (3, 130), (4, 100), (5, 160)):
+        bold = QFont(self.font())
+        bold.setBold(True)
+        when = QFontMetrics(bold).horizontalAdvance("10 days overdue") + 16
+        for column, width in ((0, 92), (1, when), (3, 108), (4, 78), (5, 125)):
             self.table.setColumnWidth(column, width)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         self.table.doubleClicked.connect(self._on_double_clicked)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)

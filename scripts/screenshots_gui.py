@@ -1,0 +1,82 @@
+"""Screenshots of the real window on the sample case, for looking at (not a test).
+
+Builds the demo case in a fresh temp workspace, opens the window at 1280×800 and saves:
+
+* ``people-evidence.png`` – the People section, a person selected, the evidence panel filled;
+* ``document-viewer.png`` – the sample article with its passages highlighted by relation;
+* ``followups.png`` – the follow-ups view (overdue in the warning colour).
+
+Run it under a real X server::
+
+    xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python scripts/screenshots_gui.py OUT_DIR
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0] if argv else "screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from casefile.services import views
+    from casefile.services.demo import build_demo
+    from casefile.store.workspace import open_workspace
+    from casefile.ui.app import ensure_application
+    from casefile.ui.main_window import MainWindow
+
+    app = ensure_application()
+    tmp = Path(tempfile.mkdtemp(prefix="casefile-shots-"))
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
+    ws = open_workspace(tmp / "workspace")
+    with ws.transaction() as s:
+        case_id, _ = build_demo(s)
+    window = MainWindow(ws, case_id=case_id, suggest_after_import=False)
+    window.resize(1280, 800)
+    window.show()
+
+    def settle() -> None:
+        for _ in range(5):
+            app.processEvents()
+            QApplication.sendPostedEvents()
+
+    def shot(name: str) -> None:
+        settle()
+        path = out / name
+        window.grab().save(str(path))
+        print(path)
+
+    # people, with the most-cited person selected
+    window.show_section("person")
+    best = max(range(window.proxy.rowCount()),
+               key=lambda r: int(window.proxy.index(r, 3).data() or 0))
+    window.table.selectRow(best)
+    shot("people-evidence.png")
+
+    # the article, at the first passage
+    with ws.transaction() as s:
+        doc_id = views.item_rows(s, case_id, "document")[0].id
+        first = views.document_view(s, doc_id).passages[0]
+    viewer = window.open_document(doc_id)
+    assert viewer is not None
+    viewer.select_span(first.start, first.end)
+    viewer.text_view.moveCursor(viewer.text_view.textCursor().MoveOperation.Start)
+    shot("document-viewer.png")
+
+    window.show_followups()
+    if window.followups_model.rowCount() > 1:  # a row below the overdue one, so its colour shows
+        window.followups_view.table.selectRow(1)
+    shot("followups.png")
+    window.close()
+    ws.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
