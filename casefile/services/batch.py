@@ -25,7 +25,16 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.services.documents import ImportResult, import_file
+from casefile.ingest import ingest_bytes
+from casefile.ingest.files import read_file
+from casefile.services.cases import get_case
+from casefile.services.documents import (
+    ImportResult,
+    existing_document,
+    sha256_hex,
+    store_document,
+)
+from casefile.services.items import parse_date
 
 Status = Literal["imported", "already there", "failed"]
 #: ``(done, total, path)``: ``done`` files of ``total`` are finished; ``path`` is the file about
@@ -165,11 +174,18 @@ def import_paths(
     ``cancelled`` is checked before each file (returning True stops the batch: files already
     imported stay); ``on_file`` gets each :class:`FileOutcome` right after its transaction ended.
 
-    A file that cannot be imported (IngestError or any other error while reading it) becomes a
-    ``failed`` outcome with its reason. Raises only when the database itself fails
-    (sqlalchemy OperationalError: locked, disk full, connection lost), since every further file
-    would fail the same way; the files committed before stay.
+    Each file is read and hashed first: bytes already in the case are ``already there`` without
+    being parsed again. A file that cannot be imported (IngestError or any other error while
+    reading it) becomes a ``failed`` outcome with its reason.
+
+    Raises NotFoundError for an unknown case and ValidationError for a bad ``published`` date,
+    before any file is touched. Otherwise raises only when the database itself fails (sqlalchemy
+    OperationalError: locked, disk full, connection lost), since every further file would fail
+    the same way; the files committed before stay.
     """
+    with transaction() as session:
+        get_case(session, case_id)
+    published_date = parse_date(published, "published")
     files = list(iter_import_files(paths))
     batch = BatchResult(total=len(files))
     for done, path in enumerate(files):
@@ -178,7 +194,7 @@ def import_paths(
             break
         if progress is not None:
             progress(done, len(files), path)
-        outcome = _import_one(transaction, case_id, path, published, password)
+        outcome = _import_one(transaction, case_id, path, published_date, password)
         batch.outcomes.append(outcome)
         if on_file is not None:
             on_file(outcome)
@@ -189,13 +205,24 @@ def import_paths(
 
 def _import_one(
     transaction: TransactionFactory, case_id: int, path: Path,
-    published: date | str | None, password: str | None,
+    published: date | None, password: str | None,
 ) -> FileOutcome:
     if path.is_dir():  # only a folder that could not be listed gets here
         return FileOutcome(path, "failed", error=f"the folder {path} cannot be read")
     try:
+        data = read_file(path)
+        digest = sha256_hex(data)
         with transaction() as session:
-            result = import_file(session, case_id, path, published=published, password=password)
+            # Same bytes already in the case: answer before parsing (fast re-runs after a crash).
+            found = existing_document(session, case_id, digest)
+            if found is not None:
+                result = ImportResult(found.id, found.title, digest, False,
+                                      list(found.import_notes or []), path=str(path))
+            else:
+                ingested = ingest_bytes(data, path.name, password=password)
+                result = store_document(session, case_id, data, ingested, published=published,
+                                        filename=path.name)
+                result.path = str(path)
     except CasefileError as exc:
         return FileOutcome(path, "failed", error=str(exc))
     except OperationalError:
