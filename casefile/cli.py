@@ -85,9 +85,20 @@ def build_parser() -> argparse.ArgumentParser:
                                           "claim", "question"))
     items.add_argument("--json", action="store_true")
 
-    fu = sub.add_parser("followups", help="list open follow-ups, soonest first")
+    fu = sub.add_parser("followups", help="list open follow-ups, soonest first; export .ics")
     fu.add_argument("--case", required=True, metavar="TITLE")
     fu.add_argument("--due-within", type=int, metavar="DAYS")
+    fu.add_argument("--overdue", action="store_true", help="only overdue follow-ups")
+    fu.add_argument("--status", action="append", metavar="STATUS",
+                    choices=("open", "waiting", "answered", "dropped", "all"),
+                    help="only follow-ups with this status (open, waiting, answered, dropped, "
+                         "or all); repeatable; default open and waiting")
+    fu.add_argument("--ics", metavar="FILE.ics",
+                    help="write every dated follow-up to a calendar file instead of listing")
+    fu.add_argument("--ics-as", choices=("event", "todo"), default="event",
+                    help="calendar entries as all-day events (default) or to-dos")
+    fu.add_argument("--include-confidential", action="store_true",
+                    help="with --ics: include follow-ups and names flagged confidential")
     fu.add_argument("--today", type=_parse_iso_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
     fu.add_argument("--json", action="store_true")
 
@@ -275,18 +286,55 @@ def cmd_items(args: argparse.Namespace) -> int:
 def cmd_followups(args: argparse.Namespace) -> int:
     from casefile.services import cases, questions
 
+    if args.ics:
+        return _followups_ics(args)
+    statuses = None if not args.status or "all" in args.status else tuple(args.status)
     ws = _open(args)
     with ws.transaction() as s:
         case_id = cases.find_case(s, args.case).id
-        listed = questions.followups(s, case_id, due_within=args.due_within, today=args.today)
+        listed = questions.followups(
+            s, case_id, due_within=args.due_within, today=args.today, statuses=statuses,
+            include_closed=bool(args.status and "all" in args.status),
+            overdue_only=args.overdue,
+        )
     if args.json:
         _print_json([f.as_json() for f in listed])
         return 0
     if not listed:
-        print("no open follow-ups")
+        print("no overdue follow-ups" if args.overdue else "no follow-ups" if args.status
+              else "no open follow-ups")
     for f in listed:
         flag = "OVERDUE " if f.overdue else ""
-        print(f"{flag}{f.due or 'no due date'}  [{f.kind}] {f.text}")
+        status = "" if f.status == "open" else f", {f.status}"
+        print(f"{flag}{f.due or 'no due date'}  [{f.kind}{status}] {f.text}")
+        if f.status == "answered":
+            print(f"    answered {f.answered_on or ''}: {f.answer or ''}".rstrip())
+    return 0
+
+
+def _followups_ics(args: argparse.Namespace) -> int:
+    from casefile.services import calendar, cases
+
+    if args.overdue or args.status or args.due_within is not None:
+        raise ValidationError("--ics writes every dated follow-up; leave out --overdue, "
+                              "--status and --due-within")
+    out = Path(args.ics)
+    if out.is_dir():
+        raise ValidationError(f"{out} is a folder; give a file name ending in .ics")
+    ws = _open(args)
+    with ws.transaction() as s:
+        case_id = cases.find_case(s, args.case).id
+        done = calendar.export_followups_ics(
+            s, case_id, out, include_confidential=args.include_confidential,
+            component=args.ics_as)
+    if args.json:
+        _print_json({"file": str(out), **done.as_json()})
+        return 0
+    print(f"wrote {out} ({done.entries} follow-up{'s' if done.entries != 1 else ''})")
+    if done.undated:
+        print(f"  {done.undated} without a due date left out")
+    if done.withheld:
+        print(f"  {done.withheld} confidential left out (--include-confidential adds them)")
     return 0
 
 

@@ -112,14 +112,16 @@ def create_question(
     ask_id: int | None = None,
     notes: str | None = None,
     on: date | str | None = None,
+    confidential: bool = False,
 ) -> Question:
     """Create a question or follow-up. ``kind``: question, expected record, records request,
     right of reply, call back; ``status``: open, waiting, answered, dropped; ``due`` ISO date;
     ``ask_id`` a Person or Organization of the case; ``on`` the date the history starts
-    (default today). Raises ValidationError for bad values."""
+    (default today); ``confidential`` keeps it out of exports unless asked. Raises
+    ValidationError for bad values."""
     item = create_item(
         session, case_id, "question", text, question_kind=kind, due=due, status=status,
-        ask_id=ask_id, notes=notes,
+        ask_id=ask_id, notes=notes, confidential=confidential,
     )
     assert isinstance(item, Question)
     start = parse_date(on, "on")
