@@ -1,111 +1,466 @@
-"""Full-text search backend: SQLite FTS5 or PostgreSQL tsvector, behind three functions.
+"""Full-text search backend: SQLite FTS5 or PostgreSQL tsvector, behind a few functions.
 
-The index holds one row per item (title + body text). Services call :func:`index_item` after a
-change and :func:`unindex_item` before a delete; :func:`search` answers a user's free text query.
-User text is never passed to the engine's query language as is: it is reduced to words (and
-"quoted phrases"), so input such as ``O'Brien``, ``NEAR(``, ``*`` or a lone ``AND`` cannot raise
-a syntax error. The tables are created by the first Alembic revision (db/versions/0001).
+Services call :func:`index_item` after a change and :func:`unindex_item` before a delete, in the
+same transaction as the change; :func:`search` answers a user's free-text query.
+
+One normalisation, in Python, for both engines
+----------------------------------------------
+Both engines index the *same* tokens, made here by :func:`tokens`: the text is folded by
+:func:`fold` (Unicode NFKD, combining marks removed, a few letters without a decomposition
+mapped — ``ł→l``, ``ø→o``, ``đ→d``, ``ß→ss``, ``æ→ae`` ... — then ``str.casefold``), and cut into
+runs of letters and digits (``[^\\W_]+``); everything else separates words, so the straight and
+the curly apostrophe, hyphens, colons, dots and ``+`` all split words. Tokens longer than
+:data:`MAX_TOKEN_CHARS` are not indexed. So ``Łódź`` finds ``Lodz`` and ``LODZ`` (and the other
+way round), ``O'Brien`` finds ``O’Brien``, ``e-mail`` finds ``e mail`` and ``email``.
+
+- SQLite: ``search_fts`` is an FTS5 table (rowid = item id) over the folded tokens joined by
+  spaces, with FTS5's ``ascii`` tokenizer, which then only splits at the spaces
+  (sqlite.org/fts5.html, "Tokenizers": non-ASCII characters are token characters, ASCII ones
+  are lower-cased). The original title and text, for snippets, are in ``search_fts_docs``.
+- PostgreSQL: ``search_pg.tsv`` is a ``tsvector`` built here as a literal (lexemes with positions;
+  the title's positions carry weight A), so PostgreSQL's own parser and dictionaries, which differ
+  from SQLite's and depend on the server locale, never see the text (postgresql.org/docs/15/
+  datatype-textsearch.html). Its limits apply: positions above 16383 are stored as 16383 and a
+  lexeme keeps at most 256 positions, so in the rare documents longer than ~16,000 words a
+  *phrase* far down the text can be missed on PostgreSQL (single words are always found).
+
+Query syntax (README, "Search")
+-------------------------------
+``"exact phrase"``, ``prefix*``, ``-exclude`` (also ``-"a phrase"``), ``OR`` between two terms;
+every other term must match (AND). Anything else is taken as words: ``AND``/``NOT``/``NEAR`` and
+punctuation are not operators, a word joined by punctuation (``police:report``, ``38.101``,
+``O'Brien``) is a phrase of its parts, and when the joiner is a hyphen or apostrophe the parts
+written together (``email``, ``obrien``) also match. An unbalanced ``"`` is ignored. A query with
+nothing to look for, or only exclusions, returns no results. At most :data:`MAX_TERMS` terms are
+used. The query is never handed to the engine as typed, so no input can raise a syntax error.
+
+Snippets
+--------
+:attr:`SearchHit.text` is up to ~240 characters of the item's text around the first match,
+whitespace (newlines, tabs) collapsed to single spaces, ``…`` where it was cut;
+:attr:`SearchHit.highlights` are the ``(start, end)`` spans of matched words in it, and
+:attr:`SearchHit.snippet` is the same text with each span wrapped in ``[`` and ``]``
+(:data:`MARK_OPEN`, :data:`MARK_CLOSE`). Letters whose fold is longer than one character (``ß``,
+``æ``, ligatures) are matched by the search but not highlighted.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-#: Table names Alembic autogenerate must ignore (FTS5 virtual table and its shadow tables).
+#: Table names Alembic autogenerate must ignore (FTS5 table, its shadow tables, the snippet text
+#: table, and the PostgreSQL search table).
 SEARCH_TABLE_PREFIXES = ("search_fts", "search_pg")
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-_PHRASE = re.compile(r'"([^"]+)"')
+#: Longer runs of letters/digits (hashes, base64, unsegmented CJK) are not indexed or searched.
+MAX_TOKEN_CHARS = 64
+#: At most this many terms (AND groups) and exclusions of a query are used.
+MAX_TERMS = 32
+#: PostgreSQL tsvector limits (docs/15/datatype-textsearch.html): highest position, positions
+#: per lexeme; and a cap on a vector's size, under the 1 MB the type allows.
+PG_MAX_POS = 16383
+PG_MAX_POSITIONS_PER_LEXEME = 256
+PG_MAX_VECTOR_BYTES = 900_000
+#: Ranking weights of the title and body columns (FTS5 bm25 column weights; tsvector A/D).
+TITLE_WEIGHT = 10.0
+#: Snippet markers around each highlighted word in :attr:`SearchHit.snippet`.
+MARK_OPEN = "["
+MARK_CLOSE = "]"
+SNIPPET_CHARS = 240
+
+_TOKEN = re.compile(r"[^\W_]+")
+_SPACE = re.compile(r"\s+")
+# Letters that NFKD does not decompose but a reader treats as a base letter plus a mark.
+_SPECIAL = {
+    "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ħ": "h", "Ħ": "h",
+    "ı": "i", "ŀ": "l", "Ŀ": "l", "ŧ": "t", "Ŧ": "t", "ð": "d", "Ð": "d", "þ": "th",
+    "Þ": "th", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "ß": "ss", "ẞ": "ss",
+}
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "«": '"', "»": '"'})
+
+
+@cache
+def _fold_table() -> dict[int, str | None]:
+    """Translate table of :func:`fold`: combining marks dropped, special letters mapped."""
+    table: dict[int, str | None] = {ord(k): v for k, v in _SPECIAL.items()}
+    for cp in range(0x300, 0x20000):
+        if unicodedata.category(chr(cp)) == "Mn":
+            table[cp] = None
+    return table
+
+
+def fold(value: str) -> str:
+    """Fold text for matching: NFKD, drop combining marks, map ł/ø/ß/æ..., casefold.
+
+    Same length or shorter/longer than ``value``; offsets are not kept (see :func:`_fold_same`).
+    """
+    if value.isascii():
+        return value.lower()
+    return unicodedata.normalize("NFKD", value).translate(_fold_table()).casefold()
+
+
+def tokens(value: str) -> list[str]:
+    """The index tokens of ``value``: folded runs of letters/digits of at most MAX_TOKEN_CHARS."""
+    return [t for t in _TOKEN.findall(fold(value)) if len(t) <= MAX_TOKEN_CHARS]
+
+
+@cache
+def _same_length_table() -> dict[int, str]:
+    """Per-character fold that keeps offsets: only characters whose fold is one character."""
+    table: dict[int, str] = {}
+    ranges: Iterable[int] = (
+        *range(0x41, 0x5B), *range(0xC0, 0x2000), *range(0x2100, 0x2200),
+        *range(0xFB00, 0xFB50), *range(0xFF00, 0xFFF0),
+    )
+    for cp in ranges:
+        folded = fold(chr(cp))
+        if len(folded) == 1 and folded != chr(cp):
+            table[cp] = folded
+    return table
+
+
+def _fold_same(value: str) -> str:
+    """``value`` folded character by character, same length (for locating matches)."""
+    return value.translate(_same_length_table())
+
+
+# --- queries ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class SearchHit:
-    """One result: the item's id, kind, title, and a short snippet of matching text."""
+class Phrase:
+    """Consecutive tokens; ``prefix`` makes the last one match any word starting with it."""
 
-    item_id: int
-    case_id: int
-    kind: str
-    title: str
-    snippet: str
+    words: tuple[str, ...]
+    prefix: bool = False
+
+
+@dataclass
+class Query:
+    """A parsed query: every group must match (AND), a group is alternatives (OR); ``exclude``
+    phrases must not match."""
+
+    groups: list[list[Phrase]] = field(default_factory=list)
+    exclude: list[Phrase] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        """True when there is nothing to look for (no terms, or only exclusions)."""
+        return not self.groups
+
+    def phrases(self) -> list[Phrase]:
+        """All positive phrases (for highlighting)."""
+        return [p for g in self.groups for p in g]
+
+
+_CHUNK = re.compile(r'(-?)"([^"]*)"(\*?)|(\S+)')
+
+
+def _term(raw: str, *, quoted: bool, star: bool) -> list[Phrase]:
+    """The alternatives for one typed term (empty when it has no letters or digits)."""
+    words = tuple(tokens(raw))
+    prefix = (star or (not quoted and raw.endswith("*"))) and bool(words)
+    if prefix and len(words[-1]) < 2:
+        prefix = False  # "a*" would match a large part of the vocabulary
+    if not words:
+        return []
+    alternatives = [Phrase(words, prefix)]
+    if not quoted and len(words) > 1:
+        core = raw.rstrip("*").strip(".,;:!?()[]{}")
+        if re.fullmatch(r"[^\W_]+(?:['’ʼ‘\-‐‑][^\W_]+)+", core):
+            joined = "".join(words)
+            if len(joined) <= MAX_TOKEN_CHARS:
+                alternatives.append(Phrase((joined,), prefix))
+    return alternatives
+
+
+def parse_query(query: str) -> Query:
+    """Turn what the user typed into a :class:`Query` (never raises; see module docstring)."""
+    typed = query.translate(_QUOTES)
+    if typed.count('"') % 2:
+        last = typed.rfind('"')
+        typed = typed[:last] + " " + typed[last + 1:]
+    items: list[tuple[bool, list[Phrase]] | str] = []
+    for m in _CHUNK.finditer(typed):
+        if m.group(4) is not None:
+            raw = m.group(4)
+            if raw in ("OR", "AND"):
+                items.append(raw)
+                continue
+            negative = raw.startswith("-") and len(raw) > 1
+            alts = _term(raw[1:] if negative else raw, quoted=False, star=False)
+        else:
+            negative = m.group(1) == "-"
+            alts = _term(m.group(2), quoted=True, star=m.group(3) == "*")
+        if alts:
+            items.append((negative, alts))
+    parsed = Query()
+    pending_or = False
+    for i, entry in enumerate(items):
+        if isinstance(entry, str):
+            prev_ok = i > 0 and not isinstance(items[i - 1], str) and not items[i - 1][0]
+            nxt = items[i + 1] if i + 1 < len(items) else None
+            next_ok = nxt is not None and not isinstance(nxt, str) and not nxt[0]
+            if entry == "OR" and prev_ok and next_ok:
+                pending_or = True
+            elif not (prev_ok and next_ok):  # a lone AND/OR is a word
+                parsed.groups.append([Phrase((entry.lower(),))])
+            continue
+        negative, alts = entry
+        if negative:
+            parsed.exclude.extend(alts)
+        elif pending_or and parsed.groups:
+            parsed.groups[-1].extend(alts)
+        else:
+            parsed.groups.append(list(alts))
+        pending_or = False
+    parsed.groups = parsed.groups[:MAX_TERMS]
+    parsed.exclude = parsed.exclude[:MAX_TERMS]
+    return parsed
+
+
+def query_terms(query: str) -> list[str]:
+    """The positive phrases of ``query`` as space-joined folded words (for display and tests)."""
+    return [" ".join(p.words) for p in parse_query(query).phrases()]
+
+
+def fts5_query(parsed: Query) -> str:
+    """The FTS5 MATCH expression for a parsed query (sqlite.org/fts5.html, "Full-text Query
+    Syntax"): each phrase a quoted string, ``*`` after it for a prefix, AND/OR/NOT with
+    parentheses. Tokens hold only letters and digits, so no quoting problems arise."""
+
+    def phrase(p: Phrase) -> str:
+        return '"' + " ".join(p.words) + '"' + ("*" if p.prefix else "")
+
+    expr = " AND ".join("(" + " OR ".join(phrase(p) for p in g) + ")" for g in parsed.groups)
+    for p in parsed.exclude:
+        expr = f"({expr}) NOT {phrase(p)}"
+    return expr
+
+
+def tsquery(parsed: Query) -> str:
+    """The PostgreSQL ``tsquery`` literal for a parsed query (docs/15/datatype-textsearch.html,
+    8.11.2): ``'a' <-> 'b'`` phrases, ``:*`` prefix, ``&``, ``|``, ``!``."""
+
+    def phrase(p: Phrase) -> str:
+        parts = [f"'{w}'" for w in p.words]
+        if p.prefix:
+            parts[-1] += ":*"
+        return "(" + " <-> ".join(parts) + ")"
+
+    expr = " & ".join("(" + " | ".join(phrase(p) for p in g) + ")" for g in parsed.groups)
+    for p in parsed.exclude:
+        expr += f" & !{phrase(p)}"
+    return expr
+
+
+# --- index -----------------------------------------------------------------------------------
 
 
 def _is_sqlite(session: Session) -> bool:
     return session.get_bind().dialect.name == "sqlite"
 
 
+def tsvector_literal(title: str, body: str) -> str:
+    """The ``tsvector`` literal of an item: title tokens at positions 1.. with weight A, body
+    tokens after a one-position gap (so a phrase never spans title and body, as in FTS5's
+    separate columns). Positions are clamped to PG_MAX_POS, at most 256 kept per lexeme, and
+    lexemes beyond PG_MAX_VECTOR_BYTES are left out."""
+    positions: dict[str, list[str]] = {}
+    size = 0
+    pos = 0
+    for part, weight in ((title, "A"), (body, "")):
+        for tok in tokens(part):
+            pos = min(pos + 1, PG_MAX_POS)
+            seen = positions.get(tok)
+            if seen is None:
+                size += len(tok.encode()) + 8
+                if size > PG_MAX_VECTOR_BYTES:
+                    continue
+                positions[tok] = [f"{pos}{weight}"]
+            elif len(seen) < PG_MAX_POSITIONS_PER_LEXEME and pos < PG_MAX_POS:
+                seen.append(f"{pos}{weight}")
+                size += 2
+        pos = min(pos + 1, PG_MAX_POS)
+    return " ".join(f"'{tok}':{','.join(p)}" for tok, p in positions.items())
+
+
 def index_item(session: Session, item_id: int, case_id: int, title: str, body: str) -> None:
-    """(Re)index one item: its title and body text replace what was indexed before."""
-    unindex_item(session, item_id)
-    table = "search_fts" if _is_sqlite(session) else "search_pg"
-    session.execute(
-        text(f"INSERT INTO {table} (item_id, case_id, title, body) VALUES (:i, :c, :t, :b)"),
-        {"i": item_id, "c": case_id, "t": title or "", "b": body or ""},
-    )
+    """(Re)index one item: its title and body text replace what was indexed before.
+
+    Runs in the caller's transaction, so the index changes with the data.
+    """
+    title, body = title or "", body or ""
+    if _is_sqlite(session):
+        unindex_item(session, item_id)
+        session.execute(
+            text("INSERT INTO search_fts (rowid, title, body) VALUES (:i, :t, :b)"),
+            {"i": item_id, "t": " ".join(tokens(title)), "b": " ".join(tokens(body))},
+        )
+        session.execute(
+            text("INSERT INTO search_fts_docs (item_id, case_id, title, body) "
+                 "VALUES (:i, :c, :t, :b)"),
+            {"i": item_id, "c": case_id, "t": title, "b": body},
+        )
+    else:
+        session.execute(
+            text("INSERT INTO search_pg (item_id, case_id, title, body, tsv) "
+                 "VALUES (:i, :c, :t, :b, CAST(:v AS tsvector)) ON CONFLICT (item_id) DO UPDATE "
+                 "SET case_id = EXCLUDED.case_id, title = EXCLUDED.title, body = EXCLUDED.body, "
+                 "tsv = EXCLUDED.tsv"),
+            {"i": item_id, "c": case_id, "t": title, "b": body,
+             "v": tsvector_literal(title, body)},
+        )
 
 
 def unindex_item(session: Session, item_id: int) -> None:
     """Remove an item from the index (no error if it was not indexed)."""
-    table = "search_fts" if _is_sqlite(session) else "search_pg"
-    session.execute(text(f"DELETE FROM {table} WHERE item_id = :i"), {"i": item_id})
+    if _is_sqlite(session):
+        session.execute(text("DELETE FROM search_fts WHERE rowid = :i"), {"i": item_id})
+        session.execute(text("DELETE FROM search_fts_docs WHERE item_id = :i"), {"i": item_id})
+    else:
+        session.execute(text("DELETE FROM search_pg WHERE item_id = :i"), {"i": item_id})
 
 
-def query_terms(query: str) -> list[str]:
-    """Split a user's query into search terms: quoted phrases first, then single words.
+# --- search ----------------------------------------------------------------------------------
 
-    Returns a list of phrases/words (each a string of words joined by single spaces); operators
-    and punctuation are dropped, so any input yields a safe (possibly empty) list.
-    """
-    terms: list[str] = []
-    rest = query
-    for m in _PHRASE.finditer(query):
-        words = _WORD.findall(m.group(1))
-        if words:
-            terms.append(" ".join(words))
-    rest = _PHRASE.sub(" ", query)
-    for word in _WORD.findall(rest):
-        terms.append(word)
-    return terms
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One result: the item, its snippet (see module docstring for the markers) and, in
+    ``highlights``, the ``(start, end)`` spans of matched words in ``text``."""
+
+    item_id: int
+    case_id: int
+    kind: str
+    title: str
+    snippet: str
+    text: str = ""
+    highlights: tuple[tuple[int, int], ...] = ()
+
+
+def _matcher(phrases: Sequence[Phrase]) -> re.Pattern[str] | None:
+    words: dict[str, bool] = {}
+    for p in phrases:
+        for i, w in enumerate(p.words):
+            is_prefix = p.prefix and i == len(p.words) - 1
+            words[w] = words.get(w, False) or is_prefix
+    if not words:
+        return None
+    alts = sorted(words, key=len, reverse=True)
+    body = "|".join(re.escape(w) + (r"[^\W_]*" if words[w] else "") for w in alts)
+    return re.compile(rf"(?<![^\W_])(?:{body})(?![^\W_])")
+
+
+def make_snippet(
+    body: str, matcher: re.Pattern[str] | None
+) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The snippet text of ``body`` around the first match, and the highlighted spans in it."""
+    if not body:
+        return "", ()
+    folded = _fold_same(body)
+    first = matcher.search(folded) if matcher else None
+    if first is None:
+        start = 0
+    else:
+        start = max(0, first.start() - SNIPPET_CHARS // 3)
+        if start:
+            space = body.find(" ", start, first.start())
+            start = space + 1 if space >= 0 else start
+    end = min(len(body), start + SNIPPET_CHARS)
+    if end < len(body):
+        space = body.rfind(" ", max(start + 1, (first.end() if first else start)), end)
+        end = space if space > 0 else end
+    pieces: list[str] = ["…"] if start else []
+    length = len(pieces[0]) if pieces else 0
+    spans: list[tuple[int, int]] = []
+    cursor = start
+    matches = list(matcher.finditer(folded, start, end)) if matcher else []
+    for m in matches:
+        gap = _SPACE.sub(" ", body[cursor:m.start()])
+        pieces.append(gap)
+        length += len(gap)
+        word = body[m.start():m.end()]
+        spans.append((length, length + len(word)))
+        pieces.append(word)
+        length += len(word)
+        cursor = m.end()
+    pieces.append(_SPACE.sub(" ", body[cursor:end]))
+    if end < len(body):
+        pieces.append("…")
+    snippet = "".join(pieces)
+    stripped = snippet.lstrip(" ")
+    shift = len(snippet) - len(stripped)
+    return stripped.rstrip(" "), tuple((a - shift, b - shift) for a, b in spans)
+
+
+def mark(snippet_text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``snippet_text`` with each span wrapped in MARK_OPEN / MARK_CLOSE."""
+    out: list[str] = []
+    cursor = 0
+    for a, b in spans:
+        out += [snippet_text[cursor:a], MARK_OPEN, snippet_text[a:b], MARK_CLOSE]
+        cursor = b
+    out.append(snippet_text[cursor:])
+    return "".join(out)
+
+
+def search_sql(
+    session: Session, parsed: Query, case_id: int | None
+) -> tuple[str, dict[str, object]]:
+    """The SQL (and parameters but ``limit``) that finds the matching item ids, best first."""
+    case_filter = "" if case_id is None else "AND i.case_id = :case_id"
+    params: dict[str, object] = {} if case_id is None else {"case_id": case_id}
+    if _is_sqlite(session):
+        params["q"] = fts5_query(parsed)
+        sql = ("SELECT search_fts.rowid FROM search_fts JOIN items i ON i.id = search_fts.rowid "
+               f"WHERE search_fts MATCH :q {case_filter} "
+               f"ORDER BY bm25(search_fts, {TITLE_WEIGHT}, 1.0) LIMIT :limit")
+    else:
+        params["q"] = tsquery(parsed)
+        sql = ("SELECT s.item_id FROM search_pg s JOIN items i ON i.id = s.item_id "
+               f"WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter} "
+               "ORDER BY ts_rank(s.tsv, CAST(:q AS tsquery)) DESC, s.item_id LIMIT :limit")
+    return sql, params
 
 
 def search(
     session: Session, query: str, case_id: int | None = None, limit: int = 50
 ) -> list[SearchHit]:
-    """Items whose title or text match every term of ``query``, best first.
+    """Items whose title or text match ``query`` (syntax: module docstring), best first.
 
-    Returns an empty list for a query with no words. Deleted items are never returned (the
-    results are joined to the live ``items`` table).
+    Ranking: FTS5 ``bm25`` on SQLite, ``ts_rank`` on PostgreSQL, the title weighing more; the two
+    engines return the same set of items, not always in the same order. Returns an empty list
+    for a query with nothing to look for. Deleted items are never returned. ``limit`` caps the
+    number of hits (at least 1).
     """
-    terms = query_terms(query)
-    if not terms:
+    parsed = parse_query(query)
+    if parsed.empty:
         return []
-    params: dict[str, object] = {"limit": limit}
-    case_filter = ""
-    if case_id is not None:
-        case_filter = "AND i.case_id = :case_id"
-        params["case_id"] = case_id
-    if _is_sqlite(session):
-        params["q"] = " AND ".join('"' + t.replace('"', "") + '"' for t in terms)
-        sql = (
-            "SELECT i.id, i.case_id, i.kind, i.title, "
-            "snippet(search_fts, 3, '[', ']', '…', 12) "
-            "FROM search_fts JOIN items i ON i.id = search_fts.item_id "
-            f"WHERE search_fts MATCH :q {case_filter} ORDER BY rank LIMIT :limit"
-        )
-    else:
-        params["q"] = " & ".join(
-            "(" + " <-> ".join(f"'{w}'" for w in _WORD.findall(t.lower())) + ")" for t in terms
-        )
-        sql = (
-            "SELECT i.id, i.case_id, i.kind, i.title, "
-            "ts_headline('simple', s.body, to_tsquery('simple', :q), "
-            "'StartSel=[,StopSel=],MaxWords=20,MinWords=5') "
-            "FROM search_pg s JOIN items i ON i.id = s.item_id "
-            f"WHERE s.tsv @@ to_tsquery('simple', :q) {case_filter} "
-            "ORDER BY ts_rank(s.tsv, to_tsquery('simple', :q)) DESC LIMIT :limit"
-        )
-    rows = session.execute(text(sql), params).all()
-    return [SearchHit(r[0], r[1], r[2], r[3], r[4] or "") for r in rows]
+    sql, params = search_sql(session, parsed, case_id)
+    params["limit"] = max(1, int(limit))
+    ids = [r[0] for r in session.execute(text(sql), params)]
+    if not ids:
+        return []
+    table = "search_fts_docs" if _is_sqlite(session) else "search_pg"
+    rows = session.execute(
+        text(f"SELECT i.id, i.case_id, i.kind, i.title, d.body FROM items i "
+             f"JOIN {table} d ON d.item_id = i.id WHERE i.id IN ({','.join(map(str, ids))})")
+    ).all()
+    by_id = {r[0]: r for r in rows}
+    matcher = _matcher(parsed.phrases())
+    hits: list[SearchHit] = []
+    for item_id in ids:
+        row = by_id.get(item_id)
+        if row is None:
+            continue
+        plain, spans = make_snippet(row[4] or "", matcher)
+        hits.append(SearchHit(row[0], row[1], row[2], row[3], mark(plain, spans), plain, spans))
+    return hits

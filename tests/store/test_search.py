@@ -1,0 +1,198 @@
+"""Search: awkward queries never fail, matching is accent/apostrophe-blind, both engines agree,
+the index follows edits and deletes, snippets are one line with documented markers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import text
+
+from casefile.ingest.types import Ingested
+from casefile.services import cases, items
+from casefile.services.documents import store_document
+from casefile.store import search
+from casefile.store.workspace import open_workspace
+from scripts import synthetic
+
+AWKWARD = [
+    "O'Brien", "O’Brien", "e-mail", "police:report", "C++", "38.101", '"Harbor Police"',
+    '"unbalanced quote', 'unbalanced" quote', "AND", "OR", "NOT", "-", "^", "*", "NEAR(",
+    "NEAR(a b, 2)", "😀", "Łódź", "x" * 2000, "word " * 400, "'; DROP TABLE items; --",
+    "Robert'); DELETE FROM search_fts; --", "tab\tseparated\nnew line\r\n", "?!.,;:()[]{}<>",
+    "a OR", "OR b", "- -x", '""', '"', "***", "title:secret", "col : x", "\\", "'", "%_%",
+    "a AND AND b", "(((", ")", "{near}", "ünïcödé", "Ⅻ ﬁle ｆｕｌｌｗｉｄｔｈ", "-only -exclusions",
+    "police*", "p*", '"phrase with star"*', "\x00nul", "\u200bzero width", "مرحبا",
+    "日本語のテキスト",
+    "' OR '1'='1", "1=1; SELECT pg_sleep(5)", "NOT NOT NOT", "OR OR", "$1 :q %(q)s ?",
+]
+
+
+def _add_docs(ws, case_id: int, texts: dict[str, str]) -> dict[str, int]:
+    ids = {}
+    with ws.transaction() as s:
+        for title, body in texts.items():
+            ing = Ingested(text=body, mime_type="text/plain", title=title)
+            ids[title] = store_document(s, case_id, body.encode(), ing).document_id
+    return ids
+
+
+SMALL = {
+    "apostrophe": "Councillor Seán O’Brien sent an e-mail about the police:report.",
+    "straight": "Detective O'Brien filed form 38.101 with the clerk.",
+    "city": "The shipment left Lodz on Monday.",
+    "accents": "La mairie de Łódź et Saint-Étienne ont signé.",
+    "joined": "Please email the OBrien family.",
+    "code": "The C++ compiler and the C library.",
+    "quote": "He said \"Harbor Police\" would answer.\nNext line\tafter a tab.",
+}
+
+
+def _ids(hits: list[search.SearchHit]) -> set[int]:
+    return {h.item_id for h in hits}
+
+
+@pytest.mark.parametrize("query", AWKWARD)
+def test_awkward_query_returns_a_list_and_never_fails(workspace, case_id, query: str) -> None:
+    _add_docs(workspace, case_id, SMALL)
+    with workspace.transaction() as s:
+        hits = search.search(s, query)
+        in_case = search.search(s, query, case_id=case_id, limit=5)
+    assert isinstance(hits, list)
+    assert len(in_case) <= 5
+    for h in hits:
+        assert "\n" not in h.snippet and "\t" not in h.snippet and "\r" not in h.snippet
+
+
+def test_awkward_queries_are_at_least_thirty() -> None:
+    assert len(set(AWKWARD)) >= 30
+
+
+def test_matching_is_blind_to_apostrophes_accents_case_and_joiners(workspace, case_id) -> None:
+    ids = _add_docs(workspace, case_id, SMALL)
+    with workspace.transaction() as s:
+        def found(q: str) -> set[str]:
+            hit = _ids(search.search(s, q))
+            return {t for t, i in ids.items() if i in hit}
+
+        assert found("O'Brien") == {"apostrophe", "straight", "joined"}
+        assert found("O’Brien") == found("O'Brien")
+        assert found("obrien") == {"joined"}  # a joined word does not find the split one
+        assert found("Łódź") == {"city", "accents"}
+        assert found("LODZ") == {"city", "accents"}
+        assert found("saint-etienne") == {"accents"}
+        assert found("e-mail") == {"apostrophe", "joined"}  # "e mail" and "email"
+        assert found("police:report") == {"apostrophe"}
+        assert found("38.101") == {"straight"}
+        assert found('"harbor police"') == {"quote"}
+        assert found('"police harbor"') == set()
+        assert found("C++") == {"code"}
+        assert found("compil*") == {"code"}
+        assert found("Lodz OR compiler") == {"city", "accents", "code"}
+        assert found("Lodz -shipment") == {"accents"}
+        assert found("-Lodz") == set()  # only exclusions: nothing to look for
+        assert found('"unbalanced O\'Brien') == {"apostrophe", "straight", "joined"} & found(
+            "unbalanced")
+
+
+def test_snippet_is_one_line_with_marked_words_and_exact_spans(workspace, case_id) -> None:
+    body = ("First paragraph about nothing.\n\n" + "filler words here " * 20
+            + "The Łódź\tinspection\nreport was late.\r\n" + "more filler " * 40)
+    _add_docs(workspace, case_id, {"long": body})
+    with workspace.transaction() as s:
+        [hit] = search.search(s, "lodz report")
+    assert not re.search(r"[\n\r\t]", hit.snippet + hit.text)
+    assert hit.text.startswith("…") and hit.text.endswith("…")
+    assert [hit.text[a:b] for a, b in hit.highlights] == ["Łódź", "report"]
+    assert "[Łódź] inspection [report] was late." in hit.snippet
+    assert len(hit.text) <= search.SNIPPET_CHARS + 2
+
+
+def test_deleted_document_is_never_found_and_new_name_is_found_at_once(workspace, case_id) -> None:
+    ids = _add_docs(workspace, case_id, {"Quarrington memo": "The Quarrington memo text."})
+    with workspace.transaction() as s:
+        pid = items.create_item(s, case_id, "person", "Ada Pikestaff").id
+    with workspace.transaction() as s:
+        items.update_item(s, pid, title="Ada Whitcombe-Pikestaff")
+        # inside the same transaction the new name is already findable
+        assert _ids(search.search(s, "Whitcombe")) == {pid}
+    with workspace.transaction() as s:
+        assert _ids(search.search(s, "Whitcombe-Pikestaff")) == {pid}
+        assert _ids(search.search(s, "Ada")) == {pid}
+        items.delete_item(s, ids["Quarrington memo"])
+        assert search.search(s, "Quarrington") == []
+    with workspace.transaction() as s:
+        assert search.search(s, "Quarrington") == []
+        assert search.search(s, "memo") == []
+    with workspace.transaction() as s:
+        cases.create_case(s, "Other case")
+    with workspace.transaction() as s:
+        assert search.search(s, "Ada", case_id=case_id + 1) == []
+        assert _ids(search.search(s, "Ada", case_id=case_id)) == {pid}
+
+
+def test_deleting_a_case_leaves_nothing_findable(workspace) -> None:
+    with workspace.transaction() as s:
+        cid = cases.create_case(s, "Doomed").id
+    _add_docs(workspace, cid, {"Doomed doc": "Zanzibar ledger."})
+    with workspace.transaction() as s:
+        s.execute(text("DELETE FROM cases WHERE id = :c"), {"c": cid})
+    with workspace.transaction() as s:
+        assert search.search(s, "Zanzibar") == []
+
+
+def _corpus_results(ws) -> dict[str, set[str]]:
+    with ws.transaction() as s:
+        cid = cases.create_case(s, "Corpus").id
+    docs = list(synthetic.documents(200, seed=11, size=1200))
+    with ws.transaction() as s:
+        titles = {}
+        for n, d in enumerate(docs):
+            ing = Ingested(text=d.text, mime_type="text/plain", title=f"{n:03d} {d.title}")
+            titles[store_document(s, cid, d.text.encode(), ing).document_id] = f"{n:03d}"
+    queries = [*synthetic.QUERIES, *AWKWARD, "harbor", "the", "Nadia", "Kowalski -Nadia"]
+    out = {}
+    with ws.transaction() as s:
+        for q in queries:
+            out[q] = {titles[h.item_id] for h in search.search(s, q, cid, limit=1000)}
+    return out
+
+
+@pytest.mark.postgres
+def test_sqlite_and_postgresql_find_the_same_documents(tmp_path, pg_database) -> None:
+    lite = open_workspace(tmp_path / "ws")
+    pg = open_workspace(db_url=pg_database)
+    try:
+        a, b = _corpus_results(lite), _corpus_results(pg)
+    finally:
+        lite.close()
+        pg.close()
+    assert {q: v for q, v in a.items() if v != b[q]} == {}
+    assert sum(1 for v in a.values() if v) >= 30  # the query set does find things
+    assert len(a["the"]) == 200 and len(a["Ferreira"]) > 10
+
+
+def test_parse_query_shapes() -> None:
+    p = search.parse_query('"Harbor  Police"* e-mail OR memo -"bad news" -x NEAR(')
+    assert p.groups == [
+        [search.Phrase(("harbor", "police"), prefix=True)],
+        [search.Phrase(("e", "mail")), search.Phrase(("email",)), search.Phrase(("memo",))],
+        [search.Phrase(("near",))],
+    ]
+    assert p.exclude == [search.Phrase(("bad", "news")), search.Phrase(("x",))]
+    assert search.fts5_query(p) == (
+        '((("harbor police"*) AND ("e mail" OR "email" OR "memo") AND ("near")) '
+        'NOT "bad news") NOT "x"'
+    )
+    assert search.tsquery(p) == (
+        "(('harbor' <-> 'police':*)) & (('e' <-> 'mail') | ('email') | ('memo')) & (('near'))"
+        " & !('bad' <-> 'news') & !('x')"
+    )
+    assert search.parse_query("x" * 65).empty  # too long to be a word
+    assert len(search.parse_query("w " * 400).groups) == search.MAX_TERMS
+
+
+def test_fold_and_tokens() -> None:
+    assert search.tokens("Łódź, O’Brien's e-mail: STRASSE Straße ﬁle ½") == [
+        "lodz", "o", "brien", "s", "e", "mail", "strasse", "strasse", "file", "1", "2"]
+    assert search.tsvector_literal("A b", "b c") == "'a':1A 'b':2A,4 'c':5"

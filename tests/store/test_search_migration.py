@@ -1,0 +1,77 @@
+"""Revision 0003 re-indexes a workspace made at 0001: its documents are found afterwards, with
+the new matching rules (accents folded), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic import command
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from casefile.store import Blob, Case, Document, Person
+from casefile.store import search as search_backend
+from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
+
+OLD_ROWS = {
+    "Łódź harbour audit": "The audit of the Łódź harbour found unpaid invoices.",
+    "Deleted memo": "A memo about Zanzibar.",
+}
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        (tmp_path / "ws").mkdir()
+        return sqlite_url(tmp_path / "ws")
+    return str(request.getfixturevalue("pg_database"))
+
+
+def test_workspace_made_at_0001_with_documents_is_reindexed_on_upgrade(url: str) -> None:
+    engine = make_engine(url)
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    sqlite = engine.dialect.name == "sqlite"
+    with Session(engine) as s, s.begin():
+        case = Case(title="Old case")
+        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
+        s.flush()
+        ids = {}
+        for title, body in OLD_ROWS.items():
+            doc = Document(case_id=case.id, title=title, doc_kind="article", status="obtained",
+                           text=body, mime_type="text/plain", sha256="0" * 64)
+            s.add(doc)
+            s.flush()
+            ids[title] = doc.id
+        person = Person(case_id=case.id, title="Seán O’Brien", notes="Harbour master")
+        s.add(person)
+        s.flush()
+        person_id = person.id
+        # the index as 0001 wrote it
+        rows = [(i, t, b) for t, i in ids.items() for b in [OLD_ROWS[t]]]
+        rows.append((person.id, person.title, "Harbour master"))
+        for item_id, title, body in rows:
+            s.execute(text(f"INSERT INTO {'search_fts' if sqlite else 'search_pg'} "
+                           "(item_id, case_id, title, body) VALUES (:i, :c, :t, :b)"),
+                      {"i": item_id, "c": case.id, "t": title, "b": body})
+        # a document deleted at 0001 whose index row stayed behind (SQLite had no cascade)
+        s.execute(text("DELETE FROM documents WHERE id = :i"), {"i": ids["Deleted memo"]})
+        s.execute(text("DELETE FROM items WHERE id = :i"), {"i": ids["Deleted memo"]})
+    engine.dispose()
+
+    ws = open_workspace(db_url=url)
+    try:
+        with ws.transaction() as s:
+            hits = search_backend.search(s, "Lodz")
+            assert [h.item_id for h in hits] == [ids["Łódź harbour audit"]]
+            assert hits[0].snippet == "The audit of the [Łódź] harbour found unpaid invoices."
+            assert [h.item_id for h in search_backend.search(s, "O'Brien")] == [person_id]
+            assert len(search_backend.search(s, "harbour")) == 2
+            assert search_backend.search(s, "Zanzibar") == []
+            table = "search_fts_docs" if sqlite else "search_pg"
+            assert s.scalar(text(f"SELECT count(*) FROM {table}")) == 2
+    finally:
+        ws.close()
