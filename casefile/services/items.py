@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -28,6 +29,7 @@ from casefile.store import (
     search,
     utcnow,
 )
+from casefile.store.conflicts import is_write_conflict
 from casefile.store.items import (
     CLAIM_STATUSES,
     DATE_PRECISIONS,
@@ -177,11 +179,10 @@ def update_item(
     ValidationError for unknown fields or bad values.
     """
     item = get_item(session, item_id)
+    conflict = (f"{item.kind} {item.title!r} was changed by someone else since you opened it; "
+                "reload it and apply your change again")
     if expected_version is not None and item.version != expected_version:
-        raise ConflictError(
-            f"{item.kind} {item.title!r} was changed by someone else since you opened it; "
-            "reload it and apply your change again"
-        )
+        raise ConflictError(conflict)
     allowed = set(FIELDS[item.kind]) | set(COMMON_FIELDS)
     before: dict[str, Any] = {}
     for field, value in fields.items():
@@ -194,11 +195,12 @@ def update_item(
             item.status_changed = utcnow()
     try:
         session.flush()
-    except StaleDataError as exc:
-        raise ConflictError(
-            f"{item.kind} {item.title!r} was changed by someone else since you opened it; "
-            "reload it and apply your change again"
-        ) from exc
+    except StaleDataError as exc:  # the version column moved on: another session saved first
+        raise ConflictError(conflict) from exc
+    except DBAPIError as exc:  # SQLite: a stale snapshot may not write (store.conflicts)
+        if is_write_conflict(exc):
+            raise ConflictError(conflict) from exc
+        raise
     reindex(session, item)
     log_change(
         session, f"{item.kind}.update", case_id=item.case_id, item_id=item.id,
