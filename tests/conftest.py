@@ -2,7 +2,10 @@
 
 Set CASEFILE_TEST_DB_URL (e.g. postgresql+psycopg://postgres@127.0.0.1:54329/postgres) to run
 every test that uses the ``workspace`` fixture on PostgreSQL as well: each such test gets a new
-database created on that server and dropped afterwards.
+database created on that server and dropped afterwards. Migrating every one of those databases
+from empty to head would dominate the suite's time, so the ``workspace`` fixture copies a template
+database migrated once per test session (``CREATE DATABASE ... TEMPLATE``, PostgreSQL docs
+"Template Databases"); ``pg_database`` stays an empty database for migration tests.
 """
 
 from __future__ import annotations
@@ -42,18 +45,18 @@ def _isolated_environment(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
 
 
-@pytest.fixture
-def pg_database() -> Iterator[str]:
-    """A new, empty PostgreSQL database on the test server; yields its URL, drops it after."""
-    if not PG_URL:
-        pytest.skip("CASEFILE_TEST_DB_URL not set")
+def _new_pg_database(template: str | None = None) -> Iterator[str]:
+    """Create a database on the test server (a copy of ``template`` if given); yield its URL;
+    drop it afterwards."""
     from sqlalchemy import create_engine, text
     from sqlalchemy.engine import make_url
 
+    assert PG_URL
     name = f"cf_test_{uuid.uuid4().hex[:12]}"
     admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    copy = f' TEMPLATE "{template}" STRATEGY FILE_COPY' if template else ""
     with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     url = make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
     try:
         yield url
@@ -61,6 +64,34 @@ def pg_database() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture
+def pg_database() -> Iterator[str]:
+    """A new, empty PostgreSQL database on the test server; yields its URL, drops it after."""
+    if not PG_URL:
+        pytest.skip("CASEFILE_TEST_DB_URL not set")
+    yield from _new_pg_database()
+
+
+@pytest.fixture(scope="session")
+def pg_template() -> Iterator[str]:
+    """Name of a PostgreSQL database migrated to head once per test session (to copy from)."""
+    if not PG_URL:
+        pytest.skip("CASEFILE_TEST_DB_URL not set")
+    from sqlalchemy.engine import make_url
+
+    from casefile.store.workspace import open_workspace
+
+    for url in _new_pg_database():
+        open_workspace(db_url=url).close()  # migrate, then let go: a template has no sessions
+        yield str(make_url(url).database)
+
+
+@pytest.fixture
+def pg_workspace_database(pg_template: str) -> Iterator[str]:
+    """A new PostgreSQL database already at head (a copy of ``pg_template``); yields its URL."""
+    yield from _new_pg_database(pg_template)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -71,7 +102,7 @@ def workspace(request: pytest.FixtureRequest, tmp_path: Path):
     if request.param == "sqlite":
         ws = open_workspace(tmp_path / "ws")
     else:
-        ws = open_workspace(db_url=request.getfixturevalue("pg_database"))
+        ws = open_workspace(db_url=request.getfixturevalue("pg_workspace_database"))
     yield ws
     ws.close()
 
