@@ -169,20 +169,26 @@ def format_event_date(date: str | None, precision: str = "day", end: str | None 
 
     ``day``/``exact`` print the date as given (``2018-02-14``); ``month`` prints ``2018-02``;
     ``year`` prints ``2018``; ``approximate`` prefixes ``~ `` (``~ 2018-02``). An ``end`` date
-    is appended as ``… – end``. No date gives ``undated``.
+    is appended as ``… – end``, at the same precision (``2016-09 – 2017-11``). No date gives
+    ``undated``.
     """
     if not date or not _clean(date).strip():
         return "undated"
-    shown = _clean(date).strip()
-    match = _ISO_DATE.match(shown)
-    if match and precision == "month" and match.group(2):
-        shown = f"{match.group(1)}-{match.group(2)}"
-    elif match and precision == "year":
-        shown = match.group(1)
+    shown = _at_precision(date, precision)
     if precision == "approximate":
         shown = "~ " + shown
     if end and _clean(end).strip():
-        shown += " – " + _clean(end).strip()
+        shown += " – " + _at_precision(end, precision)
+    return shown
+
+
+def _at_precision(value: str, precision: str) -> str:
+    shown = _clean(value).strip()
+    match = _ISO_DATE.match(shown)
+    if match and precision == "month" and match.group(2):
+        return f"{match.group(1)}-{match.group(2)}"
+    if match and precision == "year":
+        return match.group(1)
     return shown
 
 
@@ -551,6 +557,18 @@ def _claims(data: BriefData, styles: _Styles) -> list[Flowable]:
         chain = _meta_line([("Attributed to", claim.attributed_to), ("via", claim.via)])
         if chain:
             block.append(Paragraph(chain, styles.meta))
+        if _present(claim.status_reason):
+            evidence_says = (
+                f" (the evidence alone: {_text(claim.computed_status)})"
+                if _present(claim.computed_status) and claim.computed_status != claim.status
+                else ""
+            )
+            block.append(Paragraph(
+                f"<b>Status set by the reporter:</b> {_text(claim.status_reason)}{evidence_says}",
+                styles.meta,
+            ))
+        if _present(claim.evidence):
+            block.append(Paragraph(_meta_line([("Evidence", claim.evidence)]), styles.meta))
         block.extend(_quotes(claim.quotes, styles))
         entries.append(block)
     return _compose(heading, entries)

@@ -82,13 +82,22 @@ class EventEntry:
 
 @dataclass
 class ClaimEntry:
-    """A claim with its status and attribution chain."""
+    """A claim with its status and attribution chain (statement ← ``attributed_to`` ← ``via``
+    ← the quoted passages).
+
+    ``status_reason`` is set when the reporter overrode the status, with ``computed_status``
+    what the evidence alone gives; ``evidence`` a one-line account of the evidence counted
+    (e.g. "2 supporting passages from 1 independent origin").
+    """
 
     statement: str
     status: str
     attributed_to: str | None = None
     via: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    status_reason: str | None = None
+    computed_status: str | None = None
+    evidence: str | None = None
     confidential: bool = False  # only ever True when the brief includes confidential material
 
 

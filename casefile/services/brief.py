@@ -159,16 +159,41 @@ def build_brief_data(
             )
             for e in events
         ],
-        claims=[
-            ClaimEntry(
-                statement=red(c.statement or c.title) or "", status=c.status,
-                attributed_to=name_of(c.attributed_to_id) or red(c.attributed_to_text),
-                via=name_of(c.via_id), quotes=quotes(c.id),
-            )
-            for c in claims
-        ],
+        claims=[_claim_entry(session, c, name_of, red, quotes) for c in claims],
         sources=sources,
         includes_confidential=include_confidential,
+    )
+
+
+def _claim_entry(
+    session: Session,
+    claim: Claim,
+    name_of: Callable[[int | None], str | None],
+    red: _Redactor,
+    quotes: Callable[[int], list[QuoteEntry]],
+) -> ClaimEntry:
+    """A claim with the status its evidence gives now (or the reporter's override and reason)
+    and its attribution chain; unnamed sources are labelled as such. The evidence line gives
+    counts only, never the names of the documents (some may be confidential)."""
+    from casefile.services.claims import UNNAMED_SOURCES, assess_claim
+
+    verdict = assess_claim(session, claim.id)
+    attributed = name_of(claim.attributed_to_id)
+    if attributed is None and claim.attributed_to_text:
+        text = red(claim.attributed_to_text) or ""
+        attributed = text if UNNAMED_SOURCES in text.casefold() else f"{text} ({UNNAMED_SOURCES})"
+    n, k = verdict.supporting, len(verdict.origins)
+    evidence = (
+        f"{n} supporting passage{'s' if n != 1 else ''} from {k} independent "
+        f"origin{'s' if k != 1 else ''}" if n else "no supporting passage"
+    )
+    if verdict.contradicting:
+        m = verdict.contradicting
+        evidence += f"; {m} contradicting passage{'s' if m != 1 else ''}"
+    return ClaimEntry(
+        statement=red(claim.statement or claim.title) or "", status=verdict.status,
+        attributed_to=attributed, via=name_of(claim.via_id), quotes=quotes(claim.id),
+        status_reason=red(verdict.reason), computed_status=verdict.computed, evidence=evidence,
     )
 
 
