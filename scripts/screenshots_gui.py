@@ -9,6 +9,9 @@ Builds the demo case in a fresh temp workspace, opens the window at 1280×800 an
 Run it under a real X server::
 
     xvfb-run -s "-screen 0 1280x800x24" .venv/bin/python scripts/screenshots_gui.py OUT_DIR
+
+``--dark`` first gives the application a dark palette, as a dark desktop theme would (the
+window itself never forces a theme), to check that text and highlights stay readable.
 """
 
 from __future__ import annotations
@@ -18,7 +21,24 @@ import tempfile
 from pathlib import Path
 
 
+def _dark_palette() -> object:
+    from PySide6.QtGui import QColor, QPalette
+
+    p = QPalette()
+    role = QPalette.ColorRole
+    for r, c in ((role.Window, "#2b2b2b"), (role.WindowText, "#e6e6e6"), (role.Base, "#1e1e1e"),
+                 (role.AlternateBase, "#262626"), (role.Text, "#e6e6e6"),
+                 (role.Button, "#353535"), (role.ButtonText, "#e6e6e6"),
+                 (role.Highlight, "#2f65ca"), (role.HighlightedText, "#ffffff"),
+                 (role.ToolTipBase, "#353535"), (role.ToolTipText, "#e6e6e6"),
+                 (role.PlaceholderText, "#8a8a8a")):
+        p.setColor(r, QColor(c))
+    return p
+
+
 def main(argv: list[str]) -> int:
+    dark = "--dark" in argv
+    argv = [a for a in argv if a != "--dark"]
     out = Path(argv[0] if argv else "screenshots")
     out.mkdir(parents=True, exist_ok=True)
 
@@ -32,6 +52,9 @@ def main(argv: list[str]) -> int:
     from casefile.ui.main_window import MainWindow
 
     app = ensure_application()
+    if dark:
+        app.setStyle("Fusion")
+        app.setPalette(_dark_palette())
     tmp = Path(tempfile.mkdtemp(prefix="casefile-shots-"))
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
     ws = open_workspace(tmp / "workspace")
