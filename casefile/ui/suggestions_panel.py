@@ -459,6 +459,8 @@ class SuggestionsPanel(QWidget):
         index = self.model.index_of(old.key) if old is not None else QModelIndex()
         if not index.isValid():
             index = self._at_position(old_pos)
+        if not index.isValid() and self.model.entry_indexes():
+            index = self.model.entry_indexes()[0]  # ready for the keyboard at once
         if index.isValid():
             self.tree.setCurrentIndex(index)
             self.tree.scrollTo(index)

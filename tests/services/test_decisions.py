@@ -244,6 +244,7 @@ def test_second_import_naming_peterson_links_to_the_known_person(
                     name="first.txt", mode=mode)
         with workspace.transaction() as s:
             person_id = decisions.accept_suggestion(s, case_id, "person", "Scot Peterson").item_id
+        assert person_id is not None
     else:
         with workspace.transaction() as s:
             person_id = items.create_item(s, case_id, "person", "Scot Peterson",
