@@ -110,7 +110,11 @@ def find_dates(text: str, published: dt.date | None, prefer: str = "past"
             q = phrase.split()[0].lower()
             later = published is not None and month > published.month
             earlier = published is not None and month < published.month
-            if q == "next" or (prefer == "future" and earlier and q != "last"):
+            # In a sentence about the future, a month just before publication is still more
+            # likely the recent past ("the March crash is expected to…"): take the nearer year.
+            if q == "next" or (prefer == "future" and earlier and q != "last"
+                               and published is not None
+                               and published.month - month > 6):
                 year += 1
             elif q not in {"last", "this"} and later and prefer == "past":
                 year -= 1
@@ -140,10 +144,26 @@ def find_dates(text: str, published: dt.date | None, prefer: str = "past"
             precision = "day"
         if got is None:
             continue
+        if (prefer == "future" and published is not None and not _has_year(m)
+                and m.group("wdq") is None and got > published):
+            got = _nearer_year(got, published)
         if precision == "month":
             got = got.replace(day=1)
         out.append(DatePhrase(m.start(), m.end(), phrase, got.isoformat(), precision))
     return out
+
+
+def _nearer_year(got: dt.date, published: dt.date) -> dt.date:
+    """``got`` or the same day a year earlier, whichever is nearer to ``published``.
+
+    A future-tense sentence may still name a recent past date ("the March 3 crash is expected
+    to be explained"): a date without a year is read as the one closest to publication.
+    """
+    try:
+        earlier = got.replace(year=got.year - 1)
+    except ValueError:  # 29 February
+        return got
+    return earlier if abs((published - earlier).days) < abs((got - published).days) else got
 
 
 @dataclass

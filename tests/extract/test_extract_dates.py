@@ -75,3 +75,14 @@ def test_followup_cues(mode: str) -> None:
                    ("records request", None)]
     for f in result["followups"]:
         assert text[f["start"]:f["end"]] == f["text"]
+
+
+def test_recent_past_date_in_a_future_tense_sentence_keeps_its_year() -> None:
+    from casefile.extract import extract_suggestions
+
+    text = "A report on the March 3 crash is expected to be released next month."
+    out = extract_suggestions(text, dt.date(2024, 3, 8), mode="rules")
+    assert [e["date"] for e in out["events"]] == ["2024-03-03"]
+    text = "The hearing is scheduled for January 10."
+    out = extract_suggestions(text, dt.date(2024, 12, 20), mode="rules")
+    assert [e["date"] for e in out["events"]] == ["2025-01-10"]
