@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc
 import re
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -26,7 +26,6 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
-    QRegularExpression,
     QSortFilterProxyModel,
     Qt,
     Signal,
@@ -136,7 +135,7 @@ class LazyTableModel(QAbstractTableModel):
         raise NotImplementedError
 
     def row_id(self, row: Any) -> int:
-        """The id identifying ``row`` (kept across reloads for selection)."""
+        """The id identifying ``row`` (kept across reloads for selection); rows have ``.id``."""
         return int(row.id)
 
     # -- loading ----------------------------------------------------------------------------
@@ -217,13 +216,20 @@ class LazyTableModel(QAbstractTableModel):
 
     def haystacks(self) -> list[str]:
         """The filter text of every loaded row, in row order (made in one pass)."""
+        cache = self._haystacks
+        out = []
         with _bulk():
-            return [self.haystack(n) for n in range(len(self._rows))]
+            for obj in self._rows:
+                text = cache.get(obj.id)
+                if text is None:
+                    text = cache[obj.id] = self.row_text(obj).casefold()
+                out.append(text)
+        return out
 
     def haystack(self, row: int) -> str:
         """The row's text, case-folded, for the filter."""
         obj = self._rows[row]
-        key = self.row_id(obj)
+        key = obj.id
         text = self._haystacks.get(key)
         if text is None:
             text = self._haystacks[key] = self.row_text(obj).casefold()
@@ -365,16 +371,36 @@ class SectionProxyModel(QSortFilterProxyModel):
     """Filter-as-you-type over an :class:`ItemTableModel` (every column, case-insensitive,
     every typed word must appear, in any order).
 
-    The filter is Qt's own (a regular expression over ``FILTER_ROLE``), so with no filter no
-    Python runs per row. Sorting is forwarded to the source model, which sorts its rows in
-    Python: comparing through ``data()`` from C++ would be far too slow for 100,000 items.
+    Rows are judged on their cached text (``LazyTableModel.haystack``) and verdicts are cached
+    per text, so re-filtering 100,000 rows costs one dictionary lookup each. Sorting is
+    forwarded to the source model, which sorts its rows in Python: comparing through
+    ``data()`` from C++ would be far too slow for a section of 100,000 items.
     """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._needle = ""
-        self.setFilterRole(FILTER_ROLE)
-        self.setFilterKeyColumn(0)
+        self._words: list[str] = []
+        self._verdicts: dict[str, bool] = {}  # row text -> shown, for the current filter
+        self._accept_rows: list[bool] | None = None  # per source row, until the source changes
+
+    def setSourceModel(self, model: Any) -> None:
+        old = self.sourceModel()
+        if old is not None:
+            for signal in (old.modelAboutToBeReset, old.rowsInserted, old.rowsRemoved,
+                           old.layoutAboutToBeChanged, old.dataChanged):
+                with suppress(RuntimeError, TypeError, RuntimeWarning):
+                    signal.disconnect(self._forget_rows)
+        if model is not None:
+            # connected before the proxy's own handlers, so they never see stale verdicts
+            for signal in (model.modelAboutToBeReset, model.rowsInserted, model.rowsRemoved,
+                           model.layoutAboutToBeChanged, model.dataChanged):
+                signal.connect(self._forget_rows)
+        self._accept_rows = None
+        super().setSourceModel(model)
+
+    def _forget_rows(self, *_args: Any) -> None:
+        self._accept_rows = None
 
     @property
     def filter_text(self) -> str:
@@ -387,15 +413,46 @@ class SectionProxyModel(QSortFilterProxyModel):
         if needle == self._needle:
             return
         source = self.sourceModel()
+        words = needle.split()
+        verdicts: dict[str, bool] = {}
+        accept: list[bool] | None = None
         if needle and isinstance(source, LazyTableModel):
             source.fetch_all()
-            source.haystacks()  # made in one pass, with the garbage collector paused
-        self._needle = needle
-        pattern = "".join(f"(?=.*{re.escape(word)})" for word in needle.split())
-        self.setFilterRegularExpression(QRegularExpression(
-            "^" + pattern if pattern else "",
-            QRegularExpression.PatternOption.CaseInsensitiveOption
-            | QRegularExpression.PatternOption.DotMatchesEverythingOption))
+            hays = source.haystacks()
+            with _bulk():
+                if len(words) == 1:
+                    word = words[0]
+                    verdicts = {hay: word in hay for hay in hays}
+                else:  # every word, any order: one regular expression search per row
+                    search = re.compile(
+                        "".join(f"(?=.*?{re.escape(w)})" for w in words), re.DOTALL).match
+                    verdicts = {hay: search(hay) is not None for hay in hays}
+                accept = [verdicts[hay] for hay in hays]
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
+            self.beginFilterChange()
+            self._needle, self._words, self._verdicts = needle, words, verdicts
+            self._accept_rows = accept
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:  # pragma: no cover - older Qt
+            self._needle, self._words, self._verdicts = needle, words, verdicts
+            self._accept_rows = accept
+            self.invalidateRowsFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        if not self._needle:
+            return True
+        accept = self._accept_rows
+        if accept is not None and source_row < len(accept):
+            return accept[source_row]
+        source = self.sourceModel()
+        if isinstance(source, LazyTableModel):
+            hay = source.haystack(source_row)
+        else:  # pragma: no cover - only LazyTableModel sources are used
+            hay = str(source.index(source_row, 0, source_parent).data(FILTER_ROLE) or "")
+        verdict = self._verdicts.get(hay)
+        if verdict is None:
+            verdict = self._verdicts[hay] = all(w in hay for w in self._words)
+        return verdict
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         source = self.sourceModel()

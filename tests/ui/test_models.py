@@ -140,3 +140,20 @@ def test_evidence_model_groups_by_document(qtmodeltester, filled, qtbot):
         model.setData(child, "contradicts")
     model.set_evidence([])
     qtmodeltester.check(model)
+
+
+def test_filter_follows_edits_and_multiword_any_order(filled):
+    ws, cid, _doc, peterson, _ids = filled
+    model = _section_model(ws, cid, "person", page=5)
+    proxy = SectionProxyModel()
+    proxy.setSourceModel(model)
+    proxy.set_filter_text("peterson DEPUTY")  # every word, any order, any case
+    assert proxy.rowCount() == 1
+    with ws.transaction() as s:
+        items.update_item(s, peterson, role="School resource officer")
+    model.refresh_items([peterson])
+    assert proxy.rowCount() == 0  # no longer a deputy: the edited row leaves the filter
+    proxy.set_filter_text("resource scot")
+    assert proxy.rowCount() == 1
+    model.reload()
+    assert proxy.rowCount() == 1
