@@ -263,6 +263,8 @@ class OperationRunner(QObject):
             dialog.setAutoClose(False)
             dialog.setAutoReset(False)
             dialog.canceled.connect(job.cancel)
+            dialog.canceled.connect(lambda: dialog.setLabelText(
+                "Cancelling… nothing of this will be stored."))
             job.dialog = dialog
             dialog.setValue(0)
 
