@@ -1,6 +1,7 @@
 """PDF: text per page with pypdfium2 (PDFium keeps word spacing), page offsets, damage notes.
 
-pypdfium2 is not thread-safe: call this from one thread at a time (the importer runs one job).
+pypdfium2 is not thread-safe: every use of it, here and in the window's page view, holds
+:data:`PDFIUM_LOCK` (an import runs on a worker thread while the window renders pages).
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import threading
 import zlib
 from datetime import datetime
 from pathlib import PurePath
@@ -24,6 +26,8 @@ _TITLE_MAX = 120
 # Values PDF producers write when they know nothing (reportlab writes "anonymous"/"unspecified").
 _PLACEHOLDERS = {"", "anonymous", "unknown", "unspecified", "untitled", "none", "(anonymous)"}
 _STREAM_CHECK_MAX_BYTES = 50 * 1024**2  # beyond this, skip the (pure Python) stream check
+#: Held around every call into PDFium (it is not thread-safe); re-entrant.
+PDFIUM_LOCK = threading.RLock()
 
 
 class PdfPasswordError(IngestError):
@@ -166,6 +170,11 @@ def ingest_pdf(data: bytes, filename: str, password: str | None = None) -> Inges
     """
     if b"%%EOF" not in data[-1024:]:
         raise IngestError(f"{filename} is truncated (the file ends too early) and cannot be read")
+    with PDFIUM_LOCK:
+        return _ingest_pdf(data, filename, password)
+
+
+def _ingest_pdf(data: bytes, filename: str, password: str | None) -> Ingested:
     document = _open(data, filename, password)
     try:
         if len(document) == 0:
