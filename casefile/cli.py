@@ -102,6 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
     fu.add_argument("--today", type=_parse_iso_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
     fu.add_argument("--json", action="store_true")
 
+    cl = sub.add_parser("claims", help="list claims with their status and attribution chain")
+    cl.add_argument("--case", required=True, metavar="TITLE")
+    cl.add_argument("--json", action="store_true")
+
     se = sub.add_parser("search", help="full-text search")
     se.add_argument("query")
     se.add_argument("--case", metavar="TITLE")
@@ -338,6 +342,33 @@ def _followups_ics(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_claims(args: argparse.Namespace) -> int:
+    from casefile.services import cases, claims
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        case_id = cases.find_case(s, args.case).id
+        rows = claims.claims_overview(s, case_id)
+    if args.json:
+        _print_json([
+            {"id": r.id, "statement": r.statement, **r.assessment.as_json(),
+             "attributed_to": r.chain.attributed_to, "attributed_kind": r.chain.attributed_kind,
+             "via": r.chain.via, "via_kind": r.chain.via_kind}
+            for r in rows
+        ])
+        return 0
+    if not rows:
+        print("no claims")
+    for r in rows:
+        a = r.assessment
+        print(f"{a.status.upper():<14} {r.chain.as_text()}")
+        if a.overridden:
+            print(f"    set by hand: {a.reason} (the evidence alone: {a.computed})")
+        else:
+            print(f"    {a.explanation}")
+    return 0
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     from casefile.services import cases
     from casefile.store import search
@@ -428,7 +459,8 @@ def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
 
 COMMANDS = {
     "case": cmd_case, "import": cmd_import, "extract": cmd_extract, "items": cmd_items,
-    "followups": cmd_followups, "search": cmd_search, "brief": cmd_brief, "demo": cmd_demo,
+    "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
+    "demo": cmd_demo,
 }
 
 
