@@ -89,4 +89,6 @@ def build_demo(session: Session, *, today: date | None = None) -> tuple[int, boo
             via_id=ids.get(c.get("via") or ""),
         )
         cite(item.id, c)
+        if c.get("contradicted_by"):
+            cite(item.id, {"quote": c["contradicted_by"]}, "contradicts")
     return case.id, True

@@ -25,6 +25,8 @@ def test_demo_builds_a_populated_case_once(tmp_path: Path) -> None:
     due = json.loads(casefile(ws, "followups", "--case", title, "--due-within", "7",
                               "--json").out)
     assert any(f["overdue"] for f in due) and any(not f["overdue"] for f in due)
+    claims = json.loads(casefile(ws, "claims", "--case", title, "--json").out)
+    assert sorted(c["status"] for c in claims) == ["disputed", "single-source"]
 
 
 def test_demo_open_without_a_display_writes_the_brief_instead(tmp_path: Path) -> None:
