@@ -50,7 +50,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -96,14 +96,22 @@ def _fold_table() -> dict[int, str | None]:
     return table
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+def _fold_run(m: re.Match[str]) -> str:
+    return unicodedata.normalize("NFKD", m.group()).translate(_fold_table()).casefold()
+
+
 def fold(value: str) -> str:
     """Fold text for matching: NFKD, drop combining marks, map ł/ø/ß/æ..., casefold.
 
-    Same length or shorter/longer than ``value``; offsets are not kept (see :func:`_fold_same`).
+    Only the runs of non-ASCII characters go through Unicode normalisation (news text is mostly
+    ASCII, and ``str.translate`` with a dict is slow per character). Offsets are not kept.
     """
     if value.isascii():
         return value.lower()
-    return unicodedata.normalize("NFKD", value).translate(_fold_table()).casefold()
+    return _NON_ASCII.sub(_fold_run, value).lower()
 
 
 def tokens(value: str) -> list[str]:
@@ -112,12 +120,12 @@ def tokens(value: str) -> list[str]:
 
 
 @cache
-def _same_length_table() -> dict[int, str]:
-    """Per-character fold that keeps offsets: only characters whose fold is one character."""
+def _one_char_table() -> dict[int, str]:
+    """Per-character fold for characters whose fold is one character (offsets are kept)."""
     table: dict[int, str] = {}
     ranges: Iterable[int] = (
-        *range(0x41, 0x5B), *range(0xC0, 0x2000), *range(0x2100, 0x2200),
-        *range(0xFB00, 0xFB50), *range(0xFF00, 0xFFF0),
+        *range(0x80, 0x2000), *range(0x2100, 0x2200), *range(0xFB00, 0xFB50),
+        *range(0xFF00, 0xFFF0),
     )
     for cp in ranges:
         folded = fold(chr(cp))
@@ -126,9 +134,18 @@ def _same_length_table() -> dict[int, str]:
     return table
 
 
-def _fold_same(value: str) -> str:
-    """``value`` folded character by character, same length (for locating matches)."""
-    return value.translate(_same_length_table())
+def _fold_run_same(m: re.Match[str]) -> str:
+    return m.group().translate(_one_char_table())
+
+
+def fold_same_length(value: str) -> str:
+    """``value`` folded character by character, same length, so offsets line up (snippets).
+
+    Characters whose fold is longer (``ß``, ``æ``, ligatures) are kept as they are.
+    """
+    if value.isascii():
+        return value.lower()
+    return _NON_ASCII.sub(_fold_run_same, value).lower()
 
 
 # --- queries ---------------------------------------------------------------------------------
@@ -346,7 +363,9 @@ class SearchHit:
     highlights: tuple[tuple[int, int], ...] = ()
 
 
-def _matcher(phrases: Sequence[Phrase]) -> re.Pattern[str] | None:
+@lru_cache(maxsize=256)
+def _matcher(phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
+    """A regex finding the phrases' words in :func:`fold_same_length` text, or None."""
     words: dict[str, bool] = {}
     for p in phrases:
         for i, w in enumerate(p.words):
@@ -365,8 +384,14 @@ def make_snippet(
     """The snippet text of ``body`` around the first match, and the highlighted spans in it."""
     if not body:
         return "", ()
-    folded = _fold_same(body)
-    first = matcher.search(folded) if matcher else None
+    first = None
+    if matcher is not None:
+        # Cheap first try on the lower-cased text; fold the whole text only if that finds nothing.
+        lowered = body.lower()
+        if len(lowered) == len(body):
+            first = matcher.search(lowered)
+        if first is None:
+            first = matcher.search(fold_same_length(body))
     if first is None:
         start = 0
     else:
@@ -382,16 +407,16 @@ def make_snippet(
     length = len(pieces[0]) if pieces else 0
     spans: list[tuple[int, int]] = []
     cursor = start
-    matches = list(matcher.finditer(folded, start, end)) if matcher else []
-    for m in matches:
-        gap = _SPACE.sub(" ", body[cursor:m.start()])
+    window = fold_same_length(body[start:end])
+    for m in matcher.finditer(window) if matcher else ():
+        gap = _SPACE.sub(" ", body[cursor:start + m.start()])
         pieces.append(gap)
         length += len(gap)
-        word = body[m.start():m.end()]
+        word = body[start + m.start():start + m.end()]
         spans.append((length, length + len(word)))
         pieces.append(word)
         length += len(word)
-        cursor = m.end()
+        cursor = start + m.end()
     pieces.append(_SPACE.sub(" ", body[cursor:end]))
     if end < len(body):
         pieces.append("…")
@@ -455,7 +480,7 @@ def search(
              f"JOIN {table} d ON d.item_id = i.id WHERE i.id IN ({','.join(map(str, ids))})")
     ).all()
     by_id = {r[0]: r for r in rows}
-    matcher = _matcher(parsed.phrases())
+    matcher = _matcher(tuple(parsed.phrases()))
     hits: list[SearchHit] = []
     for item_id in ids:
         row = by_id.get(item_id)

@@ -1,0 +1,291 @@
+"""Benchmark Casefile as a case grows: import rate, search latency vs raw SQL, open time,
+evidence panel, brief, peak memory. Not run by pytest.
+
+Usage::
+
+    .venv/bin/python scripts/bench.py [--sizes 1000,10000,100000] [--db-url URL] [--json OUT]
+
+``--db-url`` (a PostgreSQL server URL, e.g. postgresql+psycopg://postgres@127.0.0.1:54329/postgres)
+adds PostgreSQL runs: each size gets a new database on that server, dropped afterwards. SQLite
+runs use a temporary workspace folder. Every (size, engine) runs in its own process, so peak
+memory (``resource.getrusage`` ru_maxrss) is that configuration's.
+
+Documents are invented ~3 KB news-like articles (scripts/synthetic.py, seed 7), imported through
+``services.documents.store_document`` in transactions of 500. Measured:
+
+- import: documents per second through the service (text, blob, metadata, search index, log).
+- search p50/p95: ``store.search.search`` (whole workspace, 50 hits, snippets) over
+  ``synthetic.QUERIES`` run 5 times each, warm.
+- raw p95: the same FTS query (the MATCH / tsquery Casefile builds, same ORDER BY and LIMIT) run
+  directly through sqlite3 / psycopg, without the join, hits' rows or snippets; ratio = p95/raw.
+- open: ``open_workspace`` + ``list_cases`` + ``item_counts`` of the big case.
+- evidence: ``services.evidence.evidence_for`` of a person with 1,000 linked passages.
+- brief: ``services.brief.export_brief`` of a separate 500-item case (to memory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts import synthetic  # noqa: E402
+
+BATCH = 500
+REPEATS = 5
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _import(ws: Any, case_id: int, n: int) -> float:
+    from casefile.ingest.types import Ingested
+    from casefile.services.documents import store_document
+
+    docs = synthetic.documents(n, seed=7)
+    spent = 0.0
+    done = 0
+    while done < n:
+        batch = []  # generated outside the timed part: the rate is Casefile's, not the RNG's
+        for _ in range(min(BATCH, n - done)):
+            d = next(docs)
+            ing = Ingested(text=d.text, mime_type="text/plain", title=d.title, kind="article",
+                           outlet="The Invented Gazette")
+            batch.append((f"{done + len(batch)}\n{d.text}".encode(), ing))
+        start = time.perf_counter()
+        with ws.transaction() as s:
+            for data, ing in batch:
+                store_document(s, case_id, data, ing)
+        spent += time.perf_counter() - start
+        done += len(batch)
+    return n / spent
+
+
+def _raw_runner(url: str) -> Any:
+    """A function running one raw FTS query (sql with the backend's placeholder) directly."""
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        conn = sqlite3.connect(url.removeprefix("sqlite:///"))
+
+        def run_sqlite(sql: str, q: str) -> list[Any]:
+            return conn.execute(sql, (q, 50)).fetchall()
+
+        return run_sqlite
+    import psycopg
+
+    pconn = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
+
+    def run_pg(sql: str, q: str) -> list[Any]:
+        return pconn.execute(sql, (q, q, 50)).fetchall()
+
+    return run_pg
+
+
+RAW_SQLITE = ("SELECT rowid FROM search_fts WHERE search_fts MATCH ? "
+              "ORDER BY bm25(search_fts, 10.0, 1.0) LIMIT ?")
+RAW_PG = ("SELECT item_id FROM search_pg WHERE tsv @@ CAST(%s AS tsquery) "
+          "ORDER BY ts_rank(tsv, CAST(%s AS tsquery)) DESC, item_id LIMIT %s")
+
+
+def _search(ws: Any, url: str) -> dict[str, float]:
+    from casefile.store import search
+
+    ours: list[float] = []
+    raw: list[float] = []
+    run_raw = _raw_runner(url)
+    sqlite = url.startswith("sqlite")
+    per_query: dict[str, float] = {}
+    for q in synthetic.QUERIES:  # warm up caches once
+        with ws.transaction() as s:
+            search.search(s, q)
+    for q in synthetic.QUERIES:
+        parsed = search.parse_query(q)
+        native = search.fts5_query(parsed) if sqlite else search.tsquery(parsed)
+        times = []
+        for _ in range(REPEATS):
+            t = time.perf_counter()
+            with ws.transaction() as s:
+                search.search(s, q)
+            times.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            run_raw(RAW_SQLITE if sqlite else RAW_PG, native)
+            raw.append(time.perf_counter() - t)
+        ours += times
+        per_query[q] = statistics.median(times) * 1000
+    slowest = sorted(per_query.items(), key=lambda kv: -kv[1])[:3]
+    return {
+        "search_p50_ms": _pct(ours, 0.5) * 1000, "search_p95_ms": _pct(ours, 0.95) * 1000,
+        "raw_p50_ms": _pct(raw, 0.5) * 1000, "raw_p95_ms": _pct(raw, 0.95) * 1000,
+        "ratio_p95": _pct(ours, 0.95) / max(_pct(raw, 0.95), 1e-9),
+        "slowest_queries_ms": dict(slowest),  # type: ignore[dict-item]
+    }
+
+
+def _evidence(ws: Any, case_id: int, links: int = 1000) -> float:
+    from sqlalchemy import select
+
+    from casefile.services import evidence, items, passages
+    from casefile.store import Document
+
+    with ws.transaction() as s:
+        pid = items.create_item(s, case_id, "person", "Nadia Ferreira (bench)").id
+        doc_ids = list(s.scalars(select(Document.id).where(Document.case_id == case_id)
+                                 .order_by(Document.id).limit(links)))
+        for i in range(links):
+            p = passages.add_passage(s, doc_ids[i % len(doc_ids)], 0, 40)
+            evidence.link_evidence(s, pid, passage_id=p.id)
+    t = time.perf_counter()
+    with ws.transaction() as s:
+        shown = evidence.evidence_for(s, pid)
+    assert len(shown) == links
+    return time.perf_counter() - t
+
+
+def _brief(ws: Any, n_items: int = 500) -> float:
+    from casefile.ingest.types import Ingested
+    from casefile.services import brief, cases, evidence, items, passages
+    from casefile.services.documents import store_document
+
+    with ws.transaction() as s:
+        cid = cases.create_case(s, f"Brief bench {uuid.uuid4().hex[:6]}").id
+        docs = list(synthetic.documents(50, seed=99, size=1500))
+        doc_ids = [store_document(s, cid, d.text.encode(), Ingested(
+            text=d.text, mime_type="text/plain", title=d.title)).document_id for d in docs]
+        kinds = ("person", "organization", "claim", "question", "event", "place")
+        for i in range(n_items - len(doc_ids)):
+            kind = kinds[i % len(kinds)]
+            fields: dict[str, Any] = {"notes": f"Bench note {i}."}
+            if kind == "claim":
+                fields["statement"] = f"The contract number {i} was never paid."
+            it = items.create_item(s, cid, kind, f"{kind.title()} {i}", **fields)
+            if i % 3 == 0:
+                p = passages.add_passage(s, doc_ids[i % len(doc_ids)], 0, 60)
+                evidence.link_evidence(s, it.id, passage_id=p.id)
+    t = time.perf_counter()
+    with ws.transaction() as s:
+        brief.export_brief(s, cid, io.BytesIO())
+    return time.perf_counter() - t
+
+
+def _pg_database(admin_url: str) -> tuple[str, Any]:
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"casefile_bench_{uuid.uuid4().hex[:8]}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+
+    def drop() -> None:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+    return make_url(admin_url).set(database=name).render_as_string(hide_password=False), drop
+
+
+def run_one(n: int, engine: str, db_url: str | None) -> dict[str, Any]:
+    """Build a workspace of ``n`` documents on ``engine`` and measure it (in this process)."""
+    from casefile.services import cases
+    from casefile.store.workspace import open_workspace, sqlite_url
+
+    drop = None
+    tmp = tempfile.TemporaryDirectory(prefix="casefile-bench-")
+    if engine == "sqlite":
+        url = sqlite_url(Path(tmp.name))
+    else:
+        assert db_url
+        url, drop = _pg_database(db_url)
+    try:
+        ws = open_workspace(db_url=url)
+        with ws.transaction() as s:
+            cid = cases.create_case(s, "Harbor bench").id
+        rate = _import(ws, cid, n)
+        if engine != "sqlite":
+            with ws.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                conn.exec_driver_sql("VACUUM ANALYZE")
+        ws.close()
+        t = time.perf_counter()
+        ws = open_workspace(db_url=url)
+        with ws.transaction() as s:
+            cases.list_cases(s)
+            cases.item_counts(s, cid)
+        open_s = time.perf_counter() - t
+        result: dict[str, Any] = {"n": n, "engine": engine, "import_docs_per_s": rate,
+                                  "open_s": open_s}
+        result.update(_search(ws, url))
+        result["evidence_s"] = _evidence(ws, cid)
+        result["brief_s"] = _brief(ws)
+        ws.close()
+        result["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        return result
+    finally:
+        if drop:
+            drop()
+        tmp.cleanup()
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    head = ("| N | engine | import docs/s | search p50 ms | search p95 ms | raw p95 ms | ratio | "
+            "open s | evidence s (1,000) | brief s (500) | peak MB |")
+    lines = [head, "|" + "---|" * 11]
+    for r in rows:
+        lines.append(
+            f"| {r['n']:,} | {r['engine']} | {r['import_docs_per_s']:.0f} | "
+            f"{r['search_p50_ms']:.1f} | {r['search_p95_ms']:.1f} | {r['raw_p95_ms']:.1f} | "
+            f"{r['ratio_p95']:.2f} | {r['open_s']:.2f} | {r['evidence_s']:.3f} | "
+            f"{r['brief_s']:.2f} | {r['peak_mb']:.0f} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--db-url", help="PostgreSQL server URL (adds PostgreSQL runs)")
+    ap.add_argument("--engines", default=None, help="comma list: sqlite,postgresql")
+    ap.add_argument("--json", type=Path, default=Path("bench.json"))
+    ap.add_argument("--one", nargs=2, metavar=("N", "ENGINE"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.one:
+        print(json.dumps(run_one(int(args.one[0]), args.one[1], args.db_url)))
+        return 0
+    engines = (args.engines.split(",") if args.engines
+               else ["sqlite"] + (["postgresql"] if args.db_url else []))
+    rows = []
+    for n in [int(x) for x in args.sizes.split(",")]:
+        for engine in engines:
+            cmd = [sys.executable, __file__, "--one", str(n), engine]
+            if args.db_url:
+                cmd += ["--db-url", args.db_url]
+            out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
+            rows.append(json.loads(out.strip().splitlines()[-1]))
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    by = {(r["engine"], r["n"]): r for r in rows}
+    for engine in engines:
+        sizes = sorted(n for e, n in by if e == engine)
+        if len(sizes) > 1 and sizes[-1] >= 100 * sizes[0]:
+            small, big = by[(engine, sizes[0])], by[(engine, sizes[-1])]
+            print(f"{engine}: {sizes[-1] // sizes[0]}x documents -> search p95 x"
+                  f"{big['search_p95_ms'] / small['search_p95_ms']:.2f}")
+    print(_table(rows))
+    args.json.write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
