@@ -57,6 +57,7 @@ from PySide6.QtWidgets import (
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
+from casefile.ingest import PdfPasswordError
 from casefile.services import brief, cases, documents, evidence, questions, views
 from casefile.services.views import ItemChoice
 from casefile.store.workspace import Workspace
@@ -69,8 +70,10 @@ from casefile.ui.models import (
     ItemTableModel,
     SectionProxyModel,
 )
-from casefile.ui.operations import CaseChange, Job, OperationRunner, change
+from casefile.ui.operations import Cancelled, CaseChange, Job, OperationRunner, change
 from casefile.ui.panels import EvidencePanel, FollowupsView
+from casefile.ui.passwords import ask_pdf_password
+from casefile.ui.pdf_pages import install_pdf_pages
 from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.undo import (
     CreateItemCommand,
@@ -157,6 +160,7 @@ class MainWindow(QMainWindow):
         self.last_job: Job | None = None
         self._sort_by_kind: dict[str, tuple[int, Qt.SortOrder]] = {}
         self._messages: list[QMessageBox] = []
+        self.pdf_passwords: dict[str, str] = {}  # sha256 -> password given this session
 
         self.setWindowTitle("Casefile")
         self.setAcceptDrops(True)
@@ -853,6 +857,7 @@ class MainWindow(QMainWindow):
             viewer.link_requested.connect(self._on_link_requested)
             viewer.new_item_requested.connect(self._on_new_item_requested)
             self.viewers[document_id] = viewer
+            install_pdf_pages(self, viewer, document_id)
             title = view.title if len(view.title) <= 32 else view.title[:31] + "…"
             n = self.tabs.addTab(viewer, title)
             self.tabs.setTabToolTip(n, view.title)
@@ -914,14 +919,20 @@ class MainWindow(QMainWindow):
             return None
         return self.import_files([Path(n) for n in names])
 
-    def import_files(self, paths: Sequence[Path]) -> Job | None:
+    def import_files(self, paths: Sequence[Path],
+                     passwords: dict[Path, str] | None = None) -> Job | None:
         """Import files into the current case off the GUI thread, with a cancellable progress
-        dialog. All files are one transaction: cancel, or a refused file, stores nothing."""
+        dialog. All files are one transaction: cancel, or a refused file, stores nothing.
+
+        An encrypted PDF stops the job (nothing stored) and the window asks for its password
+        (``passwords`` holds those given so far), then imports again; a wrong one is said so
+        and asked again, until the reporter cancels."""
         if self.case_id is None:
             self._on_operation_failed("Create or open a case before importing documents.")
             return None
         case_id = self.case_id
         paths = list(paths)
+        passwords = dict(passwords or {})
 
         def work(session: Session, job: Job) -> list[documents.ImportResult]:
             results = []
@@ -929,7 +940,12 @@ class MainWindow(QMainWindow):
                 job.check()
                 if len(paths) > 1:
                     job.report(n, len(paths))
-                results.append(documents.import_file(session, case_id, path))
+                try:
+                    results.append(documents.import_file(session, case_id, path,
+                                                         password=passwords.get(path)))
+                except PdfPasswordError as exc:  # roll back, ask, import again
+                    job.password_needed = (path, exc.wrong)  # type: ignore[attr-defined]
+                    raise Cancelled() from exc
             return results
 
         def changed(results: list[documents.ImportResult]) -> CaseChange:
@@ -941,11 +957,27 @@ class MainWindow(QMainWindow):
         label = (f"Importing {paths[0].name}…" if len(paths) == 1
                  else f"Importing {len(paths)} files…")
         job = self.runner.start(work, label=label, change=changed, parent=self,
-                                on_done=self._on_import_done)
+                                on_done=lambda job: self._on_import_done(job, paths, passwords))
         self.last_job = job
         return job
 
-    def _on_import_done(self, job: Job) -> None:
+    def _on_import_done(self, job: Job, paths: Sequence[Path] = (),
+                        passwords: dict[Path, str] | None = None) -> None:
+        needed = getattr(job, "password_needed", None)
+        if needed is not None and not job.cancelled:
+            path, wrong = needed
+            password = ask_pdf_password(self, path.name, wrong=wrong)
+            if password is None:
+                self.statusBar().showMessage(
+                    f"Import cancelled: {path.name} needs its password; nothing was stored.", 8000)
+                return
+            self.import_files(paths, {**(passwords or {}), path: password})
+            return
+        if job.outcome == "succeeded" and passwords:
+            for result in job.result or []:
+                given = passwords.get(Path(result.path)) if result.path else None
+                if given is not None:
+                    self.pdf_passwords[result.sha256] = given
         if job.outcome == "cancelled":
             self.statusBar().showMessage("Import cancelled: nothing was stored.", 8000)
             return

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPlainTextEdit,
+    QSplitter,
     QTextEdit,
     QToolTip,
     QVBoxLayout,
@@ -97,7 +98,12 @@ class DocumentViewer(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
-        layout.addWidget(self.text_view, 1)
+        self.body = QSplitter(Qt.Orientation.Horizontal)  # the text, and a PDF's pages beside it
+        self.body.setObjectName("viewer_body")
+        self.body.setChildrenCollapsible(False)
+        self.body.addWidget(self.text_view)
+        layout.addWidget(self.body, 1)
+        self.side_pane: QWidget | None = None
         self.legend.setText("&nbsp;&nbsp;".join(
             f'<span style="color:{relation_colour(r, opaque=True).name()}">&#9632;</span>'
             f"&nbsp;{r}"
@@ -196,6 +202,26 @@ class DocumentViewer(QWidget):
         self.text_view.setTextCursor(cursor)
         self.text_view.centerCursor()
         self.text_view.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def add_side_pane(self, pane: QWidget) -> None:
+        """Show ``pane`` (e.g. a PDF's pages) to the right of the text, sharing the width."""
+        self.side_pane = pane
+        self.body.addWidget(pane)
+        self.body.setStretchFactor(0, 1)
+        self.body.setStretchFactor(1, 1)
+
+    def cursor_offset(self) -> int:
+        """The text cursor's position as a Python str offset."""
+        return self._map.to_python(self.text_view.textCursor().position())
+
+    def show_offset(self, offset: int) -> None:
+        """Move the cursor to Python str offset ``offset`` and scroll it to the top."""
+        cursor = QTextCursor(self.text_view.document())
+        cursor.setPosition(self._map.to_qt(offset))
+        self.text_view.setTextCursor(cursor)
+        bar = self.text_view.verticalScrollBar()
+        bar.setValue(bar.maximum())  # then back, so the line lands at the top
+        self.text_view.ensureCursorVisible()
 
     def passage_at(self, offset: int) -> PassageMark | None:
         """The (shortest) passage covering Python str offset ``offset``."""

@@ -1,0 +1,691 @@
+"""A PDF's pages beside its extracted text in the document viewer (issue 5).
+
+PySide6 Essentials has no QtPdf, so pages are rendered with pypdfium2 (already used to read the
+text) into QImages: lazily, only the pages in or near the visible part of the scroll area, at the
+pane's width (and the screen's pixel ratio). A passage carries its page: selecting a passage (or
+any text) in the viewer scrolls the page pane to that page, frames it and, where PDFium can place
+the characters, paints the passage's boxes on the page. Scanned pages without a text layer are
+still shown (they are images). An encrypted PDF needs its password again to be shown: the window
+keeps the passwords given during this session; otherwise the pane offers "Enter password…".
+
+PDFium is not thread-safe and imports run on worker threads, so every call into it holds
+:data:`casefile.ingest.pdf.PDFIUM_LOCK`; the pane never waits for it on the GUI thread (a page
+whose turn comes while an import holds the lock is rendered a moment later).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from pypdfium2._helpers.bitmap import PdfPosConv
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from casefile.ingest.pdf import PDFIUM_LOCK
+from casefile.services.originals import Original
+
+log = logging.getLogger(__name__)
+
+#: pypdfium2 bitmap modes (rendered with ``rev_byteorder=True``) -> QImage formats.
+_QIMAGE_FORMATS = {
+    "RGB": QImage.Format.Format_RGB888,
+    "RGBX": QImage.Format.Format_RGBX8888,
+    "RGBA": QImage.Format.Format_RGBA8888,
+    "L": QImage.Format.Format_Grayscale8,
+    "BGR": QImage.Format.Format_BGR888,
+}
+_MARGIN = 12
+_SPACING = 14
+_CACHE_PAGES = 24  # rendered pages kept; the farthest from view are dropped first
+_DROPPED_CONTROLS = re.compile(r"[\x00\x01\x03-\x08\x0b\x0e-\x1f]")
+
+
+def bitmap_to_qimage(bitmap: pdfium.PdfBitmap) -> QImage:
+    """A deep copy of a pypdfium2 bitmap as a QImage (no Pillow or numpy).
+
+    The QImage is built over the bitmap's own buffer with its stride, then copied, so it stays
+    valid after the bitmap is closed.
+    """
+    fmt = _QIMAGE_FORMATS.get(bitmap.mode)
+    if fmt is None:
+        raise ValueError(f"unexpected bitmap mode {bitmap.mode!r}")
+    view = QImage(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, fmt)
+    return view.copy()
+
+
+def render_page(document: pdfium.PdfDocument, index: int, scale: float) -> QImage:
+    """Render page ``index`` (0-based) at ``scale`` pixels per PDF point (hold PDFIUM_LOCK)."""
+    page = document[index]
+    try:
+        bitmap = page.render(scale=scale, may_draw_forms=True, rev_byteorder=True)
+        try:
+            return bitmap_to_qimage(bitmap)
+        finally:
+            bitmap.close()
+    finally:
+        page.close()
+
+
+def _cleaned_with_indexes(raw: str) -> tuple[str, list[int]]:
+    """``raw`` page text cleaned as ``casefile.ingest.pdf`` cleans it, with the PDFium char
+    index of each kept character (so stored offsets map back to characters on the page)."""
+    out: list[str] = []
+    index: list[int] = []
+    n = len(raw)
+    i = 0
+    while i < n:
+        c = raw[i]
+        if c == "\r":
+            out.append("\n")
+            index.append(i)
+            i += 2 if i + 1 < n and raw[i + 1] == "\n" else 1
+            continue
+        if c in "\ufffe\x02":
+            c = "-"
+        elif _DROPPED_CONTROLS.match(c):
+            i += 1
+            continue
+        out.append(c)
+        index.append(i)
+        i += 1
+    return "".join(out), index
+
+
+def span_boxes(document: pdfium.PdfDocument, index: int, page_text: str, start: int,
+               end: int) -> list[QRectF]:
+    """Boxes covering ``page_text[start:end]`` on page ``index`` as fractions of the page
+    (0..1, top-left origin, the page's rotation applied); empty when PDFium's text of the page
+    does not match the stored one. Hold PDFIUM_LOCK."""
+    page = document[index]
+    textpage = page.get_textpage()
+    try:
+        raw = textpage.get_text_range()
+        cleaned, chars = _cleaned_with_indexes(raw)
+        if cleaned != page_text or not (0 <= start < end <= len(chars)):
+            return []
+        first, last = chars[start], chars[end - 1]
+        width, height = page.get_size()
+        size_x, size_y = max(1, round(width * 10)), max(1, round(height * 10))
+        conv = PdfPosConv(page, (0, 0, size_x, size_y, 0))
+        boxes = []
+        for n in range(textpage.count_rects(first, last - first + 1)):
+            left, bottom, right, top = textpage.get_rect(n)
+            x0, y0 = conv.to_bitmap(left, top)
+            x1, y1 = conv.to_bitmap(right, bottom)
+            box = QRectF(min(x0, x1) / size_x, min(y0, y1) / size_y,
+                         abs(x1 - x0) / size_x, abs(y1 - y0) / size_y)
+            if box.width() > 0 and box.height() > 0:
+                boxes.append(box)
+        return boxes
+    finally:
+        textpage.close()
+        page.close()
+
+
+@dataclass
+class _PageState:
+    number: int  # 1-based
+    size: tuple[float, float]  # PDF points, rotation applied
+    image: QImage | None = None
+    scale: float = 0.0  # scale the image was rendered at
+    boxes: list[QRectF] = field(default_factory=list)
+    marked: bool = False
+
+
+class PageWidget(QWidget):
+    """One page: the rendered image (a grey sheet until rendered), its number below it, and a
+    frame plus passage boxes when marked."""
+
+    clicked = Signal(int)
+
+    def __init__(self, state: _PageState, count: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.count = count
+        self.page_size = QSize(1, 1)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip(f"Page {state.number}: click to show its text")
+
+    @property
+    def caption_height(self) -> int:
+        """Height of the page-number line under the page."""
+        return self.fontMetrics().height() + 6
+
+    def set_page_size(self, size: QSize) -> None:
+        """Lay the page out at ``size`` pixels (the caption comes on top of that)."""
+        self.page_size = size
+        self.setFixedSize(size.width(), size.height() + self.caption_height)
+
+    def page_rect(self) -> QRect:
+        """Where the page itself is drawn, in this widget's coordinates."""
+        return QRect(QPoint(0, 0), self.page_size)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        rect = self.page_rect()
+        image = self.state.image
+        if image is not None:
+            painter.drawImage(rect, image)
+        else:
+            painter.fillRect(rect, QColor(236, 236, 236))
+            painter.setPen(QColor(120, 120, 120))
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"Page {self.state.number}…")
+        highlight = self.palette().color(QPalette.ColorRole.Highlight)
+        if self.state.boxes:
+            fill = QColor(255, 200, 0, 90)
+            painter.setPen(QPen(QColor(230, 150, 0), 1))
+            for box in self.state.boxes:
+                painter.fillRect(self._to_pixels(box), fill)
+                painter.drawRect(self._to_pixels(box))
+        if self.state.marked:
+            painter.setPen(QPen(highlight, 3))
+            painter.drawRect(rect.adjusted(1, 1, -2, -2))
+        else:
+            painter.setPen(QPen(QColor(0, 0, 0, 60), 1))
+            painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        caption = QRect(0, rect.bottom() + 1, rect.width(), self.caption_height)
+        painter.setPen(highlight if self.state.marked else
+                       self.palette().color(QPalette.ColorRole.WindowText))
+        painter.drawText(caption, Qt.AlignmentFlag.AlignCenter,
+                         f"Page {self.state.number} of {self.count}")
+        painter.end()
+
+    def _to_pixels(self, box: QRectF) -> QRectF:
+        w, h = self.page_size.width(), self.page_size.height()
+        return QRectF(box.x() * w, box.y() * h, box.width() * w, box.height() * h)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(self.state.number)
+        super().mousePressEvent(event)
+
+
+class PdfPagesView(QWidget):
+    """The pages pane: a scroll area of :class:`PageWidget`, rendered lazily, fit to width.
+
+    Signals: ``page_clicked(page)`` (1-based) when the reporter clicks a page;
+    ``password_requested()`` when "Enter password…" is pressed on a locked PDF.
+    """
+
+    page_clicked = Signal(int)
+    password_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pdf_pages")
+        self.original: Original | None = None
+        self.text = ""
+        self.zoom = 1.0  # multiplier over "fit width"
+        self._document: pdfium.PdfDocument | None = None
+        self._pages: list[_PageState] = []
+        self._widgets: list[PageWidget] = []
+        self._target: tuple[int, QRectF | None] | None = None  # page to bring into view
+        self._layout_width = 0
+        self.renders = 0  # pages rendered so far (tests and logging)
+        self.damaged = False  # PDFium could not open the file at all
+
+        self.info = QLabel()
+        self.info.setTextFormat(Qt.TextFormat.PlainText)
+        self.info.setWordWrap(True)
+        self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.zoom_out = QToolButton()
+        self.zoom_out.setText("−")
+        self.zoom_out.setToolTip("Smaller pages")
+        self.zoom_out.clicked.connect(lambda: self.set_zoom(self.zoom / 1.25))
+        self.zoom_fit = QToolButton()
+        self.zoom_fit.setText("Fit")
+        self.zoom_fit.setToolTip("Pages as wide as the pane")
+        self.zoom_fit.clicked.connect(lambda: self.set_zoom(1.0))
+        self.zoom_in = QToolButton()
+        self.zoom_in.setText("+")
+        self.zoom_in.setToolTip("Larger pages")
+        self.zoom_in.clicked.connect(lambda: self.set_zoom(self.zoom * 1.25))
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.info, 1)
+        for button in (self.zoom_out, self.zoom_fit, self.zoom_in):
+            top.addWidget(button)
+
+        self.locked = QWidget()
+        locked_layout = QVBoxLayout(self.locked)
+        self.locked_label = QLabel("This PDF is encrypted: its pages are shown once the "
+                                   "password is given.")
+        self.locked_label.setWordWrap(True)
+        self.password_button = QPushButton("Enter password…")
+        self.password_button.clicked.connect(self.password_requested)
+        locked_layout.addStretch(1)
+        locked_layout.addWidget(self.locked_label)
+        locked_layout.addWidget(self.password_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        locked_layout.addStretch(2)
+        self.locked.setVisible(False)
+
+        self.container = QWidget()
+        self.container.setObjectName("pdf_pages_container")
+        self.container.setBackgroundRole(QPalette.ColorRole.Mid)
+        self.container.setAutoFillBackground(True)
+        self.pages_layout = QVBoxLayout(self.container)
+        self.pages_layout.setContentsMargins(_MARGIN, _MARGIN, _MARGIN, _MARGIN)
+        self.pages_layout.setSpacing(_SPACING)
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(self.container)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.scroll.verticalScrollBar().valueChanged.connect(lambda _v: self._schedule_render())
+        self.scroll.viewport().installEventFilter(self)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.locked, 1)
+        layout.addWidget(self.scroll, 1)
+
+        self._render_timer = QTimer(self)
+        self._render_timer.setSingleShot(True)
+        self._render_timer.setInterval(15)
+        self._render_timer.timeout.connect(self.render_visible)
+        self._layout_timer = QTimer(self)
+        self._layout_timer.setSingleShot(True)
+        self._layout_timer.setInterval(40)
+        self._layout_timer.timeout.connect(self._relayout)
+
+    # -- opening ----------------------------------------------------------------------------
+
+    def set_original(self, original: Original, text: str, password: str | None = None) -> bool:
+        """Show ``original``'s pages (``text`` is the document's extracted text, to place
+        passages). Returns False when the PDF needs a password (or a different one): the pane
+        then offers "Enter password…"; call :meth:`unlock`."""
+        self.close_document()
+        self.original = original
+        self.text = text
+        self.damaged = False
+        if not self._open(password):
+            self._show_locked(True)
+            return False
+        return True
+
+    def unlock(self, password: str) -> bool:
+        """Try ``password`` on a locked PDF; True when the pages are now shown."""
+        if self._document is not None:
+            return True
+        ok = self._open(password)
+        self._show_locked(not ok)
+        return ok
+
+    @property
+    def is_locked(self) -> bool:
+        """True while the PDF waits for its password."""
+        return self._document is None and self.original is not None and not self.damaged
+
+    def _open(self, password: str | None) -> bool:
+        assert self.original is not None
+        with PDFIUM_LOCK:
+            try:
+                document = pdfium.PdfDocument(self.original.data, password=password)
+            except pdfium.PdfiumError as exc:
+                if exc.err_code == pdfium_c.FPDF_ERR_PASSWORD:
+                    return False
+                self.damaged = True
+                self._show_locked(False)
+                self.info.setText("The pages cannot be shown: PDFium cannot read this file "
+                                  "(the extracted text is all there is).")
+                return True
+            sizes = [document.get_page_size(i) for i in range(len(document))]
+        self._document = document
+        self._pages = [_PageState(n + 1, (float(w), float(h))) for n, (w, h) in enumerate(sizes)]
+        self._build_pages()
+        self._show_locked(False)
+        return True
+
+    def _show_locked(self, locked: bool) -> None:
+        self.locked.setVisible(locked)
+        self.scroll.setVisible(not locked)
+        for button in (self.zoom_out, self.zoom_fit, self.zoom_in):
+            button.setEnabled(not locked)
+        if locked:
+            self.info.setText("Encrypted PDF")
+        elif not self.damaged:
+            self._update_info()
+
+    def _update_info(self) -> None:
+        if self.original is None:
+            return
+        n = len(self._pages)
+        parts = [f"{n} page{'s' if n != 1 else ''}"]
+        parts += [note for note in self.original.notes if "text layer" in note or
+                  note.startswith("Damaged")]
+        self.info.setText(" · ".join(parts))
+        self.info.setToolTip("\n".join(self.original.notes))
+
+    def release(self) -> None:
+        """Close the PDFium document (pure Python: safe after the widget is deleted)."""
+        document, self._document = self._document, None
+        if document is not None:
+            with PDFIUM_LOCK, contextlib.suppress(Exception):
+                document.close()
+
+    def close_document(self) -> None:
+        """Let go of the PDF and its rendered pages."""
+        self.release()
+        for widget in self._widgets:
+            widget.setParent(None)
+            widget.deleteLater()
+        self._widgets = []
+        self._pages = []
+
+    def _build_pages(self) -> None:
+        for state in self._pages:
+            widget = PageWidget(state, len(self._pages), self.container)
+            widget.clicked.connect(self.page_clicked)
+            self._widgets.append(widget)
+            self.pages_layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
+        self._layout_width = 0
+        self._relayout()
+
+    # -- geometry ---------------------------------------------------------------------------
+
+    @property
+    def page_count(self) -> int:
+        """Number of pages of the open PDF (0 while locked)."""
+        return len(self._pages)
+
+    def set_zoom(self, zoom: float) -> None:
+        """Page width as a multiple of the pane's width (1.0 = fit width)."""
+        self.zoom = max(0.25, min(zoom, 4.0))
+        keep = self.current_page()
+        self._layout_width = 0
+        self._relayout()
+        if keep:
+            self._target = (keep, None)
+            self._scroll_to_target()
+
+    def _available_width(self) -> int:
+        return max(120, self.scroll.viewport().width() - 2 * _MARGIN)
+
+    def _scale(self) -> float:
+        """Pixels per PDF point: the widest page fits the pane, times the zoom."""
+        widest = max((s.size[0] for s in self._pages), default=612.0)
+        return self._available_width() / widest * self.zoom
+
+    def _relayout(self) -> None:
+        if not self._pages:
+            return
+        width = self._available_width()
+        if width == self._layout_width:
+            return
+        self._layout_width = width
+        scale = self._scale()
+        for state, widget in zip(self._pages, self._widgets, strict=True):
+            w, h = state.size
+            widget.set_page_size(QSize(max(1, round(w * scale)), max(1, round(h * scale))))
+        self.container.adjustSize()
+        self._scroll_to_target()
+        self._schedule_render()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.scroll.viewport() and event.type() == QEvent.Type.Resize:
+            self._layout_timer.start()
+        return super().eventFilter(watched, event)
+
+    def showEvent(self, event: object) -> None:
+        super().showEvent(event)  # type: ignore[arg-type]
+        self._layout_width = 0
+        self._layout_timer.start()
+
+    # -- rendering --------------------------------------------------------------------------
+
+    def _schedule_render(self) -> None:
+        self._render_timer.start()
+
+    def visible_pages(self, *, margin: float = 0.0) -> list[int]:
+        """Pages (1-based) intersecting the viewport, grown by ``margin`` viewports."""
+        viewport = self.scroll.viewport()
+        top = self.scroll.verticalScrollBar().value()
+        extra = int(viewport.height() * margin)
+        area = QRect(0, top - extra, max(1, self.container.width()),
+                     viewport.height() + 2 * extra)
+        return [w.state.number for w in self._widgets if w.geometry().intersects(area)]
+
+    def current_page(self) -> int | None:
+        """The page taking most of the viewport (None without pages)."""
+        if not self._widgets:
+            return None
+        top = self.scroll.verticalScrollBar().value()
+        area = QRect(0, top, max(1, self.container.width()), self.scroll.viewport().height())
+        best = max(self._widgets, key=lambda w: w.geometry().intersected(area).height())
+        return best.state.number
+
+    @Slot()
+    def render_visible(self) -> None:
+        """Render the pages in (or half a screen around) the viewport that are not rendered at
+        the current scale; try again shortly when an import holds PDFium."""
+        if self._document is None or not self.isVisible():
+            return
+        scale = self._scale() * self.devicePixelRatioF()
+        wanted = [n for n in self.visible_pages(margin=0.5)
+                  if abs(self._pages[n - 1].scale - scale) > 1e-3]
+        if not wanted:
+            return
+        if not PDFIUM_LOCK.acquire(blocking=False):
+            QTimer.singleShot(100, self._schedule_render)
+            return
+        try:
+            for n in wanted:
+                state = self._pages[n - 1]
+                try:
+                    image = render_page(self._document, n - 1, scale)
+                except (pdfium.PdfiumError, ValueError) as exc:
+                    log.warning("page %d not rendered: %s", n, exc)
+                    state.scale = scale  # do not retry in a loop
+                    continue
+                image.setDevicePixelRatio(self.devicePixelRatioF())
+                state.image, state.scale = image, scale
+                self.renders += 1
+                self._widgets[n - 1].update()
+        finally:
+            PDFIUM_LOCK.release()
+        self._drop_far_pages()
+
+    def _drop_far_pages(self) -> None:
+        rendered = [s for s in self._pages if s.image is not None]
+        if len(rendered) <= _CACHE_PAGES:
+            return
+        here = self.current_page() or 1
+        rendered.sort(key=lambda s: abs(s.number - here), reverse=True)
+        for state in rendered[: len(rendered) - _CACHE_PAGES]:
+            state.image, state.scale = None, 0.0
+
+    def page_image(self, page: int) -> QImage | None:
+        """The rendered image of ``page`` (1-based), None while not rendered."""
+        return self._pages[page - 1].image if 0 < page <= len(self._pages) else None
+
+    def rendered_pages(self) -> list[int]:
+        """Pages (1-based) that currently have an image."""
+        return [s.number for s in self._pages if s.image is not None]
+
+    # -- marking passages ---------------------------------------------------------------------
+
+    def marked_pages(self) -> list[int]:
+        """Pages currently framed as holding the marked passage."""
+        return [s.number for s in self._pages if s.marked]
+
+    def page_boxes(self, page: int) -> list[QRectF]:
+        """The passage boxes painted on ``page`` (fractions of the page)."""
+        return list(self._pages[page - 1].boxes) if 0 < page <= len(self._pages) else []
+
+    def clear_mark(self) -> None:
+        """Remove the frame and boxes from every page."""
+        for state, widget in zip(self._pages, self._widgets, strict=True):
+            if state.marked or state.boxes:
+                state.marked, state.boxes = False, []
+                widget.update()
+
+    def mark_span(self, start: int, end: int) -> int | None:
+        """Frame the page(s) holding ``text[start:end]`` (Python str offsets), paint the span's
+        boxes where PDFium can place them, and scroll the first page into view. Returns the
+        first page, or None when the document has no pages to show."""
+        original = self.original
+        if original is None or not self._pages or not original.page_starts or end <= start:
+            return None
+        first = original.page_at(start) or 1
+        last = max(first, original.page_at(max(start, end - 1)) or first)
+        self.clear_mark()
+        first_box: QRectF | None = None
+        for page in range(first, min(last, len(self._pages)) + 1):
+            state = self._pages[page - 1]
+            state.marked = True
+            page_start, page_end = original.page_span(page, len(self.text))
+            page_text = self.text[page_start:page_end]
+            if page < len(original.page_starts):  # the separator belongs to no page
+                page_text = page_text.rstrip("\n")
+            local_start = max(start, page_start) - page_start
+            local_end = min(end, page_start + len(page_text)) - page_start
+            if local_end > local_start and self._document is not None and \
+                    PDFIUM_LOCK.acquire(timeout=0.5):
+                try:
+                    state.boxes = span_boxes(self._document, page - 1, page_text,
+                                             local_start, local_end)
+                except pdfium.PdfiumError:
+                    state.boxes = []
+                finally:
+                    PDFIUM_LOCK.release()
+            if first_box is None and state.boxes:
+                first_box = state.boxes[0]
+            self._widgets[page - 1].update()
+        if first > len(self._pages):
+            return None
+        self._target = (first, first_box)
+        self._scroll_to_target()
+        return first
+
+    def show_page(self, page: int) -> None:
+        """Scroll ``page`` (1-based) to the top of the pane."""
+        if 0 < page <= len(self._pages):
+            self._target = (page, None)
+            self._scroll_to_target()
+
+    def _scroll_to_target(self) -> None:
+        if self._target is None or not self._widgets:
+            return
+        page, box = self._target
+        widget = self._widgets[page - 1]
+        if widget.height() <= 1 or self._layout_width == 0:
+            return  # not laid out yet: _relayout comes back here
+        self.container.layout().activate()
+        bar = self.scroll.verticalScrollBar()
+        y = widget.geometry().top() - _MARGIN // 2
+        if box is not None:  # bring the passage to the upper third of the pane
+            box_y = widget.geometry().top() + int(box.y() * widget.page_size.height())
+            y = max(y, box_y - self.scroll.viewport().height() // 3)
+            y = min(y, box_y)
+        bar.setValue(max(0, min(y, bar.maximum())))
+        self._schedule_render()
+        QTimer.singleShot(0, self._clear_target_if_reached)
+
+    def _clear_target_if_reached(self) -> None:
+        if self._target is not None and self._target[0] in self.visible_pages():
+            self._target = None
+
+
+def attach_pdf_pages(
+    viewer: QWidget, original: Original, *, password: str | None,
+    ask_password: Callable[[bool], str | None],
+    remember_password: Callable[[str], None],
+) -> PdfPagesView | None:
+    """Add a pages pane to a :class:`~casefile.ui.viewer.DocumentViewer` showing a PDF.
+
+    ``password`` is tried first (a password given at import); ``ask_password(wrong)`` prompts
+    the reporter when "Enter password…" is pressed; ``remember_password`` keeps a password that
+    worked for the rest of the session. Selecting text or a passage in the viewer marks it on
+    its page; clicking a page scrolls the text to that page. Returns the pane (None when the
+    original is not a PDF).
+    """
+    from casefile.ui.viewer import DocumentViewer
+
+    assert isinstance(viewer, DocumentViewer)
+    if not original.is_pdf:
+        return None
+    pane = PdfPagesView()
+    pane.set_original(original, viewer.text, password)
+    viewer.add_side_pane(pane)
+
+    def on_password_requested() -> None:
+        wrong = False
+        while pane.is_locked:
+            given = ask_password(wrong)
+            if given is None:
+                return
+            if pane.unlock(given):
+                remember_password(given)
+                _follow_selection()
+                return
+            wrong = True
+
+    def _follow_selection() -> None:
+        if pane.is_locked:
+            return
+        span = viewer.selected_span()
+        if span is None:
+            mark = viewer.passage_at(viewer.cursor_offset())
+            span = (mark.start, mark.end) if mark is not None else None
+        if span is not None:
+            pane.mark_span(*span)
+
+    def on_page_clicked(page: int) -> None:
+        if original.page_starts and page <= len(original.page_starts):
+            viewer.show_offset(original.page_starts[page - 1])
+
+    follow = QTimer(pane)
+    follow.setSingleShot(True)
+    follow.setInterval(60)
+    follow.timeout.connect(_follow_selection)
+    viewer.text_view.selectionChanged.connect(follow.start)
+    viewer.text_view.cursorPositionChanged.connect(follow.start)
+    pane.password_requested.connect(on_password_requested)
+    pane.page_clicked.connect(on_page_clicked)
+    viewer.destroyed.connect(lambda *_: pane.release())
+    return pane
+
+
+def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int) -> PdfPagesView | None:
+    """The window's hook: read the document's original through ``window.runner`` and, for a
+    PDF, add the pages pane to ``viewer``. Passwords given during the session (at import or in
+    the pane) are kept in ``window.pdf_passwords`` by sha256."""
+    from casefile.errors import CasefileError
+    from casefile.services.originals import document_original
+    from casefile.ui.passwords import ask_pdf_password
+
+    runner = window.runner  # type: ignore[attr-defined]
+    passwords: dict[str, str] = getattr(window, "pdf_passwords", {})
+    try:
+        original = runner.read(lambda s: document_original(s, document_id))
+    except CasefileError:
+        return None
+    if not original.is_pdf:
+        return None
+    key = original.sha256 or ""
+    name = original.filename or original.title
+
+    def remember(password: str) -> None:
+        passwords[key] = password
+
+    return attach_pdf_pages(
+        viewer, original, password=passwords.get(key),
+        ask_password=lambda wrong: ask_pdf_password(window, name, wrong=wrong),
+        remember_password=remember)
