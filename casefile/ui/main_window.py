@@ -63,6 +63,7 @@ from casefile.services.views import ItemChoice
 from casefile.store.workspace import Workspace
 from casefile.ui.dialogs import LinkDialog
 from casefile.ui.editor import ItemEditor
+from casefile.ui.folder_import import install_folder_import
 from casefile.ui.models import (
     ID_ROLE,
     SECTION_TITLES,
@@ -167,6 +168,7 @@ class MainWindow(QMainWindow):
         self._build_widgets()
         self._build_actions()
         self.suggestions_panel = install_suggestions_panel(self)
+        self.folder_import = install_folder_import(self)
         self._build_status_bar()
         self._restore_window_state()
         self._load_cases()
@@ -1075,7 +1077,10 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         event.acceptProposedAction()
-        self.import_files(paths)
+        if any(p.is_dir() for p in paths):  # folders: one file per transaction, a summary
+            self.folder_import.start(paths)
+        else:
+            self.import_files(paths)
 
     # -- refresh --------------------------------------------------------------------------------
 

@@ -1,0 +1,222 @@
+"""Importing a folder from the window: File ▸ Import folder… or a folder dropped on the window.
+
+The batch service (:func:`casefile.services.batch.import_paths`) walks the folder and imports each
+file in its own transaction, so the job runs through the window's OperationRunner without using
+the runner's transaction: cancelling stops between files and the files already done stay. The
+progress dialog names the file being imported; at the end a summary dialog gives the counts
+(imported, already there, failed) and each failure's reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy.orm import Session
+
+from casefile.services.batch import BatchResult, FileOutcome, import_paths
+from casefile.ui.operations import Job, change
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+
+def reporter_reason(outcome: FileOutcome) -> str:
+    """A failure's reason as the window says it (the CLI's ``--password`` hint rephrased)."""
+    reason = outcome.error or "unknown error"
+    if reason.endswith("is encrypted: give --password"):
+        return (f"{outcome.path.name} is encrypted: import it on its own (File ▸ Import "
+                "documents…) to give its password")
+    return reason
+
+
+class ImportSummaryDialog(QDialog):
+    """The end of a folder import: "N imported, N already there, N failed" and the failures,
+    one row per file with its reason."""
+
+    def __init__(self, folder_label: str, batch: BatchResult,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Folder import")
+        self.batch = batch
+        failures = [o for o in batch.outcomes if o.status == "failed"]
+        head = f"Imported from {folder_label}" if not batch.cancelled else \
+            f"Import from {folder_label} cancelled"
+        self.counts_label = QLabel(
+            f"<b>{head}</b><br>{batch.count('imported')} imported, "
+            f"{batch.count('already there')} already there, {len(failures)} failed"
+            + (f"; {batch.total - len(batch.outcomes)} not imported (cancelled)"
+               if batch.cancelled else ""))
+        self.counts_label.setTextFormat(Qt.TextFormat.RichText)
+        self.counts_label.setWordWrap(True)
+        self.failures = QTreeWidget()
+        self.failures.setObjectName("import_failures")
+        self.failures.setHeaderLabels(["File", "Why it was not imported"])
+        self.failures.setRootIsDecorated(False)
+        self.failures.setAlternatingRowColors(True)
+        self.failures.setWordWrap(True)
+        self.failures.setUniformRowHeights(False)
+        for outcome in failures:
+            row = QTreeWidgetItem([_relative(outcome.path, folder_label), reporter_reason(outcome)])
+            row.setToolTip(0, str(outcome.path))
+            row.setToolTip(1, reporter_reason(outcome))
+            self.failures.addTopLevelItem(row)
+        header = self.failures.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self.failures.setColumnWidth(0, 220)
+        self.failures.setVisible(bool(failures))
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok)
+        self.buttons.accepted.connect(self.accept)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.counts_label)
+        if failures:
+            layout.addWidget(QLabel("Not imported:"))
+        layout.addWidget(self.failures, 1)
+        layout.addWidget(self.buttons)
+        self.resize(640, 380 if failures else 140)
+
+    def failure_rows(self) -> list[tuple[str, str]]:
+        """The failures as shown: (file, reason)."""
+        return [(self.failures.topLevelItem(i).text(0), self.failures.topLevelItem(i).text(1))
+                for i in range(self.failures.topLevelItemCount())]
+
+
+def _relative(path: Path, folder_label: str) -> str:
+    try:
+        return str(path.relative_to(folder_label))
+    except ValueError:
+        return path.name
+
+
+class _FileProgress(QObject):
+    """Carries (done, total, file name) from the worker to the GUI thread (queued)."""
+
+    progressed = Signal(int, int, str)
+
+
+class FolderImport(QObject):
+    """The window's folder import: the File menu action, the job, the summary.
+
+    ``summary`` is the last summary dialog shown (tests read it); ``last_job`` the last job.
+    """
+
+    finished = Signal(object)  # BatchResult
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.summary: ImportSummaryDialog | None = None
+        self.last_job: Job | None = None
+        self.action = QAction("Import &folder…", window)
+        self.action.setShortcut(QKeySequence("Ctrl+Shift+I"))
+        self.action.setStatusTip("Import every document of a folder and its subfolders")
+        self.action.triggered.connect(self.prompt)
+        window.addAction(self.action)
+        menu = next((a.menu() for a in window.menuBar().actions()
+                     if a.menu() is not None and window.import_action in a.menu().actions()),
+                    None)
+        if menu is not None:
+            menu.insertAction(window.export_action, self.action)
+        window.import_action.changed.connect(
+            lambda: self.action.setEnabled(window.import_action.isEnabled()))
+        self.action.setEnabled(window.import_action.isEnabled())
+
+    @Slot()
+    def prompt(self) -> Job | None:
+        """Ask for a folder (QFileDialog.getExistingDirectory) and import it."""
+        folder = QFileDialog.getExistingDirectory(self.window, "Import folder", str(Path.home()))
+        if not folder:
+            return None
+        return self.start([Path(folder)])
+
+    def start(self, paths: Sequence[Path]) -> Job | None:
+        """Import ``paths`` (folders recursively, and files) off the GUI thread: a progress
+        dialog with the current file and Cancel (between files), then the summary."""
+        window = self.window
+        if window.case_id is None:
+            window._on_operation_failed("Create or open a case before importing documents.")
+            return None
+        case_id = window.case_id
+        paths = list(paths)
+        label = str(paths[0]) if len(paths) == 1 else f"{len(paths)} folders and files"
+        progress = _FileProgress(self)
+        transaction = window.workspace.transaction
+
+        def work(_session: Session, job: Job) -> BatchResult:
+            # Each file commits in its own transaction; the runner's session stays unused.
+            def report(done: int, total: int, path: Path | None) -> None:
+                progress.progressed.emit(done, total, path.name if path is not None else "")
+
+            batch = import_paths(transaction, case_id, paths, progress=report,
+                                 cancelled=lambda: job.cancelled)
+            job.batch = batch  # type: ignore[attr-defined]  # kept when cancelled
+            return batch
+
+        job = window.runner.start(
+            work, label=f"Importing {label}…", change=None, parent=window,
+            on_done=lambda j: self._on_done(j, label, case_id))
+        if job.dialog is not None:
+            dialog = job.dialog
+            dialog.canceled.disconnect()  # files done stay: say so instead of "nothing stored"
+            dialog.canceled.connect(job.cancel)
+            dialog.canceled.connect(lambda: dialog.setLabelText(
+                "Cancelling after this file… the files already imported stay."))
+
+            def on_progress(done: int, total: int, name: str) -> None:
+                if job.done or job.cancelled or job.dialog is None:
+                    return
+                dialog.setMaximum(max(total, 1))
+                dialog.setValue(min(done, total))
+                if name:
+                    dialog.setLabelText(f"Importing {name}\n({done + 1} of {total})")
+
+            progress.progressed.connect(on_progress)
+        self.last_job = job
+        window.last_job = job
+        return job
+
+    def _on_done(self, job: Job, label: str, case_id: int) -> None:
+        window = self.window
+        batch: BatchResult | None = getattr(job, "batch", None)
+        if batch is None:  # failed before any file (unknown case, database error)
+            return
+        new = [o.result.document_id for o in batch.outcomes
+               if o.status == "imported" and o.result is not None]
+        children = [c.document_id for o in batch.outcomes if o.result is not None
+                    for c in o.result.children]
+        if batch.outcomes:  # committed per file, also when cancelled: refresh the views
+            window.runner.case_changed.emit(change(case_id, kinds={"document"},
+                                                   created=new + children, label="import"))
+        window.statusBar().showMessage(f"Folder import: {batch.summary()}.", 10000)
+        if new and window.suggest_after_import:
+            from casefile.ui.main_window import suggestions_available
+
+            if suggestions_available():
+                window.start_suggestions(new)
+        dialog = ImportSummaryDialog(label, batch, window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.finished.connect(lambda _r: setattr(self, "summary", None)
+                                if self.summary is dialog else None)
+        self.summary = dialog
+        dialog.open()
+        self.finished.emit(batch)
+
+
+def install_folder_import(window: MainWindow) -> FolderImport:
+    """Add File ▸ Import folder… to the window; returns the controller."""
+    return FolderImport(window)
