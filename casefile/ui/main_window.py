@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +62,11 @@ from casefile.ingest import PdfPasswordError
 from casefile.services import brief, cases, documents, evidence, questions, views
 from casefile.services.views import ItemChoice
 from casefile.store.workspace import Workspace
+from casefile.ui.case_views import install_case_views
 from casefile.ui.dialogs import LinkDialog
 from casefile.ui.editor import ItemEditor
 from casefile.ui.folder_import import install_folder_import
+from casefile.ui.followups_view import FollowupsPage
 from casefile.ui.models import (
     ID_ROLE,
     SECTION_TITLES,
@@ -72,7 +75,7 @@ from casefile.ui.models import (
     SectionProxyModel,
 )
 from casefile.ui.operations import Cancelled, CaseChange, Job, OperationRunner, change
-from casefile.ui.panels import EvidencePanel, FollowupsView
+from casefile.ui.panels import EvidencePanel
 from casefile.ui.passwords import ask_pdf_password
 from casefile.ui.pdf_pages import install_pdf_pages
 from casefile.ui.suggestions_panel import install_suggestions_panel
@@ -136,12 +139,14 @@ class MainWindow(QMainWindow):
     ``case_id`` opens that case (else the last one used in this workspace, else the first);
     ``suggest_after_import`` runs entity suggestions in the background after an import when the
     extractor is available. ``runner`` and ``undo_stack`` are public for tests and scripts.
+    ``today`` gives the window's date (follow-ups due, overdue; default the local date), so
+    tests can set the clock.
     """
 
     def __init__(
         self, workspace: Workspace, *, case_id: int | None = None,
         settings: QSettings | None = None, suggest_after_import: bool = True,
-        parent: QWidget | None = None,
+        parent: QWidget | None = None, today: Callable[[], date] | None = None,
     ) -> None:
         super().__init__(parent)
         self.workspace = workspace
@@ -153,6 +158,7 @@ class MainWindow(QMainWindow):
         self.runner.job_started.connect(self._on_job_started)
         self.runner.job_finished.connect(self._on_job_finished)
         self.undo_stack = QUndoStack(self)
+        self.clock: Callable[[], date] = today or date.today
         self.case_id: int | None = None
         self.kind = "person"
         self.section_model: ItemTableModel | None = None
@@ -168,6 +174,7 @@ class MainWindow(QMainWindow):
         self._build_widgets()
         self._build_actions()
         self.suggestions_panel = install_suggestions_panel(self)
+        self.case_views = install_case_views(self)
         self.folder_import = install_folder_import(self)
         self._build_status_bar()
         self._restore_window_state()
@@ -266,8 +273,8 @@ class MainWindow(QMainWindow):
 
         self.followups_model = FollowupsModel(self._load_followups, self)
         self.followups_model.status_change_requested.connect(self._on_status_change_requested)
-        self.followups_view = FollowupsView(self.followups_model)
-        self.followups_view.show_closed.toggled.connect(lambda _c: self.followups_model.reload())
+        self.followups_view = FollowupsPage(self.followups_model, self.runner, self.undo_stack,
+                                            self.clock)
         self.followups_view.item_activated.connect(
             lambda item_id: self.select_item(item_id, "question"))
         self.followups_view.table.selectionModel().currentRowChanged.connect(
@@ -490,6 +497,7 @@ class MainWindow(QMainWindow):
         self.new_item_button.setEnabled(case_id is not None)
         self._refresh_counts()
         self.suggestions_panel.set_case(case_id)
+        self.case_views.set_case(case_id)
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.show_section(self.kind, force=True)
 
@@ -760,12 +768,7 @@ class MainWindow(QMainWindow):
     def _on_status_change_requested(self, question_id: int, status: str) -> None:
         if self.case_id is None:
             return
-        current = self.runner.read(lambda s: views.item_fields(s, question_id))
-        before = {"status": current.values["status"]}
-        after: dict[str, Any] = {"status": status}
-        self.undo_stack.push(EditItemCommand(
-            self.runner, self.case_id, question_id, "question", before, after,
-            expected_version=current.version, label=f"Mark {status}"))
+        self.followups_view.change_status(question_id, status)  # dated by self.clock()
 
     # -- evidence -------------------------------------------------------------------------------
 
@@ -1158,8 +1161,10 @@ class MainWindow(QMainWindow):
             self.due_label.setText("")
             return
         case_id = self.case_id
-        status = self.runner.read(lambda s: views.case_status(s, case_id))
-        open_count = len(self.runner.read(lambda s: questions.followups(s, case_id)))
+        today = self.clock()
+        status = self.runner.read(lambda s: views.case_status(s, case_id, today=today))
+        open_count = len(self.runner.read(lambda s: questions.followups(s, case_id,
+                                                                        today=today)))
         for row in range(self.navigator.count()):
             entry = self.navigator.item(row)
             key = entry.data(Qt.ItemDataRole.UserRole)
@@ -1181,11 +1186,7 @@ class MainWindow(QMainWindow):
     def _load_followups(self) -> list[questions.FollowUp]:
         if self.case_id is None:
             return []
-        case_id = self.case_id
-        closed = self.followups_view.show_closed.isChecked() if hasattr(
-            self, "followups_view") else False
-        return self.runner.read(
-            lambda s: questions.followups(s, case_id, include_closed=closed))
+        return self.followups_view.load() if hasattr(self, "followups_view") else []
 
     # -- messages and jobs ----------------------------------------------------------------------
 

@@ -1,0 +1,253 @@
+"""Hooks the follow-ups, timeline and claims views (issue 6) into the main window.
+
+:func:`install_case_views` adds the Timeline and Claims tabs after Follow-ups, their View
+menu entries, File ▸ Export follow-ups to calendar…, the overdue notice shown on opening a
+case, "Answers follow-up…" in document viewers' selection menus, and makes the evidence panel
+follow the event or claim selected in those views. The window calls
+:meth:`CaseViews.set_case` whenever it opens a case.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QToolButton,
+)
+
+from casefile.services import calendar, questions, views
+from casefile.services.calendar import CalendarExport
+from casefile.ui.claims_view import ClaimsView
+from casefile.ui.timeline import TimelineView
+from casefile.ui.viewer import DocumentViewer
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+
+def overdue_message(count: int) -> str:
+    """What the window says on opening a case with ``count`` overdue follow-ups."""
+    if count == 0:
+        return "No follow-ups overdue."
+    return (f"{count} follow-up{'s are' if count != 1 else ' is'} overdue: "
+            "see Follow-ups \u25b8 Overdue (Ctrl+U).")
+
+
+class OverdueNotice(QFrame):
+    """A non-modal notice above the items table: "N follow-ups are overdue", a button showing
+    them and a close button."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__()
+        self.setObjectName("overdue_notice")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.label = QLabel()
+        self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.show_button = QPushButton("Show overdue")
+        self.close_button = QToolButton()
+        self.close_button.setText("\u2715")
+        self.close_button.setToolTip("Hide this notice")
+        self.close_button.setAutoRaise(True)
+        self.close_button.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 4, 4, 4)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.show_button)
+        layout.addWidget(self.close_button)
+        self.setVisible(False)
+
+
+class CaseViews(QObject):
+    """The issue-6 views of a window: ``timeline``, ``claims`` (and the window's follow-ups
+    page), the calendar export action and the overdue notice."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.overdue_count = 0
+        self.overdue_text = ""
+        self.timeline = TimelineView(window.runner)
+        self.timeline.setObjectName("timeline_view")
+        self.claims = ClaimsView(window.runner, window.undo_stack)
+        self.claims.setObjectName("claims_view")
+        tabs = window.tabs
+        at = tabs.indexOf(window.followups_view) + 1
+        tabs.insertTab(at, self.timeline, "Timeline")
+        tabs.insertTab(at + 1, self.claims, "Claims")
+        bar = tabs.tabBar()
+        for n in (at, at + 1):
+            for side in (bar.ButtonPosition.RightSide, bar.ButtonPosition.LeftSide):
+                bar.setTabButton(n, side, None)
+        self.timeline.event_selected.connect(self._on_item_selected)
+        self.timeline.event_activated.connect(lambda i: window.select_item(i, "event"))
+        self.claims.claim_selected.connect(self._on_item_selected)
+        self.claims.claim_activated.connect(lambda i: window.select_item(i, "claim"))
+        self.claims.passage_activated.connect(window._on_passage_activated)
+        window.followups_view.source_requested.connect(self._open_source)
+        tabs.currentChanged.connect(self._on_tab_changed)
+
+        self.notice = OverdueNotice()
+        self.notice.show_button.clicked.connect(self.show_overdue)
+        layout = window.items_page.layout()
+        if layout is not None:
+            layout.insertWidget(0, self.notice)
+
+        self.timeline_action = QAction("&Timeline", window)
+        self.timeline_action.setShortcut(QKeySequence("Ctrl+Shift+T"))
+        self.timeline_action.triggered.connect(
+            lambda: window.tabs.setCurrentWidget(self.timeline))
+        self.claims_action = QAction("&Claims", window)
+        self.claims_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
+        self.claims_action.triggered.connect(lambda: window.tabs.setCurrentWidget(self.claims))
+        self.calendar_action = QAction("Export follow-ups to &calendar\u2026", window)
+        self.calendar_action.triggered.connect(self.prompt_export_calendar)
+        for action in (self.timeline_action, self.claims_action, self.calendar_action):
+            window.addAction(action)
+        for action in window.menuBar().actions():
+            menu = action.menu()
+            if not isinstance(menu, QMenu):
+                continue
+            name = action.text().replace("&", "")
+            if name == "View":
+                menu.addAction(self.timeline_action)
+                menu.addAction(self.claims_action)
+            elif name == "File":
+                entries = menu.actions()
+                anchor = next((a for a in entries if a.isSeparator()
+                               and entries.index(a) > 0
+                               and "Quit" in entries[entries.index(a) + 1].text()), None)
+                if anchor is not None:
+                    menu.insertAction(anchor, self.calendar_action)
+                else:
+                    menu.addAction(self.calendar_action)
+
+    # -- case ---------------------------------------------------------------------------------
+
+    def set_case(self, case_id: int | None) -> None:
+        """Show a case in every view and say how many follow-ups are overdue."""
+        self.window.followups_view.set_case(case_id)
+        self.timeline.set_case(case_id)
+        self.claims.set_case(case_id)
+        self.calendar_action.setEnabled(case_id is not None)
+        if case_id is None:
+            self.overdue_count, self.overdue_text = 0, ""
+            self.notice.setVisible(False)
+            return
+        today = self.window.clock()
+        self.overdue_count = self.window.runner.read(
+            lambda s: questions.overdue_count(s, case_id, today=today))
+        self.overdue_text = overdue_message(self.overdue_count)
+        self.notice.label.setText(self.overdue_text)
+        self.notice.setVisible(self.overdue_count > 0)
+        if self.overdue_count:
+            self.window.statusBar().showMessage(self.overdue_text, 20000)
+
+    def show_overdue(self) -> None:
+        """Show the follow-ups view on its Overdue list."""
+        self.window.tabs.setCurrentWidget(self.window.followups_view)
+        self.window.followups_view.set_view("overdue")
+        self.notice.setVisible(False)
+
+    # -- evidence -----------------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_item_selected(self, item_id: int) -> None:
+        self.window._show_evidence(item_id)
+
+    @Slot(int)
+    def _on_tab_changed(self, index: int) -> None:
+        widget = self.window.tabs.widget(index)
+        if widget is self.timeline:
+            self.window._show_evidence(self.timeline.selected_event_id())
+        elif widget is self.claims:
+            self.window._show_evidence(self.claims.current_claim_id())
+        elif isinstance(widget, DocumentViewer) and not widget.property("answer_hooked"):
+            self.hook_viewer(widget)
+
+    def hook_viewer(self, viewer: DocumentViewer) -> None:
+        """Add "Answers follow-up…" to a viewer's selection menu."""
+        viewer.setProperty("answer_hooked", True)
+        action = QAction("Answers follow-up\u2026", viewer)
+        action.setObjectName("answers_followup_action")
+        action.triggered.connect(lambda _c=False, v=viewer: self.answer_from_viewer(v))
+        original = viewer.context_menu
+
+        def context_menu(pos=None, _v=viewer, _orig=original, _a=action):  # type: ignore[no-untyped-def]
+            menu = _orig(pos)
+            _a.setEnabled(_v.selected_span() is not None)
+            actions = menu.actions()
+            after = next((a for a in actions if a.isSeparator()), None)
+            menu.insertAction(after, _a) if after is not None else menu.addAction(_a)
+            return menu
+
+        viewer.context_menu = context_menu  # type: ignore[method-assign]
+
+    def answer_from_viewer(self, viewer: DocumentViewer) -> object:
+        """Answer a follow-up with the viewer's selection as the answering passage."""
+        span = viewer.selected_span()
+        if span is None or viewer.document_id is None:
+            return None
+        return self.window.followups_view.prompt_answer_from_span(
+            viewer.document_id, span[0], span[1], viewer.text[span[0]:span[1]])
+
+    @Slot(int, int)
+    def _open_source(self, document_id: int, passage_id: int) -> None:
+        start = end = None
+        if passage_id >= 0:
+            marks = self.window.runner.read(
+                lambda s: views.document_view(s, document_id).passages)
+            mark = next((m for m in marks if m.passage_id == passage_id), None)
+            if mark is not None:
+                start, end = mark.start, mark.end
+        self.window.open_document(document_id, start, end)
+
+    # -- calendar -----------------------------------------------------------------------------
+
+    def prompt_export_calendar(self) -> CalendarExport | None:
+        """File ▸ Export follow-ups to calendar…: choose an .ics file and write it."""
+        if self.window.case_id is None:
+            return None
+        suggested = Path.home() / f"{self.window.case_box.currentText() or 'case'} follow-ups.ics"
+        name, _filter = QFileDialog.getSaveFileName(
+            self.window, "Export follow-ups to calendar", str(suggested),
+            "Calendar files (*.ics)")
+        if not name:
+            return None
+        out = Path(name)
+        if out.suffix.lower() != ".ics":
+            out = out.with_name(out.name + ".ics")
+        return self.export_calendar(out)
+
+    def export_calendar(self, out: Path) -> CalendarExport | None:
+        """Write the case's dated follow-ups to ``out`` (.ics; confidential ones left out)."""
+        case_id = self.window.case_id
+        if case_id is None:
+            return None
+        result = self.window.runner.run(
+            lambda s: calendar.export_followups_ics(s, case_id, out), change=None,
+            label="exporting follow-ups to a calendar")
+        if not result.ok or result.value is None:
+            return None
+        done = result.value
+        parts = [f"{done.entries} follow-up{'s' if done.entries != 1 else ''} written to {out}"]
+        if done.undated:
+            parts.append(f"{done.undated} without a due date left out")
+        if done.withheld:
+            parts.append(f"{done.withheld} confidential left out")
+        self.window.statusBar().showMessage("; ".join(parts) + ".", 10000)
+        return done
+
+
+def install_case_views(window: MainWindow) -> CaseViews:
+    """Add the Timeline and Claims views, the calendar export and the overdue notice to the
+    window (see module docstring); returns them."""
+    return CaseViews(window)
