@@ -12,6 +12,7 @@ import zipfile
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import docx
 from docx.oxml.ns import qn
@@ -86,7 +87,7 @@ def latin1_header_email() -> bytes:
     ).encode("latin-1")
 
 
-def _run(text: str) -> OxmlElement:
+def _run(text: str) -> Any:
     run = OxmlElement("w:r")
     t = OxmlElement("w:t")
     t.text = text

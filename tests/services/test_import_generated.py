@@ -148,7 +148,7 @@ def test_batch_reports_each_file_progress_and_stops_when_cancelled(
 
     seen: list[tuple[int, int, str | None]] = []
     result = import_paths(workspace.transaction, case_id, [folder],
-                          progress=lambda d, t, p: seen.append((d, t, p and p.name)))
+                          progress=lambda d, t, p: seen.append((d, t, p.name if p else None)))
     assert [o.status for o in result.outcomes] == ["imported"] * 3 + ["failed"]
     assert seen == [(0, 4, "A.txt"), (1, 4, "b.txt"), (2, 4, "c.txt"), (3, 4, "empty.txt"),
                     (4, 4, None)]
