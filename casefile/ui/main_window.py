@@ -78,6 +78,7 @@ from casefile.ui.operations import Cancelled, CaseChange, Job, OperationRunner, 
 from casefile.ui.panels import EvidencePanel
 from casefile.ui.passwords import ask_pdf_password
 from casefile.ui.pdf_pages import install_pdf_pages
+from casefile.ui.quick_open import install_quick_open
 from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.undo import (
     CreateItemCommand,
@@ -176,6 +177,7 @@ class MainWindow(QMainWindow):
         self.suggestions_panel = install_suggestions_panel(self)
         self.case_views = install_case_views(self)
         self.folder_import = install_folder_import(self)
+        self.quick_open = install_quick_open(self)
         self._build_status_bar()
         self._restore_window_state()
         self._load_cases()
