@@ -420,8 +420,9 @@ class TimelineView(QWidget):
     def _fit_scale(self) -> float:
         first, last = self._span
         days = (last - first).days + 1
-        width = max(self.view.viewport().width(), 300) - 2 * LEFT - 20
-        return max(MIN_PX_PER_DAY, min(MAX_PX_PER_DAY, width / max(days, 1)))
+        # room for the margins and the padding days either side (see _rebuild)
+        width = max(self.view.viewport().width(), 300) - 2 * LEFT - 32
+        return max(MIN_PX_PER_DAY, min(MAX_PX_PER_DAY, width / (max(days, 1) + 2)))
 
     def x_of(self, day: date) -> float:
         """The scene x of the start of ``day``."""
@@ -440,7 +441,7 @@ class TimelineView(QWidget):
         pad = max(1, int(12 / self.px_per_day))
         self._origin = first - timedelta(days=pad)
         right = self.x_of(last + timedelta(days=1 + pad))
-        visible_right = max(right, float(self.view.viewport().width() - 4))
+        visible_right = max(right, float(self.view.viewport().width() - 16))
         y = axis_h + row_h / 2 + 4
         for event in self.events:
             if event.first is None or event.last is None:
@@ -467,7 +468,7 @@ class TimelineView(QWidget):
             message.setPos(LEFT, axis_h + 12)
             self.scene.addItem(message)
         bounds = self.scene.itemsBoundingRect()
-        self.scene.setSceneRect(QRectF(0, 0, max(bounds.right() + LEFT, right + LEFT),
+        self.scene.setSceneRect(QRectF(0, 0, max(bounds.right() + 8, right + LEFT),
                                        max(bounds.bottom() + 12, y)))
         metrics = QFontMetricsF(font)
         min_gap = metrics.horizontalAdvance("2018-02-28") + 24
