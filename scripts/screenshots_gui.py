@@ -4,7 +4,10 @@ Builds the demo case in a fresh temp workspace, opens the window at 1280×800 an
 
 * ``people-evidence.png`` – the People section, a person selected, the evidence panel filled;
 * ``document-viewer.png`` – the sample article with its passages highlighted by relation;
-* ``followups.png`` – the follow-ups view (overdue in the warning colour).
+* ``followups.png`` – the follow-ups view (overdue in the warning colour), a follow-up's
+  details (whom to ask, history) below;
+* ``timeline.png`` – the Timeline tab, an event selected (its evidence in the panel);
+* ``claims.png`` – the Claims tab, the disputed claim's attribution chain and override.
 
 Run it under a real X server::
 
@@ -96,6 +99,19 @@ def main(argv: list[str]) -> int:
     if window.followups_model.rowCount() > 1:  # a row below the overdue one, so its colour shows
         window.followups_view.table.selectRow(1)
     shot("followups.png")
+
+    views6 = window.case_views
+    window.tabs.setCurrentWidget(views6.timeline)
+    events = views6.timeline.events
+    approximate = next((e for e in events if e.approximate), events[0] if events else None)
+    if approximate is not None:
+        views6.timeline.select_event(approximate.id)
+    shot("timeline.png")
+
+    window.tabs.setCurrentWidget(views6.claims)
+    if views6.claims.model.rowCount():
+        views6.claims.table.selectRow(0)
+    shot("claims.png")
     window.close()
     ws.close()
     return 0

@@ -16,11 +16,13 @@ from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
+    QRect,
+    QSize,
     Qt,
     Signal,
     Slot,
 )
-from PySide6.QtGui import QColor, QFont, QUndoStack
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -33,6 +35,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QTreeWidget,
     QTreeWidgetItem,
@@ -176,6 +180,25 @@ class ClaimsModel(QAbstractTableModel):
         return None
 
 
+class _WrapDelegate(QStyledItemDelegate):
+    """Rows of the chain tree wrap to the tree's width (quotes are long)."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        base = super().sizeHint(option, index)
+        depth, parent = 0, index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        width = self.tree.viewport().width() - self.tree.indentation() * (depth + 1) - 16
+        rect = QFontMetrics(option.font).boundingRect(
+            QRect(0, 0, max(width, 80), 100_000), int(Qt.TextFlag.TextWordWrap),
+            str(index.data() or ""))
+        return QSize(base.width(), max(base.height(), rect.height() + 6))
+
+
 class OverrideCommand(_ServiceCommand):
     """Set a claim's status by hand for a reason (``status`` None: clear the override);
     undo puts back the override that was there, or clears it."""
@@ -275,6 +298,9 @@ class ClaimsView(QWidget):
         self.chain_tree.setWordWrap(True)
         self.chain_tree.setUniformRowHeights(False)
         self.chain_tree.setMinimumHeight(140)
+        self.chain_tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.chain_tree.setItemDelegate(_WrapDelegate(self.chain_tree))
+        self.chain_tree.header().setStretchLastSection(True)
         self.chain_tree.itemDoubleClicked.connect(self._on_chain_double_clicked)
 
         self.override_box = QComboBox()
