@@ -13,16 +13,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QHeaderView,
     QLabel,
-    QTreeWidget,
-    QTreeWidgetItem,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -63,22 +64,25 @@ class ImportSummaryDialog(QDialog):
                if batch.cancelled else ""))
         self.counts_label.setTextFormat(Qt.TextFormat.RichText)
         self.counts_label.setWordWrap(True)
-        self.failures = QTreeWidget()
+        self.failures = QTableWidget(len(failures), 2)
         self.failures.setObjectName("import_failures")
-        self.failures.setHeaderLabels(["File", "Why it was not imported"])
-        self.failures.setRootIsDecorated(False)
+        self.failures.setHorizontalHeaderLabels(["File", "Why it was not imported"])
+        self.failures.verticalHeader().setVisible(False)
+        self.failures.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.failures.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.failures.setAlternatingRowColors(True)
         self.failures.setWordWrap(True)
-        self.failures.setUniformRowHeights(False)
-        for outcome in failures:
-            row = QTreeWidgetItem([_relative(outcome.path, folder_label), reporter_reason(outcome)])
-            row.setToolTip(0, str(outcome.path))
-            row.setToolTip(1, reporter_reason(outcome))
-            self.failures.addTopLevelItem(row)
-        header = self.failures.header()
+        for row, outcome in enumerate(failures):
+            name = QTableWidgetItem(_relative(outcome.path, folder_label))
+            name.setToolTip(str(outcome.path))
+            reason = QTableWidgetItem(reporter_reason(outcome))
+            reason.setToolTip(reporter_reason(outcome))
+            self.failures.setItem(row, 0, name)
+            self.failures.setItem(row, 1, reason)
+        header = self.failures.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        self.failures.setColumnWidth(0, 220)
+        self.failures.setColumnWidth(0, 200)
         self.failures.setVisible(bool(failures))
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok)
         self.buttons.accepted.connect(self.accept)
@@ -88,12 +92,14 @@ class ImportSummaryDialog(QDialog):
             layout.addWidget(QLabel("Not imported:"))
         layout.addWidget(self.failures, 1)
         layout.addWidget(self.buttons)
-        self.resize(640, 380 if failures else 140)
+        self.resize(720, 380 if failures else 140)
+        if len(failures) <= 500:  # wrapped reasons; a long list keeps one line per file
+            QTimer.singleShot(0, self.failures.resizeRowsToContents)
 
     def failure_rows(self) -> list[tuple[str, str]]:
         """The failures as shown: (file, reason)."""
-        return [(self.failures.topLevelItem(i).text(0), self.failures.topLevelItem(i).text(1))
-                for i in range(self.failures.topLevelItemCount())]
+        return [(self.failures.item(i, 0).text(), self.failures.item(i, 1).text())
+                for i in range(self.failures.rowCount())]
 
 
 def _relative(path: Path, folder_label: str) -> str:

@@ -37,13 +37,28 @@ _KIND_LABELS = {
 }
 
 
+def _elide(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def snippet_around(hit: QuickHit, width: int = 90) -> str:
+    """A one-line part of the hit's snippet of about ``width`` characters, the match in it."""
+    text = hit.snippet.strip("… ")
+    at = text.casefold().find(hit.match.casefold()) if hit.match else -1
+    if len(text) <= width:
+        return text
+    start = max(0, min(at - width // 3, len(text) - width)) if at >= 0 else 0
+    part = text[start:start + width]
+    return ("…" if start else "") + part.strip() + ("…" if start + width < len(text) else "")
+
+
 def hit_label(hit: QuickHit) -> str:
     """How a hit is listed: its title and kind; a text hit adds a line of its snippet."""
     kind = _KIND_LABELS.get(hit.kind, hit.kind)
+    title = _elide(hit.title, 72)
     if hit.source == "text":
-        snippet = hit.snippet if len(hit.snippet) <= 110 else hit.snippet[:109] + "…"
-        return f"{hit.title}   ·  {kind}, in the text\n    {snippet}"
-    return f"{hit.title}   ·  {kind}"
+        return f"{title}   ·  {kind}, found in the text\n      {snippet_around(hit)}"
+    return f"{title}   ·  {kind}"
 
 
 class QuickOpenDialog(QDialog):
@@ -67,6 +82,8 @@ class QuickOpenDialog(QDialog):
         self.list.setUniformItemSizes(False)
         self.list.setWordWrap(False)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setSpacing(2)
         self.list.itemActivated.connect(lambda _item: self.open_current())
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)

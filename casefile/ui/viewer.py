@@ -209,6 +209,8 @@ class DocumentViewer(QWidget):
         self.body.addWidget(pane)
         self.body.setStretchFactor(0, 1)
         self.body.setStretchFactor(1, 1)
+        half = max(200, self.body.width() // 2)
+        self.body.setSizes([half, half])  # equal shares, whatever the panes' size hints
 
     def cursor_offset(self) -> int:
         """The text cursor's position as a Python str offset."""
