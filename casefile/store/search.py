@@ -76,6 +76,7 @@ MARK_CLOSE = "]"
 SNIPPET_CHARS = 240
 
 _TOKEN = re.compile(r"[^\W_]+")
+_ASCII_TOKEN = re.compile(r"[A-Za-z0-9]+")
 _SPACE = re.compile(r"\s+")
 # Letters that NFKD does not decompose but a reader treats as a base letter plus a mark.
 _SPECIAL = {
@@ -99,8 +100,17 @@ def _fold_table() -> dict[int, str | None]:
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
+_RUN_CACHE: dict[str, str] = {}
+
+
 def _fold_run(m: re.Match[str]) -> str:
-    return unicodedata.normalize("NFKD", m.group()).translate(_fold_table()).casefold()
+    run = m.group()
+    folded = _RUN_CACHE.get(run)
+    if folded is None:  # the same few runs (curly quotes, accented names) recur in a text
+        folded = unicodedata.normalize("NFKD", run).translate(_fold_table()).casefold()
+        if len(_RUN_CACHE) < 50_000 and len(run) < 32:
+            _RUN_CACHE[run] = folded
+    return folded
 
 
 def fold(value: str) -> str:
@@ -114,9 +124,53 @@ def fold(value: str) -> str:
     return _NON_ASCII.sub(_fold_run, value).lower()
 
 
+def _chunks(value: str, size: int) -> Iterable[str]:
+    """``value`` cut into pieces of about ``size`` characters, each cut just after an ASCII
+    whitespace character (or anywhere, in a piece without one), so no cut falls inside a run
+    of letters/digits or a run of non-ASCII characters and ``fold``/``_TOKEN`` give the same
+    result piece by piece as on the whole."""
+    start = 0
+    n = len(value)
+    while start < n:
+        end = start + size
+        if end >= n:
+            yield value[start:]
+            return
+        cut = max(value.rfind("\n", start, end), value.rfind(" ", start, end))
+        end = cut + 1 if cut > start else end
+        if cut <= start:  # no space in the piece: cut at the next one (or keep the rest whole)
+            m = _WHITE.search(value, end)
+            end = m.end() if m else n
+        yield value[start:end]
+        start = end
+
+
+_WHITE = re.compile(r"\s")
+#: :func:`tokens` folds and cuts this many characters at a time: each regex call holds the GIL,
+#: and between pieces other threads (the window's event loop during a background import) run.
+TOKEN_CHUNK_CHARS = 16_384
+
+
 def tokens(value: str) -> list[str]:
-    """The index tokens of ``value``: folded runs of letters/digits of at most MAX_TOKEN_CHARS."""
-    return [t for t in _TOKEN.findall(fold(value)) if len(t) <= MAX_TOKEN_CHARS]
+    """The index tokens of ``value``: folded runs of letters/digits of at most MAX_TOKEN_CHARS.
+
+    Long texts are folded and tokenised in pieces of about :data:`TOKEN_CHUNK_CHARS` characters
+    cut at whitespace (same tokens as in one go): one ``re.findall`` over a 5 MB text held the
+    GIL for about a second and froze the window during a background import.
+    """
+    if len(value) <= TOKEN_CHUNK_CHARS:
+        return _piece_tokens(value)
+    out: list[str] = []
+    for piece in _chunks(value, TOKEN_CHUNK_CHARS):
+        out += _piece_tokens(piece)
+    return out
+
+
+def _piece_tokens(value: str) -> list[str]:
+    folded = fold(value)
+    # On ASCII text [A-Za-z0-9] is the same set as [^\W_], and much faster to match.
+    pattern = _ASCII_TOKEN if folded.isascii() else _TOKEN
+    return [t for t in pattern.findall(folded) if len(t) <= MAX_TOKEN_CHARS]
 
 
 @cache

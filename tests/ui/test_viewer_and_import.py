@@ -153,9 +153,6 @@ def test_5mb_import_keeps_the_event_loop_running(make_window, ui_workspace, qtbo
     assert window.navigator.item(3).text() == "Documents (1)"
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "store.search.tokens() runs one re.findall over the whole 5 MB text, holding the GIL for "
-    "~0.7-1 s; tokenising line by line (same tokens) removes the hitch"))
 def test_5mb_import_has_no_hitch_over_half_a_second(make_window, ui_workspace, qtbot, tmp_path,
                                                     monkeypatch):
     *_rest, gaps = _import_big_file_measuring_the_timer(
