@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass
+import datetime as dt
 from datetime import date, timedelta
 
 from sqlalchemy import func, select
@@ -40,11 +41,11 @@ class TimelineEvent:
 
     id: int
     title: str
-    date: date | None
+    date: dt.date | None
     precision: str
-    end: date | None
-    first: date | None
-    last: date | None
+    end: dt.date | None
+    first: dt.date | None
+    last: dt.date | None
     label: str
     place: str | None = None
     description: str | None = None

@@ -131,6 +131,7 @@ def _rows_statement(case_id: int, kind: str, page: Any = None) -> Select[Any]:
     ev = _evidence_counts()
     base = [model.id, model.kind, model.title, model.version, model.confidential]
     n = func.coalesce(ev.c.n, 0)
+    stmt: Any  # a Select whose column count differs by kind
     if model is Person:
         org = aliased(Item)
         stmt = (
@@ -265,7 +266,7 @@ def case_status(session: Session, case_id: int, *, today: date | None = None) ->
     ))
     return CaseStatus(
         counts=item_counts(session, case_id), due_this_week=len(due),
-        overdue=sum(1 for d in due if d < today),
+        overdue=sum(1 for d in due if d is not None and d < today),
     )
 
 
