@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QStringListModel, Qt, Slot
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QStringListModel,
+    Qt,
+    Slot,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -121,17 +128,18 @@ class ComboDelegate(QStyledItemDelegate):
         self.choices = list(choices)
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
-                     index: QModelIndex) -> QWidget:
+                     index: QModelIndex | QPersistentModelIndex) -> QWidget:
         box = QComboBox(parent)
         box.addItems(self.choices)
         box.activated.connect(lambda _n, b=box: self.commitData.emit(b))
         return box
 
-    def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:
+    def setEditorData(self, editor: QWidget,
+                      index: QModelIndex | QPersistentModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
 
     def setModelData(self, editor: QWidget, model: QAbstractItemModel,
-                     index: QModelIndex) -> None:
+                     index: QModelIndex | QPersistentModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
