@@ -19,12 +19,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, overload
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractTableModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
@@ -601,7 +602,15 @@ class EvidenceModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, group + 1)
 
-    def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, index: Index, /) -> QModelIndex: ...
+
+    def parent(self, index: Index | None = None) -> QObject | QModelIndex | None:
+        """``parent()`` is QObject's (the owner); ``parent(index)`` the row's parent index."""
+        if index is None:
+            return super().parent()
         if not index.isValid() or index.internalId() == 0:
             return QModelIndex()
         return self.createIndex(index.internalId() - 1, 0, 0)

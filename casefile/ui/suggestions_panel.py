@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QStringListModel,
     Qt,
@@ -161,8 +162,15 @@ class SuggestionsModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, g + 1)
 
-    def parent(  # type: ignore[override]
-            self, index: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, index: _Index, /) -> QModelIndex: ...
+
+    def parent(self, index: _Index | None = None) -> QObject | QModelIndex | None:
+        """``parent()`` is QObject's (the owner); ``parent(index)`` the row's parent index."""
+        if index is None:
+            return super().parent()
         if not index.isValid() or index.internalId() == _GROUP:
             return QModelIndex()
         return self.createIndex(int(index.internalId()) - 1, 0, _GROUP)
