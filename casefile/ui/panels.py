@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from PySide6.QtCore import (
     QModelIndex,
@@ -145,7 +146,7 @@ class EvidencePanel(QWidget):
 
     def link_indexes(self) -> list[QModelIndex]:
         """Indexes (column 0) of every link row, in display order."""
-        out = []
+        out: list[QModelIndex] = []
         for g in range(self.model.rowCount()):
             parent = self.model.index(g, 0)
             out.extend(self.model.index(r, 0, parent) for r in range(self.model.rowCount(parent)))
@@ -204,13 +205,19 @@ class EvidencePanel(QWidget):
                 action = QAction(relation, relations)
                 action.setCheckable(True)
                 action.setChecked(relation == view.relation)
-                action.triggered.connect(
-                    lambda _c=False, r=relation, v=view: self.relation_change_requested.emit(
-                        v.link_id, r) if r != v.relation else None)
+                action.triggered.connect(partial(self._choose_relation, view, relation))
                 relations.addAction(action)
             menu.addSeparator()
-            menu.addAction("Remove link", lambda v=view: self.unlink_requested.emit(v.link_id))
+            menu.addAction("Remove link", partial(self._remove_link, view))
         return menu
+
+    def _choose_relation(self, view: EvidenceView, relation: str, _checked: bool = False) -> None:
+        """A relation picked from the menu: ask for the change unless it is the current one."""
+        if relation != view.relation:
+            self.relation_change_requested.emit(view.link_id, relation)
+
+    def _remove_link(self, view: EvidenceView, _checked: bool = False) -> None:
+        self.unlink_requested.emit(view.link_id)
 
 
 class FollowupsView(QWidget):

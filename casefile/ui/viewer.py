@@ -237,12 +237,13 @@ class DocumentViewer(QWidget):
         menu = self.text_view.createStandardContextMenu(pos) if pos is not None else QMenu(self)
         has_selection = self.selected_span() is not None
         first = menu.actions()[0] if menu.actions() else None
-        self.link_action.setEnabled(has_selection)
-        menu.insertAction(first, self.link_action)
-        for action in self.new_actions.values():
+        ours = [self.link_action, *self.new_actions.values()]
+        for action in ours:
             action.setEnabled(has_selection)
-            menu.insertAction(first, action)
-        if first is not None:
+        if first is None:
+            menu.addActions(ours)
+        else:  # ahead of the standard Copy / Select All, then a separator
+            menu.insertActions(first, ours)
             menu.insertSeparator(first)
         return menu
 
