@@ -226,6 +226,9 @@ class PdfPagesView(QWidget):
 
     page_clicked = Signal(int)
     password_requested = Signal()
+    # The pane's scroll area. The name hides QWidget.scroll(dx, dy), which nothing here calls;
+    # it is kept because tests/ui read ``pane.scroll``.
+    scroll: QScrollArea  # type: ignore[assignment]  # attribute deliberately hides a method
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -587,7 +590,7 @@ class PdfPagesView(QWidget):
         widget = self._widgets[page - 1]
         if widget.height() <= 1 or self._layout_width == 0:
             return  # not laid out yet: _relayout comes back here
-        self.container.layout().activate()
+        self.pages_layout.activate()
         bar = self.scroll.verticalScrollBar()
         y = widget.geometry().top() - _MARGIN // 2
         if box is not None:  # bring the passage to the upper third of the pane
