@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHeaderView,
     QLabel,
+    QMenu,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -98,8 +99,12 @@ class ImportSummaryDialog(QDialog):
 
     def failure_rows(self) -> list[tuple[str, str]]:
         """The failures as shown: (file, reason)."""
-        return [(self.failures.item(i, 0).text(), self.failures.item(i, 1).text())
-                for i in range(self.failures.rowCount())]
+        return [(self._cell(i, 0), self._cell(i, 1)) for i in range(self.failures.rowCount())]
+
+    def _cell(self, row: int, column: int) -> str:
+        item = self.failures.item(row, column)
+        assert item is not None  # __init__ fills every cell
+        return item.text()
 
 
 def _relative(path: Path, folder_label: str) -> str:
@@ -133,8 +138,8 @@ class FolderImport(QObject):
         self.action.setStatusTip("Import every document of a folder and its subfolders")
         self.action.triggered.connect(self.prompt)
         window.addAction(self.action)
-        menu = next((a.menu() for a in window.menuBar().actions()
-                     if a.menu() is not None and window.import_action in a.menu().actions()),
+        menu = next((m for a in window.menuBar().actions()
+                     if isinstance(m := a.menu(), QMenu) and window.import_action in m.actions()),
                     None)
         if menu is not None:
             menu.insertAction(window.export_action, self.action)

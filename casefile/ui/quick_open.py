@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QVBoxLayout,
 )
 
@@ -203,8 +204,8 @@ class QuickOpen(QObject):
         self.action.setStatusTip("Go to any item by name, or a document by words of its text")
         self.action.triggered.connect(self.show)
         window.addAction(self.action)
-        menu = next((a.menu() for a in window.menuBar().actions()
-                     if a.menu() is not None and window.find_action in a.menu().actions()),
+        menu = next((m for a in window.menuBar().actions()
+                     if isinstance(m := a.menu(), QMenu) and window.find_action in m.actions()),
                     None)
         if menu is not None:
             actions = menu.actions()
