@@ -116,22 +116,36 @@ def _check_value(session: Session, item: Item, field: str, value: Any) -> Any:
     return value
 
 
-def search_body(item: Item) -> str:
-    """The text indexed for an item besides its title (notes, aliases, role, document text...)."""
+def search_parts(item: Item) -> tuple[str, str]:
+    """What is indexed for an item besides its title: ``(body, text)``, where ``body`` is the
+    notes, aliases, role, description, statement, answer, author, outlet... joined by newlines,
+    and ``text`` a document's extracted text ("" for other items), which the index does not copy
+    (``casefile.store.search.IndexRow``)."""
     parts: list[str] = [item.notes or ""]
     for attr in ("aliases",):
         parts.extend(getattr(item, attr, None) or [])
+    is_document = isinstance(item, Document)
     for attr in ("role", "description", "statement", "answer", "author", "outlet", "text",
                  "attributed_to_text"):
+        if attr == "text" and is_document:
+            continue  # last of a document's parts, kept apart
         value = getattr(item, attr, None)
         if isinstance(value, str):
             parts.append(value)
-    return "\n".join(p for p in parts if p)
+    doc_text = item.text if isinstance(item, Document) else None
+    return "\n".join(p for p in parts if p), doc_text or ""
 
 
-def reindex(session: Session, item: Item) -> None:
-    """Refresh the search index row of ``item``."""
-    search.index_item(session, item.id, item.case_id, item.title, search_body(item))
+def search_body(item: Item) -> str:
+    """The text indexed for an item besides its title (notes, aliases, role, document text...)."""
+    body, doc_text = search_parts(item)
+    return body + "\n" + doc_text if body and doc_text else body or doc_text
+
+
+def reindex(session: Session, item: Item, *, new: bool = False) -> None:
+    """Refresh the search index row of ``item`` (``new``: it was never indexed, just inserted)."""
+    body, doc_text = search_parts(item)
+    search.index_item(session, item.id, item.case_id, item.title, body, text=doc_text, new=new)
 
 
 def create_item(session: Session, case_id: int, kind: str, title: str, **fields: Any) -> Item:
@@ -156,7 +170,7 @@ def create_item(session: Session, case_id: int, kind: str, title: str, **fields:
         item.status = "open"
     session.add(item)
     session.flush()
-    reindex(session, item)
+    reindex(session, item, new=True)
     log_change(session, f"{kind}.create", case_id=case_id, item_id=item.id, summary=item.title)
     return item
 

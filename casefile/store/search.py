@@ -16,13 +16,22 @@ way round), ``O'Brien`` finds ``O’Brien``, ``e-mail`` finds ``e mail`` and ``e
 - SQLite: ``search_fts`` is an FTS5 table (rowid = item id) over the folded tokens joined by
   spaces, with FTS5's ``ascii`` tokenizer, which then only splits at the spaces
   (sqlite.org/fts5.html, "Tokenizers": non-ASCII characters are token characters, ASCII ones
-  are lower-cased). The original title and text, for snippets, are in ``search_fts_docs``.
+  are lower-cased). ``search_fts_docs`` holds each item's title and its indexed text *besides*
+  a document's extracted text (notes, author, outlet...; short); snippets take the document text
+  from ``documents.text`` (revision 0004: the index kept a full second copy before). A trigger
+  deletes an item's ``search_fts`` row with the item (also through a case's cascade).
 - PostgreSQL: ``search_pg.tsv`` is a ``tsvector`` built here as a literal (lexemes with positions;
   the title's positions carry weight A), so PostgreSQL's own parser and dictionaries, which differ
   from SQLite's and depend on the server locale, never see the text (postgresql.org/docs/15/
   datatype-textsearch.html). Its limits apply: positions above 16383 are stored as 16383 and a
   lexeme keeps at most 256 positions, so in the rare documents longer than ~16,000 words a
   *phrase* far down the text can be missed on PostgreSQL (single words are always found).
+  ``search_pg.body`` likewise holds the text besides a document's ``documents.text``.
+
+Cost: a search is one SQL statement; the ranking subquery (``ORDER BY bm25(...) LIMIT``) ranks
+every matching row, so a word found in most of 100,000 documents costs what FTS5/PostgreSQL take
+to rank them all; the join to ``items``/``documents`` and the snippets are done for the returned
+hits only (about 0.05-0.15 ms of Python per 3 KB hit).
 
 Query syntax (README, "Search")
 -------------------------------
@@ -188,8 +197,17 @@ def _one_char_table() -> dict[int, str]:
     return table
 
 
+_SAME_CACHE: dict[str, str] = {}
+
+
 def _fold_run_same(m: re.Match[str]) -> str:
-    return m.group().translate(_one_char_table())
+    run = m.group()
+    folded = _SAME_CACHE.get(run)
+    if folded is None:
+        folded = run.translate(_one_char_table())
+        if len(_SAME_CACHE) < 50_000 and len(run) < 32:
+            _SAME_CACHE[run] = folded
+    return folded
 
 
 def fold_same_length(value: str) -> str:
@@ -363,36 +381,78 @@ def tsvector_literal(title: str, body: str) -> str:
     return " ".join(f"'{tok}':{','.join(p)}" for tok, p in positions.items())
 
 
-def index_item(session: Session, item_id: int, case_id: int, title: str, body: str) -> None:
-    """(Re)index one item: its title and body text replace what was indexed before.
+@dataclass(frozen=True)
+class IndexRow:
+    """What is indexed for one item: ``body`` is its text besides the title (notes, aliases...)
+    and ``text``, for a document, its extracted text (``documents.text``), indexed after the body
+    but not copied: snippets read it from ``documents``."""
 
-    Runs in the caller's transaction, so the index changes with the data.
-    """
-    title, body = title or "", body or ""
-    if _is_sqlite(session):
-        unindex_item(session, item_id)
-        session.execute(
-            text("INSERT INTO search_fts (rowid, title, body) VALUES (:i, :t, :b)"),
-            {"i": item_id, "t": " ".join(tokens(title)), "b": " ".join(tokens(body))},
-        )
-        session.execute(
-            text("INSERT INTO search_fts_docs (item_id, case_id, title, body) "
-                 "VALUES (:i, :c, :t, :b)"),
-            {"i": item_id, "c": case_id, "t": title, "b": body},
-        )
+    item_id: int
+    case_id: int
+    title: str
+    body: str = ""
+    text: str = ""
+
+
+def _index_params(row: IndexRow, sqlite: bool) -> dict[str, object]:
+    title, body, doc_text = row.title or "", row.body or "", row.text or ""
+    params: dict[str, object] = {"i": row.item_id, "c": row.case_id, "t": title, "b": body}
+    if sqlite:
+        params["ft"] = " ".join(tokens(title))
+        params["fb"] = " ".join(tokens(body) + tokens(doc_text))
     else:
-        session.execute(
-            text("INSERT INTO search_pg (item_id, case_id, title, body, tsv) "
-                 "VALUES (:i, :c, :t, :b, CAST(:v AS tsvector)) ON CONFLICT (item_id) DO UPDATE "
-                 "SET case_id = EXCLUDED.case_id, title = EXCLUDED.title, body = EXCLUDED.body, "
-                 "tsv = EXCLUDED.tsv"),
-            {"i": item_id, "c": case_id, "t": title, "b": body,
-             "v": tsvector_literal(title, body)},
-        )
+        full = body + "\n" + doc_text if body and doc_text else body or doc_text
+        params["v"] = tsvector_literal(title, full)
+    return params
+
+
+_SQLITE_INSERT = (
+    "INSERT INTO search_fts (rowid, title, body) VALUES (:i, :ft, :fb)",
+    "INSERT INTO search_fts_docs (item_id, case_id, title, body) VALUES (:i, :c, :t, :b)",
+)
+_PG_UPSERT = (
+    "INSERT INTO search_pg (item_id, case_id, title, body, tsv) "
+    "VALUES (:i, :c, :t, :b, CAST(:v AS tsvector)) ON CONFLICT (item_id) DO UPDATE "
+    "SET case_id = EXCLUDED.case_id, title = EXCLUDED.title, body = EXCLUDED.body, "
+    "tsv = EXCLUDED.tsv"
+)
+
+
+def index_item(
+    session: Session, item_id: int, case_id: int, title: str, body: str, *,
+    text: str = "", new: bool = False,
+) -> None:
+    """(Re)index one item: its title, ``body`` and (for a document) ``text`` replace what was
+    indexed before (see :class:`IndexRow`). ``new=True`` says the item was never indexed (just
+    inserted), which saves the deletes of the old rows.
+
+    Runs in the caller's transaction, so the index changes with the data. The search tables keep
+    a copy of ``title`` and ``body`` (short) but not of ``text``.
+    """
+    index_rows(session, [IndexRow(item_id, case_id, title, body, text)], new=new)
+
+
+def index_rows(session: Session, rows: Sequence[IndexRow], *, new: bool = False) -> None:
+    """Index many items at once (one ``executemany`` per table); same rules as
+    :func:`index_item`. Used by imports and to rebuild the index."""
+    if not rows:
+        return
+    sqlite = _is_sqlite(session)
+    params = [_index_params(r, sqlite) for r in rows]
+    conn = session.connection()
+    if sqlite:
+        if not new:
+            for r in rows:
+                unindex_item(session, r.item_id)
+        for sql in _SQLITE_INSERT:
+            conn.execute(text(sql), params)
+    else:
+        conn.execute(text(_PG_UPSERT), params)
 
 
 def unindex_item(session: Session, item_id: int) -> None:
-    """Remove an item from the index (no error if it was not indexed)."""
+    """Remove an item from the index (no error if it was not indexed). Deleting the item does
+    it too (an SQLite trigger, a PostgreSQL foreign key; revision 0004)."""
     if _is_sqlite(session):
         session.execute(text("DELETE FROM search_fts WHERE rowid = :i"), {"i": item_id})
         session.execute(text("DELETE FROM search_fts_docs WHERE item_id = :i"), {"i": item_id})
@@ -419,7 +479,12 @@ class SearchHit:
 
 @lru_cache(maxsize=256)
 def _matcher(phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
-    """A regex finding the phrases' words in :func:`fold_same_length` text, or None."""
+    """A regex finding the phrases' words in :func:`fold_same_length` text, or None.
+
+    It checks the end of a word but not its start (a leading look-behind would make ``re``
+    try every position of the text instead of jumping to the words' first letters):
+    :func:`_word_matches` drops matches that start inside a word.
+    """
     words: dict[str, bool] = {}
     for p in phrases:
         for i, w in enumerate(p.words):
@@ -429,13 +494,35 @@ def _matcher(phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
         return None
     alts = sorted(words, key=len, reverse=True)
     body = "|".join(re.escape(w) + (r"[^\W_]*" if words[w] else "") for w in alts)
-    return re.compile(rf"(?<![^\W_])(?:{body})(?![^\W_])")
+    return re.compile(rf"(?:{body})(?![^\W_])")
+
+
+def _word_matches(matcher: re.Pattern[str], value: str) -> Iterable[re.Match[str]]:
+    """Matches of ``matcher`` in ``value`` that start a word (not preceded by a letter/digit).
+
+    A candidate starting inside a word consumes only letters/digits, so no true match is
+    skipped by it."""
+    for m in matcher.finditer(value):
+        i = m.start()
+        if i == 0 or not value[i - 1].isalnum():  # str.isalnum is re's [^\W_]
+            yield m
+
+
+def _first_word_match(matcher: re.Pattern[str], value: str) -> re.Match[str] | None:
+    return next(iter(_word_matches(matcher, value)), None)
 
 
 def make_snippet(
     body: str, matcher: re.Pattern[str] | None
 ) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """The snippet text of ``body`` around the first match, and the highlighted spans in it."""
+    """The snippet text of ``body`` around the first match, and the highlighted spans in it.
+
+    Returns ``(text, spans)``: ``text`` is at most ~SNIPPET_CHARS characters of ``body`` with
+    runs of whitespace made single spaces and ``…`` where it was cut; ``spans`` are
+    ``(start, end)`` str offsets of matched words in ``text``. Costs one regex scan of the
+    lower-cased body (a second over its folded form only when the first finds nothing and the
+    body has non-ASCII characters) plus work on the window.
+    """
     if not body:
         return "", ()
     first = None
@@ -443,9 +530,11 @@ def make_snippet(
         # Cheap first try on the lower-cased text; fold the whole text only if that finds nothing.
         lowered = body.lower()
         if len(lowered) == len(body):
-            first = matcher.search(lowered)
+            first = _first_word_match(matcher, lowered)
         if first is None:
-            first = matcher.search(fold_same_length(body))
+            folded = fold_same_length(body)
+            if folded != lowered:
+                first = _first_word_match(matcher, folded)
     if first is None:
         start = 0
     else:
@@ -462,7 +551,7 @@ def make_snippet(
     spans: list[tuple[int, int]] = []
     cursor = start
     window = fold_same_length(body[start:end])
-    for m in matcher.finditer(window) if matcher else ():
+    for m in _word_matches(matcher, window) if matcher else ():
         gap = _SPACE.sub(" ", body[cursor:start + m.start()])
         pieces.append(gap)
         length += len(gap)
@@ -494,19 +583,36 @@ def mark(snippet_text: str, spans: Sequence[tuple[int, int]]) -> str:
 def search_sql(
     session: Session, parsed: Query, case_id: int | None
 ) -> tuple[str, dict[str, object]]:
-    """The SQL (and parameters but ``limit``) that finds the matching item ids, best first."""
-    case_filter = "" if case_id is None else "AND i.case_id = :case_id"
+    """The SQL (and parameters but ``limit``) that finds the best ``:limit`` matching items.
+
+    Result columns: item id, case id, kind, title, the indexed body copy and the document text
+    (NULL for other items), best first. The ranked ids are found first, in a subquery with the
+    LIMIT (FTS5 ``bm25`` with the title weighing TITLE_WEIGHT, sqlite.org/fts5.html section 5.1;
+    PostgreSQL ``ts_rank``, docs/15/textsearch-controls.html 12.3.3), so only the returned hits
+    are joined to their rows. A case filter joins ``items`` inside the subquery (SQLite) or uses
+    ``search_pg.case_id`` (PostgreSQL).
+    """
     params: dict[str, object] = {} if case_id is None else {"case_id": case_id}
     if _is_sqlite(session):
         params["q"] = fts5_query(parsed)
-        sql = ("SELECT search_fts.rowid FROM search_fts JOIN items i ON i.id = search_fts.rowid "
-               f"WHERE search_fts MATCH :q {case_filter} "
-               f"ORDER BY bm25(search_fts, {TITLE_WEIGHT}, 1.0) LIMIT :limit")
+        case_join = ("" if case_id is None else
+                     "JOIN items ci ON ci.id = search_fts.rowid AND ci.case_id = :case_id ")
+        inner = ("SELECT search_fts.rowid AS id, "
+                 f"bm25(search_fts, {TITLE_WEIGHT}, 1.0) AS score FROM search_fts {case_join}"
+                 "WHERE search_fts MATCH :q ORDER BY score LIMIT :limit")
+        sql = ("SELECT h.id, i.case_id, i.kind, i.title, d.body, doc.text "
+               f"FROM ({inner}) h JOIN items i ON i.id = h.id "
+               "LEFT JOIN search_fts_docs d ON d.item_id = h.id "
+               "LEFT JOIN documents doc ON doc.id = h.id ORDER BY h.score, h.id")
     else:
         params["q"] = tsquery(parsed)
-        sql = ("SELECT s.item_id FROM search_pg s JOIN items i ON i.id = s.item_id "
-               f"WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter} "
-               "ORDER BY ts_rank(s.tsv, CAST(:q AS tsquery)) DESC, s.item_id LIMIT :limit")
+        case_filter = "" if case_id is None else "AND s.case_id = :case_id "
+        inner = ("SELECT s.item_id AS id, s.body, ts_rank(s.tsv, CAST(:q AS tsquery)) AS score "
+                 f"FROM search_pg s WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter}"
+                 "ORDER BY score DESC, s.item_id LIMIT :limit")
+        sql = ("SELECT h.id, i.case_id, i.kind, i.title, h.body, doc.text "
+               f"FROM ({inner}) h JOIN items i ON i.id = h.id "
+               "LEFT JOIN documents doc ON doc.id = h.id ORDER BY h.score DESC, h.id")
     return sql, params
 
 
@@ -518,28 +624,21 @@ def search(
     Ranking: FTS5 ``bm25`` on SQLite, ``ts_rank`` on PostgreSQL, the title weighing more; the two
     engines return the same set of items, not always in the same order. Returns an empty list
     for a query with nothing to look for. Deleted items are never returned. ``limit`` caps the
-    number of hits (at least 1).
+    number of hits (at least 1). One SQL query; snippets (module docstring) are made for the
+    returned hits only, from the item's indexed body followed by its document text.
     """
     parsed = parse_query(query)
     if parsed.empty:
         return []
     sql, params = search_sql(session, parsed, case_id)
     params["limit"] = max(1, int(limit))
-    ids = [r[0] for r in session.execute(text(sql), params)]
-    if not ids:
+    rows = session.connection().execute(text(sql), params).all()
+    if not rows:
         return []
-    table = "search_fts_docs" if _is_sqlite(session) else "search_pg"
-    rows = session.execute(
-        text(f"SELECT i.id, i.case_id, i.kind, i.title, d.body FROM items i "
-             f"JOIN {table} d ON d.item_id = i.id WHERE i.id IN ({','.join(map(str, ids))})")
-    ).all()
-    by_id = {r[0]: r for r in rows}
     matcher = _matcher(tuple(parsed.phrases()))
     hits: list[SearchHit] = []
-    for item_id in ids:
-        row = by_id.get(item_id)
-        if row is None:
-            continue
-        plain, spans = make_snippet(row[4] or "", matcher)
-        hits.append(SearchHit(row[0], row[1], row[2], row[3], mark(plain, spans), plain, spans))
+    for item_id, hit_case, kind, title, body, doc_text in rows:
+        full = body + "\n" + doc_text if body and doc_text else body or doc_text or ""
+        plain, spans = make_snippet(full, matcher)
+        hits.append(SearchHit(item_id, hit_case, kind, title, mark(plain, spans), plain, spans))
     return hits

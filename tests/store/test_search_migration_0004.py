@@ -1,0 +1,97 @@
+"""Revision 0004 drops the search index's copy of document text from a workspace made at 0003:
+its documents are still found, with the same snippets, and deleting a case empties the index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic import command
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from casefile.store import Blob, Case, Document, Person
+from casefile.store import search as search_backend
+from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
+
+MEMO = "The audit of the Łódź harbour found unpaid invoices.\n\nA second paragraph."
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        (tmp_path / "ws").mkdir()
+        return sqlite_url(tmp_path / "ws")
+    return str(request.getfixturevalue("pg_database"))
+
+
+def _index_as_0003(s: Session, sqlite: bool, item_id: int, case_id: int, title: str,
+                   body: str) -> None:
+    """The index rows 0003's ``index_item`` wrote: the whole body, document text included."""
+    if sqlite:
+        s.execute(text("INSERT INTO search_fts (rowid, title, body) VALUES (:i, :t, :b)"),
+                  {"i": item_id, "t": " ".join(search_backend.tokens(title)),
+                   "b": " ".join(search_backend.tokens(body))})
+        s.execute(text("INSERT INTO search_fts_docs (item_id, case_id, title, body) "
+                       "VALUES (:i, :c, :t, :b)"),
+                  {"i": item_id, "c": case_id, "t": title, "b": body})
+    else:
+        s.execute(text("INSERT INTO search_pg (item_id, case_id, title, body, tsv) "
+                       "VALUES (:i, :c, :t, :b, CAST(:v AS tsvector))"),
+                  {"i": item_id, "c": case_id, "t": title, "b": body,
+                   "v": search_backend.tsvector_literal(title, body)})
+
+
+def test_workspace_made_at_0003_keeps_results_and_snippets_without_the_text_copy(
+        url: str) -> None:
+    engine = make_engine(url)
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0003")
+    sqlite = engine.dialect.name == "sqlite"
+    with Session(engine) as s, s.begin():
+        case = Case(title="Old case")
+        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
+        s.flush()
+        memo = Document(case_id=case.id, title="Harbour audit", doc_kind="article",
+                        status="obtained", text=MEMO, mime_type="text/plain", sha256="0" * 64)
+        noted = Document(case_id=case.id, title="Noted", doc_kind="article", status="obtained",
+                         text="Zanzibar ledger entries.", notes="Call the clerk",
+                         outlet="Gazette", mime_type="text/plain", sha256="0" * 64)
+        person = Person(case_id=case.id, title="Seán O’Brien", notes="Harbour master")
+        s.add_all([memo, noted, person])
+        s.flush()
+        case_id, ids = case.id, {"memo": memo.id, "noted": noted.id, "person": person.id}
+        _index_as_0003(s, sqlite, memo.id, case.id, memo.title, MEMO)
+        _index_as_0003(s, sqlite, noted.id, case.id, noted.title,
+                       "Call the clerk\nGazette\nZanzibar ledger entries.")
+        _index_as_0003(s, sqlite, person.id, case.id, person.title, "Harbour master")
+    engine.dispose()
+
+    ws = open_workspace(db_url=url)
+    try:
+        table = "search_fts_docs" if sqlite else "search_pg"
+        with ws.transaction() as s:
+            rows = s.execute(text(f"SELECT item_id, body FROM {table}")).all()
+            bodies: dict[int, str] = {r[0]: r[1] for r in rows}
+            assert bodies == {ids["memo"]: "", ids["noted"]: "Call the clerk\nGazette",
+                              ids["person"]: "Harbour master"}
+            [hit] = search_backend.search(s, "Lodz")
+            assert hit.item_id == ids["memo"]
+            assert hit.snippet == ("The audit of the [Łódź] harbour found unpaid invoices. "
+                                   "A second paragraph.")
+            [hit] = search_backend.search(s, "zanzibar", case_id=case_id)
+            assert hit.snippet == "Call the clerk Gazette [Zanzibar] ledger entries."
+            assert {h.item_id for h in search_backend.search(s, "harbour")} == {
+                ids["memo"], ids["person"]}
+            assert [h.item_id for h in search_backend.search(s, "clerk")] == [ids["noted"]]
+        with ws.transaction() as s:
+            s.execute(text("DELETE FROM cases WHERE id = :c"), {"c": case_id})
+        with ws.transaction() as s:
+            assert search_backend.search(s, "harbour") == []
+            index = "search_fts" if sqlite else "search_pg"
+            assert s.scalar(text(f"SELECT count(*) FROM {index}")) == 0
+            assert s.scalar(text(f"SELECT count(*) FROM {table}")) == 0
+    finally:
+        ws.close()
