@@ -54,6 +54,10 @@ TITLES: dict[str, str] = {
     "assemblywoman": "Assemblywoman",
     "delegate": "Delegate",
     "speaker": "Speaker",
+    "house speaker": "House Speaker",
+    "senate president": "Senate President",
+    "majority leader": "Majority Leader",
+    "minority leader": "Minority Leader",
     "president": "President",
     "vice president": "Vice President",
     "prime minister": "Prime Minister",
@@ -69,8 +73,14 @@ TITLES: dict[str, str] = {
     "state's attorney": "State's Attorney",
     "u.s. attorney": "U.S. Attorney",
     "prosecutor": "Prosecutor",
+    "county attorney": "County Attorney",
+    "prosecuting attorney": "Prosecuting Attorney",
     "public defender": "Public Defender",
     "judge": "Judge",
+    "circuit judge": "Circuit Judge",
+    "district judge": "District Judge",
+    "superior court judge": "Superior Court Judge",
+    "county judge": "County Judge",
     "justice": "Justice",
     "chief justice": "Chief Justice",
     "magistrate": "Magistrate",
@@ -96,6 +106,16 @@ TITLES: dict[str, str] = {
     "detective": "Detective",
     "det.": "Detective",
     "inspector": "Inspector",
+    "inspector general": "Inspector General",
+    "comptroller": "Comptroller",
+    "controller": "Controller",
+    "treasurer": "Treasurer",
+    "auditor": "Auditor",
+    "state auditor": "State Auditor",
+    "assessor": "Assessor",
+    "deputy prosecutor": "Deputy Prosecutor",
+    "deputy superintendent": "Deputy Superintendent",
+    "assistant superintendent": "Assistant Superintendent",
     "agent": "Agent",
     "special agent": "Special Agent",
     "constable": "Constable",
@@ -113,6 +133,9 @@ TITLES: dict[str, str] = {
     "dean": "Dean",
     "chancellor": "Chancellor",
     "director": "Director",
+    "executive director": "Executive Director",
+    "board chair": "Board Chair",
+    "board president": "Board President",
     "spokesman": "Spokesman",
     "spokeswoman": "Spokeswoman",
     "spokesperson": "Spokesperson",
@@ -151,7 +174,8 @@ POLICE_TITLES = {"Police Chief", "Police Officer", "Officer", "Detective", "Serg
 FIRE_TITLES = {"Fire Chief"}
 CITY_TITLES = {"City Manager", "Mayor", "Deputy Mayor", "City Attorney", "City Clerk",
                "Councilman", "Councilwoman", "Council Member", "Alderman"}
-PROSECUTOR_TITLES = {"District Attorney", "State Attorney", "State's Attorney",
+PROSECUTOR_TITLES = {"District Attorney", "State Attorney", "State's Attorney", "Prosecutor",
+                     "County Attorney", "Deputy Prosecutor", "Prosecuting Attorney",
                      "Public Defender", "Assistant District Attorney"}
 
 # Political parties in "Sen. Maria Ortiz, D-Ore." style notes.
@@ -189,7 +213,8 @@ POSTAL_CODES = {
 }
 
 # Name particles that sit inside a surname ("de la Cruz", "van der Berg").
-PARTICLES = {"de", "da", "di", "du", "del", "della", "dos", "das", "do", "la", "le", "van",
+PARTICLES = {"de", "da", "di", "du", "del", "della", "dos", "das", "do", "la", "le", "van", "los",
+             "las", "degli", "vom",
              "von", "der", "den", "ter", "ten", "bin", "ibn", "al", "el", "y", "zu", "af"}
 
 # Organisation suffixes: a capitalised phrase ending in one of these is an organisation.
@@ -315,3 +340,17 @@ ABBREVIATIONS = {"mr", "mrs", "ms", "dr", "sen", "rep", "gov", "lt", "sgt", "cap
                  "ala", "ariz", "ark", "calif", "colo", "conn", "del", "fla", "ga", "ill", "ind",
                  "kan", "ky", "la", "md", "mass", "mich", "minn", "miss", "mo", "mont", "neb",
                  "nev", "okla", "ore", "pa", "tenn", "vt", "va", "wash", "wis", "wyo"}
+
+# Last words of newspaper names ("Port Ellis Herald", "Daily Ledger"): such a capitalised
+# phrase is a news outlet.
+OUTLET_WORDS = ["Herald", "Tribune", "Ledger", "Gazette", "Courier", "Chronicle", "Sentinel",
+                "Dispatch", "Examiner", "Inquirer", "Enquirer", "Courant", "Journal", "Times",
+                "Post", "Observer", "Bulletin", "Register", "Telegraph", "Star-Telegram",
+                "Democrat-Gazette", "Free Press", "Daily News", "Star-Ledger", "Picayune"]
+# Words that end a news organisation's name in a byline line ("Capitol Bureau", "Staff").
+BYLINE_OUTLET_WORDS = [*OUTLET_WORDS, "Bureau", "News", "Press", "Review", "Star", "Globe",
+                       "Magazine", "Radio", "Report"]
+# Court levels written before "Judge" ("<county> Circuit Judge"): the judge's court.
+COURT_LEVELS = {"Circuit", "District", "Superior", "Municipal", "Probate", "Family", "Supreme",
+                "Appeals", "Juvenile", "Chancery", "Bankruptcy", "Magistrate", "Criminal",
+                "Civil", "Common"}

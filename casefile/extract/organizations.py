@@ -19,12 +19,15 @@ from casefile.extract.lexicon import (
     FUNCTION_WORDS,
     NEWS_OUTLETS,
     NOT_ACRONYMS,
+    OUTLET_WORDS,
     POSTAL_CODES,
 )
 from casefile.extract.text import CAPWORD, UPPER, norm_key
 from casefile.extract.types import Candidate
 
 ORGWORD = rf"(?:(?:[{UPPER}]\.){{2,}}|{CAPWORD})"
+# The possessive first word of an organisation name: "St. Jude's Hospital", "Children's ...".
+_POSS_FIRST = rf"(?:(?:St\.[ ])?(?!Sheriff's|Attorney's)[{UPPER}][a-z]+'s[ ])"
 _PRE = rf"(?P<pre>(?:{ORGWORD}[ ]){{1,5}})"
 _OBJ = rf"(?:the[ ])?{ORGWORD}(?:[ ](?:(?:and|of|for|on|the|&)[ ])*(?![A-Z]{{2,}}\b){ORGWORD})*"
 
@@ -45,13 +48,25 @@ _SUFFIX_WORDS = (
     "High School|Middle School|Elementary School|Charter School|School District|School|Academy|"
     "University|College|Committee|Commission|Council|Board|Agency|Bureau|Office|Court|County Jail|"
     "Jail|Prison|Penitentiary|Detention Center|Hospital|Medical Center|Institute|Foundation|"
-    "Association|Union|Party|Inc\\.|Corp\\.|Corporation|LLC|Ltd\\.|Company|Co\\.|Group|Church|"
+    "Association|Union|Party|Inc\\.|Corp\\.|Corporation|LLC|LLP|PLLC|L\\.L\\.C\\.|Ltd\\.|Company|Co\\.|"
+    "Group|Church|Services|Solutions|Partners|Associates|Holdings|Enterprises|Industries|"
     "Authority|Administration|Coalition|Network|Society|Trust|Federation|League|Alliance|"
     "Caucus|Senate|Assembly|Legislature|Patrol|Guard|Ministry|Tribunal|Clinic|Bank|Fund"
 )
 _SUFFIX = re.compile(
-    rf"(?P<name>(?:{ORGWORD}[ ](?:(?:of|for|and|&|on|the)[ ])*){{1,6}}(?P<suf>{_SUFFIX_WORDS}))"
+    rf"(?P<name>{_POSS_FIRST}?(?:{ORGWORD}[ ](?:(?:of|for|and|&|on|the)[ ])*){{0,6}}"
+    rf"(?P<suf>{_SUFFIX_WORDS}))"
     rf"(?![\w'])")
+_NEWSPAPER = re.compile(
+    rf"(?<![\w'])(?:{CAPWORD}[ ]){{1,4}}(?:{'|'.join(re.escape(w) for w in OUTLET_WORDS)})"
+    rf"(?![\w'-])")
+_LOCAL = re.compile(rf"(?<![\w'])(?:{CAPWORD}[ ]){{1,4}}Local[ ]\d{{1,5}}\b")
+# Advocacy groups named "<people> for <cause>": "Parents for Safer Streets".
+_FOR_GROUP = re.compile(rf"(?<![\w'])[{UPPER}][a-z]+s[ ]for[ ](?:{CAPWORD}[ ]){{0,3}}{CAPWORD}")
+_UNION_NAME = re.compile(r"\b(?:Union|Teamsters|Local[ ]\d+|Guild|Fraternal[ ]Order|"
+                         r"(?:Teachers|Officers|Education|Nurses|Workers|Employees|Deputies|"
+                         r"Firefighters|Troopers|Professors|Faculty)[ ]Association|"
+                         r"Federation[ ]of[ ]\w+[ ]?(?:Teachers|Workers|Employees))\b")
 _ACRONYM = re.compile(r"(?<![\w.&-])(?P<a>[A-Z]{2,6})(?![\w&-]|\.[A-Z])")
 _OUTLET = re.compile(
     r"(?<![\w'])(?:" + "|".join(re.escape(o) for o in sorted(NEWS_OUTLETS, key=len, reverse=True))
@@ -87,9 +102,13 @@ def _kind_for_suffix(suffix: str) -> str:
         return "jail"
     if s in {"hospital", "medical center", "clinic"}:
         return "hospital"
+    if s == "union":
+        return "union"
     if s in {"party", "caucus"}:
         return "political party"
-    if s in {"inc.", "corp.", "corporation", "llc", "ltd.", "company", "co.", "group", "bank"}:
+    if s in {"inc.", "corp.", "corporation", "llc", "ltd.", "company", "co.", "group", "bank",
+             "llp", "pllc", "l.l.c.", "services", "solutions", "partners", "associates",
+             "holdings", "enterprises", "industries"}:
         return "company"
     if s in {"committee", "commission", "council", "board", "senate", "assembly", "legislature"}:
         return BODY
@@ -111,6 +130,8 @@ def _agency(ft: str, kind: str, pre_start: int, pre_end: int, span_end: int, hea
     if hd == "Department" and head and head.startswith("Dept"):
         hd = "Department"
     name = f"{place} {label} {hd}".strip()
+    if kind == "police" and head is None and place.split()[-1:] == ["State"]:
+        name = f"{place} Police"  # "<State> State Police" has no "Department"
     if not place:
         start = pre_end if pre_end > pre_start else pre_start
     cand = Candidate("organization", start, span_end, name, source,
@@ -186,6 +207,24 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
                          org_kind=_kind_for_suffix(m.group("suf")))
         cand.notes["explicit"] = "1"
         out.append(cand)
+    for m in _NEWSPAPER.finditer(ft):
+        start = _strip_leading(ft, m.start(), m.end())
+        if start < m.end() and len(ft[start:m.end()].split()) >= 2:
+            out.append(Candidate("organization", start, m.end(), ft[start:m.end()], "rule",
+                                 org_kind="news outlet"))
+    for m in _LOCAL.finditer(ft):
+        start = _strip_leading(ft, m.start(), m.end())
+        out.append(Candidate("organization", start, m.end(), ft[start:m.end()], "rule",
+                             org_kind="union"))
+    for m in _FOR_GROUP.finditer(ft):
+        first = m.group().split()[0].lower()
+        if first not in FUNCTION_WORDS and not ft[:m.start()].rstrip().endswith("\n") \
+                and m.start() > 0:
+            out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
+                                 org_kind="organization"))
+    for c in out:
+        if c.org_kind in {"organization", None} and _UNION_NAME.search(c.name):
+            c.org_kind = "union"
     for m in _OUTLET.finditer(ft):
         out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
                              org_kind="news outlet"))
@@ -305,6 +344,12 @@ def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
                 and mine[-len(o.agency_key[1].split()):] == o.agency_key[1].split()]
         if len(tail) == 1:
             return tail[0]
+        # "the State Police" after "Michigan State Police": the one agency ending so.
+        ending = [o for o in same_type if o.agency_key and o.agency_key[1]
+                  and len(o.agency_key[1].split()) > len(mine)
+                  and o.agency_key[1].split()[-len(mine):] == mine]
+        if len(ending) == 1:
+            return ending[0]
         same = [o for o in same_type if o.agency_key and o.agency_key[1]
                 and fuzz.ratio(o.agency_key[1], ak[1]) >= 95]
         return same[0] if len(same) == 1 else None
@@ -318,7 +363,9 @@ def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
             0 < c2.start - o_c.end <= 3 for c2 in cl.cands for o_c in o.cands)]
         if defined:
             return defined[0]
-        return hits[0] if len(hits) == 1 and len(name) >= 3 else None
+        if len(hits) == 1 and (len(name) >= 3 or name in NEWS_OUTLETS):
+            return hits[0]  # "AP" joins "The Associated Press"
+        return None
     mine = _tokens(cl.key)
     inside = [o for o in others if len(_tokens(o.key)) > len(mine)
               and _contains(_tokens(o.key), mine)]

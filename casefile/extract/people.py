@@ -13,6 +13,7 @@ from casefile.extract.text import CAPWORD, INITIAL, UPPER
 from casefile.extract.types import Candidate
 
 _PART = "|".join(sorted(lx.PARTICLES, key=len, reverse=True))
+UPPER_START = rf"[{UPPER}]"
 NAME = (rf"(?:{CAPWORD}|{INITIAL})(?:[ ](?:{INITIAL}|{CAPWORD}|(?:(?:{_PART})[ ])+{CAPWORD}))*")
 
 # Titles that are ordinary words too: they count only when capitalised.
@@ -34,10 +35,20 @@ def _title_alt(keys: list[str]) -> str:
 _TITLE_KEYS = [*lx.TITLES, *lx.HONORIFICS]
 _TITLED = re.compile(
     rf"(?<![\w.'])(?P<title>(?i:{_title_alt(_TITLE_KEYS)}))(?<=[\w.])[ ]+(?P<name>{NAME})")
+_TITLE_HEAD = re.compile(rf"(?P<t>(?i:{_title_alt(_TITLE_KEYS)}))(?<=[\w.])[ ]+(?={UPPER_START})")
+_NAME_RE = re.compile(NAME)
 _PREFIX = re.compile(rf"(?:{ORGWORD}(?:'s)?[ ]){{1,5}}$")
 _BYLINE = re.compile(
-    rf"(?m)^[ \t]*(?:[Bb]y|BY|[Ff]ollow|[Ww]ritten by|[Rr]eporting by|[Cc]ontact)[ ]+"
+    rf"(?m)^[ \t]*\(?(?P<kw>[Bb]y|BY|[Ff]ollow|[Ww]ritten[ ]by|[Rr]eporting[ ]by|"
+    rf"[Cc]ontact(?:[ ]reporter)?|[Ee]diting[ ]by|[Ee]dited[ ]by|[Pp]hotos?[ ]by|"
+    rf"[Pp]hotograph[ ]by)[ ]+(?P<name>{NAME})")
+# The next name of a byline list: "By A and B", "Reporting by A in Paris and B in Rome; Editing
+# by C" (the place after "in" is skipped).
+_BYLINE_NEXT = re.compile(
+    rf"(?:[ ]in[ ]{CAPWORD}(?:[ ]{CAPWORD}){{0,2}})?(?:,[ ](?:and[ ])?|[ ]and[ ]|[ ]&[ ])"
     rf"(?P<name>{NAME})")
+# A photo credit: "(Jordan Pike / Capitol Bureau)", "Photo: ... (Name/Outlet)".
+_CREDIT = re.compile(rf"\((?P<name>{NAME})[ ]?/[ ]?(?P<outlet>{CAPWORD}(?:[ ]{CAPWORD}){{0,3}})\)")
 _SAID = r"(?:said|says|told|tells|wrote|writes|added|testified|tweeted|posted|explained|argued|" \
         r"noted|stated|recalled|asked|replied|responded|confirmed|denied|announced|insisted)"
 _UNTITLED = re.compile(rf"(?<![\w.'-])(?P<name>{NAME})")
@@ -47,9 +58,25 @@ _APPOS = re.compile(
     rf"[ ])*{ORGWORD})*))?(?=[,.;:)]|[ ](?:who|which|said|says|told|and|was|is|has)\b)")
 _PARTY = re.compile(r"^,?[ ]\(?(?P<party>[DRIG])-(?P<state>(?:[A-Z][\w.]*)(?:[ ][A-Z][\w.]*)?)"
                     r"\)?")
-_ROLE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir)[ ]"
-                          r"(?P<role>(?:[a-z][\w-]*[ ]){0,3}[a-z][\w-]*),[ ]$")
+_ROLE_BEFORE = re.compile(
+    r"(?:^|(?<=[\s(\"]))(?P<det>[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir|[Ii]ts|[Oo]ur|[Mm]y|"
+    r"(?:[Tt]he[ ])?[\w-]+'s)[ ]"
+    r"(?P<role>(?:[a-z][\w-]*[ ]){0,3}[a-z][\w-]*)"
+    rf"(?:[ ](?:for|of|at|with)[ ](?:the[ ])?(?P<org>{ORGWORD}(?:[ ](?:(?:of|and|for|the|&)[ ])*"
+    rf"{ORGWORD})*))?,[ ]$")
+# A lower-case AP-style title right before a name: "board member Peter Lowe", "defense
+# attorney Jane Roe".
+_ROLE_RIGHT_BEFORE = re.compile(
+    r"(?:^|(?<=[\s(]))(?P<role>(?:[A-Za-z][\w-]*[ ])?(?:[a-z][\w-]*[ ]){0,1}[a-z][\w-]*)[ ]$")
 _AGE = re.compile(r"^,[ ](?P<age>\d{1,3})(?=[,.;])")
+_PARTY_NOUN = re.compile(r"^,[ ]an?[ ](?P<party>Republican|Democrat|Democratic|Independent)\b")
+# Nouns standing for an organisation named earlier ("the company's owner", "a union
+# spokesman", "its president"): resolved to the nearest fitting organisation by the pipeline.
+ORG_NOUNS = {"company", "firm", "bank", "union", "agency", "department", "office", "board",
+             "district", "school", "hospital", "court", "group", "chapter", "organization",
+             "association", "council", "commission", "committee", "city", "county", "state",
+             "campaign", "newspaper", "paper", "station", "network", "university", "college",
+             "church", "club", "team", "fund", "charity", "nonprofit", "ministry", "bureau"}
 ROLE_NOUNS = {
     "spokesman", "spokeswoman", "spokesperson", "officer", "deputy", "attorney", "lawyer",
     "prosecutor", "teacher", "student", "director", "chief", "manager", "president", "founder",
@@ -67,6 +94,21 @@ ROLE_NOUNS = {
     "producer", "chairperson", "treasurer", "auditor", "inspector", "minister", "ambassador",
     "spokespeople", "ombudsman", "paramedic", "firefighter", "dispatcher",
 }
+
+
+def _byline_outlet(ft: str) -> str | None:
+    """The outlet a story's byline credits: a known outlet or a name ending in a newspaper word on
+    the line right after "By ...", or a wire dateline "(AP)" / "(Reuters)"."""
+    m = re.search(r"(?m)^[ \t]*(?:[Bb]y|BY)[ ][^\n]+\n[ \t]*(?P<line>[^\n]{2,60})$", ft[:1500])
+    if m:
+        line = re.sub(r"^[Tt]he[ ]", "", m.group("line").strip())
+        if line in lx.NEWS_OUTLETS or re.fullmatch(
+                rf"(?:{CAPWORD}[ ]){{0,4}}(?:{'|'.join(lx.BYLINE_OUTLET_WORDS)})", line):
+            return line
+    m = re.search(r"^[^\n]{0,80}?\((?P<o>AP|Reuters|AFP|Bloomberg)\)[ ]", ft[:3000], re.M)
+    if m:
+        return {"AP": "Associated Press"}.get(m.group("o"), m.group("o"))
+    return None
 
 
 def _clean_name(ft: str, start: int, end: int) -> tuple[int, int] | None:
@@ -116,8 +158,10 @@ def is_bad_name(name: str) -> bool:
         return True
     if len(ws) == 1 and (low in lx.FUNCTION_WORDS or low in lx.TITLES or low in lx.LEADING_VERBS):
         return True
-    if re.fullmatch(r"[A-Z]{2,}", name):
+    if re.fullmatch(r"[A-Z]{2,}", name) or any(ch in name for ch in "@/_#"):
         return True
+    if len(ws) == 1 and low.rstrip(".") in lx.ABBREVIATIONS:
+        return True  # "Dr", "Sen", "Gen"
     return any(w in lx.TITLES and not w.endswith(".") and i == len(ws) - 1
                for i, w in enumerate(ws))
 
@@ -171,6 +215,11 @@ def _prefix_affiliation(ft: str, title_start: int, title: str, role: str,
         cand.agency_key = (kind, place_key(place))
     elif role in lx.CITY_TITLES:
         cand.affiliation = place if place.startswith("City of") else f"City of {place}"
+    elif role.endswith("Judge") and (role != "Judge" or words[-1] in lx.COURT_LEVELS):
+        if role == "Judge":  # "<place> Circuit Judge X"
+            role, place = f"{words[-1]} Judge", " ".join(words[:-1])
+        court = role[:-len("Judge")].strip()
+        cand.affiliation = f"{place} {court}{'' if court.endswith('Court') else ' Court'}"
     elif role in lx.PROSECUTOR_TITLES:
         cand.affiliation = f"{place} {role}'s Office"
     else:
@@ -179,12 +228,70 @@ def _prefix_affiliation(ft: str, title_start: int, title: str, role: str,
     return role
 
 
-def _after_name(ft: str, cand: Candidate) -> None:
-    """Read what follows a name: age, party note, appositive role and organisation; and a
-    role right before it ("the suspect, Jonah Mercer")."""
-    before = _ROLE_BEFORE.search(ft[max(0, cand.start - 60):cand.start])
+def _role_words(role: str, cand: Candidate, strip: bool = True) -> str:
+    """Split an organisation noun off the front of a role ("union spokesperson" ->
+    "spokesperson", coreference "union") and drop a possessive ("the company's owner")."""
+    m = re.match(r"^(?:the[ ])?([a-z]+)'s[ ]", role)
+    if m:
+        role = role[m.end():]
+        if m.group(1) in ORG_NOUNS:
+            cand.notes.setdefault("coref", m.group(1))
+        else:
+            role = f"{m.group(1)} {role}"  # "the store's owner" -> "store owner"
+    words = role.split()
+    if len(words) >= 2 and words[0] in ORG_NOUNS and words[-1] in ROLE_NOUNS:
+        cand.notes.setdefault("coref", words[0])
+        # "city attorney", "board member" are roles of their own; "union spokesman" is not
+        if strip and role.lower() not in lx.TITLES and words[-1] not in {"member", "chair"}:
+            role = " ".join(words[1:])
+    return role
+
+
+def _role_before(ft: str, cand: Candidate, at: int | None = None) -> None:
+    """Read a role written before the name: "The company's owner, X", "A lawyer for <org>, X",
+    "Its president, X", "board member X"."""
+    at = cand.start if at is None else at
+    window = ft[max(0, at - 90):at]
+    role_prefix = ""
+    before = _ROLE_BEFORE.search(window)
     if before and any(w in ROLE_NOUNS for w in before.group("role").split()):
-        cand.notes["appositive"] = before.group("role")
+        det = before.group("det").lower()
+        if det.endswith("'s"):
+            noun = det.split()[-1][:-2]
+            if noun in ORG_NOUNS:  # not "Whitcombe's attorney": that is a person's
+                cand.notes["coref"] = noun
+            elif before.group("det").split()[-1][:1].islower():
+                role_prefix = f"{noun} "  # "the store's owner" -> "store owner"
+        elif det == "its":
+            cand.notes["coref"] = "its"
+        role = _role_words(before.group("role"), cand)
+        cand.notes["appositive"] = role_prefix + role
+        if before.group("org"):
+            org_start = at - len(window) + before.start("org")
+            cand.notes["affiliation_span"] = f"{org_start}:{org_start + len(before.group('org'))}"
+            cand.affiliation = before.group("org")
+        elif det in {"a", "an"} and role.split()[-1] in {"spokesman", "spokeswoman",
+                                                         "spokesperson"}:
+            cand.notes.setdefault("coref", "its")
+        return
+    right = _ROLE_RIGHT_BEFORE.search(window)
+    if right:
+        words = right.group("role").split()
+        lead = window[:right.start()].rstrip()
+        if words[0][0].isupper() and lead and lead[-1] not in ".!?\"\n":
+            words = words[1:]  # a capital only where a sentence starts ("Board member X")
+        words = [w.lower() for w in words]
+        while words and words[0] in lx.FUNCTION_WORDS:
+            words = words[1:]
+        if words and words[-1] in ROLE_NOUNS and not any(
+                w in lx.LEADING_VERBS or w in lx.FUNCTION_WORDS for w in words):
+            cand.notes["appositive"] = _role_words(" ".join(words), cand)
+
+
+def _after_name(ft: str, cand: Candidate, before_at: int | None = None) -> None:
+    """Read what follows a name: age, party note, appositive role and organisation; and a
+    role right before it ("the suspect, Jonah Mercer"), or before its title (``before_at``)."""
+    _role_before(ft, cand, before_at)
     rest = ft[cand.end:cand.end + 160]
     m = _AGE.match(rest)
     if m:
@@ -198,11 +305,19 @@ def _after_name(ft: str, cand: Candidate) -> None:
         if party:
             cand.affiliation = party
         return
+    m = _PARTY_NOUN.match(rest)
+    if m:
+        letter = m.group("party")[0]
+        cand.notes["party"] = letter
+        cand.affiliation = lx.PARTIES.get(letter)
+        return
     m = _APPOS.match(rest)
     if m and any(w in ROLE_NOUNS for w in re.split(r"[ -]", m.group("role"))):
-        role = re.sub(r"^[a-z]+'s ", "", m.group("role"))  # "the company's chief engineer"
+        # "the company's chief engineer"; after a title the whole phrase is kept
+        role = _role_words(m.group("role"), cand, strip=not cand.titled)
         cand.notes["appositive"] = role
         if m.group("org"):
+            cand.notes.pop("coref", None)
             org_start = cand.end + (m.start("org") if m.start("org") >= 0 else 0)
             cand.notes["affiliation_span"] = f"{org_start}:{org_start + len(m.group('org'))}"
             title = lx.TITLES.get(role.lower())
@@ -231,29 +346,69 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
         title = re.sub(r"\s+", " ", m.group("title")).lower()
         if title.split()[0] in _CAP_ONLY and not m.group("title")[0].isupper():
             continue
-        span = _clean_name(ft, m.start("name"), m.end("name"))
+        name_start, extra = m.start("name"), []
+        while True:  # a second title or an honorific: "Deputy Prosecutor X", "Supt. Dr. X"
+            m2 = _TITLE_HEAD.match(ft, name_start)
+            if not m2 or not m2.group("t")[0].isupper():
+                break
+            t2 = re.sub(r"\s+", " ", m2.group("t")).lower()
+            if t2 not in lx.HONORIFICS and t2 != "dr.":
+                extra.append(t2)
+            name_start = m2.end()
+        nm = _NAME_RE.match(ft, name_start)
+        if not nm:
+            continue
+        span = _clean_name(ft, name_start, nm.end())
         if not span:
             continue
         s, e = span
-        if is_bad_name(ft[s:e]) or s != m.start("name"):
+        if is_bad_name(ft[s:e]) or s != name_start:
             continue
         cand = Candidate("person", s, e, ft[s:e], "rule", titled=True)
-        if title in lx.TITLES:
-            role = _prefix_affiliation(ft, m.start("title"), title, lx.TITLES[title], orgs,
-                                       cand)
+        full = " ".join([title, *extra])
+        role = lx.TITLES.get(full) or " ".join(
+            lx.TITLES.get(t, t.title()) for t in [title, *extra] if t in lx.TITLES)
+        if role:
+            role = _prefix_affiliation(ft, m.start("title"), full, role, orgs, cand)
             cand.role = role
-        _after_name(ft, cand)
+        _after_name(ft, cand, m.start("title"))
         people.append(cand)
         pre = _PREFIX.search(ft[max(0, m.start("title") - 90):m.start("title")])
-        blocked.append((m.start("title") - (len(pre.group()) if pre else 0), m.end("title")))
+        blocked.append((m.start("title") - (len(pre.group()) if pre else 0), name_start))
         taken.append((s, e))
+    outlet = _byline_outlet(ft)
     for m in _BYLINE.finditer(ft):
+        kw = m.group("kw").lower()
+        role = ("Editor" if kw.startswith("edit") else
+                "Photographer" if kw.startswith("photo") else "Author")
+        pos, first = m.start("name"), True
+        while True:
+            nm = _NAME_RE.match(ft, pos) if not first else m
+            if nm is None:
+                break
+            ns = nm.start("name") if first else nm.start()
+            ne = nm.end("name") if first else nm.end()
+            span = _clean_name(ft, ns, ne)
+            if span and len(ft[span[0]:span[1]].split()) >= 2 and not is_bad_name(
+                    ft[span[0]:span[1]]) and not _overlaps(span, taken):
+                cand = Candidate("person", span[0], span[1], ft[span[0]:span[1]], "rule",
+                                 role=role)
+                if outlet and kw in {"by", "written by", "reporting by"}:
+                    cand.affiliation = outlet
+                people.append(cand)
+                taken.append(span)
+            if kw in {"follow", "contact", "contact reporter"}:
+                break
+            nxt = _BYLINE_NEXT.match(ft, ne)
+            if not nxt:
+                break
+            pos, first = nxt.start("name"), False
+    for m in _CREDIT.finditer(ft):
         span = _clean_name(ft, m.start("name"), m.end("name"))
         if span and len(ft[span[0]:span[1]].split()) >= 2 and not is_bad_name(
                 ft[span[0]:span[1]]) and not _overlaps(span, taken):
-            cand = Candidate("person", span[0], span[1], ft[span[0]:span[1]], "rule",
-                             role="Author")
-            people.append(cand)
+            people.append(Candidate("person", span[0], span[1], ft[span[0]:span[1]], "rule",
+                                    role="Photographer", affiliation=m.group("outlet")))
             taken.append(span)
     if want_untitled:
         for m in _UNTITLED.finditer(ft):

@@ -19,6 +19,9 @@ from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_fut
 from casefile.extract.followups import find_followups
 from casefile.extract.model import load_pipeline, model_entities
 from casefile.extract.organizations import (
+    BODY,
+    GOV,
+    LAW,
     OrgCluster,
     cluster_organizations,
     find_organizations,
@@ -218,7 +221,72 @@ def _mentions(text: str, cands: Iterable[Candidate]) -> list[dict[str, object]]:
     return out
 
 
-def _affiliation(cl: PersonCluster, orgs: list[OrgCluster], role: str | None) -> str | None:
+# Organisation kinds a noun can stand for ("the company's owner" -> a company); None: any
+# organisation but a news outlet.
+_NOUN_KINDS: dict[str, set[str] | None] = {
+    "company": {"company"}, "firm": {"company"}, "bank": {"company"}, "union": {"union"},
+    "agency": {GOV, LAW}, "department": {GOV, LAW}, "office": {GOV, LAW},
+    "bureau": {GOV, LAW}, "ministry": {GOV}, "board": {BODY}, "council": {BODY},
+    "commission": {BODY}, "committee": {BODY}, "district": {"school"}, "school": {"school"},
+    "university": {"school"}, "college": {"school"}, "hospital": {"hospital"},
+    "court": {"court"}, "newspaper": {"news outlet"}, "paper": {"news outlet"},
+    "station": {"news outlet"}, "network": {"news outlet"},
+}
+_DATELINE = re.compile(
+    r"(?m)^[ \t]*(?P<city>[A-Z][A-Z.'-]+(?:[ ][A-Z][A-Z.'-]+){0,3})(?:,[ ][A-Z][\w.]*"
+    r"(?:[ ][A-Z][\w.]*)?)?(?:[ ]\([^)\n]{1,30}\))?[ ]*(?:\u2014|--?)[ ]")
+
+
+def dateline_city(ft: str) -> str | None:
+    """The city of a story's dateline ("PORT ELLIS, Ore. (AP) — ..."), in the case the text
+    writes it elsewhere ("Port Ellis"), else title-cased; None without a dateline."""
+    m = _DATELINE.search(ft[:2000])
+    if not m or m.group("city") in lx.NEWS_OUTLETS:
+        return None
+    city = m.group("city")
+    for other in re.finditer(rf"\b{re.escape(city)}\b", ft, re.I):
+        if not other.group().isupper():
+            return other.group()
+    return city.title()
+
+
+def _coref_org(noun: str, at: int, orgs: list[OrgCluster], ft: str,
+               sentences: list[tuple[int, int]]) -> str | None:
+    """The organisation a noun before a name stands for ("Its president", "the company's
+    owner", "a union spokesman"): one of the fitting kind mentioned in this or the two
+    sentences before, preferring one the noun itself names ("the chapter of the X"), then the
+    subject of an earlier sentence, then the nearest."""
+    kinds = _NOUN_KINDS.get(noun)
+    si = sentence_index(sentences, at)
+    lo = sentences[max(0, si - 2)][0]
+    found: list[tuple[int, int, OrgCluster]] = []
+    for o in orgs:
+        if (kinds is not None and o.kind not in kinds) or (
+                kinds is None and o.kind == "news outlet"):
+            continue
+        for c in o.cands:
+            if lo <= c.start < at:
+                named = noun not in {"its", ""} and bool(re.search(
+                    rf"\b{noun}[ ]of[ ](?:the[ ])?$", ft[max(0, c.start - 40):c.start], re.I))
+                s0 = sentences[sentence_index(sentences, c.start)][0]
+                subject = c.start < sentences[si][0] and len(ft[s0:c.start].split()) <= 1
+                found.append((2 if named else 1 if subject else 0, c.start, o))
+    if not found:
+        return None
+    return max(found, key=lambda x: (x[0], x[1]))[2].name
+
+
+class _Context:
+    """What affiliations are read against: the text, its sentences and dateline city."""
+
+    def __init__(self, ft: str, sentences: list[tuple[int, int]]) -> None:
+        self.ft = ft
+        self.sentences = sentences
+        self.city = dateline_city(ft)
+
+
+def _affiliation(cl: PersonCluster, orgs: list[OrgCluster], role: str | None,
+                 ctx: _Context | None = None) -> str | None:
     def org_at(span: str) -> str | None:
         s, e = (int(x) for x in span.split(":"))
         for o in orgs:
@@ -240,16 +308,54 @@ def _affiliation(cl: PersonCluster, orgs: list[OrgCluster], role: str | None) ->
                 return got
         if c.affiliation:
             return c.affiliation
-    if any("department" in c.notes for c in cl.cands):
-        law = [o for o in orgs if o.kind == "law enforcement agency"]
-        if len(law) == 1:
-            return law[0].name
-    if role:
-        base = role.split(" (")[0].lower()
-        if base in lx.SCHOOL_ROLES or any(w in lx.SCHOOL_ROLES for w in base.split()):
-            schools = [o for o in orgs if o.kind == "school"]
-            if len(schools) == 1:
-                return schools[0].name
+    base = role.split(" (")[0].lower() if role else ""
+    if base:
+        for o in orgs:  # "Inspector General X" -> "Office of the Inspector General"
+            if o.name.lower() in {f"office of the {base}", f"office of {base}",
+                                  f"{base}'s office"}:
+                return o.name
+    if ctx is not None:
+        for c in ordered:
+            noun = c.notes.get("coref")
+            if noun == "city" and ctx.city:
+                return f"City of {ctx.city}"
+            if noun:
+                got = _coref_org(noun, c.start, orgs, ctx.ft, ctx.sentences)
+                if got:
+                    return got
+    law = [o for o in orgs if o.kind == LAW]
+    if any("department" in c.notes for c in cl.cands) and len(law) == 1:
+        return law[0].name
+    title_roles = {c.role for c in cl.cands if c.role}
+    if title_roles & lx.POLICE_TITLES or any("department" in c.notes for c in cl.cands):
+        # a rank with no agency named: the story's (first-named) local police department
+        police = [o for o in orgs if o.agency_key and o.agency_key[0] == "police"
+                  and o.agency_key[1] and not o.agency_key[1].endswith("state")
+                  and o.agency_key[1].title() not in lx.US_STATES]
+        if police:
+            return min(police, key=lambda o: min(c.start for c in o.cands)).name
+    if title_roles & lx.CITY_TITLES or base in {t.lower() for t in lx.CITY_TITLES}:
+        cities = [o for o in orgs if o.name.startswith("City of ")]
+        if len(cities) == 1:
+            return cities[0].name
+        if ctx is not None and ctx.city:
+            return f"City of {ctx.city}"
+    for word, pattern in (("board", r"\bBoard\b"), ("council", r"\bCouncil$"),
+                          ("commission", r"\bCommission")):
+        if word in base:
+            bodies = [o for o in orgs if re.search(pattern, o.name)]
+            if len(bodies) == 1:
+                return bodies[0].name
+    if "superintendent" in base:
+        boards = [o for o in orgs if re.search(
+            r"\b(?:School[ ]Board|Board[ ]of[ ]Education|School[ ]District|School[ ]Committee)"
+            r"$", o.name)]
+        if boards:
+            return min(boards, key=lambda o: min(c.start for c in o.cands)).name
+    if role and (base in lx.SCHOOL_ROLES or any(w in lx.SCHOOL_ROLES for w in base.split())):
+        schools = [o for o in orgs if o.kind == "school"]
+        if len(schools) == 1:
+            return schools[0].name
     return cl.known.affiliation if cl.known else None
 
 
@@ -363,12 +469,13 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
 
     out_people: list[dict[str, Any]] = []
+    ctx = _Context(ft, sentences)
     for cl in sorted(pclusters, key=lambda cl: min(c.start for c in cl.cands)):
         if norm_key(cl.name) in rejected_keys:
             continue
         role = role_of(cl)
         out_people.append({"name": cl.name, "role": role,
-                           "affiliation": _affiliation(cl, oclusters, role),
+                           "affiliation": _affiliation(cl, oclusters, role, ctx),
                            "known": cl.known is not None, "mentions": _mentions(text, cl.cands)})
     out_orgs: list[dict[str, Any]] = []
     for oc in sorted(oclusters, key=lambda o: min(c.start for c in o.cands)):
