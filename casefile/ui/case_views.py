@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -98,7 +99,7 @@ class CaseViews(QObject):
         self.notice = OverdueNotice()
         self.notice.show_button.clicked.connect(self.show_overdue)
         layout = window.items_page.layout()
-        if layout is not None:
+        if isinstance(layout, QBoxLayout):
             layout.insertWidget(0, self.notice)
 
         self.timeline_action = QAction("&Timeline", window)
@@ -179,17 +180,16 @@ class CaseViews(QObject):
         action = QAction("Answers follow-up\u2026", viewer)
         action.setObjectName("answers_followup_action")
         action.triggered.connect(lambda _c=False, v=viewer: self.answer_from_viewer(v))
-        original = viewer.context_menu
 
-        def context_menu(pos=None, _v=viewer, _orig=original, _a=action):  # type: ignore[no-untyped-def]
-            menu = _orig(pos)
-            _a.setEnabled(_v.selected_span() is not None)
-            actions = menu.actions()
-            after = next((a for a in actions if a.isSeparator()), None)
-            menu.insertAction(after, _a) if after is not None else menu.addAction(_a)
-            return menu
+        def add_answer_action(menu: QMenu) -> None:  # after the viewer's own actions
+            action.setEnabled(viewer.selected_span() is not None)
+            after = next((a for a in menu.actions() if a.isSeparator()), None)
+            if after is not None:
+                menu.insertAction(after, action)
+            else:
+                menu.addAction(action)
 
-        viewer.context_menu = context_menu  # type: ignore[method-assign]
+        viewer.menu_extensions.append(add_answer_action)
 
     def answer_from_viewer(self, viewer: DocumentViewer) -> object:
         """Answer a follow-up with the viewer's selection as the answering passage."""

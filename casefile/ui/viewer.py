@@ -8,6 +8,8 @@ these (signals carrying Python str offsets), the window runs them as service cal
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
@@ -91,6 +93,8 @@ class DocumentViewer(QWidget):
             action = QAction(label, self)
             action.triggered.connect(lambda _checked=False, k=kind: self._request_new(k))
             self.new_actions[kind] = action
+        # Called with each freshly built context menu (other views add their actions there).
+        self.menu_extensions: list[Callable[[QMenu], None]] = []
 
         top = QHBoxLayout()
         top.addWidget(self.header, 1)
@@ -245,6 +249,8 @@ class DocumentViewer(QWidget):
         else:  # ahead of the standard Copy / Select All, then a separator
             menu.insertActions(first, ours)
             menu.insertSeparator(first)
+        for extend in self.menu_extensions:
+            extend(menu)
         return menu
 
     @Slot(QPoint)
