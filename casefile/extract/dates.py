@@ -21,6 +21,7 @@ _MONTH = ("(?:January|February|March|April|May|June|July|August|September|Octobe
           "Nov\\.|Dec\\.)")
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?"
 _WEEKDAY = "(?:" + "|".join(w.capitalize() for w in sorted(WEEKDAYS)) + ")"
+_WEEK_ORDER = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _NUM = r"(?i:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})"
 _UNIT = r"(?:day|week|month|year|hour)s?"
 
@@ -79,7 +80,9 @@ def _has_year(m: re.Match[str]) -> bool:
 
 
 _FUTURE = re.compile(r"\b(?:will|shall|is[ ]expected|are[ ]expected|scheduled|due|upcoming|"
-                     r"plans?[ ]to|is[ ]set[ ]to|are[ ]set[ ]to|deadline|next)\b", re.I)
+                     r"plans?[ ]to|is[ ]set[ ]to|are[ ]set[ ]to|deadline|next|(?:is|are)[ ]set[ ]"
+                     r"for|ha(?:s|ve)[ ]until|would[ ](?:hold|meet|vote|take|begin|start|"
+                     r"return|release|decide|announce|ask|file))\b", re.I)
 
 
 def is_future(sentence: str) -> bool:
@@ -129,6 +132,11 @@ def find_dates(text: str, published: dt.date | None, prefer: str = "past"
             day = m.group("wd").split()[-1]
             if published and q not in {"last", "next"} and published.strftime("%A") == day:
                 got = published
+            elif published and q == "last":
+                # "last Tuesday": that day of the week before the publication's week
+                want = [w.capitalize() for w in _WEEK_ORDER].index(day)
+                monday = published - dt.timedelta(days=published.weekday())
+                got = monday - dt.timedelta(days=7 - want)
             else:
                 got = _parse(day, published, "future" if q == "next" else prefer)
             precision = "day"

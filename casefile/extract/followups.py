@@ -16,7 +16,8 @@ from casefile.extract.dates import _parse
 
 _RECORD_NOUNS = (r"report|records?|findings|autopsy|audit|documents?|data|footage|video|"
                  r"recordings?|results|review|transcripts?|files?|emails?|study|analysis|"
-                 r"investigation|inquiry|ruling|verdict|decision|statement|list|details")
+                 r"investigation|inquiry|ruling|verdict|decision|statement|list|details|estimate|"
+                 r"assessment|motion|notice|filing|response|plan|proposal|budget")
 _CUES: list[tuple[str, re.Pattern[str]]] = [
     ("records request", re.compile(
         r"\b(?:public[ ]records[ ]request|records[ ]requests?|FOIA|Freedom[ ]of[ ]Information)"
@@ -38,12 +39,16 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:(?:to[ ]be|will[ ]be|would[ ]be|should[ ]be|expected[ ]to[ ]be)[ ]"
         r"(?:released|published|made[ ]public|filed|issued|completed|delivered|announced|"
         r"unveiled|posted|presented|finalized)|(?:is|are|was|were)[ ]expected[ ]to|"
-        r"(?:is|are)[ ]due[ ](?:to|on|by|in|next)|plans?[ ]to[ ]release|will[ ]release)\b",
+        r"(?:is|are)[ ]due[ ](?:to|on|by|in|next)|plans?[ ]to[ ]release|will[ ]release|"
+        r"expects?[ ](?:to|(?:it|them|the[ ]\w+)[ ]to)|(?:must|would[ ]have[ ]to|will[ ]have[ ]to|"
+        r"(?:is|are)[ ]required[ ]to|ha(?:s|ve)[ ]until)\b(?=[^.]*\b(?:by|within|until)[ ])"
+        r")\b",
         re.I)),
     ("call back", re.compile(
         r"\b(?:(?:promised|agreed|offered|said[ ](?:he|she|they)[ ]would)[ ]to[ ]"
         r"(?:call|get)[ ]back|will[ ](?:call|get)[ ]back|(?:would|will)[ ](?:respond|reply|"
-        r"provide|answer|comment)[ ](?:later|by|within|in|next)|(?:within|in)[ ](?:about[ ]|"
+        r"provide|answer|comment)\b[^.]{0,60}?[ ](?:later|by|within|in|next)\b|"
+        r"(?:within|in)[ ](?:about[ ]|"
         r"roughly[ ]|around[ ]|approximately[ ])?(?:a|an|one|two|three|\d+)[ ](?:day|week|"
         r"month)s?)\b", re.I)),
 ]
@@ -54,7 +59,25 @@ _DURATION = re.compile(
     r"|\b(?P<next>next[ ](?:week|month))\b"
     r"|\bby[ ](?P<by>(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)|"
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December)[ ]\d{1,2})\b", re.I)
+    r"December|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)[ ]\d{1,2})\b", re.I)
+
+
+_WORDNUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+def _add(base: dt.date, amount: int, unit: str) -> dt.date:
+    """``base`` plus ``amount`` days, weeks, months or years (calendar months: 16 August plus
+    three months is 16 November; the day is clamped at the month's end)."""
+    if unit == "day":
+        return base + dt.timedelta(days=amount)
+    if unit == "week":
+        return base + dt.timedelta(weeks=amount)
+    months = amount * (12 if unit == "year" else 1)
+    y, m = divmod(base.month - 1 + months, 12)
+    year, month = base.year + y, m + 1
+    last = (dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)).day
+    return dt.date(year, month, min(base.day, last))
 
 
 def due_date(sentence: str, published: dt.date | None) -> str | None:
@@ -69,10 +92,12 @@ def due_date(sentence: str, published: dt.date | None) -> str | None:
     if not m:
         return None
     if m.group("n"):
-        phrase = f"in {m.group('n')} {m.group('unit')}"
+        n = m.group("n").lower()
+        amount = _WORDNUM.get(n) or int(n)
+        return _add(published, amount, m.group("unit").lower()).isoformat()
     else:
         phrase = m.group("next") or m.group("by")
-    got = _parse(phrase, published, "future")
+    got = _parse(phrase.replace("Sept.", "Sep."), published, "future")
     return got.isoformat() if got else None
 
 

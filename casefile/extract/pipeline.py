@@ -210,6 +210,51 @@ def _orgs_that_are_places(clusters: list[OrgCluster], places: list[Candidate],
     return keep
 
 
+def _in_quote(ft: str, pos: int) -> bool:
+    """True if ``pos`` lies inside a quotation (an odd number of double quotes before it in
+    its paragraph)."""
+    para = ft.rfind("\n", 0, pos) + 1
+    return ft.count('"', para, pos) % 2 == 1
+
+
+def _quoted_word_only(ft: str, cl: PersonCluster) -> bool:
+    """A one-word name only the model found, and only inside quotations ("Sunshine is the best
+    disinfectant," he said): a common noun at the start of a quoted sentence, not a person."""
+    return (not cl.known and len(cl.words) == 1
+            and all(c.source == "model" and not c.titled and not c.role for c in cl.cands)
+            and all(_in_quote(ft, c.start) for c in cl.cands))
+
+
+_AREA_NOUNS = re.compile(r"[ ](?:neighborhood|neighbourhood|area|section|suburb|township|"
+                         r"community|subdivision|corridor|district)\b")
+
+
+def _neighborhoods(ft: str, clusters: list[OrgCluster], places: list[Candidate]
+                   ) -> list[OrgCluster]:
+    """Model organisations written as a place ("the Eastgate neighborhood") become places."""
+    keep = []
+    for cl in clusters:
+        if all(c.source == "model" for c in cl.cands) and any(
+                _AREA_NOUNS.match(ft, c.end) for c in cl.cands):
+            places.extend(Candidate("place", c.start, c.end, c.name, "model") for c in cl.cands)
+            continue
+        keep.append(cl)
+    return keep
+
+
+def _share_prosecutors_office(people: list[dict[str, Any]]) -> None:
+    """A prosecutor named without a place ("Deputy Prosecutor X") works for the one
+    prosecutor's office the story names through another prosecutor, if there is one."""
+    offices = {p["affiliation"] for p in people if p["affiliation"] and re.search(
+        r"(?:Prosecutor|Attorney)'s Office$", p["affiliation"])}
+    if len(offices) != 1:
+        return
+    for p in people:
+        head = (p["role"] or "").split(" (")[0]
+        if p["affiliation"] is None and head in lx.PROSECUTOR_TITLES and head != "Public Defender":
+            p["affiliation"] = next(iter(offices))
+
+
 def _mentions(text: str, cands: Iterable[Candidate]) -> list[dict[str, object]]:
     seen = set()
     out: list[dict[str, object]] = []
@@ -464,9 +509,11 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     taken = [(c.start, c.end) for c in kept]
     _surname_mentions(ft, pclusters, taken)
     pclusters = [cl for cl in pclusters if cl.cands and not all(
-        c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)]
+        c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
+        and not _quoted_word_only(ft, cl)]
     oclusters = cluster_organizations(orgs)
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
+    oclusters = _neighborhoods(ft, oclusters, places)
 
     out_people: list[dict[str, Any]] = []
     ctx = _Context(ft, sentences)
@@ -477,6 +524,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         out_people.append({"name": cl.name, "role": role,
                            "affiliation": _affiliation(cl, oclusters, role, ctx),
                            "known": cl.known is not None, "mentions": _mentions(text, cl.cands)})
+    _share_prosecutors_office(out_people)
     out_orgs: list[dict[str, Any]] = []
     for oc in sorted(oclusters, key=lambda o: min(c.start for c in o.cands)):
         if norm_key(oc.name) in rejected_keys:
