@@ -12,6 +12,7 @@ import logging
 import os
 from collections.abc import Callable, Sequence
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -1134,7 +1135,7 @@ class MainWindow(QMainWindow):
                 self.close_document(doc_id)
             elif ch.evidence or ch.structural or doc_id in ch.updated:
                 try:
-                    view = self.runner.read(lambda s, d=doc_id: views.document_view(s, d))
+                    view = self.runner.read(partial(views.document_view, document_id=doc_id))
                 except CasefileError:
                     self.close_document(doc_id)
                     continue
