@@ -11,15 +11,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from casefile.ingest import ingest_file
 from casefile.ingest.types import Ingested
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.items import parse_date, reindex
-from casefile.store import Blob, Document
+from casefile.services.items import parse_date
+from casefile.store import Blob, Document, Item, search, utcnow
 from casefile.store.items import DOCUMENT_KINDS
 
 
@@ -57,22 +57,32 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def existing_document(session: Session, case_id: int, sha256: str) -> Document | None:
-    """The document of this case whose original bytes have this hash, if any.
+_BLOBS = Blob.metadata.tables["blobs"]
+_ITEMS = Item.metadata.tables["items"]
+_DOCUMENTS = Document.metadata.tables["documents"]
 
-    Looked up by hash first (``ix_documents_sha256``), then by case: asked as one joined query,
-    SQLite's planner walks every item of the case instead (EXPLAIN QUERY PLAN), which made each
-    import cost O(documents in the case) — 7 ms at 1,000 documents, far more at 100,000.
-    """
-    ids = list(session.scalars(
-        select(Document.__table__.c.id).where(Document.__table__.c.sha256 == sha256)
-    ))
-    if not ids:
-        return None
-    return session.scalar(
-        select(Document).where(Document.id.in_(ids), Document.case_id == case_id)
-        .order_by(Document.id).limit(1)
-    )
+
+def _by_hash(session: Session, sha256: str) -> tuple[bool, list[tuple[int, int]]]:
+    """Whether a blob with this hash is stored, and the ``(document id, case id)`` of the
+    documents made from it, in id order: one query (blobs primary key, ``ix_documents_sha256``).
+
+    Asked by hash, not by case: SQLite's planner, given the case too, walks every item of the
+    case (EXPLAIN QUERY PLAN), which made each import cost O(documents in the case)."""
+    blobs, docs, items = _BLOBS, _DOCUMENTS, _ITEMS
+    rows = session.connection().execute(
+        select(docs.c.id, items.c.case_id)
+        .select_from(blobs.outerjoin(docs, docs.c.sha256 == blobs.c.sha256)
+                     .outerjoin(items, items.c.id == docs.c.id))
+        .where(blobs.c.sha256 == sha256).order_by(docs.c.id)
+    ).all()
+    return bool(rows), [(r[0], r[1]) for r in rows if r[0] is not None]
+
+
+def existing_document(session: Session, case_id: int, sha256: str) -> Document | None:
+    """The document of this case whose original bytes have this hash, if any."""
+    _stored, docs = _by_hash(session, sha256)
+    ids = [doc_id for doc_id, doc_case in docs if doc_case == case_id]
+    return session.get(Document, ids[0]) if ids else None
 
 
 def store_document(
@@ -90,44 +100,54 @@ def store_document(
 
     ``published`` (ISO date) overrides a date found in the file; ``title`` overrides the title.
     Returns the existing document with ``created=False`` if these bytes are already in the case.
+
+    Written with Core inserts (blob, item, document, search rows, change log: five statements
+    and one lookup per new document, no ORM flush); the Document is not put in the session,
+    load it with ``session.get(Document, result.document_id)``. Pending ORM changes of the
+    session are flushed first. Raises ValidationError for a bad ``published`` date.
     """
     digest = sha256_hex(data)
-    found = existing_document(session, case_id, digest)
-    if found is not None:
+    if session.new or session.dirty or session.deleted:
+        session.flush()
+    blob_stored, same_bytes = _by_hash(session, digest)
+    in_case = [doc_id for doc_id, doc_case in same_bytes if doc_case == case_id]
+    if in_case:
+        found = session.get(Document, in_case[0])
+        assert found is not None
         return ImportResult(found.id, found.title, digest, False, list(found.import_notes or []))
-    if session.get(Blob, digest) is None:
-        session.add(Blob(sha256=digest, size=len(data), data=data))
+    published_date = parse_date(published, "published") or parse_date(ingested.published)
+    conn = session.connection()
+    if not blob_stored:
+        conn.execute(insert(_BLOBS), {"sha256": digest, "size": len(data), "data": data})
     kind = ingested.kind if ingested.kind in DOCUMENT_KINDS else "other"
     name = filename or ingested.filename
-    doc = Document(
-        case_id=case_id,
-        title=(title or ingested.title or (Path(name).stem if name else "Untitled")).strip()[:500],
-        doc_kind=kind,
-        author=ingested.author,
-        outlet=ingested.outlet,
-        url=ingested.url,
-        published=parse_date(published, "published") or parse_date(ingested.published),
-        retrieved=date.today(),
-        status="obtained",
-        sha256=digest,
-        mime_type=ingested.mime_type,
-        filename=name,
-        text=ingested.text,
-        page_starts=ingested.page_starts,
-        import_notes=list(ingested.notes),
-        meta=dict(ingested.extra),
-        parent_id=parent_id,
-    )
-    session.add(doc)
-    session.flush()
-    reindex(session, doc)
-    log_change(session, "document.import", case_id=case_id, item_id=doc.id,
-               summary=doc.title, data={"sha256": digest, "filename": name})
-    result = ImportResult(doc.id, doc.title, digest, True, list(ingested.notes), path=name)
+    doc_title = (title or ingested.title or (Path(name).stem if name else "Untitled")).strip()[:500]
+    now = utcnow()
+    new_key = conn.execute(
+        insert(_ITEMS),
+        {"case_id": case_id, "kind": "document", "title": doc_title, "notes": None,
+         "confidential": False, "created": now, "updated": now, "version": 1},
+    ).inserted_primary_key
+    assert new_key is not None
+    doc_id = int(new_key[0])
+    conn.execute(insert(_DOCUMENTS), {
+        "id": doc_id, "doc_kind": kind, "author": ingested.author, "outlet": ingested.outlet,
+        "url": ingested.url, "published": published_date, "retrieved": date.today(),
+        "status": "obtained", "sha256": digest, "mime_type": ingested.mime_type,
+        "filename": name, "text": ingested.text, "page_starts": ingested.page_starts,
+        "import_notes": list(ingested.notes), "meta": dict(ingested.extra),
+        "parent_id": parent_id,
+    })
+    # what services.items.search_parts gives for this document: notes (none), author, outlet
+    body = "\n".join(p for p in (ingested.author, ingested.outlet) if p)
+    search.index_item(session, doc_id, case_id, doc_title, body, text=ingested.text, new=True)
+    log_change(session, "document.import", case_id=case_id, item_id=doc_id,
+               summary=doc_title, data={"sha256": digest, "filename": name})
+    result = ImportResult(doc_id, doc_title, digest, True, list(ingested.notes), path=name)
     for child in ingested.attachments:
         raw = child.original if child.original is not None else child.text.encode("utf-8")
         result.children.append(
-            store_document(session, case_id, raw, child, parent_id=doc.id,
+            store_document(session, case_id, raw, child, parent_id=doc_id,
                            published=published, filename=child.filename)
         )
     return result
