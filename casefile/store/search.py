@@ -28,10 +28,13 @@ way round), ``O'Brien`` finds ``O’Brien``, ``e-mail`` finds ``e mail`` and ``e
   *phrase* far down the text can be missed on PostgreSQL (single words are always found).
   ``search_pg.body`` likewise holds the text besides a document's ``documents.text``.
 
-Cost: a search is one SQL statement; the ranking subquery (``ORDER BY bm25(...) LIMIT``) ranks
-every matching row, so a word found in most of 100,000 documents costs what FTS5/PostgreSQL take
-to rank them all; the join to ``items``/``documents`` and the snippets are done for the returned
-hits only (about 0.05-0.15 ms of Python per 3 KB hit).
+Ranking and cost
+----------------
+A search is one SQL statement. Ranking costs per matching row, so only the newest
+:data:`RANK_WINDOW` matches (by item id) are ranked and the best ``limit`` of them returned: a
+query matching more items than that shows the best of the newest ones, not of all (both engines
+alike). The join to ``items``/``documents`` and the snippets are done for the returned hits only
+(about 0.05-0.15 ms of Python per 3 KB hit).
 
 Query syntax (README, "Search")
 -------------------------------
@@ -83,6 +86,12 @@ TITLE_WEIGHT = 10.0
 MARK_OPEN = "["
 MARK_CLOSE = "]"
 SNIPPET_CHARS = 240
+#: Only the newest this-many matches of a query (by item id, so by import order) are ranked:
+#: ranking costs per matching row (FTS5 bm25 reads each row's sizes and positions; ts_rank each
+#: tsvector), and a word in most of 100,000 documents took ~0.4-0.9 s to rank. A query with more
+#: matches shows the best of the newest RANK_WINDOW; every match is still found when there are
+#: fewer (the tests' and most real queries).
+RANK_WINDOW = 2000
 
 _TOKEN = re.compile(r"[^\W_]+")
 _ASCII_TOKEN = re.compile(r"[A-Za-z0-9]+")
@@ -589,26 +598,42 @@ def search_sql(
     (NULL for other items), best first. The ranked ids are found first, in a subquery with the
     LIMIT (FTS5 ``bm25`` with the title weighing TITLE_WEIGHT, sqlite.org/fts5.html section 5.1;
     PostgreSQL ``ts_rank``, docs/15/textsearch-controls.html 12.3.3), so only the returned hits
-    are joined to their rows. A case filter joins ``items`` inside the subquery (SQLite) or uses
-    ``search_pg.case_id`` (PostgreSQL).
+    are joined to their rows. Only the newest :data:`RANK_WINDOW` matches (by item id) are ranked:
+    a scalar subquery walks the matches in id order (cheap, no ranking) to the window's lowest id,
+    which bounds the ranked scan (FTS5 passes ``rowid >=`` to the index scan; EXPLAIN QUERY PLAN
+    shows ``INDEX 0:M2>``). A case filter joins ``items`` (SQLite) or uses ``search_pg.case_id``
+    (PostgreSQL) in both.
     """
     params: dict[str, object] = {} if case_id is None else {"case_id": case_id}
+    params["window"] = RANK_WINDOW - 1
     if _is_sqlite(session):
         params["q"] = fts5_query(parsed)
-        case_join = ("" if case_id is None else
-                     "JOIN items ci ON ci.id = search_fts.rowid AND ci.case_id = :case_id ")
+
+        def case_join(alias: str) -> str:
+            return ("" if case_id is None else f"JOIN items {alias} ON {alias}.id = "
+                    f"search_fts.rowid AND {alias}.case_id = :case_id ")
+
+        low = (f"SELECT search_fts.rowid FROM search_fts {case_join('wi')}"
+               "WHERE search_fts MATCH :q ORDER BY search_fts.rowid DESC LIMIT 1 OFFSET :window")
         inner = ("SELECT search_fts.rowid AS id, "
-                 f"bm25(search_fts, {TITLE_WEIGHT}, 1.0) AS score FROM search_fts {case_join}"
-                 "WHERE search_fts MATCH :q ORDER BY score LIMIT :limit")
+                 f"bm25(search_fts, {TITLE_WEIGHT}, 1.0) AS score FROM search_fts "
+                 f"{case_join('ci')}WHERE search_fts MATCH :q "
+                 f"AND search_fts.rowid >= coalesce(({low}), 0) ORDER BY score LIMIT :limit")
         sql = ("SELECT h.id, i.case_id, i.kind, i.title, d.body, doc.text "
                f"FROM ({inner}) h JOIN items i ON i.id = h.id "
                "LEFT JOIN search_fts_docs d ON d.item_id = h.id "
                "LEFT JOIN documents doc ON doc.id = h.id ORDER BY h.score, h.id")
     else:
         params["q"] = tsquery(parsed)
-        case_filter = "" if case_id is None else "AND s.case_id = :case_id "
+
+        def case_filter(alias: str) -> str:
+            return "" if case_id is None else f"AND {alias}.case_id = :case_id "
+
+        low = (f"SELECT w.item_id FROM search_pg w WHERE w.tsv @@ CAST(:q AS tsquery) "
+               f"{case_filter('w')}ORDER BY w.item_id DESC LIMIT 1 OFFSET :window")
         inner = ("SELECT s.item_id AS id, s.body, ts_rank(s.tsv, CAST(:q AS tsquery)) AS score "
-                 f"FROM search_pg s WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter}"
+                 f"FROM search_pg s WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter('s')}"
+                 f"AND s.item_id >= coalesce(({low}), 0) "
                  "ORDER BY score DESC, s.item_id LIMIT :limit")
         sql = ("SELECT h.id, i.case_id, i.kind, i.title, h.body, doc.text "
                f"FROM ({inner}) h JOIN items i ON i.id = h.id "
