@@ -14,8 +14,8 @@ both included) and how its date is written:
 from __future__ import annotations
 
 import calendar
-from dataclasses import dataclass
 import datetime as dt
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from sqlalchemy import func, select
