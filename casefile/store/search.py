@@ -486,13 +486,36 @@ class SearchHit:
     highlights: tuple[tuple[int, int], ...] = ()
 
 
+@cache
+def _same_fold() -> dict[str, str]:
+    """For each character ``c``, the other characters ``x`` (U+0000 to U+1FFFF) whose
+    :func:`fold_same_length` is ``c`` (``l`` -> ``Lł Ł``...): built once, ~0.1 s."""
+    table = _one_char_table()
+    groups: dict[str, list[str]] = {}
+    for cp in range(0x20000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        x = chr(cp)
+        folded = (table.get(cp, x) if cp >= 0x80 else x).lower()
+        if len(folded) == 1 and folded != x:
+            groups.setdefault(folded, []).append(x)
+    return {c: "".join(xs) for c, xs in groups.items()}
+
+
+def _char_class(c: str) -> str:
+    others = _same_fold().get(c)
+    return re.escape(c) if not others else "[" + re.escape(c) + re.escape(others) + "]"
+
+
 @lru_cache(maxsize=256)
 def _matcher(phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
-    """A regex finding the phrases' words in :func:`fold_same_length` text, or None.
+    """A regex finding the phrases' words in the original text, or None.
 
-    It checks the end of a word but not its start (a leading look-behind would make ``re``
-    try every position of the text instead of jumping to the words' first letters):
-    :func:`_word_matches` drops matches that start inside a word.
+    Each letter of a (folded) query word is a class of every character that
+    :func:`fold_same_length` maps to it (``[lLłŁĺ...]``), so the text is searched as it is, with
+    the same str offsets, without lower-casing or folding it first. It checks the end of a word
+    but not its start (a leading look-behind would make ``re`` try every position instead of
+    jumping to candidate first letters): :func:`_word_matches` drops matches inside a word.
     """
     words: dict[str, bool] = {}
     for p in phrases:
@@ -502,7 +525,8 @@ def _matcher(phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
     if not words:
         return None
     alts = sorted(words, key=len, reverse=True)
-    body = "|".join(re.escape(w) + (r"[^\W_]*" if words[w] else "") for w in alts)
+    body = "|".join("".join(_char_class(c) for c in w) + (r"[^\W_]*" if words[w] else "")
+                    for w in alts)
     return re.compile(rf"(?:{body})(?![^\W_])")
 
 
@@ -529,21 +553,11 @@ def make_snippet(
     Returns ``(text, spans)``: ``text`` is at most ~SNIPPET_CHARS characters of ``body`` with
     runs of whitespace made single spaces and ``…`` where it was cut; ``spans`` are
     ``(start, end)`` str offsets of matched words in ``text``. Costs one regex scan of the
-    lower-cased body (a second over its folded form only when the first finds nothing and the
-    body has non-ASCII characters) plus work on the window.
+    body up to the first match (see :func:`_matcher`) plus work on the window.
     """
     if not body:
         return "", ()
-    first = None
-    if matcher is not None:
-        # Cheap first try on the lower-cased text; fold the whole text only if that finds nothing.
-        lowered = body.lower()
-        if len(lowered) == len(body):
-            first = _first_word_match(matcher, lowered)
-        if first is None:
-            folded = fold_same_length(body)
-            if folded != lowered:
-                first = _first_word_match(matcher, folded)
+    first = None if matcher is None else _first_word_match(matcher, body)
     if first is None:
         start = 0
     else:
@@ -559,7 +573,7 @@ def make_snippet(
     length = len(pieces[0]) if pieces else 0
     spans: list[tuple[int, int]] = []
     cursor = start
-    window = fold_same_length(body[start:end])
+    window = body[start:end]
     for m in _word_matches(matcher, window) if matcher else ():
         gap = _SPACE.sub(" ", body[cursor:start + m.start()])
         pieces.append(gap)
