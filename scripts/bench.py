@@ -25,10 +25,11 @@ Measured afterwards, on the N-document workspace:
 
 - search p50/p95: ``store.search.search`` (whole workspace, 50 hits, snippets, in a new session
   each) over ``synthetic.QUERIES`` run 5 times each, warm.
-- raw p95: the same FTS query (the MATCH / tsquery Casefile builds, the same ranking of the
-  newest ``store.search.RANK_WINDOW`` matches, same ORDER BY and LIMIT) run directly through
-  sqlite3 / psycopg, without the join, hits' rows or snippets; ratio = p95/raw. full-rank raw
-  p95: the query ranking every match instead (what a search cost before the window).
+- raw p95: the same id-finding statements Casefile runs (``store.search.search_statements``
+  and ``search_ids``: the RANK_WINDOW probe, then the ranked query or the title/newest ones)
+  run directly through sqlite3 / psycopg, without SQLAlchemy, session, hits' rows or snippets;
+  ratio = p95/raw. full-rank raw p95: the ranked query alone over every match (what a search
+  cost before RANK_WINDOW), for reference.
 - open: ``open_workspace`` + ``list_cases`` + ``item_counts`` of the big case.
 - evidence: ``services.evidence.evidence_for`` of a person with 1,000 linked passages.
 - brief: ``services.brief.export_brief`` of a separate 500-item case (to memory).
@@ -42,6 +43,7 @@ import argparse
 import io
 import json
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -147,62 +149,41 @@ def _db_mb(ws: Any) -> float:
 
 
 def _raw_runner(url: str) -> Any:
-    """A function running one raw FTS query (named parameters q, w, limit) directly."""
+    """A function ``run(sql, params) -> first column`` running SQL written with ``:name``
+    parameters directly through sqlite3 / psycopg (no SQLAlchemy, no session)."""
     if url.startswith("sqlite"):
         import sqlite3
 
         conn = sqlite3.connect(url.removeprefix("sqlite:///"))
 
-        def run_sqlite(sql: str, q: str) -> list[Any]:
-            return conn.execute(sql.replace("%(", ":").replace(")s", ""),
-                                {"q": q, "w": RANK_WINDOW - 1, "limit": 50}).fetchall()
+        def run_sqlite(sql: str, params: dict[str, object]) -> list[Any]:
+            return [r[0] for r in conn.execute(sql, params)]
 
         return run_sqlite
     import psycopg
 
     pconn = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
 
-    def run_pg(sql: str, q: str) -> list[Any]:
-        return pconn.execute(sql, {"q": q, "w": RANK_WINDOW - 1, "limit": 50}).fetchall()
+    def run_pg(sql: str, params: dict[str, object]) -> list[Any]:
+        return [r[0] for r in pconn.execute(re.sub(r"(?<!:):(\w+)", r"%(\1)s", sql), params)]
 
     return run_pg
-
-
-RANK_WINDOW = 2000  # store.search.RANK_WINDOW, checked in _search
-# The ranking Casefile does (the newest RANK_WINDOW matches ranked), without the join to the
-# hits' rows and without snippets.
-RAW_SQLITE = (
-    "SELECT rowid FROM search_fts WHERE search_fts MATCH %(q)s AND rowid >= coalesce(("
-    "SELECT rowid FROM search_fts WHERE search_fts MATCH %(q)s ORDER BY rowid DESC LIMIT 1 "
-    "OFFSET %(w)s), 0) ORDER BY bm25(search_fts, 10.0, 1.0) LIMIT %(limit)s")
-RAW_PG = (
-    "SELECT item_id FROM search_pg WHERE tsv @@ CAST(%(q)s AS tsquery) AND item_id >= coalesce(("
-    "SELECT item_id FROM search_pg WHERE tsv @@ CAST(%(q)s AS tsquery) ORDER BY item_id DESC "
-    "LIMIT 1 OFFSET %(w)s), 0) "
-    "ORDER BY ts_rank(tsv, CAST(%(q)s AS tsquery)) DESC, item_id LIMIT %(limit)s")
-# Ranking every match (what a search cost before the window), for reference.
-FULL_SQLITE = ("SELECT rowid FROM search_fts WHERE search_fts MATCH %(q)s "
-               "ORDER BY bm25(search_fts, 10.0, 1.0) LIMIT %(limit)s")
-FULL_PG = ("SELECT item_id FROM search_pg WHERE tsv @@ CAST(%(q)s AS tsquery) "
-           "ORDER BY ts_rank(tsv, CAST(%(q)s AS tsquery)) DESC, item_id LIMIT %(limit)s")
 
 
 def _search(ws: Any, url: str) -> dict[str, float]:
     from casefile.store import search
 
-    assert search.RANK_WINDOW == RANK_WINDOW
     ours: list[float] = []
     raw: list[float] = []
     full: list[float] = []
     run_raw = _raw_runner(url)
-    sqlite = url.startswith("sqlite")
+    dialect = "sqlite" if url.startswith("sqlite") else "postgresql"
     per_query: dict[str, float] = {}
     for q in synthetic.QUERIES:  # warm up caches once
         with ws.transaction() as s:
             search.search(s, q)
     for q in synthetic.QUERIES:
-        parsed = search.parse_query(q)
-        native = search.fts5_query(parsed) if sqlite else search.tsquery(parsed)
+        stmts = search.search_statements(dialect, search.parse_query(q), None)
         times = []
         for _ in range(REPEATS):
             t = time.perf_counter()
@@ -210,10 +191,10 @@ def _search(ws: Any, url: str) -> dict[str, float]:
                 search.search(s, q)
             times.append(time.perf_counter() - t)
             t = time.perf_counter()
-            run_raw(RAW_SQLITE if sqlite else RAW_PG, native)
+            search.search_ids(run_raw, stmts, 50)
             raw.append(time.perf_counter() - t)
             t = time.perf_counter()
-            run_raw(FULL_SQLITE if sqlite else FULL_PG, native)
+            run_raw(stmts.ranked, {**stmts.params, "limit": 50})  # every match ranked
             full.append(time.perf_counter() - t)
         ours += times
         per_query[q] = statistics.median(times) * 1000

@@ -30,37 +30,23 @@ way round), ``O'Brien`` finds ``O’Brien``, ``e-mail`` finds ``e mail`` and ``e
 
 Ranking and cost
 ----------------
-A search is one SQL statement. Ranking costs per matching row, so only the newest
-:data:`RANK_WINDOW` matches (by item id) are ranked and the best ``limit`` of them returned: a
-query matching more items than that shows the best of the newest ones, not of all (both engines
-alike). The join to ``items``/``documents`` and the snippets are done for the returned hits only
-(about 0.05-0.15 ms of Python per 3 KB hit).
-
-Query syntax (README, "Search")
--------------------------------
-``"exact phrase"``, ``prefix*``, ``-exclude`` (also ``-"a phrase"``), ``OR`` between two terms;
-every other term must match (AND). Anything else is taken as words: ``AND``/``NOT``/``NEAR`` and
-punctuation are not operators, a word joined by punctuation (``police:report``, ``38.101``,
-``O'Brien``) is a phrase of its parts, and when the joiner is a hyphen or apostrophe the parts
-written together (``email``, ``obrien``) also match. An unbalanced ``"`` is ignored. A query with
-nothing to look for, or only exclusions, returns no results. At most :data:`MAX_TERMS` terms are
-used. The query is never handed to the engine as typed, so no input can raise a syntax error.
-
-Snippets
---------
-:attr:`SearchHit.text` is up to ~240 characters of the item's text around the first match,
-whitespace (newlines, tabs) collapsed to single spaces, ``…`` where it was cut;
-:attr:`SearchHit.highlights` are the ``(start, end)`` spans of matched words in it, and
-:attr:`SearchHit.snippet` is the same text with each span wrapped in ``[`` and ``]``
-(:data:`MARK_OPEN`, :data:`MARK_CLOSE`). Letters whose fold is longer than one character (``ß``,
-``æ``, ligatures) are matched by the search but not highlighted.
+When a query matches fewer than :data:`RANK_WINDOW` items (in the searched case), hits are
+ranked by relevance: FTS5 ``bm25`` / ``ts_rank``, the title weighing TITLE_WEIGHT. When it
+matches more, ranking would cost per match (FTS5's bm25 counts all matches of each phrase for
+its IDF, sqlite.org/fts5.html 5.1.1), so the hits are the newest items (by id, so by import order)
+with every term in the title, then the newest others: a few cheap scans in id order, the same on
+both engines, whatever the size of the workspace (the title matches are looked for among the
+newest RANK_WINDOW matches only). Whether there are that many matches is asked
+by walking the newest matches in id order to the RANK_WINDOW-th. The hits' rows (items, the
+body copy, documents.text) are read for the returned ids only, and snippets made for them only
+(about 0.03-0.15 ms of Python per 3 KB hit).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -86,11 +72,10 @@ TITLE_WEIGHT = 10.0
 MARK_OPEN = "["
 MARK_CLOSE = "]"
 SNIPPET_CHARS = 240
-#: Only the newest this-many matches of a query (by item id, so by import order) are ranked:
-#: ranking costs per matching row (FTS5 bm25 reads each row's sizes and positions; ts_rank each
-#: tsvector), and a word in most of 100,000 documents took ~0.4-0.9 s to rank. A query with more
-#: matches shows the best of the newest RANK_WINDOW; every match is still found when there are
-#: fewer (the tests' and most real queries).
+#: A query matching at least this many items is not ranked by relevance (module docstring,
+#: "Ranking and cost"): FTS5's bm25 counts every match of every phrase (for its IDF) and reads
+#: each matching row's sizes and positions, so a word in most of 100,000 documents took
+#: 0.1-0.9 s to rank.
 RANK_WINDOW = 2000
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -343,20 +328,33 @@ def fts5_query(parsed: Query) -> str:
     return expr
 
 
-def tsquery(parsed: Query) -> str:
+def fts5_title_query(parsed: Query) -> str:
+    """The FTS5 MATCH expression for "matches the query, and every term is in the title"
+    (a column filter on a parenthesised expression, sqlite.org/fts5.html 3.7)."""
+    positive = Query(parsed.groups)
+    return f"title : ({fts5_query(positive)}) AND ({fts5_query(parsed)})"
+
+
+def tsquery(parsed: Query, weight: str = "") -> str:
     """The PostgreSQL ``tsquery`` literal for a parsed query (docs/15/datatype-textsearch.html,
-    8.11.2): ``'a' <-> 'b'`` phrases, ``:*`` prefix, ``&``, ``|``, ``!``."""
+    8.11.2): ``'a' <-> 'b'`` phrases, ``:*`` prefix, ``&``, ``|``, ``!``; ``weight="A"``
+    restricts every lexeme to the title's positions (``'a':A``)."""
 
     def phrase(p: Phrase) -> str:
-        parts = [f"'{w}'" for w in p.words]
+        parts = [f"'{w}'" + (":" + weight if weight else "") for w in p.words]
         if p.prefix:
-            parts[-1] += ":*"
+            parts[-1] = f"'{p.words[-1]}':*{weight}"
         return "(" + " <-> ".join(parts) + ")"
 
     expr = " & ".join("(" + " | ".join(phrase(p) for p in g) + ")" for g in parsed.groups)
     for p in parsed.exclude:
         expr += f" & !{phrase(p)}"
     return expr
+
+
+def title_tsquery(parsed: Query) -> str:
+    """The ``tsquery`` for "matches the query, and every term is in the title" (weight A)."""
+    return f"({tsquery(Query(parsed.groups), 'A')}) & ({tsquery(parsed)})"
 
 
 # --- index -----------------------------------------------------------------------------------
@@ -603,56 +601,89 @@ def mark(snippet_text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def search_sql(
-    session: Session, parsed: Query, case_id: int | None
-) -> tuple[str, dict[str, object]]:
-    """The SQL (and parameters but ``limit``) that finds the best ``:limit`` matching items.
+@dataclass(frozen=True)
+class SearchSQL:
+    """The statements :func:`search` runs (``:name`` parameters, see :func:`search_statements`).
 
-    Result columns: item id, case id, kind, title, the indexed body copy and the document text
-    (NULL for other items), best first. The ranked ids are found first, in a subquery with the
-    LIMIT (FTS5 ``bm25`` with the title weighing TITLE_WEIGHT, sqlite.org/fts5.html section 5.1;
-    PostgreSQL ``ts_rank``, docs/15/textsearch-controls.html 12.3.3), so only the returned hits
-    are joined to their rows. Only the newest :data:`RANK_WINDOW` matches (by item id) are ranked:
-    a scalar subquery walks the matches in id order (cheap, no ranking) to the window's lowest id,
-    which bounds the ranked scan (FTS5 passes ``rowid >=`` to the index scan; EXPLAIN QUERY PLAN
-    shows ``INDEX 0:M2>``). A case filter joins ``items`` (SQLite) or uses ``search_pg.case_id``
-    (PostgreSQL) in both.
+    - ``bound``: the id of the RANK_WINDOW-th newest match, or no row when there are fewer
+      (walks the matches in id order, no ranking: FTS5 and the GIN index find them cheaply).
+    - ``ranked``: the best ``:limit`` matches by ``bm25`` (FTS5, title weighing TITLE_WEIGHT,
+      sqlite.org/fts5.html 5.1.1) or ``ts_rank`` (PostgreSQL, docs/15/textsearch-controls.html
+      12.3.3); used when there are fewer matches than RANK_WINDOW.
+    - ``newest``: the newest ``:limit`` items matching ``:q``, used when there are more.
+    - ``titled``: the newest ``:limit`` items matching the title query ``:title_q`` (every term
+      in the title) with ids from ``:low`` (the bound) up: a title query must not walk every
+      match of a query whose terms are rarely in titles.
+    - ``rows``: id, case id, kind, title, indexed body copy and document text of the items whose
+      ids are formatted into ``{ids}``.
     """
-    params: dict[str, object] = {} if case_id is None else {"case_id": case_id}
-    params["window"] = RANK_WINDOW - 1
-    if _is_sqlite(session):
-        params["q"] = fts5_query(parsed)
 
-        def case_join(alias: str) -> str:
-            return ("" if case_id is None else f"JOIN items {alias} ON {alias}.id = "
-                    f"search_fts.rowid AND {alias}.case_id = :case_id ")
+    bound: str
+    ranked: str
+    newest: str
+    titled: str
+    rows: str
+    params: dict[str, object]
 
-        low = (f"SELECT search_fts.rowid FROM search_fts {case_join('wi')}"
-               "WHERE search_fts MATCH :q ORDER BY search_fts.rowid DESC LIMIT 1 OFFSET :window")
-        inner = ("SELECT search_fts.rowid AS id, "
-                 f"bm25(search_fts, {TITLE_WEIGHT}, 1.0) AS score FROM search_fts "
-                 f"{case_join('ci')}WHERE search_fts MATCH :q "
-                 f"AND search_fts.rowid >= coalesce(({low}), 0) ORDER BY score LIMIT :limit")
-        sql = ("SELECT h.id, i.case_id, i.kind, i.title, d.body, doc.text "
-               f"FROM ({inner}) h JOIN items i ON i.id = h.id "
-               "LEFT JOIN search_fts_docs d ON d.item_id = h.id "
-               "LEFT JOIN documents doc ON doc.id = h.id ORDER BY h.score, h.id")
-    else:
-        params["q"] = tsquery(parsed)
 
-        def case_filter(alias: str) -> str:
-            return "" if case_id is None else f"AND {alias}.case_id = :case_id "
+def search_statements(dialect: str, parsed: Query, case_id: int | None) -> SearchSQL:
+    """The SQL of a search on ``dialect`` ("sqlite" or "postgresql"); see :class:`SearchSQL`.
 
-        low = (f"SELECT w.item_id FROM search_pg w WHERE w.tsv @@ CAST(:q AS tsquery) "
-               f"{case_filter('w')}ORDER BY w.item_id DESC LIMIT 1 OFFSET :window")
-        inner = ("SELECT s.item_id AS id, s.body, ts_rank(s.tsv, CAST(:q AS tsquery)) AS score "
-                 f"FROM search_pg s WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter('s')}"
-                 f"AND s.item_id >= coalesce(({low}), 0) "
-                 "ORDER BY score DESC, s.item_id LIMIT :limit")
-        sql = ("SELECT h.id, i.case_id, i.kind, i.title, h.body, doc.text "
-               f"FROM ({inner}) h JOIN items i ON i.id = h.id "
-               "LEFT JOIN documents doc ON doc.id = h.id ORDER BY h.score DESC, h.id")
-    return sql, params
+    A case filter joins ``items`` (SQLite) or uses ``search_pg.case_id`` (PostgreSQL)."""
+    params: dict[str, object] = {"window": RANK_WINDOW - 1}
+    if case_id is not None:
+        params["case_id"] = case_id
+    if dialect == "sqlite":
+        params["q"], params["title_q"] = fts5_query(parsed), fts5_title_query(parsed)
+        case_join = ("" if case_id is None else
+                     "JOIN items ci ON ci.id = search_fts.rowid AND ci.case_id = :case_id ")
+        matches = f"FROM search_fts {case_join}WHERE search_fts MATCH :q "
+        return SearchSQL(
+            bound=f"SELECT search_fts.rowid {matches}"
+                  "ORDER BY search_fts.rowid DESC LIMIT 1 OFFSET :window",
+            ranked=f"SELECT search_fts.rowid {matches}"
+                   f"ORDER BY bm25(search_fts, {TITLE_WEIGHT}, 1.0), search_fts.rowid "
+                   "LIMIT :limit",
+            newest=f"SELECT search_fts.rowid {matches}"
+                   "ORDER BY search_fts.rowid DESC LIMIT :limit",
+            titled=f"SELECT search_fts.rowid {matches.replace(':q', ':title_q')}"
+                   "AND search_fts.rowid >= :low ORDER BY search_fts.rowid DESC LIMIT :limit",
+            rows="SELECT i.id, i.case_id, i.kind, i.title, d.body, doc.text FROM items i "
+                 "LEFT JOIN search_fts_docs d ON d.item_id = i.id "
+                 "LEFT JOIN documents doc ON doc.id = i.id WHERE i.id IN ({ids})",
+            params=params,
+        )
+    params["q"], params["title_q"] = tsquery(parsed), title_tsquery(parsed)
+    case_filter = "" if case_id is None else "AND s.case_id = :case_id "
+    matches = f"FROM search_pg s WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter}"
+    return SearchSQL(
+        bound=f"SELECT s.item_id {matches}ORDER BY s.item_id DESC LIMIT 1 OFFSET :window",
+        ranked=f"SELECT s.item_id {matches}"
+               "ORDER BY ts_rank(s.tsv, CAST(:q AS tsquery)) DESC, s.item_id LIMIT :limit",
+        newest=f"SELECT s.item_id {matches}ORDER BY s.item_id DESC LIMIT :limit",
+        titled=f"SELECT s.item_id {matches.replace(':q', ':title_q')}AND s.item_id >= :low "
+               "ORDER BY s.item_id DESC LIMIT :limit",
+        rows="SELECT i.id, i.case_id, i.kind, i.title, s.body, doc.text FROM items i "
+             "LEFT JOIN search_pg s ON s.item_id = i.id "
+             "LEFT JOIN documents doc ON doc.id = i.id WHERE i.id IN ({ids})",
+        params=params,
+    )
+
+
+def search_ids(run: Callable[[str, dict[str, object]], list[int]], stmts: SearchSQL,
+               limit: int) -> list[int]:
+    """The ids of the hits, best first, running ``stmts`` with ``run(sql, params)`` (which
+    returns the first column): ranked by relevance when the query has fewer matches than
+    RANK_WINDOW, else the newest items (of the newest RANK_WINDOW matches) whose title has every
+    term, then the newest others."""
+    params = {**stmts.params, "limit": limit}
+    bound = run(stmts.bound, params)
+    if not bound:
+        return run(stmts.ranked, params)
+    in_title = run(stmts.titled, {**params, "low": bound[0]})
+    seen = set(in_title)
+    newest = run(stmts.newest, {**params, "limit": limit + len(in_title)})
+    return (in_title + [i for i in newest if i not in seen])[:limit]
 
 
 def search(
@@ -660,23 +691,35 @@ def search(
 ) -> list[SearchHit]:
     """Items whose title or text match ``query`` (syntax: module docstring), best first.
 
-    Ranking: FTS5 ``bm25`` on SQLite, ``ts_rank`` on PostgreSQL, the title weighing more; the two
-    engines return the same set of items, not always in the same order. Returns an empty list
-    for a query with nothing to look for. Deleted items are never returned. ``limit`` caps the
-    number of hits (at least 1). One SQL query; snippets (module docstring) are made for the
-    returned hits only, from the item's indexed body followed by its document text.
+    Order: when the query matches fewer than :data:`RANK_WINDOW` items, by relevance (FTS5
+    ``bm25`` on SQLite, ``ts_rank`` on PostgreSQL, the title weighing more; the two engines
+    return the same set of items, not always in the same order); when it matches more, the
+    newest items with every term in their title first, then the newest others (module
+    docstring, "Ranking and cost"). Returns an empty list for a query with nothing to look for.
+    Deleted items are never returned. ``limit`` caps the number of hits (at least 1). Snippets
+    (module docstring) are made for the returned hits only, from the item's indexed body
+    followed by its document text.
     """
     parsed = parse_query(query)
     if parsed.empty:
         return []
-    sql, params = search_sql(session, parsed, case_id)
-    params["limit"] = max(1, int(limit))
-    rows = session.connection().execute(text(sql), params).all()
-    if not rows:
+    stmts = search_statements(session.get_bind().dialect.name, parsed, case_id)
+    conn = session.connection()
+
+    def run(sql: str, params: dict[str, object]) -> list[int]:
+        return [r[0] for r in conn.execute(text(sql), params)]
+
+    ids = search_ids(run, stmts, max(1, int(limit)))
+    if not ids:
         return []
+    rows = {r[0]: r for r in conn.execute(text(stmts.rows.format(ids=",".join(map(str, ids)))))}
     matcher = _matcher(tuple(parsed.phrases()))
     hits: list[SearchHit] = []
-    for item_id, hit_case, kind, title, body, doc_text in rows:
+    for item_id in ids:
+        row = rows.get(item_id)
+        if row is None:
+            continue
+        _id, hit_case, kind, title, body, doc_text = row
         full = body + "\n" + doc_text if body and doc_text else body or doc_text or ""
         plain, spans = make_snippet(full, matcher)
         hits.append(SearchHit(item_id, hit_case, kind, title, mark(plain, spans), plain, spans))

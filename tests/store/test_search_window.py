@@ -1,6 +1,7 @@
-"""Only the newest ``RANK_WINDOW`` matches of a query are ranked (store.search, "Ranking and
-cost"): with more matches the hits come from the newest ones; with fewer, every match is found;
-a case filter counts only the case's matches. Same on SQLite and PostgreSQL."""
+"""A query matching at least ``RANK_WINDOW`` items is not ranked by relevance (store.search,
+"Ranking and cost"): of the newest matches, those with every term in the title come first,
+then the newest others; with fewer matches every match is ranked; a case filter counts only the
+case's matches. Same on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,29 +13,33 @@ from casefile.services.documents import store_document
 from casefile.store import search
 
 
-def _add(ws, case_id: int, bodies: list[str]) -> list[int]:
+def _add(ws, case_id: int, bodies: list[str], title: str = "Note") -> list[int]:
     with ws.transaction() as s:
-        return [store_document(s, case_id, f"{n} {b}".encode(), Ingested(
-            text=b, mime_type="text/plain", title=f"Note {n}")).document_id
+        return [store_document(s, case_id, f"{title} {n} {b}".encode(), Ingested(
+            text=b, mime_type="text/plain", title=f"{title} {n}")).document_id
             for n, b in enumerate(bodies)]
 
 
-def test_only_the_newest_matches_are_ranked(workspace, case_id,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_many_matches_come_title_first_then_newest(workspace, case_id,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     older = _add(workspace, case_id, ["ledger ledger ledger ledger"] * 3)
-    newer = _add(workspace, case_id, ["a ledger among many other words here"] * 3)
+    [titled] = _add(workspace, case_id, ["about the harbour"], title="Ledger audit")
+    newer = _add(workspace, case_id, ["a ledger among many other words here"] * 2)
     with workspace.transaction() as s:
         other = cases.create_case(s, "Other").id
-    _add(workspace, other, ["ledger in another case"] * 4)
+    elsewhere = _add(workspace, other, ["ledger in another case"] * 4)
     monkeypatch.setattr(search, "RANK_WINDOW", 3)
     with workspace.transaction() as s:
-        in_case = {h.item_id for h in search.search(s, "ledger", case_id=case_id)}
-        everywhere = [h.item_id for h in search.search(s, "ledger")]
-        rare = {h.item_id for h in search.search(s, "among")}
-    assert in_case == set(newer)  # the better-ranked older ones are outside the window
-    assert len(everywhere) == 3 and not set(everywhere) & set(older + newer)
-    assert rare == set(newer)
-    monkeypatch.setattr(search, "RANK_WINDOW", 2000)
+        in_case = [h.item_id for h in search.search(s, "ledger", case_id=case_id, limit=4)]
+        everywhere = [h.item_id for h in search.search(s, "ledger -harbour", limit=4)]
+        rare = {h.item_id for h in search.search(s, "among OR harbour")}
+        hit = search.search(s, "ledger", case_id=other, limit=1)[0]
+    # the title match (among the newest RANK_WINDOW matches) first, then the newest others
+    assert in_case == [titled, *reversed(newer), older[-1]]
+    assert everywhere == list(reversed(elsewhere))
+    assert rare == {titled, *newer}
+    assert hit.item_id == elsewhere[-1] and hit.snippet == "[ledger] in another case"
+    monkeypatch.setattr(search, "RANK_WINDOW", 2000)  # ranked: all found, best first
     with workspace.transaction() as s:
-        assert {h.item_id for h in search.search(s, "ledger", case_id=case_id)} == set(
-            older + newer)
+        ranked = [h.item_id for h in search.search(s, "ledger", case_id=case_id)]
+    assert set(ranked) == {titled, *older, *newer} and ranked[0] == titled
