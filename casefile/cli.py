@@ -17,6 +17,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import DBAPIError
+
 from casefile import __version__
 from casefile.errors import CasefileError, ValidationError
 
@@ -27,6 +29,16 @@ if TYPE_CHECKING:
 def _print_json(value: Any) -> None:
     json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
+
+
+def _days(value: str) -> int:
+    try:
+        days = int(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a number of days: {value!r}") from exc
+    if days < 0:
+        raise argparse.ArgumentTypeError(f"a number of days, 0 or more: {value!r}")
+    return days
 
 
 def _parse_iso_date(value: str) -> date:
@@ -77,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     ext.add_argument("file", metavar="FILE")
     ext.add_argument("--published", type=_parse_iso_date, metavar="YYYY-MM-DD")
     ext.add_argument("--rules-only", action="store_true", help="do not use the spaCy model")
+    ext.add_argument("--password", help="password of an encrypted PDF")
     ext.add_argument("--json", action="store_true")
 
     items = sub.add_parser("items", help="list a case's items")
@@ -87,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     fu = sub.add_parser("followups", help="list open follow-ups, soonest first; export .ics")
     fu.add_argument("--case", required=True, metavar="TITLE")
-    fu.add_argument("--due-within", type=int, metavar="DAYS")
+    fu.add_argument("--due-within", type=_days, metavar="DAYS")
     fu.add_argument("--overdue", action="store_true", help="only overdue follow-ups")
     fu.add_argument("--status", action="append", metavar="STATUS",
                     choices=("open", "waiting", "answered", "dropped", "all"),
@@ -206,10 +219,17 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def _suggest(ws: Any, document_id: int) -> dict[str, Any]:
     try:
-        from casefile.services.suggestions import suggest_for_document
+        from casefile.services.suggestions import extract_for_document, suggest_for_document
+        from casefile.store.conflicts import retry_on_conflict
 
-        with ws.transaction() as s:
-            res = suggest_for_document(s, document_id)
+        with ws.transaction() as s:  # read and extract; nothing written yet
+            extracted = extract_for_document(s, document_id)
+
+        def store() -> Any:
+            with ws.transaction() as s:
+                return suggest_for_document(s, document_id, extracted=extracted)
+
+        res = retry_on_conflict(store)
     except (CasefileError, ImportError) as exc:
         return {"error": str(exc)}
     return {"mode": res.mode, "counts": res.counts, "linked_to_known": res.linked_to_known}
@@ -219,7 +239,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     from casefile.extract import extract_suggestions
     from casefile.ingest import ingest_file
 
-    _data, ingested = ingest_file(Path(args.file))
+    _data, ingested = ingest_file(Path(args.file), password=args.password)
     published = args.published or (
         date.fromisoformat(ingested.published) if ingested.published else None
     )
@@ -395,17 +415,10 @@ def cmd_brief(args: argparse.Namespace) -> int:
     if out.is_dir():
         raise ValidationError(f"{out} is a folder; give a file name ending in .pdf")
     ws = _open(args)
-    tmp = out.with_name(out.name + ".part")
-    try:
-        with ws.transaction() as s:
-            case_id = cases.find_case(s, args.case).id
-            brief.export_brief(s, case_id, tmp, include_confidential=args.include_confidential,
-                               today=args.today)
-        os.replace(tmp, out)
-    except OSError as exc:
-        raise CasefileError(f"cannot write {out}: {exc.strerror or exc}") from exc
-    finally:
-        tmp.unlink(missing_ok=True)
+    with ws.transaction() as s:  # the renderer writes a temp file and renames it into place
+        case_id = cases.find_case(s, args.case).id
+        brief.export_brief(s, case_id, out, include_confidential=args.include_confidential,
+                           today=args.today)
     print(f"wrote {out}")
     return 0
 
@@ -464,6 +477,17 @@ COMMANDS = {
 }
 
 
+def _database_failure(exc: DBAPIError) -> str:
+    """One line for a database error: the driver's own first line, without the SQL."""
+    reason = (str(exc.orig).strip().splitlines() or ["unknown error"])[0]
+    if "malformed" in reason or "not a database" in reason:
+        return (f"the workspace database is damaged ({reason}); copies made before schema "
+                "upgrades are in the workspace's backups folder")
+    if "locked" in reason:
+        return f"the workspace is busy ({reason}); try again when the other import has finished"
+    return f"the workspace database failed: {reason}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``casefile`` command; returns the exit code."""
     parser = build_parser()
@@ -474,6 +498,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except CasefileError as exc:
         print(f"casefile: {exc}", file=sys.stderr)
+        return 1
+    except DBAPIError as exc:
+        print(f"casefile: {_database_failure(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("casefile: interrupted", file=sys.stderr)

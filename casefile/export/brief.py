@@ -818,18 +818,18 @@ def render_brief(
 def _build_to_path(path: Path, build: Callable[[str], None]) -> None:
     folder = path.parent
     if not folder.is_dir():
-        raise ExportError(f"Cannot write the brief to {path}: the folder {folder} does not exist.")
+        raise ExportError(f"cannot write the brief to {path}: the folder {folder} does not exist")
     try:
         handle, tmp_name = tempfile.mkstemp(prefix=".brief-", suffix=".pdf.part", dir=folder)
     except OSError as exc:
-        raise ExportError(f"Cannot write the brief to {path}: {exc.strerror or exc}.") from exc
+        raise ExportError(f"cannot write the brief to {path}: {exc.strerror or exc}") from exc
     os.close(handle)
     tmp = Path(tmp_name)
     try:
         build(str(tmp))
         os.replace(tmp, path)
     except OSError as exc:
-        raise ExportError(f"Cannot write the brief to {path}: {exc.strerror or exc}.") from exc
+        raise ExportError(f"cannot write the brief to {path}: {exc.strerror or exc}") from exc
     finally:
         if tmp.exists():
             tmp.unlink()

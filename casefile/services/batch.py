@@ -21,12 +21,13 @@ from datetime import date
 from pathlib import Path
 from typing import Literal
 
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.ingest import ingest_bytes
 from casefile.ingest.files import read_file
+from casefile.ingest.types import Ingested
 from casefile.services.cases import get_case
 from casefile.services.documents import (
     ImportResult,
@@ -35,6 +36,7 @@ from casefile.services.documents import (
     store_document,
 )
 from casefile.services.items import parse_date
+from casefile.store.conflicts import retry_on_conflict
 
 Status = Literal["imported", "already there", "failed"]
 #: ``(done, total, path)``: ``done`` files of ``total`` are finished; ``path`` is the file about
@@ -180,8 +182,8 @@ def import_paths(
 
     Raises NotFoundError for an unknown case and ValidationError for a bad ``published`` date,
     before any file is touched. Otherwise raises only when the database itself fails (sqlalchemy
-    OperationalError: locked, disk full, connection lost), since every further file would fail
-    the same way; the files committed before stay.
+    DBAPIError: damaged, disk full, connection lost; a lost write race is retried first), since
+    every further file would fail the same way; the files committed before stay.
     """
     with transaction() as session:
         get_case(session, case_id)
@@ -203,6 +205,17 @@ def import_paths(
     return batch
 
 
+def _store(
+    transaction: TransactionFactory, case_id: int, data: bytes, ingested: Ingested,
+    published: date | None, path: Path,
+) -> ImportResult:
+    with transaction() as session:
+        result = store_document(session, case_id, data, ingested, published=published,
+                                filename=path.name)
+    result.path = str(path)
+    return result
+
+
 def _import_one(
     transaction: TransactionFactory, case_id: int, path: Path,
     published: date | None, password: str | None,
@@ -212,20 +225,20 @@ def _import_one(
     try:
         data = read_file(path)
         digest = sha256_hex(data)
+        # Same bytes already in the case: answer before parsing (fast re-runs after a crash).
         with transaction() as session:
-            # Same bytes already in the case: answer before parsing (fast re-runs after a crash).
             found = existing_document(session, case_id, digest)
             if found is not None:
                 result = ImportResult(found.id, found.title, digest, False,
                                       list(found.import_notes or []), path=str(path))
-            else:
-                ingested = ingest_bytes(data, path.name, password=password)
-                result = store_document(session, case_id, data, ingested, published=published,
-                                        filename=path.name)
-                result.path = str(path)
+        if found is None:
+            # Parse outside any transaction: a slow file never holds the workspace's write lock.
+            ingested = ingest_bytes(data, path.name, password=password)
+            result = retry_on_conflict(lambda: _store(transaction, case_id, data, ingested,
+                                                      published, path))
     except CasefileError as exc:
         return FileOutcome(path, "failed", error=str(exc))
-    except OperationalError:
+    except DBAPIError:
         raise
     except Exception as exc:  # a bug in a reader must not stop the other files
         return FileOutcome(

@@ -99,10 +99,21 @@ def build_brief_data(
     ]
 
     def quotes(item_id: int) -> list[QuoteEntry]:
+        item = by_id.get(item_id)
+        names = {_fold(n) for n in [item.title, *(getattr(item, "aliases", None) or [])]} \
+            if item else set()
         out: list[QuoteEntry] = []
+        seen: set[tuple[str, int, str]] = set()
         for ev in evidence_for(session, item_id):
             if ev.document_id not in numbers or ev.quote is None:
                 continue
+            # A "mentions" passage that is only the name itself tells the reader nothing.
+            if ev.relation == "mentions" and _fold(ev.quote) in names:
+                continue
+            key = (_fold(ev.quote), ev.document_id, ev.relation)
+            if key in seen:  # the same words from the same source, once is enough
+                continue
+            seen.add(key)
             out.append(_quote(ev, numbers[ev.document_id], red))
         return out
 
@@ -195,6 +206,13 @@ def _claim_entry(
         attributed_to=attributed, via=name_of(claim.via_id), quotes=quotes(claim.id),
         status_reason=red(verdict.reason), computed_status=verdict.computed, evidence=evidence,
     )
+
+
+def _fold(text: str) -> str:
+    """Compare names and quotes ignoring case, spacing, curly vs straight apostrophes and a
+    possessive ending."""
+    folded = " ".join(text.replace("\u2019", "'").casefold().split()).strip(" .,;:")
+    return folded.removesuffix("'s")
 
 
 def _quote(ev: EvidenceView, number: int, red: _Redactor) -> QuoteEntry:

@@ -9,7 +9,7 @@ reporter rejected in this case are never suggested again.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -54,8 +54,30 @@ def _known_items(session: Session, case_id: int) -> tuple[list[KnownItem], dict[
     return known, ids
 
 
-def suggest_for_document(
+def extract_for_document(
     session: Session, document_id: int, *, mode: Literal["auto", "rules"] = "auto"
+) -> dict[str, Any]:
+    """Run the extractor on a stored document, with the case's known and rejected names.
+
+    Reads only: callers that must not hold a write transaction during extraction (two imports
+    into one workspace at once) run this first, then pass its result to
+    :func:`suggest_for_document`. Returns the ``extract --json`` shape. NotFoundError.
+    """
+    from casefile.extract import extract_suggestions
+
+    doc = session.get(Document, document_id)
+    if doc is None:
+        raise NotFoundError(f"no document with id {document_id}")
+    known, _ids = _known_items(session, doc.case_id)
+    rejected = set(session.scalars(
+        select(Mention.name).where(Mention.case_id == doc.case_id, Mention.status == "rejected")
+    ))
+    return extract_suggestions(doc.text, doc.published, known=known, rejected=rejected, mode=mode)
+
+
+def suggest_for_document(
+    session: Session, document_id: int, *, mode: Literal["auto", "rules"] = "auto",
+    extracted: dict[str, Any] | None = None,
 ) -> SuggestionResult:
     """Extract suggestions from a stored document and store them as Mentions (one transaction).
 
@@ -64,20 +86,15 @@ def suggest_for_document(
     decided are left alone, so a re-run suggests nothing twice. A mention of a name the case
     already holds is tied to that item at once: status "confirmed", and its span becomes a
     passage linked to the item as "mentions" evidence (it shows in the evidence panel).
-    Raises NotFoundError for an unknown document.
+    ``extracted`` is a result of :func:`extract_for_document` computed beforehand (then no
+    extraction runs inside this transaction). Raises NotFoundError for an unknown document.
     """
-    from casefile.extract import extract_suggestions
-
     doc = session.get(Document, document_id)
     if doc is None:
         raise NotFoundError(f"no document with id {document_id}")
-    known, known_ids = _known_items(session, doc.case_id)
-    rejected = set(session.scalars(
-        select(Mention.name).where(Mention.case_id == doc.case_id, Mention.status == "rejected")
-    ))
-    result = extract_suggestions(
-        doc.text, doc.published, known=known, rejected=rejected, mode=mode
-    )
+    _known, known_ids = _known_items(session, doc.case_id)
+    result = extracted if extracted is not None else extract_for_document(
+        session, document_id, mode=mode)
     session.query(Mention).filter(
         Mention.document_id == doc.id, Mention.status == "suggested"
     ).delete()

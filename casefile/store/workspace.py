@@ -93,6 +93,8 @@ def make_engine(url: str) -> Engine:
     """
     if url.startswith("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
+        if path.parent.exists() and not path.parent.is_dir():
+            raise CasefileError(f"{path.parent} is a file, not a workspace folder")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

@@ -112,3 +112,27 @@ def test_latin1_text_imports_with_accents_and_a_note(ws: Path, tmp_path: Path) -
     assert doc["notes_on_import"] == result["notes"]
     found = json.loads(casefile(ws, "search", "Étienne démissionné", "--json").out)
     assert [h["item_id"] for h in found] == [result["document_id"]]
+
+
+def test_damaged_database_gives_one_line_not_sql(ws: Path) -> None:
+    db = ws / "casefile.sqlite3"
+    for name in ("casefile.sqlite3-wal", "casefile.sqlite3-shm"):
+        (ws / name).unlink(missing_ok=True)
+    data = bytearray(db.read_bytes())
+    for offset in range(8192, len(data), 4096):  # every page but the first two
+        data[offset:offset + 1024] = os.urandom(1024)
+    db.write_bytes(bytes(data))
+    for args in (("case", "list"), ("items", "--case", "Harbor audit"), ("search", "Ortiz")):
+        run = casefile(ws, *args)
+        assert run.code == 1, (args, run)
+        lines = run.err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("casefile: "), (args, run.err)
+        assert "SQL" not in run.err and "sqlalche.me" not in run.err
+
+
+def test_workspace_path_that_is_a_file(tmp_path: Path) -> None:
+    f = tmp_path / "notes.txt"
+    f.write_text("not a folder")
+    run = casefile(f, "case", "list")
+    assert run.code == 1
+    assert run.err.strip() == f"casefile: {f} is a file, not a workspace folder"

@@ -72,3 +72,21 @@ def test_confidential_person_and_their_name_in_other_text(
     assert ("the insider" in printed) is include
     assert "Łódź Wałęsa" in printed
     assert any("[withheld]" in q.text for q in data.questions) is not include
+
+
+def test_bare_name_mentions_and_repeats_are_not_printed_as_quotes(workspace, case_id) -> None:
+    body = "CNN reported it. CNN said so. The CNN report said deputies waited outside."
+    with workspace.transaction() as s:
+        doc = documents.store_document(
+            s, case_id, body.encode(), Ingested(text=body, mime_type="text/plain"),
+            filename="m.txt",
+        ).document_id
+        org = items.create_item(s, case_id, "organization", "CNN")
+        for n in (1, 2, 3):
+            p = passages.add_passage_by_quote(s, doc, "CNN", occurrence=n)
+            evidence.link_evidence(s, org.id, passage_id=p.id, relation="mentions")
+        for _ in range(2):
+            p = passages.add_passage_by_quote(s, doc, "deputies waited outside")
+            evidence.link_evidence(s, org.id, passage_id=p.id, relation="supports")
+        data = brief.build_brief_data(s, case_id)
+    assert [q.text for q in data.organizations[0].quotes] == ["deputies waited outside"]
