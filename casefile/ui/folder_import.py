@@ -53,7 +53,7 @@ class ImportSummaryDialog(QDialog):
     def __init__(self, folder_label: str, batch: BatchResult,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Folder import")
+        self.setWindowTitle("Import")
         self.batch = batch
         failures = [o for o in batch.outcomes if o.status == "failed"]
         head = f"Imported from {folder_label}" if not batch.cancelled else \
@@ -164,7 +164,12 @@ class FolderImport(QObject):
             return None
         case_id = window.case_id
         paths = list(paths)
-        label = str(paths[0]) if len(paths) == 1 else f"{len(paths)} folders and files"
+        if len(paths) == 1:
+            label = str(paths[0])
+        elif any(p.is_dir() for p in paths):
+            label = f"{len(paths)} folders and files"
+        else:
+            label = f"{len(paths)} files"
         progress = _FileProgress(self)
         transaction = window.workspace.transaction
 
@@ -213,7 +218,7 @@ class FolderImport(QObject):
         if batch.outcomes:  # committed per file, also when cancelled: refresh the views
             window.runner.case_changed.emit(change(case_id, kinds={"document"},
                                                    created=new + children, label="import"))
-        window.statusBar().showMessage(f"Folder import: {batch.summary()}.", 10000)
+        window.statusBar().showMessage(f"Import: {batch.summary()}.", 10000)
         if new and window.suggest_after_import:
             from casefile.ui.main_window import suggestions_available
 

@@ -930,9 +930,12 @@ class MainWindow(QMainWindow):
     def import_files(self, paths: Sequence[Path],
                      passwords: dict[Path, str] | None = None) -> Job | None:
         """Import files into the current case off the GUI thread, with a cancellable progress
-        dialog. All files are one transaction: cancel, or a refused file, stores nothing.
+        dialog.
 
-        An encrypted PDF stops the job (nothing stored) and the window asks for its password
+        Several files go the folder import's way (:meth:`FolderImport.start`): each file its
+        own transaction, the good ones stored, then a summary listing each failure's reason.
+        A single file is one transaction: cancel, or a refused file, stores nothing; an
+        encrypted PDF stops the job (nothing stored) and the window asks for its password
         (``passwords`` holds those given so far), then imports again; a wrong one is said so
         and asked again, until the reporter cancels."""
         if self.case_id is None:
@@ -940,6 +943,8 @@ class MainWindow(QMainWindow):
             return None
         case_id = self.case_id
         paths = list(paths)
+        if len(paths) > 1:
+            return self.folder_import.start(paths)
         passwords = dict(passwords or {})
 
         def work(session: Session, job: Job) -> list[documents.ImportResult]:

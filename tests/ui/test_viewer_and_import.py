@@ -176,20 +176,50 @@ def test_cancelled_import_stores_nothing(make_window, ui_workspace, qtbot, tmp_p
     assert window.viewers == {}
 
 
-def test_refused_file_is_reported_and_nothing_stored(make_window, ui_workspace, qtbot,
-                                                    tmp_path):
+REAL = Path("/work/shared/samples/real")
+
+
+def test_several_files_with_a_bad_one_import_the_good_ones_with_a_summary(
+        make_window, ui_workspace, qtbot, tmp_path, monkeypatch):
+    """File ▸ Import documents with several files: each file its own transaction, the good
+    ones stored, the refused one listed with its reason in the summary."""
+    eml, docx = REAL / "006.eml", REAL / "blk-paras-and-tables.docx"
+    if not (eml.exists() and docx.exists()):
+        pytest.skip("real samples not available")
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
     cid = make_case(ui_workspace)
-    good = tmp_path / "good.txt"
-    good.write_text("A perfectly good note about the deputies.", encoding="utf-8")
+    window = make_window(cid)
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames",
+                        lambda *a, **k: ([str(eml), str(docx), str(empty)], ""))
+    window.import_action.trigger()
+    job = window.last_job
+    assert job is not None
+    qtbot.waitUntil(lambda: job.done and window.folder_import.summary is not None,
+                    timeout=30000)
+    summary = window.folder_import.summary
+    assert "2 imported, 0 already there, 1 failed" in summary.counts_label.text()
+    ((name, reason),) = summary.failure_rows()
+    assert name == "empty.txt" and "empty" in reason.lower()
+    with ui_workspace.transaction() as s:
+        names = sorted(d.filename for d in s.query(Document).all() if d.parent_id is None)
+    assert names == ["006.eml", "blk-paras-and-tables.docx"]
+    assert not window._messages  # no error box: the summary says it
+    qtbot.waitUntil(lambda: window.navigator.item(3).text() != "Documents (0)")
+
+
+def test_a_single_refused_file_is_reported_and_nothing_stored(make_window, ui_workspace, qtbot,
+                                                             tmp_path):
+    cid = make_case(ui_workspace)
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
     window = make_window(cid)
     with qtbot.waitSignal(window.runner.operation_failed, timeout=20000) as failed:
-        job = window.import_files([good, empty])
+        job = window.import_files([empty])
     qtbot.waitUntil(lambda: job.done)
     assert "empty" in failed.args[0].lower()
     with ui_workspace.transaction() as s:
-        assert s.query(Document).count() == 0  # one transaction for the whole batch
+        assert s.query(Document).count() == 0
 
 
 def test_drop_files_on_the_window_imports_them(make_window, ui_workspace, qtbot, tmp_path):
