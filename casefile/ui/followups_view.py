@@ -361,9 +361,10 @@ class FollowupsPage(QWidget):
             bar.addWidget(button)
         self.view_buttons["open"].setChecked(True)
         bar.addStretch(1)
+        # The check box shares the heading's row, and the heading wraps: the view buttons alone
+        # set the page's minimum width, so the window fits a 1280-pixel screen with its docks.
         self.show_closed = QCheckBox("Show answered and dropped")
         self.show_closed.toggled.connect(self._on_show_closed_toggled)
-        bar.addWidget(self.show_closed)
 
         self.table = QTableView()
         self.table.setObjectName("followups_table")
@@ -444,8 +445,12 @@ class FollowupsPage(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
+        self.heading.setWordWrap(True)
+        heading_row = QHBoxLayout()
+        heading_row.addWidget(self.heading, 1)
+        heading_row.addWidget(self.show_closed, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(bar)
-        layout.addWidget(self.heading)
+        layout.addLayout(heading_row)
         layout.addWidget(self.splitter, 1)
         self._update_heading()
         self.show_details(None)
