@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -115,6 +116,9 @@ class ItemEditor(QWidget):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.heading.setFont(font)
+        # A long title wraps instead of setting the form's width (no horizontal scrollbar).
+        self.heading.setWordWrap(True)
+        self.heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.state = QLabel()
         self.state.setTextFormat(Qt.TextFormat.PlainText)
         self.state.setWordWrap(True)
@@ -228,6 +232,12 @@ class ItemEditor(QWidget):
         elif wtype == "ref":
             box = QComboBox()
             box.setProperty("ref_kinds", list(extra))
+            # Grows with the form (a long organization name stays readable) but never asks
+            # for the longest choice's width.
+            box.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(18)
+            box.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             box.currentIndexChanged.connect(lambda _i, n=name: self._on_field_edited(n))
             w = box
         else:
@@ -253,22 +263,39 @@ class ItemEditor(QWidget):
         elif isinstance(widget, QCheckBox):
             widget.setChecked(bool(value))
         elif isinstance(widget, QComboBox) and widget.property("ref_kinds") is not None:
-            kinds = tuple(widget.property("ref_kinds"))
-            widget.clear()
-            widget.addItem("—", None)
-            own = self.fields.id if self.fields else None
-            for choice in self._choices_provider(kinds):
-                if choice.id != own:
-                    label = choice.title if len(kinds) == 1 else f"{choice.title} ({choice.kind})"
-                    widget.addItem(label, choice.id)
-            n = widget.findData(value) if value is not None else 0
-            widget.setCurrentIndex(max(n, 0))
+            self._fill_ref(widget, value)
         elif isinstance(widget, QComboBox):
             text = "" if value is None else str(value)
             if widget.isEditable():
                 widget.setCurrentText(text)
             else:
                 widget.setCurrentIndex(max(widget.findText(text), 0))
+
+    def _fill_ref(self, widget: QComboBox, value: Any) -> None:
+        kinds = tuple(widget.property("ref_kinds"))
+        widget.clear()
+        widget.addItem("—", None)
+        own = self.fields.id if self.fields else None
+        for choice in self._choices_provider(kinds):
+            if choice.id != own:
+                label = choice.title if len(kinds) == 1 else f"{choice.title} ({choice.kind})"
+                widget.addItem(label, choice.id)
+                widget.setItemData(widget.count() - 1, label, Qt.ItemDataRole.ToolTipRole)
+        n = widget.findData(value) if value is not None else 0
+        widget.setCurrentIndex(max(n, 0))
+        widget.setToolTip(widget.currentText() if widget.currentIndex() > 0 else "")
+
+    def refresh_choices(self) -> None:
+        """Refill the reference fields' choices (items were created, renamed or deleted),
+        keeping each field's current value; nothing is marked edited."""
+        was_loading = self._loading
+        self._loading = True
+        try:
+            for widget in self.widgets.values():
+                if isinstance(widget, QComboBox) and widget.property("ref_kinds") is not None:
+                    self._fill_ref(widget, widget.currentData())
+        finally:
+            self._loading = was_loading
 
     def value_of(self, name: str) -> Any:
         """The value a field's widget holds now (as the service expects it).

@@ -1127,6 +1127,8 @@ class MainWindow(QMainWindow):
                 self.editor.clear()
             elif editor_id in ch.updated and not self.editor.dirty:
                 self._load_editor(editor_id)
+            elif ch.structural or ch.updated - {editor_id}:
+                self.editor.refresh_choices()  # an organization appeared, renamed or went
         shown = self.evidence_panel.item_id
         if shown is not None and (ch.evidence or shown in ch.updated or shown in ch.deleted
                                   or ch.structural):

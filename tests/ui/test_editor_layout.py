@@ -1,0 +1,57 @@
+"""The item editor's layout: the Affiliation combo grows with the form and follows new
+organizations; a long event title wraps instead of widening the form (tester's report)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QScrollArea
+
+from casefile.services import items
+from tests.ui.helpers import make_case
+
+pytestmark = pytest.mark.gui
+
+SHERIFF = "Broward County Sheriff's Office"
+SCHOOL = "Marjory Stoneman Douglas High School"
+
+
+def test_affiliation_combo_expands_and_refreshes_its_choices(make_window, ui_workspace, qtbot):
+    cid = make_case(ui_workspace)
+    with ui_workspace.transaction() as s:
+        org = items.create_item(s, cid, "organization", SHERIFF).id
+        pid = items.create_item(s, cid, "person", "Scott Israel", role="Sheriff",
+                                affiliation_id=org).id
+    window = make_window(cid)
+    assert window.select_item(pid, "person")
+    QApplication.processEvents()
+    box = window.editor.widgets["affiliation_id"]
+    role = window.editor.widgets["role"]
+    assert isinstance(box, QComboBox) and isinstance(role, QLineEdit)
+    assert box.currentText() == SHERIFF
+    # as wide as the other fields, wide enough for the name
+    assert box.width() >= role.width() - 2
+    assert box.width() >= box.fontMetrics().horizontalAdvance(SHERIFF) + 20
+    # an organization created elsewhere shows up without reselecting the person
+    assert window.create_item("organization", SCHOOL, select=False) is not None
+    assert box.findText(SCHOOL) > 0
+    assert box.currentText() == SHERIFF and not window.editor.dirty
+
+
+def test_long_event_title_wraps_without_a_horizontal_scrollbar(make_window, ui_workspace,
+                                                               qtbot):
+    cid = make_case(ui_workspace)
+    title = ("Deputies gather outside building twelve while the shooting continues and the "
+             "county's radio system fails, according to the commission's report released "
+             "months later, which also says the school resource officer stayed outside")
+    with ui_workspace.transaction() as s:
+        eid = items.create_item(s, cid, "event", title, date="2018-02-14").id
+    window = make_window(cid)
+    window.resize(1280, 800)
+    assert window.select_item(eid, "event")
+    QApplication.processEvents()
+    scroll = window.editor.parentWidget().parentWidget()
+    assert isinstance(scroll, QScrollArea)
+    assert window.editor.minimumSizeHint().width() < 600
+    assert not scroll.horizontalScrollBar().isVisible()
+    assert window.editor.heading.width() <= scroll.viewport().width()
+    assert title in window.editor.heading.text()
