@@ -32,14 +32,12 @@ Ranking and cost
 ----------------
 When a query matches fewer than :data:`RANK_WINDOW` items (in the searched case), hits are
 ranked by relevance: FTS5 ``bm25`` / ``ts_rank``, the title weighing TITLE_WEIGHT. When it
-matches more, ranking would cost per match (FTS5's bm25 counts all matches of each phrase for
-its IDF, sqlite.org/fts5.html 5.1.1), so the hits are the newest items (by id, so by import order)
-with every term in the title, then the newest others: a few cheap scans in id order, the same on
-both engines, whatever the size of the workspace (the title matches are looked for among the
-newest RANK_WINDOW matches only). Whether there are that many matches is asked
-by walking the newest matches in id order to the RANK_WINDOW-th. The hits' rows (items, the
-body copy, documents.text) are read for the returned ids only, and snippets made for them only
-(about 0.03-0.15 ms of Python per 3 KB hit).
+matches more, ranking would cost per match (FTS5's bm25 counts all matches of each phrase for its
+IDF and reads every matching row's sizes and positions, sqlite.org/fts5.html 5.1.1), so the hits
+are the newest matching items (by id, so by import order): one scan in id order, which also
+tells how many matches there are, the same on both engines whatever the size of the workspace.
+The hits' rows (items, the body copy, documents.text) are read for the returned ids only, and
+snippets made for them only (about 0.03-0.15 ms of Python per 3 KB hit).
 """
 
 from __future__ import annotations
@@ -72,10 +70,10 @@ TITLE_WEIGHT = 10.0
 MARK_OPEN = "["
 MARK_CLOSE = "]"
 SNIPPET_CHARS = 240
-#: A query matching at least this many items is not ranked by relevance (module docstring,
-#: "Ranking and cost"): FTS5's bm25 counts every match of every phrase (for its IDF) and reads
-#: each matching row's sizes and positions, so a word in most of 100,000 documents took
-#: 0.1-0.9 s to rank.
+#: A query matching at least this many items is shown newest first, not ranked by relevance
+#: (module docstring, "Ranking and cost"): FTS5's bm25 counts every match of every phrase (for
+#: its IDF) and reads each matching row's sizes and positions, so a word in most of 100,000
+#: documents took 0.1-0.9 s to rank.
 RANK_WINDOW = 2000
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -328,33 +326,21 @@ def fts5_query(parsed: Query) -> str:
     return expr
 
 
-def fts5_title_query(parsed: Query) -> str:
-    """The FTS5 MATCH expression for "matches the query, and every term is in the title"
-    (a column filter on a parenthesised expression, sqlite.org/fts5.html 3.7)."""
-    positive = Query(parsed.groups)
-    return f"title : ({fts5_query(positive)}) AND ({fts5_query(parsed)})"
 
-
-def tsquery(parsed: Query, weight: str = "") -> str:
+def tsquery(parsed: Query) -> str:
     """The PostgreSQL ``tsquery`` literal for a parsed query (docs/15/datatype-textsearch.html,
-    8.11.2): ``'a' <-> 'b'`` phrases, ``:*`` prefix, ``&``, ``|``, ``!``; ``weight="A"``
-    restricts every lexeme to the title's positions (``'a':A``)."""
+    8.11.2): ``'a' <-> 'b'`` phrases, ``:*`` prefix, ``&``, ``|``, ``!``."""
 
     def phrase(p: Phrase) -> str:
-        parts = [f"'{w}'" + (":" + weight if weight else "") for w in p.words]
+        parts = [f"'{w}'" for w in p.words]
         if p.prefix:
-            parts[-1] = f"'{p.words[-1]}':*{weight}"
+            parts[-1] += ":*"
         return "(" + " <-> ".join(parts) + ")"
 
     expr = " & ".join("(" + " | ".join(phrase(p) for p in g) + ")" for g in parsed.groups)
     for p in parsed.exclude:
         expr += f" & !{phrase(p)}"
     return expr
-
-
-def title_tsquery(parsed: Query) -> str:
-    """The ``tsquery`` for "matches the query, and every term is in the title" (weight A)."""
-    return f"({tsquery(Query(parsed.groups), 'A')}) & ({tsquery(parsed)})"
 
 
 # --- index -----------------------------------------------------------------------------------
@@ -605,23 +591,18 @@ def mark(snippet_text: str, spans: Sequence[tuple[int, int]]) -> str:
 class SearchSQL:
     """The statements :func:`search` runs (``:name`` parameters, see :func:`search_statements`).
 
-    - ``bound``: the id of the RANK_WINDOW-th newest match, or no row when there are fewer
-      (walks the matches in id order, no ranking: FTS5 and the GIN index find them cheaply).
+    - ``newest``: the ids of the newest ``:window`` matches (RANK_WINDOW, or ``:limit`` if
+      more), newest first: a scan
+      of the matches in id order, no ranking, which FTS5 and the GIN index do cheaply.
     - ``ranked``: the best ``:limit`` matches by ``bm25`` (FTS5, title weighing TITLE_WEIGHT,
       sqlite.org/fts5.html 5.1.1) or ``ts_rank`` (PostgreSQL, docs/15/textsearch-controls.html
-      12.3.3); used when there are fewer matches than RANK_WINDOW.
-    - ``newest``: the newest ``:limit`` items matching ``:q``, used when there are more.
-    - ``titled``: the newest ``:limit`` items matching the title query ``:title_q`` (every term
-      in the title) with ids from ``:low`` (the bound) up: a title query must not walk every
-      match of a query whose terms are rarely in titles.
+      12.3.3); run only when ``newest`` found fewer than RANK_WINDOW.
     - ``rows``: id, case id, kind, title, indexed body copy and document text of the items whose
       ids are formatted into ``{ids}``.
     """
 
-    bound: str
-    ranked: str
     newest: str
-    titled: str
+    ranked: str
     rows: str
     params: dict[str, object]
 
@@ -630,39 +611,32 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
     """The SQL of a search on ``dialect`` ("sqlite" or "postgresql"); see :class:`SearchSQL`.
 
     A case filter joins ``items`` (SQLite) or uses ``search_pg.case_id`` (PostgreSQL)."""
-    params: dict[str, object] = {"window": RANK_WINDOW - 1}
+    params: dict[str, object] = {"window": RANK_WINDOW}
     if case_id is not None:
         params["case_id"] = case_id
     if dialect == "sqlite":
-        params["q"], params["title_q"] = fts5_query(parsed), fts5_title_query(parsed)
+        params["q"] = fts5_query(parsed)
         case_join = ("" if case_id is None else
                      "JOIN items ci ON ci.id = search_fts.rowid AND ci.case_id = :case_id ")
         matches = f"FROM search_fts {case_join}WHERE search_fts MATCH :q "
         return SearchSQL(
-            bound=f"SELECT search_fts.rowid {matches}"
-                  "ORDER BY search_fts.rowid DESC LIMIT 1 OFFSET :window",
+            newest=f"SELECT search_fts.rowid {matches}"
+                   "ORDER BY search_fts.rowid DESC LIMIT :window",
             ranked=f"SELECT search_fts.rowid {matches}"
                    f"ORDER BY bm25(search_fts, {TITLE_WEIGHT}, 1.0), search_fts.rowid "
                    "LIMIT :limit",
-            newest=f"SELECT search_fts.rowid {matches}"
-                   "ORDER BY search_fts.rowid DESC LIMIT :limit",
-            titled=f"SELECT search_fts.rowid {matches.replace(':q', ':title_q')}"
-                   "AND search_fts.rowid >= :low ORDER BY search_fts.rowid DESC LIMIT :limit",
             rows="SELECT i.id, i.case_id, i.kind, i.title, d.body, doc.text FROM items i "
                  "LEFT JOIN search_fts_docs d ON d.item_id = i.id "
                  "LEFT JOIN documents doc ON doc.id = i.id WHERE i.id IN ({ids})",
             params=params,
         )
-    params["q"], params["title_q"] = tsquery(parsed), title_tsquery(parsed)
+    params["q"] = tsquery(parsed)
     case_filter = "" if case_id is None else "AND s.case_id = :case_id "
     matches = f"FROM search_pg s WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter}"
     return SearchSQL(
-        bound=f"SELECT s.item_id {matches}ORDER BY s.item_id DESC LIMIT 1 OFFSET :window",
+        newest=f"SELECT s.item_id {matches}ORDER BY s.item_id DESC LIMIT :window",
         ranked=f"SELECT s.item_id {matches}"
                "ORDER BY ts_rank(s.tsv, CAST(:q AS tsquery)) DESC, s.item_id LIMIT :limit",
-        newest=f"SELECT s.item_id {matches}ORDER BY s.item_id DESC LIMIT :limit",
-        titled=f"SELECT s.item_id {matches.replace(':q', ':title_q')}AND s.item_id >= :low "
-               "ORDER BY s.item_id DESC LIMIT :limit",
         rows="SELECT i.id, i.case_id, i.kind, i.title, s.body, doc.text FROM items i "
              "LEFT JOIN search_pg s ON s.item_id = i.id "
              "LEFT JOIN documents doc ON doc.id = i.id WHERE i.id IN ({ids})",
@@ -673,17 +647,13 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
 def search_ids(run: Callable[[str, dict[str, object]], list[int]], stmts: SearchSQL,
                limit: int) -> list[int]:
     """The ids of the hits, best first, running ``stmts`` with ``run(sql, params)`` (which
-    returns the first column): ranked by relevance when the query has fewer matches than
-    RANK_WINDOW, else the newest items (of the newest RANK_WINDOW matches) whose title has every
-    term, then the newest others."""
-    params = {**stmts.params, "limit": limit}
-    bound = run(stmts.bound, params)
-    if not bound:
-        return run(stmts.ranked, params)
-    in_title = run(stmts.titled, {**params, "low": bound[0]})
-    seen = set(in_title)
-    newest = run(stmts.newest, {**params, "limit": limit + len(in_title)})
-    return (in_title + [i for i in newest if i not in seen])[:limit]
+    returns the first column): the newest ``limit`` when the query matches RANK_WINDOW items or
+    more, else every match ranked by relevance."""
+    params = {**stmts.params, "limit": limit, "window": max(RANK_WINDOW, limit)}
+    newest = run(stmts.newest, params)
+    if len(newest) >= RANK_WINDOW:
+        return newest[:limit]
+    return run(stmts.ranked, params)
 
 
 def search(
@@ -693,12 +663,11 @@ def search(
 
     Order: when the query matches fewer than :data:`RANK_WINDOW` items, by relevance (FTS5
     ``bm25`` on SQLite, ``ts_rank`` on PostgreSQL, the title weighing more; the two engines
-    return the same set of items, not always in the same order); when it matches more, the
-    newest items with every term in their title first, then the newest others (module
-    docstring, "Ranking and cost"). Returns an empty list for a query with nothing to look for.
-    Deleted items are never returned. ``limit`` caps the number of hits (at least 1). Snippets
-    (module docstring) are made for the returned hits only, from the item's indexed body
-    followed by its document text.
+    return the same set of items, not always in the same order); when it matches more, newest
+    first (module docstring, "Ranking and cost"). Returns an empty list for a query with
+    nothing to look for. Deleted items are never returned. ``limit`` caps the number of hits
+    (at least 1). Snippets (module docstring) are made for the returned hits only, from the
+    item's indexed body followed by its document text.
     """
     parsed = parse_query(query)
     if parsed.empty:

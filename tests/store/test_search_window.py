@@ -1,7 +1,6 @@
-"""A query matching at least ``RANK_WINDOW`` items is not ranked by relevance (store.search,
-"Ranking and cost"): of the newest matches, those with every term in the title come first,
-then the newest others; with fewer matches every match is ranked; a case filter counts only the
-case's matches. Same on SQLite and PostgreSQL."""
+"""A query matching at least ``RANK_WINDOW`` items is shown newest first, not ranked by relevance
+(store.search, "Ranking and cost"); with fewer matches every match is ranked; a case filter
+counts only the case's matches. Same on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ def _add(ws, case_id: int, bodies: list[str], title: str = "Note") -> list[int]:
             for n, b in enumerate(bodies)]
 
 
-def test_many_matches_come_title_first_then_newest(workspace, case_id,
+def test_many_matches_come_newest_first(workspace, case_id,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     older = _add(workspace, case_id, ["ledger ledger ledger ledger"] * 3)
     [titled] = _add(workspace, case_id, ["about the harbour"], title="Ledger audit")
@@ -34,8 +33,7 @@ def test_many_matches_come_title_first_then_newest(workspace, case_id,
         everywhere = [h.item_id for h in search.search(s, "ledger -harbour", limit=4)]
         rare = {h.item_id for h in search.search(s, "among OR harbour")}
         hit = search.search(s, "ledger", case_id=other, limit=1)[0]
-    # the title match (among the newest RANK_WINDOW matches) first, then the newest others
-    assert in_case == [titled, *reversed(newer), older[-1]]
+    assert in_case == [*reversed(newer), titled, older[-1]]  # not ranked: newest first
     assert everywhere == list(reversed(elsewhere))
     assert rare == {titled, *newer}
     assert hit.item_id == elsewhere[-1] and hit.snippet == "[ledger] in another case"
