@@ -803,12 +803,17 @@ class MainWindow(QMainWindow):
         if self.case_id is None:
             return False
         info = self.runner.read(lambda s: views.item_fields(s, item_id))
-        quote = self.viewers[document_id].text[start:end] if document_id in self.viewers else ""
-        short = " ".join(quote.split())
-        short = short if len(short) <= 40 else short[:37] + "…"
+        if document_id in self.viewers:
+            quote = self.viewers[document_id].text[start:end]
+        else:  # linked without its viewer open: the stored text has the same offsets
+            try:
+                quote = self.runner.read(
+                    lambda s: views.document_view(s, document_id).text[start:end])
+            except CasefileError:
+                quote = ""
         command = LinkSpanCommand(self.runner, self.case_id, item_id, info.kind, document_id,
                                   start, end, relation,
-                                  f"Link “{short}” to {info.values['title']}")
+                                  f"Link {quote_label(quote)} to {info.values['title']}")
         self.undo_stack.push(command)
         if not command.failed:
             self.statusBar().showMessage(
@@ -1225,6 +1230,17 @@ class MainWindow(QMainWindow):
     def _show_about(self) -> None:
         QMessageBox.about(self, "About Casefile",
                           "Casefile — an offline case-file organizer for reporters.")
+
+
+def quote_label(text: str, limit: int = 40) -> str:
+    """A passage as an undo label quotes it: quoted, on one line, at most ``limit`` characters
+    ending in "…" when cut; "a passage" (unquoted) when there is no text to show."""
+    short = " ".join(text.split())
+    if not short:
+        return "a passage"
+    if len(short) > limit:
+        short = short[:limit - 1].rstrip() + "…"
+    return f"“{short}”"
 
 
 def _local_paths(urls: Sequence[Any]) -> list[Path]:

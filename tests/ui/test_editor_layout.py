@@ -55,3 +55,24 @@ def test_long_event_title_wraps_without_a_horizontal_scrollbar(make_window, ui_w
     assert not scroll.horizontalScrollBar().isVisible()
     assert window.editor.heading.width() <= scroll.viewport().width()
     assert title in window.editor.heading.text()
+
+
+def test_undo_label_quotes_a_long_passage_elided_never_empty(make_window, ui_workspace, qtbot):
+    from casefile.ui.main_window import quote_label
+    from tests.ui.helpers import add_text_document
+
+    cid = make_case(ui_workspace)
+    sentence = ("The list of failures of leadership and training under Broward County Sheriff "
+                "Scott Israel continues to grow.")
+    doc = add_text_document(ui_workspace, cid, sentence)
+    with ui_workspace.transaction() as s:
+        pid = items.create_item(s, cid, "person", "Aaron Feis").id
+    window = make_window(cid)
+    assert not window.viewers  # linked without the document open
+    assert window.link_span(pid, doc, 0, len(sentence))
+    text = window.undo_stack.undoText()
+    assert text.startswith("Link “The list of failures") and text.endswith("” to Aaron Feis")
+    quoted = text[len("Link “"):text.index("”")]
+    assert 30 <= len(quoted) <= 40 and quoted.endswith("…")
+    assert quote_label("   ") == "a passage"
+    assert quote_label("Feis") == "“Feis”"
