@@ -14,6 +14,7 @@ into…, X reject; double-click or Return opens the document at the mention.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
@@ -67,7 +68,7 @@ KIND_PLURAL = {
     "person": "people", "organization": "organizations", "place": "places",
     "event": "events", "question": "follow-ups",
 }
-COLUMNS = ("Suggestion", "Mentions", "Details", "Context")
+COLUMNS = ("Suggestion", "#", "Details", "Context")
 MENTIONS_COLUMN = 1
 DETAILS_COLUMN = 2
 CONTEXT_COLUMN = 3
@@ -85,6 +86,39 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+#: Openers that say nothing about what happened ("Just this afternoon we are learning that",
+#: "Likewise,", "When"): dropped from the start of an event's cue.
+_OPENERS = re.compile(
+    r"^(?:(?:just |earlier |late )?(?:this|that|last) (?:morning|afternoon|evening|night|week)"
+    r"[^,.]*?\b(?:that|,)\s+"
+    r"|(?:likewise|meanwhile|however|also|then|and|but|so|as|when),?\s+)",
+    re.IGNORECASE)
+
+
+def event_cue(sentence: str, words: int = 7) -> str:
+    """A few words saying what an event suggestion is about: its sentence without a leading
+    opener, cut to ``words`` words ("…" when cut)."""
+    text = " ".join(sentence.split())
+    for _ in range(3):
+        shorter = _OPENERS.sub("", text, count=1)
+        if shorter == text or not shorter:
+            break
+        text = shorter
+    parts = text.split(" ")
+    cue = " ".join(parts[:words]).rstrip(",;:")
+    cue = cue[:1].upper() + cue[1:]
+    return cue + ("…" if len(parts) > words else "")
+
+
+def entry_label(entry: SuggestionEntry) -> str:
+    """The Suggestion column: the name; for an event "DATE — short cue" (the sentence is below
+    the list and in the tooltip)."""
+    if entry.kind == "event":
+        when = str(entry.detail.get("date") or "no date")
+        return f"{when} — {event_cue(entry.name)}"
+    return _short(entry.name, 90)
+
+
 def entry_details(entry: SuggestionEntry) -> str:
     """The Details column: role and affiliation of a person, kind of an organization, date and
     precision of an event, kind and due date of a follow-up."""
@@ -93,10 +127,9 @@ def entry_details(entry: SuggestionEntry) -> str:
         return " · ".join(x for x in (entry.role, entry.affiliation) if x)
     if entry.kind == "organization":
         return str(d.get("org_kind") or "")
-    if entry.kind == "event":
-        date = str(d.get("date") or "no date")
+    if entry.kind == "event":  # the date leads the name; only a rough precision is said here
         precision = d.get("precision")
-        return f"{date} ({precision})" if precision and precision != "day" else date
+        return f"({precision})" if precision and precision != "day" else ""
     if entry.kind == "question":
         due = d.get("due")
         return f"{entry.question_kind}, due {due}" if due else entry.question_kind
@@ -198,6 +231,9 @@ class SuggestionsModel(QAbstractItemModel):
         if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole
                 and 0 <= section < len(COLUMNS)):
             return COLUMNS[section]
+        if (orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole
+                and section == MENTIONS_COLUMN):
+            return "Mentions"
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -226,7 +262,7 @@ class SuggestionsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             column = index.column()
             if column == 0:
-                return _short(entry.name, 90)
+                return entry_label(entry)
             if column == DETAILS_COLUMN:
                 return entry_details(entry)
             if column == MENTIONS_COLUMN:
@@ -235,6 +271,8 @@ class SuggestionsModel(QAbstractItemModel):
                 return entry.snippet
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if index.column() == DETAILS_COLUMN and entry_details(entry):
+                return entry_details(entry)
             where = f"{entry.mentions} mention{'s' if entry.mentions != 1 else ''}"
             if entry.documents > 1:
                 where += f" in {entry.documents} documents"
@@ -385,11 +423,18 @@ class SuggestionsPanel(QWidget):
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setExpandsOnDoubleClick(False)
         header = self.tree.header()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(0, 170)
+        # The name stretches with the dock and elides; mentions fit their numbers; details keep
+        # a modest width (tooltip for the rest). The context is shown under the list, so its
+        # column stays hidden: nothing overflows the dock, no horizontal scrollbar.
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(40)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(MENTIONS_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
-        header.resizeSection(DETAILS_COLUMN, 140)
+        header.setSectionResizeMode(DETAILS_COLUMN, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(DETAILS_COLUMN, 100)
+        self.tree.setIndentation(12)
+        self.tree.setColumnHidden(CONTEXT_COLUMN, True)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.doubleClicked.connect(self._on_double_clicked)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
         self.context_label = QLabel()
