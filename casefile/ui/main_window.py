@@ -370,6 +370,9 @@ class MainWindow(QMainWindow):
         self.table.addAction(self.delete_action)
         self.delete_item_button.clicked.connect(self.delete_selected)
         edit_menu.addAction(self.delete_action)
+        for signal in (self.proxy.modelReset, self.proxy.rowsRemoved, self.proxy.layoutChanged):
+            signal.connect(self._update_delete_enabled)
+        self._update_delete_enabled()
         edit_menu.addSeparator()
         self.find_action = QAction("&Find / filter", self)
         self.find_action.setShortcut(QKeySequence("Ctrl+F"))
@@ -581,6 +584,8 @@ class MainWindow(QMainWindow):
             self.table.setColumnWidth(column, 80 if name == "Evidence" else 150)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+        self.table.selectionModel().selectionChanged.connect(self._update_delete_enabled)
+        self.table.selectionModel().modelChanged.connect(self._update_delete_enabled)
         self.filter_edit.blockSignals(True)
         self.filter_edit.clear()
         self.filter_edit.blockSignals(False)
@@ -594,6 +599,14 @@ class MainWindow(QMainWindow):
         self._show_evidence(None)
         if self.proxy.rowCount() > 0:
             self.table.selectRow(0)
+        self._update_delete_enabled()
+
+    def _update_delete_enabled(self, *_args: Any) -> None:
+        """Delete (button and key) only with a row selected."""
+        selection = self.table.selectionModel()
+        enabled = selection is not None and selection.hasSelection()
+        self.delete_item_button.setEnabled(enabled)
+        self.delete_action.setEnabled(enabled)
 
     def _apply_filter(self) -> None:
         self.proxy.set_filter_text(self.filter_edit.text())

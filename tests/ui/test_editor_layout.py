@@ -76,3 +76,21 @@ def test_undo_label_quotes_a_long_passage_elided_never_empty(make_window, ui_wor
     assert 30 <= len(quoted) <= 40 and quoted.endswith("…")
     assert quote_label("   ") == "a passage"
     assert quote_label("Feis") == "“Feis”"
+
+
+def test_delete_is_enabled_only_with_a_selection(make_window, ui_workspace, qtbot):
+    empty_case = make_case(ui_workspace, "Empty")
+    window = make_window(empty_case)
+    assert not window.delete_item_button.isEnabled()
+    assert not window.delete_action.isEnabled()
+    with ui_workspace.transaction() as s:
+        pid = items.create_item(s, empty_case, "person", "Scot Peterson").id
+    window.open_case(empty_case)
+    assert window.select_item(pid, "person")
+    assert window.delete_item_button.isEnabled()
+    window.table.clearSelection()
+    assert not window.delete_item_button.isEnabled()
+    window.table.selectRow(0)
+    window.delete_selected()
+    qtbot.waitUntil(lambda: window.proxy.rowCount() == 0)
+    assert not window.delete_item_button.isEnabled()
