@@ -1205,10 +1205,10 @@ class MainWindow(QMainWindow):
         self.counts_label.setText(
             f"{total} item{'s' if total != 1 else ''}: {people} "
             f"{'person' if people == 1 else 'people'}, {docs} document{'s' if docs != 1 else ''}")
-        text = (f"{status.due_this_week} follow-up{'s' if status.due_this_week != 1 else ''} "
-                "due this week")
+        upcoming = status.due_this_week - status.overdue
+        text = f"{upcoming} follow-up{'s' if upcoming != 1 else ''} due this week"
         if status.overdue:
-            text += f" ({status.overdue} overdue)"
+            text = f"{status.overdue} overdue · " + text
         self.due_label.setText(text)
 
     def _load_followups(self) -> list[questions.FollowUp]:

@@ -170,7 +170,7 @@ def test_status_bar_shows_workspace_counts_and_followups_due(make_window, ui_wor
         questions.create_question(s, cid, "Later", due=date.today() + timedelta(days=40))
     window = make_window(cid)
     assert str(ui_workspace.folder) in window.workspace_label.text()
-    assert window.due_label.text() == "2 follow-ups due this week (1 overdue)"
+    assert window.due_label.text() == "1 overdue · 1 follow-up due this week"
     assert window.counts_label.text().startswith("3 items")
     assert window.navigator.item(7).text() == "Follow-ups (3)"
 
