@@ -77,7 +77,7 @@ def _setup(url: str, case_id: int, n: int) -> float:
     change log and with no per-document statements."""
     from datetime import date
 
-    from sqlalchemy import insert, select
+    from sqlalchemy import insert, select, text
     from sqlalchemy.sql import func
 
     from casefile.services.documents import sha256_hex
@@ -111,6 +111,9 @@ def _setup(url: str, case_id: int, n: int) -> float:
             s.execute(insert(Item.metadata.tables["items"]), items)
             s.execute(insert(Document.metadata.tables["documents"]), documents)
             search.index_rows(s, index, new=True)
+        if s.get_bind().dialect.name == "postgresql":  # ids were given: move the sequence on
+            s.execute(text("SELECT setval(pg_get_serial_sequence('items', 'id'), :n)"),
+                      {"n": next_id - 1})
     rate = n / (time.perf_counter() - start) if n else 0.0
     ws.close()
     return rate
