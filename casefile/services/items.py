@@ -17,6 +17,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from casefile.errors import ConflictError, NotFoundError, ValidationError
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
+from casefile.services.relationships import sync_affiliation
 from casefile.store import (
     Claim,
     Document,
@@ -172,6 +173,8 @@ def create_item(session: Session, case_id: int, kind: str, title: str, **fields:
     session.flush()
     reindex(session, item, new=True)
     log_change(session, f"{kind}.create", case_id=case_id, item_id=item.id, summary=item.title)
+    if isinstance(item, Person) and item.affiliation_id is not None:
+        sync_affiliation(session, item.id)
     return item
 
 
@@ -220,6 +223,9 @@ def update_item(
         session, f"{item.kind}.update", case_id=item.case_id, item_id=item.id,
         summary=", ".join(sorted(fields)), data={"before": before},
     )
+    if isinstance(item, Person) and "affiliation_id" in fields \
+            and before.get("affiliation_id") != item.affiliation_id:
+        sync_affiliation(session, item.id)
     return item
 
 
