@@ -35,6 +35,8 @@ from casefile.store.items import (
     QUESTION_KINDS,
     QUESTION_STATUSES,
 )
+from casefile.ui.operations import OperationRunner
+from casefile.ui.relationships import RELATED_KINDS, RelationshipsPanel
 
 AUTOSAVE_MS = 700
 
@@ -91,13 +93,14 @@ class ItemEditor(QWidget):
     """Edits one item. ``load()`` shows it; edits come out as ``changes_ready(item_id, kind,
     before, after, version)`` (dicts of field -> value, ``version`` as loaded).
 
-    ``choices_provider(kinds)`` lists the items a reference field can point to.
+    ``choices_provider(kinds)`` lists the items a reference field can point to. Given a
+    ``runner``, people and organizations also show their relationships (``relationships``).
     """
 
     changes_ready = Signal(int, str, dict, dict, int)
 
     def __init__(self, choices_provider: Callable[[tuple[str, ...]], list[ItemChoice]],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, runner: OperationRunner | None = None) -> None:
         super().__init__(parent)
         self._choices_provider = choices_provider
         self.fields: ItemFields | None = None
@@ -130,6 +133,11 @@ class ItemEditor(QWidget):
         layout.setContentsMargins(8, 6, 8, 6)
         layout.addWidget(self.heading)
         layout.addWidget(self.form_host)
+        self.relationships: RelationshipsPanel | None = None
+        if runner is not None:
+            self.relationships = RelationshipsPanel(runner, choices_provider)
+            self.relationships.hide()
+            layout.addWidget(self.relationships)
         layout.addWidget(self.state)
         layout.addStretch(1)
 
@@ -150,6 +158,9 @@ class ItemEditor(QWidget):
         self.flush()
         self.fields = None
         self._rebuild(None)
+        if self.relationships is not None:
+            self.relationships.load(None)
+            self.relationships.hide()
         self.heading.setText("Select an item to see and edit it.")
         self.state.setText("")
 
@@ -170,6 +181,11 @@ class ItemEditor(QWidget):
             self._loading = False
         self.heading.setText(f"{fields.kind.capitalize()} · {fields.values.get('title')}")
         self.state.setText("")
+        if self.relationships is not None:
+            related = fields.kind in RELATED_KINDS
+            self.relationships.load(fields.id if related else None, fields.case_id,
+                                    str(fields.values.get("title") or ""))
+            self.relationships.setVisible(related)
 
     def mark_saved(self, item_id: int, version: int | None, values: dict[str, Any]) -> None:
         """Record that ``values`` were saved (new ``version``) so later edits compare to them."""

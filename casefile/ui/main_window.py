@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setHighlightSections(False)
         self.table.doubleClicked.connect(self._on_table_double_clicked)
-        self.editor = ItemEditor(self._choices)
+        self.editor = ItemEditor(self._choices, runner=self.runner)
         self.editor.changes_ready.connect(self._on_editor_changes_ready)
         editor_scroll = QScrollArea()
         editor_scroll.setWidgetResizable(True)
