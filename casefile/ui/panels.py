@@ -1,4 +1,4 @@
-"""The evidence panel (docked on the right) and the follow-ups view."""
+"""The evidence panel, docked on the right (the follow-ups view is in followups_view.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QAction, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -26,7 +25,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -34,9 +32,8 @@ from PySide6.QtWidgets import (
 
 from casefile.services.evidence import EvidenceView
 from casefile.store.evidence import EVIDENCE_RELATIONS
-from casefile.store.items import QUESTION_STATUSES
 from casefile.ui.dialogs import ComboDelegate
-from casefile.ui.models import RELATION_COLUMN, STATUS_COLUMN, EvidenceModel, FollowupsModel
+from casefile.ui.models import RELATION_COLUMN, EvidenceModel
 
 
 class _WrappingDelegate(QStyledItemDelegate):
@@ -218,53 +215,3 @@ class EvidencePanel(QWidget):
 
     def _remove_link(self, view: EvidenceView, _checked: bool = False) -> None:
         self.unlink_requested.emit(view.link_id)
-
-
-class FollowupsView(QWidget):
-    """Open questions and follow-ups by due date; overdue ones in a warning colour. The Status
-    column is a combo box (click a selected cell, or F2). ``item_activated(question_id)`` on
-    double-click of another column."""
-
-    item_activated = Signal(int)
-
-    def __init__(self, model: FollowupsModel, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.model = model
-        self.heading = QLabel("Follow-ups: overdue and soonest first")
-        self.heading.setTextFormat(Qt.TextFormat.PlainText)
-        self.show_closed = QCheckBox("Show answered and dropped")
-        self.table = QTableView()
-        self.table.setModel(model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.SelectedClicked
-                                   | QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
-        self.table.setItemDelegateForColumn(STATUS_COLUMN,
-                                            ComboDelegate(QUESTION_STATUSES, self.table))
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        bold = QFont(self.font())
-        bold.setBold(True)
-        when = QFontMetrics(bold).horizontalAdvance("10 days overdue") + 16
-        for column, width in ((0, 92), (1, when), (3, 108), (4, 78), (5, 125)):
-            self.table.setColumnWidth(column, width)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
-        self.table.doubleClicked.connect(self._on_double_clicked)
-        top = QHBoxLayout()
-        top.addWidget(self.heading, 1)
-        top.addWidget(self.show_closed)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(top)
-        layout.addWidget(self.table, 1)
-
-    @Slot(QModelIndex)
-    def _on_double_clicked(self, index: QModelIndex) -> None:
-        if index.isValid() and index.column() != STATUS_COLUMN:
-            self.item_activated.emit(int(self.model.row_at(index.row()).id))
