@@ -1,0 +1,94 @@
+"""Search the workspace or one case (the window's Search panel; issue 7). Read-only.
+
+Wraps :func:`casefile.store.search.search` (ranking, snippets, query syntax: words, ``"exact
+phrase"``, ``prefix*``, ``-exclude``, ``OR``; accents and case folded) and adds what the window
+needs to show and open a hit: the case's title, and for a document the span of the first match
+in its text (:func:`casefile.store.textfind.first_span`, folded like the index), so the viewer
+opens with the matched words selected. Plain values only; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from casefile.errors import NotFoundError
+from casefile.store import Case, Document
+from casefile.store.search import query_terms, search
+from casefile.store.textfind import first_span
+
+#: Most hits one search returns (the panel asks for fewer).
+MAX_LIMIT = 1000
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """One hit.
+
+    ``snippet`` is plain text around the first match (runs of whitespace made single spaces,
+    "…" where cut); ``highlights`` are the ``(start, end)`` Python str offsets of the matched
+    words *in the snippet*. ``match``, for a document whose text holds the query, is the
+    ``(start, end)`` str offsets of the first match in the document's text (None for other
+    kinds, and for a document found by its title or notes only).
+    """
+
+    item_id: int
+    case_id: int
+    case_title: str
+    kind: str
+    title: str
+    snippet: str
+    highlights: tuple[tuple[int, int], ...] = ()
+    match: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class SearchResults:
+    """The answer to one query: ``hits`` best first (see :func:`search_workspace`); ``more``
+    is True when more items matched than were returned; ``terms`` are the query's positive
+    phrases as folded words (empty when the query has nothing to look for)."""
+
+    query: str
+    hits: tuple[SearchResult, ...]
+    more: bool = False
+    terms: tuple[str, ...] = ()
+
+
+def search_workspace(session: Session, query: str, case_id: int | None = None,
+                     limit: int = 100) -> SearchResults:
+    """Items of the whole workspace (``case_id=None``) or of one case whose title or text match
+    ``query``, best first.
+
+    Order as :func:`casefile.store.search.search`: by relevance, the title weighing more
+    (newest first when a query matches 2,000 items or more). At most ``limit`` hits (clamped
+    to 1..MAX_LIMIT). A blank query, or one with only exclusions, returns no hits and no
+    terms. Raises :class:`~casefile.errors.NotFoundError` when ``case_id`` names no case.
+    """
+    if case_id is not None and session.get(Case, case_id) is None:
+        raise NotFoundError(f"There is no case with id {case_id}.")
+    terms = tuple(query_terms(query))
+    if not terms:
+        return SearchResults(query, ())
+    limit = max(1, min(int(limit), MAX_LIMIT))
+    found = search(session, query, case_id, limit=limit + 1)
+    more = len(found) > limit
+    found = found[:limit]
+    if not found:
+        return SearchResults(query, (), False, terms)
+    case_titles: dict[int, str] = {
+        cid: title for cid, title in session.execute(
+            select(Case.id, Case.title).where(Case.id.in_({h.case_id for h in found})))}
+    doc_ids = [h.item_id for h in found if h.kind == "document"]
+    texts: dict[int, str] = {}
+    if doc_ids:
+        texts = {i: t or "" for i, t in session.execute(
+            select(Document.id, Document.text).where(Document.id.in_(doc_ids)))}
+    hits = []
+    for h in found:
+        match = first_span(texts[h.item_id], query) if h.item_id in texts else None
+        hits.append(SearchResult(
+            item_id=h.item_id, case_id=h.case_id, case_title=case_titles.get(h.case_id, ""),
+            kind=h.kind, title=h.title, snippet=h.text, highlights=h.highlights, match=match))
+    return SearchResults(query, tuple(hits), more, terms)

@@ -1,0 +1,210 @@
+"""Find a search query's matches in one text, folded the way the search index folds.
+
+:func:`casefile.store.search.search` says *which* items match; this module says *where* in a
+text they match, so a hit can open its document at the match and the viewer's find bar can
+count and highlight matches with the same rules (module docstring of
+:mod:`casefile.store.search`): the text is folded by :func:`~casefile.store.search.fold`
+(accents and case removed, ``ł→l``, ``ß→ss``...) and cut into runs of letters and digits; a
+query phrase matches consecutive runs, whatever separates them (spaces, a newline,
+punctuation, a curly or straight apostrophe), and a ``prefix*`` phrase's last word matches any
+run starting with it. So ``Lodz`` finds ``Łódź``, ``O'Brien`` finds ``O’Brien``, ``"harbor
+police"`` finds ``Harbor  Police`` and ``harbor\\npolice``, ``e-mail`` finds ``e-mail``,
+``e mail`` and ``email``.
+
+Offsets are Python str indices into the original text (not UTF-16 units: an emoji counts one).
+Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+
+from casefile.store.search import MAX_TOKEN_CHARS, Phrase, fold, parse_query
+
+__all__ = ["FoldedText", "find_spans", "first_span", "phrase_pattern"]
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_FOLD_CACHE: dict[str, str] = {}
+
+
+def _fold_char(c: str) -> str:
+    folded = _FOLD_CACHE.get(c)
+    if folded is None:
+        folded = fold(c)
+        if len(_FOLD_CACHE) < 100_000:
+            _FOLD_CACHE[c] = folded
+    return folded
+
+
+@lru_cache(maxsize=256)
+def phrase_pattern(phrase: Phrase) -> re.Pattern[str]:
+    """The regex finding ``phrase`` in *folded* text: its words in order, separated by one or
+    more characters that are not letters or digits, the last one followed by any letters or
+    digits when ``phrase.prefix``. It does not check that the match starts a word (see
+    :meth:`FoldedText.spans`)."""
+    parts = [re.escape(w) for w in phrase.words]
+    body = r"[\W_]+".join(parts)
+    tail = r"[^\W_]*" if phrase.prefix else ""
+    return re.compile(body + tail + r"(?![^\W_])")
+
+
+class FoldedText:
+    """A text folded once (the viewer's find bar searches the same text at every keystroke),
+    with a map from folded positions back to the original text's str offsets.
+
+    ``text`` is the original; ``folded`` is ``fold(text)`` character by character (ASCII is
+    lower-cased; a character may fold to several, ``ß→ss``, or to none, a combining accent).
+    Folding costs one pass over the text (a few milliseconds per MB of mostly ASCII text).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        # Segments: folded position _fpos[k] maps to original offset _opos[k], and the
+        # positions after it map linearly up to the next segment.
+        self._fpos: list[int] = [0]
+        self._opos: list[int] = [0]
+        if text.isascii():
+            self.folded = text.lower()
+            return
+        pieces: list[str] = []
+        fp = 0  # folded position of the next character
+        linear = True  # the last segment still maps the next character linearly
+        last = 0
+
+        def ascii_run(start: int, end: int) -> None:
+            nonlocal fp, linear
+            if start >= end:
+                return
+            if not linear or self._opos[-1] + (fp - self._fpos[-1]) != start:
+                self._fpos.append(fp)
+                self._opos.append(start)
+                linear = True
+            pieces.append(text[start:end].lower())
+            fp += end - start
+
+        for m in _NON_ASCII.finditer(text):
+            ascii_run(last, m.start())
+            for i in range(m.start(), m.end()):
+                f = _fold_char(text[i])
+                if len(f) == 1:
+                    if not linear or self._opos[-1] + (fp - self._fpos[-1]) != i:
+                        self._fpos.append(fp)
+                        self._opos.append(i)
+                        linear = True
+                    pieces.append(f)
+                    fp += 1
+                elif f:  # several folded characters all stand for text[i]
+                    for t in range(len(f)):
+                        self._fpos.append(fp + t)
+                        self._opos.append(i)
+                    pieces.append(f)
+                    fp += len(f)
+                    linear = False
+            last = m.end()
+        ascii_run(last, len(text))
+        self.folded = "".join(pieces)
+
+    def original(self, position: int) -> int:
+        """The str offset in ``text`` of the character that folded into ``folded[position]``
+        (``len(text)`` for ``position == len(folded)``)."""
+        if position >= len(self.folded):
+            return len(self.text)
+        k = bisect_right(self._fpos, position) - 1
+        return self._opos[k] + (position - self._fpos[k])
+
+    def _span(self, start: int, end: int) -> tuple[int, int]:
+        """Original ``(start, end)`` of ``folded[start:end]``: the end takes in characters that
+        fold to nothing right after it (a decomposed accent on the last letter)."""
+        a = self.original(start)
+        b = max(self.original(end), self.original(end - 1) + 1)
+        return a, b
+
+    def phrase_spans(self, phrase: Phrase) -> list[tuple[int, int]]:
+        """Every match of one phrase, in text order, as original ``(start, end)`` offsets.
+
+        A match starts a word (the folded character before it is not a letter or digit); with
+        ``phrase.prefix`` the matched last word is at most MAX_TOKEN_CHARS long, as the index
+        keeps no longer word."""
+        if not phrase.words:
+            return []
+        pattern = phrase_pattern(phrase)
+        folded = self.folded
+        out: list[tuple[int, int]] = []
+        pos = 0
+        while True:
+            m = pattern.search(folded, pos)
+            if m is None:
+                return out
+            s = m.start()
+            if s and folded[s - 1].isalnum():  # inside a word: try again one further on
+                pos = s + 1
+                continue
+            if phrase.prefix and not _last_word_ok(m.group()):
+                pos = s + 1
+                continue
+            out.append(self._span(s, m.end()))
+            pos = m.end()
+
+    def spans(self, query: str) -> list[tuple[int, int]]:
+        """Every match of ``query``'s positive phrases (search syntax; exclusions and OR/AND
+        only choose items, they do not change where the words are), sorted, without overlaps:
+        where two matches overlap the one starting first (then the longer) is kept."""
+        parsed = parse_query(query)
+        found: list[tuple[int, int]] = []
+        for phrase in dict.fromkeys(parsed.phrases()):
+            found += self.phrase_spans(phrase)
+        found.sort(key=lambda s: (s[0], -s[1]))
+        out: list[tuple[int, int]] = []
+        for a, b in found:
+            if not out or a >= out[-1][1]:
+                out.append((a, b))
+        return out
+
+
+def _last_word_ok(matched: str) -> bool:
+    """True when the last run of letters/digits of a prefix match is short enough to be
+    indexed (MAX_TOKEN_CHARS)."""
+    m = re.search(r"[^\W_]+$", matched)
+    return m is not None and len(m.group()) <= MAX_TOKEN_CHARS
+
+
+def find_spans(text: str, query: str) -> list[tuple[int, int]]:
+    """Every match of ``query`` in ``text`` as sorted, non-overlapping ``(start, end)`` Python
+    str offsets (see the module docstring for the rules and :meth:`FoldedText.spans`).
+
+    A query with nothing to look for (blank, only exclusions, only punctuation) gives ``[]``.
+    Never raises. To search one text for several queries, fold it once with
+    :class:`FoldedText`.
+    """
+    if not parse_query(query).phrases():
+        return []
+    return FoldedText(text).spans(query)
+
+
+#: :func:`first_span` folds this many characters first, then eight times more each round.
+FIRST_SPAN_CHUNK = 65_536
+#: ... and keeps a match found in a prefix only when it ends this far before the cut.
+FIRST_SPAN_MARGIN = 4_096
+
+
+def first_span(text: str, query: str) -> tuple[int, int] | None:
+    """The first match of ``query`` in ``text`` (str offsets), or None; see :func:`find_spans`.
+
+    A long text is folded from its start in growing pieces (FIRST_SPAN_CHUNK characters, then
+    eight times more...) until a match ends FIRST_SPAN_MARGIN characters before the piece's
+    end, so a match near the start of a 5 MB text is found without folding all of it (only
+    a match spanning more than FIRST_SPAN_MARGIN characters, its words thousands of punctuation
+    characters apart, that crosses a piece's end could be passed over for a later one).
+    """
+    if not parse_query(query).phrases():
+        return None
+    n = FIRST_SPAN_CHUNK
+    while n < len(text):
+        spans = FoldedText(text[:n]).spans(query)
+        if spans and spans[0][1] <= n - FIRST_SPAN_MARGIN:
+            return spans[0]
+        n *= 8
+    spans = FoldedText(text).spans(query)
+    return spans[0] if spans else None
