@@ -6,15 +6,22 @@ ChangeLog row and keeps the search index current; the caller commits (one transa
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.exc import StaleDataError
 
-from casefile.errors import ConflictError, NotFoundError, ValidationError
+from casefile.errors import (
+    CasefileError,
+    ConflictError,
+    FieldConflict,
+    NotFoundError,
+    ValidationError,
+)
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.relationships import sync_affiliation
@@ -187,36 +194,46 @@ def get_item(session: Session, item_id: int) -> Item:
 
 
 def update_item(
-    session: Session, item_id: int, *, expected_version: int | None = None, **fields: Any
+    session: Session, item_id: int, *, expected_version: int | None = None,
+    loaded: Mapping[str, Any] | None = None, **fields: Any,
 ) -> Item:
     """Change some fields of an item; returns it with its new version.
 
-    ``expected_version`` is the version the editor loaded: if the stored item has moved on,
-    ConflictError names the item and nothing changes (optimistic locking). Raises
-    ValidationError for unknown fields or bad values.
+    ``expected_version`` is the version the editor loaded: if the stored item has moved on
+    (checked here, or found by the version column or the database when writing), ConflictError
+    names the item and nothing of this call is stored (the caller's transaction cannot commit
+    after a failed write; roll it back). The error carries, for each field in ``fields``, your
+    value, the value stored now and the stored version (see ``errors.ConflictError``);
+    ``loaded`` (optional, field -> value) gives the values the editor started from, shown as
+    each field's ``base``. Raises ValidationError for unknown fields or bad values,
+    NotFoundError when the item is gone (also when another writer deleted it meanwhile).
     """
     item = get_item(session, item_id)
-    conflict = (f"{item.kind} {item.title!r} was changed by someone else since you opened it; "
-                "reload it and apply your change again")
+    kind, title = item.kind, item.title
     if expected_version is not None and item.version != expected_version:
-        raise ConflictError(conflict)
+        raise _conflict(session, item_id, kind, title, fields, dict(loaded or {}))
     allowed = set(FIELDS[item.kind]) | set(COMMON_FIELDS)
     before: dict[str, Any] = {}
+    started: dict[str, Any] = {}
     for field, value in fields.items():
         if field not in allowed:
             raise ValidationError(f"a {item.kind} has no field {field!r}")
         new = _check_value(session, item, field, value)
-        before[field] = _jsonable(getattr(item, field))
+        old = getattr(item, field)
+        started[field] = list(old) if isinstance(old, list) else old
+        before[field] = _jsonable(old)
         setattr(item, field, new)
         if field == "status" and isinstance(item, Question):
             item.status_changed = utcnow()
     try:
         session.flush()
     except StaleDataError as exc:  # the version column moved on: another session saved first
-        raise ConflictError(conflict) from exc
+        raise _conflict(session, item_id, kind, title, fields,
+                        {**started, **(loaded or {})}) from exc
     except DBAPIError as exc:  # SQLite: a stale snapshot may not write (store.conflicts)
         if is_write_conflict(exc):
-            raise ConflictError(conflict) from exc
+            raise _conflict(session, item_id, kind, title, fields,
+                            {**started, **(loaded or {})}) from exc
         raise
     reindex(session, item)
     log_change(
@@ -227,6 +244,71 @@ def update_item(
             and before.get("affiliation_id") != item.affiliation_id:
         sync_affiliation(session, item.id)
     return item
+
+
+def display_value(session: Session, field: str, value: Any) -> str:
+    """A field's value as a person reads it: "" for no value, dates ISO 8601 (2018-02-23),
+    lists joined by ", ", yes/no, a reference field (``affiliation_id``...) as the title of the
+    item it names (or "item 12 (deleted)")."""
+    if value is None or value == "" or value == []:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if field in REF_FIELDS or field == "answered_by_passage_id":
+        target = session.get(Item, value) if field in REF_FIELDS else None
+        if target is not None:
+            return target.title
+        return f"item {value} (deleted)" if field in REF_FIELDS else f"passage {value}"
+    return str(value)
+
+
+def _conflict(session: Session, item_id: int, kind: str, title: str,
+              yours: Mapping[str, Any], started: Mapping[str, Any]) -> CasefileError:
+    """The ConflictError describing ``yours`` against what is stored now (or NotFoundError if
+    the other writer deleted the item).
+
+    The stored values are read in a new session on the same engine: the caller's transaction
+    may be failed (a refused write) or, on SQLite, hold a snapshot older than the other
+    writer's commit; it is left alone for the caller to roll back.
+    """
+    bind = session.get_bind()
+    engine = bind.engine if isinstance(bind, Connection) else bind
+    with Session(engine) as fresh, fresh.begin():
+        stored = fresh.get(Item, item_id)
+        if stored is None:
+            return NotFoundError(f"{kind} {title!r} was deleted by someone else since you "
+                                 "opened it")
+        allowed = set(FIELDS[stored.kind]) | set(COMMON_FIELDS)
+        details = []
+        for name in sorted(yours, key=_field_order(stored.kind)):
+            if name not in allowed:
+                continue
+            theirs = getattr(stored, name)
+            theirs = list(theirs) if isinstance(theirs, list) else theirs
+            known = name in started
+            base = started.get(name)
+            details.append(FieldConflict(
+                name=name, yours=yours[name], theirs=theirs,
+                yours_text=display_value(fresh, name, yours[name]),
+                theirs_text=display_value(fresh, name, theirs),
+                base=base, base_text=display_value(fresh, name, base) if known else None,
+            ))
+        return ConflictError(
+            f"{stored.kind} {stored.title!r} was changed by someone else since you opened it; "
+            "reload it and apply your change again",
+            item_id=stored.id, title=stored.title, kind=stored.kind, version=stored.version,
+            fields=details,
+        )
+
+
+def _field_order(kind: str) -> Callable[[str], int]:
+    """Sort key putting fields in the order an editor shows them (title first, notes last)."""
+    order = ("title", *FIELDS[kind], "notes", "confidential")
+    return lambda name: order.index(name) if name in order else len(order)
 
 
 def _jsonable(value: Any) -> Any:

@@ -771,10 +771,19 @@ class MainWindow(QMainWindow):
                                  after: dict[str, Any], version: int) -> None:
         if self.case_id is None:
             return
+        from casefile.ui.conflict_dialog import USE_MINE, ConflictDialog
+
         names = ", ".join(sorted(after))
         command = EditItemCommand(self.runner, self.case_id, item_id, kind, before, after,
-                                  expected_version=version, label=f"Edit {names}")
+                                  expected_version=version, label=f"Edit {names}",
+                                  handles_conflicts=True)
         self.undo_stack.push(command)
+        # Someone else saved the item meanwhile: show both values; only an explicit "Use mine"
+        # saves over theirs (one undoable step), anything else keeps theirs.
+        while command.conflict is not None and \
+                ConflictDialog.ask(command.conflict, self) == USE_MINE:
+            command = command.over(command.conflict)
+            self.undo_stack.push(command)
         if command.failed:
             self._load_editor(item_id)  # conflict or refusal: show what is stored
         else:

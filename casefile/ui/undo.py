@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtGui import QUndoCommand
 from sqlalchemy.orm import Session
 
+from casefile.errors import ConflictError
 from casefile.services import editing, evidence, items
 from casefile.services.editing import ItemSnapshot, LinkedSpan, LinkSnapshot
 from casefile.ui.operations import OperationRunner, change
@@ -148,31 +149,67 @@ class DeleteItemsCommand(_ServiceCommand):
 class EditItemCommand(_ServiceCommand):
     """Change fields of an item (autosave). ``before``/``after`` map field -> value.
 
-    The first redo passes ``expected_version`` (optimistic locking); ``version`` holds the
-    item's version after the last successful run. Consecutive edits of the same fields of the
-    same item merge into one undo step.
+    The first redo passes ``expected_version`` (optimistic locking) and ``before`` as the values
+    loaded; ``version`` holds the item's version after the last successful run. When that first
+    redo is refused because someone else saved the item meanwhile, ``conflict`` holds the
+    :class:`~casefile.errors.ConflictError` (both values of each field); with
+    ``handles_conflicts`` the caller shows it (``over``), otherwise it is reported through the
+    runner's ``operation_failed`` like any other refusal. Consecutive edits of the same fields
+    of the same item merge into one undo step, except into a save made ``over`` a conflict.
     """
 
     def __init__(
         self, runner: OperationRunner, case_id: int, item_id: int, kind: str,
         before: dict[str, Any], after: dict[str, Any], *, expected_version: int | None,
-        label: str,
+        label: str, handles_conflicts: bool = False, merges: bool = True,
     ) -> None:
         super().__init__(runner, case_id, label)
-        self.item_id, self.kind = item_id, kind
+        self.item_id, self.kind, self.label = item_id, kind, label
         self.before, self.after = dict(before), dict(after)
         self.expected_version = expected_version
         self.version: int | None = None
+        self.conflict: ConflictError | None = None
+        self.handles_conflicts = handles_conflicts
+        self.merges = merges
+
+    def over(self, conflict: ConflictError) -> EditItemCommand:
+        """A new command saving this command's values on top of the version stored now (the
+        user chose "Use mine" after ``conflict``). Its undo restores the other writer's values;
+        it does not merge into the edits before it, so each step stays visible. Only Python
+        attributes are read: a refused command is already deleted by the undo stack."""
+        theirs = conflict.theirs
+        before = {name: theirs.get(name, self.before.get(name)) for name in self.after}
+        return EditItemCommand(
+            self.runner, self.case_id, self.item_id, self.kind, before, self.after,
+            expected_version=conflict.version, label=f"{self.label} (mine over theirs)",
+            handles_conflicts=self.handles_conflicts, merges=False)
 
     def _apply(self, values: dict[str, Any], expected: int | None) -> bool:
-        def update(s: Session) -> int:
-            return items.update_item(s, self.item_id, expected_version=expected,
-                                     **values).version
+        self.conflict = None
+        loaded = self.before if expected is not None else None
 
-        out = self.runner.run(
-            update, change=change(self.case_id, kinds={self.kind}, updated={self.item_id},
-                                  label=self.text()),
-            label=self.text())
+        def update(s: Session) -> int:
+            try:
+                return items.update_item(s, self.item_id, expected_version=expected,
+                                         loaded=loaded, **values).version
+            except ConflictError as exc:
+                self.conflict = exc
+                raise
+
+        what = change(self.case_id, kinds={self.kind}, updated={self.item_id},
+                      label=self.text())
+        if not (self.handles_conflicts and expected is not None):
+            out = self.runner.run(update, change=what, label=self.text())
+        else:  # announce success and other refusals as the runner would; the caller shows
+            blocked = self.runner.blockSignals(True)  # a conflict in its own dialog
+            try:
+                out = self.runner.run(update, change=what, label=self.text())
+            finally:
+                self.runner.blockSignals(blocked)
+            if out.ok:
+                self.runner.case_changed.emit(what)
+            elif self.conflict is None:
+                self.runner.operation_failed.emit(out.error or f"could not {self.text()}")
         if out.ok:
             self.version = out.value
         return out.ok
@@ -189,7 +226,7 @@ class EditItemCommand(_ServiceCommand):
 
     def mergeWith(self, other: QUndoCommand) -> bool:
         if (not isinstance(other, EditItemCommand) or other.item_id != self.item_id
-                or set(other.after) != set(self.after) or other.failed):
+                or set(other.after) != set(self.after) or other.failed or not other.merges):
             return False
         self.after = dict(other.after)
         self.version = other.version

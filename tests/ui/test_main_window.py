@@ -103,7 +103,10 @@ def test_bad_date_is_marked_and_other_fields_still_save(make_window, ui_workspac
         assert s.get(Item, qid).due == date(2030, 1, 2)
 
 
-def test_edit_conflict_is_reported_and_the_editor_reloads(make_window, ui_workspace, qtbot):
+def test_edit_conflict_is_reported_and_the_editor_reloads(make_window, ui_workspace, qtbot,
+                                                         monkeypatch):
+    from casefile.ui.conflict_dialog import KEEP_THEIRS, ConflictDialog
+
     cid = make_case(ui_workspace)
     pid = _person(ui_workspace, cid, "Scot Peterson", role="Deputy")
     window = make_window(cid)
@@ -113,9 +116,12 @@ def test_edit_conflict_is_reported_and_the_editor_reloads(make_window, ui_worksp
     role = window.editor.widgets["role"]
     role.setText("Captain")
     role.textEdited.emit("Captain")
-    with qtbot.waitSignal(window.runner.operation_failed) as failed:
-        window.editor.flush()
-    assert "changed by someone else" in failed.args[0]
+    asked = []  # the conflict dialog (tests/ui/test_conflict_dialog.py), answered "Keep theirs"
+    monkeypatch.setattr(ConflictDialog, "ask", lambda conflict, parent: asked.append(conflict)
+                        or KEEP_THEIRS)
+    window.editor.flush()
+    [conflict] = asked
+    assert "changed by someone else" in str(conflict)
     assert role.text() == "Sergeant"
     assert window.undo_stack.count() == 0
 
