@@ -124,6 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--case", metavar="TITLE")
     se.add_argument("--json", action="store_true")
 
+    ri = sub.add_parser("reindex", help="rebuild the search index (repair only: every change "
+                                        "already updates it)")
+    ri.add_argument("--case", metavar="TITLE", help="only this case's items (default: all)")
+    ri.add_argument("--json", action="store_true")
+
     br = sub.add_parser("brief", help="write the case's PDF brief")
     br.add_argument("--case", required=True, metavar="TITLE")
     br.add_argument("-o", "--output", required=True, metavar="FILE.pdf")
@@ -408,6 +413,32 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_reindex(args: argparse.Namespace) -> int:
+    from casefile.services import cases
+    from casefile.services.reindex import rebuild_search_index
+
+    shown: list[int] = []
+
+    def progress(done: int, total: int) -> None:  # on a terminal only
+        print(f"\rreindexing: {done}/{total} items", end="", file=sys.stderr, flush=True)
+        shown.append(done)
+
+    ws = _open(args)
+    try:
+        with ws.transaction() as s:  # one transaction: a failure leaves the old index
+            case_id = cases.find_case(s, args.case).id if args.case else None
+            report = rebuild_search_index(
+                s, case_id, progress if sys.stderr.isatty() and not args.json else None)
+    finally:
+        if shown:
+            print(file=sys.stderr)
+    if args.json:
+        _print_json(report.as_json())
+    else:
+        print(report.summary())
+    return 0
+
+
 def cmd_brief(args: argparse.Namespace) -> int:
     from casefile.services import brief, cases
 
@@ -473,7 +504,7 @@ def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
 COMMANDS = {
     "case": cmd_case, "import": cmd_import, "extract": cmd_extract, "items": cmd_items,
     "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
-    "demo": cmd_demo,
+    "demo": cmd_demo, "reindex": cmd_reindex,
 }
 
 
