@@ -80,6 +80,7 @@ from casefile.ui.panels import EvidencePanel
 from casefile.ui.passwords import ask_pdf_password
 from casefile.ui.pdf_pages import install_pdf_pages
 from casefile.ui.quick_open import install_quick_open
+from casefile.ui.search_panel import install_search_panel
 from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.undo import (
     CreateItemCommand,
@@ -179,6 +180,7 @@ class MainWindow(QMainWindow):
         self.case_views = install_case_views(self)
         self.folder_import = install_folder_import(self)
         self.quick_open = install_quick_open(self)
+        self.search_panel = install_search_panel(self)
         self._build_status_bar()
         self._restore_window_state()
         self._load_cases()
@@ -376,7 +378,8 @@ class MainWindow(QMainWindow):
         edit_menu.addSeparator()
         self.find_action = QAction("&Find / filter", self)
         self.find_action.setShortcut(QKeySequence("Ctrl+F"))
-        self.find_action.triggered.connect(self.focus_filter)
+        self.find_action.setStatusTip("Find in the open document, or filter the section table")
+        self.find_action.triggered.connect(self.find_or_filter)
         edit_menu.addAction(self.find_action)
 
         view_menu = menu.addMenu("&View")
@@ -504,6 +507,7 @@ class MainWindow(QMainWindow):
         self._refresh_counts()
         self.suggestions_panel.set_case(case_id)
         self.case_views.set_case(case_id)
+        self.search_panel.set_case(case_id)
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.show_section(self.kind, force=True)
 
@@ -610,6 +614,15 @@ class MainWindow(QMainWindow):
 
     def _apply_filter(self) -> None:
         self.proxy.set_filter_text(self.filter_edit.text())
+
+    def find_or_filter(self) -> None:
+        """Ctrl+F: the find bar of the document tab being shown; elsewhere the section filter
+        (:meth:`focus_filter`)."""
+        widget = self.tabs.currentWidget()
+        if isinstance(widget, DocumentViewer):
+            widget.open_find_bar()
+        else:
+            self.focus_filter()
 
     def focus_filter(self) -> None:
         """Ctrl+F: show the items table and put the cursor in its filter box."""

@@ -20,9 +20,18 @@ def demo_window(make_window, ui_workspace):
 def test_every_tab_fits_1280_by_800(demo_window, qtbot):
     window = demo_window
     window.resize(1280, 800)
-    for dock_name in ("evidence_dock", "suggestions_dock"):
+    # the Search panel with long hits listed (every kind, case titles shown)
+    window.search_panel.set_all_cases(True)
+    window.search_panel.edit.setText("the")
+    assert window.search_panel.run_search() is not None and window.search_panel.hits()
+    # a document tab with its find bar open
+    doc = next(h for h in window.search_panel.hits() if h.kind == "document")
+    viewer = window.open_document(doc.item_id)
+    assert viewer is not None and viewer.find_text("the") > 0
+    for dock_name in ("evidence_dock", "suggestions_dock", "search_dock"):
         dock = window.findChild(QDockWidget, dock_name)
         assert dock is not None
+        dock.show()
         dock.raise_()
         for index in range(window.tabs.count()):
             window.tabs.setCurrentIndex(index)
