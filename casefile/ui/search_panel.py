@@ -61,6 +61,7 @@ from PySide6.QtWidgets import (
 
 from casefile.errors import CasefileError
 from casefile.services.search import SearchResult, SearchResults, search_workspace
+from casefile.ui.docks import add_tabbed_dock
 from casefile.ui.models import SECTION_TITLES
 from casefile.ui.operations import CaseChange
 from casefile.ui.viewer import QUERY_HELP
@@ -448,17 +449,7 @@ def install_search_panel(window: MainWindow) -> SearchPanel:
     Call before the window restores its saved layout; call :meth:`SearchPanel.set_case` when
     the case changes."""
     panel = SearchPanel(window)
-    dock = QDockWidget("Search", window)
-    dock.setObjectName("search_dock")
-    dock.setWidget(panel)
-    dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                     | QDockWidget.DockWidgetFeature.DockWidgetClosable
-                     | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    evidence = window.findChild(QDockWidget, "evidence_dock")
-    if isinstance(evidence, QDockWidget):
-        window.tabifyDockWidget(evidence, dock)
-        evidence.raise_()
+    dock = add_tabbed_dock(window, "Search", "search_dock", panel)
     dock.hide()  # until asked for: Ctrl+Shift+F, Edit ▸ Search…, View ▸ Search panel
     panel.dock = dock
 

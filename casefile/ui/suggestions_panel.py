@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QCompleter,
     QDialog,
     QDialogButtonBox,
-    QDockWidget,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -51,6 +50,7 @@ from sqlalchemy.orm import Session
 from casefile.services import decisions, views
 from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
 from casefile.services.views import ItemChoice
+from casefile.ui.docks import add_tabbed_dock
 from casefile.ui.operations import CaseChange, OperationRunner, change
 
 if TYPE_CHECKING:
@@ -727,17 +727,7 @@ def install_suggestions_panel(window: MainWindow) -> SuggestionsPanel:
     at the mention, decisions reported in the status bar. Call before the window restores its
     saved layout; call :meth:`SuggestionsPanel.set_case` when the case changes."""
     panel = SuggestionsPanel(window.runner, window)
-    dock = QDockWidget("Suggestions", window)
-    dock.setObjectName("suggestions_dock")
-    dock.setWidget(panel)
-    dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                     | QDockWidget.DockWidgetFeature.DockWidgetClosable
-                     | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    evidence = window.findChild(QDockWidget, "evidence_dock")
-    if isinstance(evidence, QDockWidget):
-        window.tabifyDockWidget(evidence, dock)
-        evidence.raise_()
+    dock = add_tabbed_dock(window, "Suggestions", "suggestions_dock", panel)
     toggle = dock.toggleViewAction()
     toggle.setText("&Suggestions")
     toggle.setShortcut(QKeySequence("Ctrl+Shift+S"))
