@@ -151,26 +151,27 @@ def _db_mb(ws: Any) -> float:
         return float(s.scalar(text("SELECT pg_database_size(current_database())"))) / 1e6
 
 
-def _raw_runner(url: str) -> Any:
-    """A function ``run(sql, params) -> first column`` running SQL written with ``:name``
-    parameters directly through sqlite3 / psycopg (no SQLAlchemy, no session)."""
+def _raw_runner(url: str) -> tuple[Any, Any]:
+    """``(run, end)``: ``run(sql, params) -> rows`` runs SQL written with ``:name`` parameters
+    directly through sqlite3 / psycopg (no SQLAlchemy, no session), ``end()`` ends the
+    transaction (PostgreSQL's search sets transaction-local planner settings)."""
     if url.startswith("sqlite"):
         import sqlite3
 
         conn = sqlite3.connect(url.removeprefix("sqlite:///"))
 
         def run_sqlite(sql: str, params: dict[str, object]) -> list[Any]:
-            return [r[0] for r in conn.execute(sql, params)]
+            return conn.execute(sql, params).fetchall()
 
-        return run_sqlite
+        return run_sqlite, conn.commit
     import psycopg
 
-    pconn = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True)
+    pconn = psycopg.connect(url.replace("postgresql+psycopg://", "postgresql://"))
 
     def run_pg(sql: str, params: dict[str, object]) -> list[Any]:
-        return [r[0] for r in pconn.execute(re.sub(r"(?<!:):(\w+)", r"%(\1)s", sql), params)]
+        return pconn.execute(re.sub(r"(?<!:):(\w+)", r"%(\1)s", sql), params).fetchall()
 
-    return run_pg
+    return run_pg, pconn.commit
 
 
 def _search(ws: Any, url: str) -> dict[str, float]:
@@ -179,7 +180,7 @@ def _search(ws: Any, url: str) -> dict[str, float]:
     ours: list[float] = []
     raw: list[float] = []
     full: list[float] = []
-    run_raw = _raw_runner(url)
+    run_raw, end_raw = _raw_runner(url)
     dialect = "sqlite" if url.startswith("sqlite") else "postgresql"
     per_query: dict[str, float] = {}
     for q in synthetic.QUERIES:  # warm up caches once
@@ -195,9 +196,11 @@ def _search(ws: Any, url: str) -> dict[str, float]:
             times.append(time.perf_counter() - t)
             t = time.perf_counter()
             search.search_ids(run_raw, stmts, 50)
+            end_raw()
             raw.append(time.perf_counter() - t)
             t = time.perf_counter()
             run_raw(stmts.ranked, {**stmts.params, "limit": 50})  # every match ranked
+            end_raw()
             full.append(time.perf_counter() - t)
         ours += times
         per_query[q] = statistics.median(times) * 1000

@@ -47,6 +47,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from itertools import pairwise
+from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -343,6 +345,40 @@ def tsquery(parsed: Query) -> str:
     return expr
 
 
+def terms_tsquery(parsed: Query) -> tuple[str, bool]:
+    """The PostgreSQL ``tsquery`` over ``search_pg.terms`` (see :func:`terms_literal`) for a
+    parsed query, and whether it is exact.
+
+    A one-word phrase is its word, a two-word phrase its pair lexeme ``a_b`` (``:*`` on the last
+    one for a prefix), so these match exactly, from the GIN index alone. A longer phrase becomes
+    the AND of its pairs, which every document with the phrase matches but some without it do
+    too: the result is then not exact (``False``) and the caller must also check the positional
+    ``tsv @@`` :func:`tsquery`. An exclusion of a longer phrase is left to that check.
+    Returns ``("", True)`` for an empty query.
+    """
+    exact = True
+
+    def phrase(p: Phrase) -> str:
+        nonlocal exact
+        words = p.words
+        if len(words) == 1:
+            parts = [f"'{words[0]}'"]
+        else:
+            parts = [f"'{a}_{b}'" for a, b in pairwise(words)]
+            exact = exact and len(words) == 2
+        if p.prefix:
+            parts[-1] += ":*"
+        return "(" + " & ".join(parts) + ")"
+
+    expr = " & ".join("(" + " | ".join(phrase(p) for p in g) + ")" for g in parsed.groups)
+    for p in parsed.exclude:
+        if len(p.words) <= 2:
+            expr += f" & !{phrase(p)}"
+        else:
+            exact = False
+    return expr, exact
+
+
 # --- index -----------------------------------------------------------------------------------
 
 
@@ -374,6 +410,45 @@ def tsvector_literal(title: str, body: str) -> str:
     return " ".join(f"'{tok}':{','.join(p)}" for tok, p in positions.items())
 
 
+#: Ids per id-window lexeme in ``search_pg.terms`` (:func:`terms_literal`).
+WINDOW_IDS = 1024
+
+
+def window_lexeme(item_id: int) -> str:
+    """The lexeme naming the id window of ``item_id`` (``_w<item_id // WINDOW_IDS>``): it starts
+    with ``_``, which no word or pair lexeme does."""
+    return f"_w{item_id // WINDOW_IDS}"
+
+
+def terms_literal(item_id: int, title: str, body: str) -> str:
+    """The positionless ``tsvector`` literal of ``search_pg.terms`` for an item (PostgreSQL).
+
+    Lexemes: every token of ``title`` and ``body`` (:func:`tokens`), every pair of adjacent
+    tokens within the title or within the body joined by ``_`` (``harbor_police``: tokens never
+    hold ``_``), and the item's :func:`window_lexeme`. Why: PostgreSQL checks a phrase
+    (``<->``) against the positions of every candidate row, and a newest-first scan reads each
+    row's vector from TOAST (about 8 us a row, so up to 0.9 s at 100,000 documents); a pair
+    lexeme makes a two-word phrase one GIN entry, and the window lexeme lets the GIN index find
+    the newest matches without reading rows (:func:`search_statements`). Words come first and
+    pairs stop at PG_MAX_VECTOR_BYTES, so in a document of several MB a pair may be missing
+    (the words are still found).
+    """
+    seen: dict[str, None] = {window_lexeme(item_id): None}
+    parts = [tokens(title), tokens(body)]
+    for toks in parts:
+        seen.update(dict.fromkeys(toks))
+    size = sum(len(t) + 8 for t in seen)
+    for toks in parts:
+        for a, b in pairwise(toks):
+            pair = f"{a}_{b}"
+            if pair not in seen:
+                size += len(pair) + 8
+                if size > PG_MAX_VECTOR_BYTES:
+                    break
+                seen[pair] = None
+    return " ".join(f"'{lex}'" for lex in seen)
+
+
 @dataclass(frozen=True)
 class IndexRow:
     """What is indexed for one item: ``body`` is its text besides the title (notes, aliases...)
@@ -396,6 +471,7 @@ def _index_params(row: IndexRow, sqlite: bool) -> dict[str, object]:
     else:
         full = body + "\n" + doc_text if body and doc_text else body or doc_text
         params["v"] = tsvector_literal(title, full)
+        params["w"] = terms_literal(row.item_id, title, full)
     return params
 
 
@@ -404,10 +480,11 @@ _SQLITE_INSERT = (
     "INSERT INTO search_fts_docs (item_id, case_id, title, body) VALUES (:i, :c, :t, :b)",
 )
 _PG_UPSERT = (
-    "INSERT INTO search_pg (item_id, case_id, title, body, tsv) "
-    "VALUES (:i, :c, :t, :b, CAST(:v AS tsvector)) ON CONFLICT (item_id) DO UPDATE "
+    "INSERT INTO search_pg (item_id, case_id, title, body, tsv, terms) "
+    "VALUES (:i, :c, :t, :b, CAST(:v AS tsvector), CAST(:w AS tsvector)) "
+    "ON CONFLICT (item_id) DO UPDATE "
     "SET case_id = EXCLUDED.case_id, title = EXCLUDED.title, body = EXCLUDED.body, "
-    "tsv = EXCLUDED.tsv"
+    "tsv = EXCLUDED.tsv, terms = EXCLUDED.terms"
 )
 
 
@@ -591,26 +668,48 @@ def mark(snippet_text: str, spans: Sequence[tuple[int, int]]) -> str:
 class SearchSQL:
     """The statements :func:`search` runs (``:name`` parameters, see :func:`search_statements`).
 
-    - ``newest``: the ids of the newest ``:window`` matches (RANK_WINDOW, or ``:limit`` if
-      more), newest first: a scan
-      of the matches in id order, no ranking, which FTS5 and the GIN index do cheaply.
+    - ``newest``: the ids of the newest matches, newest first. SQLite: the newest ``:window``
+      (RANK_WINDOW, or ``:limit`` if more), which also tells whether there are RANK_WINDOW
+      matches. PostgreSQL: the newest ``:limit`` matching ``:tqw``, the terms query narrowed to
+      some id windows (:func:`search_ids`).
     - ``ranked``: the best ``:limit`` matches by ``bm25`` (FTS5, title weighing TITLE_WEIGHT,
       sqlite.org/fts5.html 5.1.1) or ``ts_rank`` (PostgreSQL, docs/15/textsearch-controls.html
-      12.3.3); run only when ``newest`` found fewer than RANK_WINDOW.
+      12.3.3); run only when there are fewer than RANK_WINDOW matches.
     - ``rows``: id, case id, kind, title, indexed body copy and document text of the items whose
       ids are formatted into ``{ids}``.
+    - PostgreSQL only (None on SQLite): ``count``, the number of matches up to ``:window``;
+      ``begin``, one row (the planner settings ``enable_seqscan`` and ``enable_indexscan``, the
+      highest indexed item id); ``plan``, which turns those two settings off for the transaction
+      so that the GIN index answers every search statement (otherwise the planner may choose a
+      scan in id order that reads each row's vector from TOAST, up to 0.9 s at 100,000
+      documents); ``end``, which puts back the values ``begin`` read (``:seqscan``,
+      ``:indexscan``).
     """
 
     newest: str
     ranked: str
     rows: str
     params: dict[str, object]
+    count: str | None = None
+    begin: str | None = None
+    plan: str | None = None
+    end: str | None = None
+
+
+_PG_ROWS = (
+    "SELECT i.id, i.case_id, i.kind, i.title, s.body, doc.text FROM items i "
+    "LEFT JOIN search_pg s ON s.item_id = i.id "
+    "LEFT JOIN documents doc ON doc.id = i.id WHERE i.id IN ({ids})"
+)
 
 
 def search_statements(dialect: str, parsed: Query, case_id: int | None) -> SearchSQL:
     """The SQL of a search on ``dialect`` ("sqlite" or "postgresql"); see :class:`SearchSQL`.
 
-    A case filter joins ``items`` (SQLite) or uses ``search_pg.case_id`` (PostgreSQL)."""
+    A case filter joins ``items`` (SQLite) or uses ``search_pg.case_id`` (PostgreSQL). On
+    PostgreSQL the matching is done by ``search_pg.terms`` (:func:`terms_tsquery`, ``:tq``),
+    plus the positional ``tsv`` (:func:`tsquery`, ``:q``) for phrases of three words or more.
+    """
     params: dict[str, object] = {"window": RANK_WINDOW}
     if case_id is not None:
         params["case_id"] = case_id
@@ -631,29 +730,78 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
             params=params,
         )
     params["q"] = tsquery(parsed)
-    case_filter = "" if case_id is None else "AND s.case_id = :case_id "
-    matches = f"FROM search_pg s WHERE s.tsv @@ CAST(:q AS tsquery) {case_filter}"
+    params["tq"], exact = terms_tsquery(parsed)
+    rest = ("" if exact else "AND s.tsv @@ CAST(:q AS tsquery) ") + (
+        "" if case_id is None else "AND s.case_id = :case_id ")
+    matches = f"FROM search_pg s WHERE s.terms @@ CAST(:tq AS tsquery) {rest}"
     return SearchSQL(
-        newest=f"SELECT s.item_id {matches}ORDER BY s.item_id DESC LIMIT :window",
+        newest=f"SELECT s.item_id FROM search_pg s WHERE s.terms @@ CAST(:tqw AS tsquery) "
+               f"{rest}ORDER BY s.item_id DESC LIMIT :limit",
         ranked=f"SELECT s.item_id {matches}"
                "ORDER BY ts_rank(s.tsv, CAST(:q AS tsquery)) DESC, s.item_id LIMIT :limit",
-        rows="SELECT i.id, i.case_id, i.kind, i.title, s.body, doc.text FROM items i "
-             "LEFT JOIN search_pg s ON s.item_id = i.id "
-             "LEFT JOIN documents doc ON doc.id = i.id WHERE i.id IN ({ids})",
+        rows=_PG_ROWS,
         params=params,
+        count=f"SELECT count(*) FROM (SELECT 1 {matches}LIMIT :window) m",
+        begin="SELECT current_setting('enable_seqscan'), current_setting('enable_indexscan'), "
+              "(SELECT max(item_id) FROM search_pg)",
+        plan="SELECT set_config('enable_seqscan', 'off', true), "
+             "set_config('enable_indexscan', 'off', true)",
+        end="SELECT set_config('enable_seqscan', :seqscan, true), "
+            "set_config('enable_indexscan', :indexscan, true)",
     )
 
 
-def search_ids(run: Callable[[str, dict[str, object]], list[int]], stmts: SearchSQL,
-               limit: int) -> list[int]:
+#: The newest-first search on PostgreSQL looks in the newest id window, then in 8 times as
+#: many, and so on; beyond this many windows, in all.
+MAX_WINDOWS = 64
+
+Run = Callable[[str, dict[str, object]], Sequence[Sequence[Any]]]
+
+
+def search_ids(run: Run, stmts: SearchSQL, limit: int) -> list[int]:
     """The ids of the hits, best first, running ``stmts`` with ``run(sql, params)`` (which
-    returns the first column): the newest ``limit`` when the query matches RANK_WINDOW items or
-    more, else every match ranked by relevance."""
+    returns the rows): the newest ``limit`` when the query matches RANK_WINDOW items or more,
+    else every match ranked by relevance.
+
+    On PostgreSQL the newest are looked for in the newest id window (:data:`WINDOW_IDS` ids,
+    a lexeme of ``search_pg.terms``), then in the newest 8, 64... windows until ``limit`` are
+    found (the newest ``limit`` of a run of windows ending at the newest are the newest of
+    all), so the GIN index returns a few thousand rows, not every match of a common word.
+    """
     params = {**stmts.params, "limit": limit, "window": max(RANK_WINDOW, limit)}
-    newest = run(stmts.newest, params)
-    if len(newest) >= RANK_WINDOW:
-        return newest[:limit]
-    return run(stmts.ranked, params)
+    if stmts.count is None or stmts.begin is None or stmts.plan is None or stmts.end is None:
+        newest = [int(r[0]) for r in run(stmts.newest, params)]
+        if len(newest) >= RANK_WINDOW:
+            return newest[:limit]
+        return [int(r[0]) for r in run(stmts.ranked, params)]
+    seqscan, indexscan, top = run(stmts.begin, params)[0]
+    run(stmts.plan, params)
+    # No try/finally: after an error the transaction is aborted, and its rollback puts the
+    # settings back (set_config(..., true) is transaction-local).
+    ids = _pg_ids(run, stmts, params, int(top or 0) // WINDOW_IDS, limit)
+    run(stmts.end, {"seqscan": seqscan, "indexscan": indexscan})
+    return ids
+
+
+def _pg_ids(run: Run, stmts: SearchSQL, params: dict[str, object], last: int,
+            limit: int) -> list[int]:
+    """:func:`search_ids` on PostgreSQL once the planner settings are made; ``last`` is the
+    newest id window."""
+    assert stmts.count is not None
+    if int(run(stmts.count, params)[0][0]) < RANK_WINDOW:
+        return [int(r[0]) for r in run(stmts.ranked, params)]
+    span = 1
+    while True:
+        first = last - span + 1
+        if first <= 0 or span > MAX_WINDOWS:
+            tqw = str(params["tq"])
+        else:
+            windows = " | ".join(f"'_w{k}'" for k in range(last, first - 1, -1))
+            tqw = f"({params['tq']}) & ({windows})"
+        ids = [int(r[0]) for r in run(stmts.newest, {**params, "tqw": tqw})]
+        if len(ids) >= limit or tqw == params["tq"]:
+            return ids
+        span *= 8
 
 
 def search(
@@ -675,8 +823,8 @@ def search(
     stmts = search_statements(session.get_bind().dialect.name, parsed, case_id)
     conn = session.connection()
 
-    def run(sql: str, params: dict[str, object]) -> list[int]:
-        return [r[0] for r in conn.execute(text(sql), params)]
+    def run(sql: str, params: dict[str, object]) -> Sequence[Sequence[Any]]:
+        return conn.execute(text(sql), params).all()
 
     ids = search_ids(run, stmts, max(1, int(limit)))
     if not ids:

@@ -21,7 +21,7 @@ from casefile.services import cases, items
 from casefile.services.documents import store_document
 from casefile.services.reindex import ReindexReport, rebuild_search_index
 from casefile.store import ChangeLog, Document, Item
-from casefile.store.search import search, tokens, tsvector_literal
+from casefile.store.search import search, terms_literal, tokens, tsvector_literal
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -73,10 +73,10 @@ def add_orphan_row(workspace, item_id: int, case_id: int, title: str, body: str 
             run("INSERT INTO search_fts_docs (item_id, case_id, title, body) "
                 "VALUES (:i, :c, :t, :b)", {"i": item_id, "c": case_id, "t": title, "b": body})
         else:
-            run("INSERT INTO search_pg (item_id, case_id, title, body, tsv) "
-                "VALUES (:i, :c, :t, :b, CAST(:v AS tsvector))",
+            run("INSERT INTO search_pg (item_id, case_id, title, body, tsv, terms) "
+                "VALUES (:i, :c, :t, :b, CAST(:v AS tsvector), CAST(:w AS tsvector))",
                 {"i": item_id, "c": case_id, "t": title, "b": body,
-                 "v": tsvector_literal(title, body)})
+                 "v": tsvector_literal(title, body), "w": terms_literal(item_id, title, body)})
 
 
 def set_stale_title(workspace, item_id: int, title: str) -> None:
@@ -90,8 +90,10 @@ def set_stale_title(workspace, item_id: int, title: str) -> None:
                 {"i": item_id, "t": title})
         else:
             full = body + "\n" + doc_text if body and doc_text else body or doc_text
-            run("UPDATE search_pg SET title = :t, tsv = CAST(:v AS tsvector) WHERE item_id = :i",
-                {"i": item_id, "t": title, "v": tsvector_literal(title, full)})
+            run("UPDATE search_pg SET title = :t, tsv = CAST(:v AS tsvector), "
+                "terms = CAST(:w AS tsvector) WHERE item_id = :i",
+                {"i": item_id, "t": title, "v": tsvector_literal(title, full),
+                 "w": terms_literal(item_id, title, full)})
 
 
 def index_snapshot(workspace, item_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
@@ -107,7 +109,8 @@ def index_snapshot(workspace, item_ids: Sequence[int] | None = None) -> list[tup
                                      + " ORDER BY item_id"))
             return [tuple(r) for r in fts] + [tuple(r) for r in docs]
         return [tuple(r) for r in conn.execute(text(
-            "SELECT item_id, case_id, title, body, CAST(tsv AS text) FROM search_pg "
+            "SELECT item_id, case_id, title, body, CAST(tsv AS text), CAST(terms AS text) "
+            "FROM search_pg "
             + where.format(col="item_id") + " ORDER BY item_id"))]
 
 
