@@ -25,7 +25,12 @@ way round), ``O'Brien`` finds ``O’Brien``, ``e-mail`` finds ``e mail`` and ``e
   from SQLite's and depend on the server locale, never see the text (postgresql.org/docs/15/
   datatype-textsearch.html). Its limits apply: positions above 16383 are stored as 16383 and a
   lexeme keeps at most 256 positions, so in the rare documents longer than ~16,000 words a
-  *phrase* far down the text can be missed on PostgreSQL (single words are always found).
+  phrase of three words or more far down the text can be missed on PostgreSQL.
+  ``search_pg.terms`` (revision 0005, :func:`terms_literal`) is a second, positionless vector
+  with a GIN index: the words, every pair of adjacent words (``_harbor_police``) and an id-window
+  lexeme (``_w97``). Matching is done there (:func:`terms_tsquery`): a two-word phrase is one
+  lexeme, so the index answers it alone, and only phrases of three words or more are checked
+  against ``tsv``'s positions, row by row. ``tsv`` is otherwise read for ranking only.
   ``search_pg.body`` likewise holds the text besides a document's ``documents.text``.
 
 Ranking and cost
@@ -34,8 +39,13 @@ When a query matches fewer than :data:`RANK_WINDOW` items (in the searched case)
 ranked by relevance: FTS5 ``bm25`` / ``ts_rank``, the title weighing TITLE_WEIGHT. When it
 matches more, ranking would cost per match (FTS5's bm25 counts all matches of each phrase for its
 IDF and reads every matching row's sizes and positions, sqlite.org/fts5.html 5.1.1), so the hits
-are the newest matching items (by id, so by import order): one scan in id order, which also
-tells how many matches there are, the same on both engines whatever the size of the workspace.
+are the newest matching items (by id, so by import order), the same on both engines whatever the
+size of the workspace. On SQLite that is one FTS5 scan in id order, which also tells how many
+matches there are. On PostgreSQL the matches are counted up to RANK_WINDOW from the GIN index, and
+the newest are found in the newest id window, then 8, 64 windows (:func:`search_ids`); the search
+statements run with ``enable_seqscan`` and ``enable_indexscan`` off for their transaction (docs/15/
+runtime-config-query.html), because otherwise the planner walks the primary key newest first and
+reads each row's vector from TOAST (8 us a row: 0.9 s for a phrase in 1,246 of 100,000 documents).
 The hits' rows (items, the body copy, documents.text) are read for the returned ids only, and
 snippets made for them only (about 0.03-0.15 ms of Python per 3 KB hit).
 """
@@ -349,12 +359,12 @@ def terms_tsquery(parsed: Query) -> tuple[str, bool]:
     """The PostgreSQL ``tsquery`` over ``search_pg.terms`` (see :func:`terms_literal`) for a
     parsed query, and whether it is exact.
 
-    A one-word phrase is its word, a two-word phrase its pair lexeme ``a_b`` (``:*`` on the last
-    one for a prefix), so these match exactly, from the GIN index alone. A longer phrase becomes
-    the AND of its pairs, which every document with the phrase matches but some without it do
-    too: the result is then not exact (``False``) and the caller must also check the positional
-    ``tsv @@`` :func:`tsquery`. An exclusion of a longer phrase is left to that check.
-    Returns ``("", True)`` for an empty query.
+    A one-word phrase is its word, a two-word phrase its :func:`pair_lexeme` ``_a_b`` (``:*`` on the
+    last one for a prefix), so these match exactly, from the GIN index alone. A longer phrase
+    becomes the AND of its pairs, which every document with the phrase matches but some without it
+    do too: the result is then not exact (``False``) and the caller must also check the positional
+    ``tsv @@`` :func:`tsquery`. An exclusion of a longer phrase is left to that check. Returns
+    ``("", True)`` for an empty query.
     """
     exact = True
 
@@ -364,7 +374,7 @@ def terms_tsquery(parsed: Query) -> tuple[str, bool]:
         if len(words) == 1:
             parts = [f"'{words[0]}'"]
         else:
-            parts = [f"'{a}_{b}'" for a, b in pairwise(words)]
+            parts = [f"'{pair_lexeme(a, b)}'" for a, b in pairwise(words)]
             exact = exact and len(words) == 2
         if p.prefix:
             parts[-1] += ":*"
@@ -414,6 +424,13 @@ def tsvector_literal(title: str, body: str) -> str:
 WINDOW_IDS = 1024
 
 
+def pair_lexeme(first: str, second: str) -> str:
+    """The lexeme of two adjacent tokens (``_harbor_police``): it starts with ``_``, which no
+    token does, so a word's prefix query (``'th':*``) never runs over the far more numerous
+    pairs, and it holds a second ``_``, which a :func:`window_lexeme` does not."""
+    return f"_{first}_{second}"
+
+
 def window_lexeme(item_id: int) -> str:
     """The lexeme naming the id window of ``item_id`` (``_w<item_id // WINDOW_IDS>``): it starts
     with ``_``, which no word or pair lexeme does."""
@@ -424,8 +441,8 @@ def terms_literal(item_id: int, title: str, body: str) -> str:
     """The positionless ``tsvector`` literal of ``search_pg.terms`` for an item (PostgreSQL).
 
     Lexemes: every token of ``title`` and ``body`` (:func:`tokens`), every pair of adjacent
-    tokens within the title or within the body joined by ``_`` (``harbor_police``: tokens never
-    hold ``_``), and the item's :func:`window_lexeme`. Why: PostgreSQL checks a phrase
+    tokens within the title or within the body (:func:`pair_lexeme`, ``_harbor_police``: tokens
+    never hold ``_``), and the item's :func:`window_lexeme`. Why: PostgreSQL checks a phrase
     (``<->``) against the positions of every candidate row, and a newest-first scan reads each
     row's vector from TOAST (about 8 us a row, so up to 0.9 s at 100,000 documents); a pair
     lexeme makes a two-word phrase one GIN entry, and the window lexeme lets the GIN index find
@@ -440,7 +457,7 @@ def terms_literal(item_id: int, title: str, body: str) -> str:
     size = sum(len(t) + 8 for t in seen)
     for toks in parts:
         for a, b in pairwise(toks):
-            pair = f"{a}_{b}"
+            pair = pair_lexeme(a, b)
             if pair not in seen:
                 size += len(pair) + 8
                 if size > PG_MAX_VECTOR_BYTES:

@@ -4,7 +4,7 @@ Written by hand (autogenerate ignores the search tables, db/env.py). PostgreSQL 
 unchanged.
 
 - ``search_pg.terms`` (``tsvector``, no positions) holds an item's words, its pairs of adjacent
-  words (``harbor_police``) and its id-window lexeme (``_w97``), written by
+  words (``_harbor_police``) and its id-window lexeme (``_w97``), written by
   ``casefile.store.search.terms_literal``; the GIN index ``search_pg_terms`` indexes it. Every
   search now finds its candidates there: a two-word phrase is one lexeme (no positional check of
   each row, which read the whole vector from TOAST), and the newest matches of a common word are
