@@ -150,8 +150,9 @@ class EditItemCommand(_ServiceCommand):
     """Change fields of an item (autosave). ``before``/``after`` map field -> value.
 
     The first redo passes ``expected_version`` (optimistic locking) and ``before`` as the values
-    loaded; ``version`` holds the item's version after the last successful run. When that first
-    redo is refused because someone else saved the item meanwhile, ``conflict`` holds the
+    loaded; ``version`` holds the item's version after the last successful run, and every undo
+    and later redo expects it, so none of them writes over another writer's later save. When
+    that first redo is refused because someone else saved the item meanwhile, ``conflict`` holds the
     :class:`~casefile.errors.ConflictError` (both values of each field); with
     ``handles_conflicts`` the caller shows it (``over``), otherwise it is reported through the
     runner's ``operation_failed`` like any other refusal. Consecutive edits of the same fields
@@ -184,9 +185,9 @@ class EditItemCommand(_ServiceCommand):
             expected_version=conflict.version, label=f"{self.label} (mine over theirs)",
             handles_conflicts=self.handles_conflicts, merges=False)
 
-    def _apply(self, values: dict[str, Any], expected: int | None) -> bool:
+    def _apply(self, values: dict[str, Any], expected: int | None,
+               loaded: dict[str, Any] | None, dialog: bool = False) -> bool:
         self.conflict = None
-        loaded = self.before if expected is not None else None
 
         def update(s: Session) -> int:
             try:
@@ -198,7 +199,7 @@ class EditItemCommand(_ServiceCommand):
 
         what = change(self.case_id, kinds={self.kind}, updated={self.item_id},
                       label=self.text())
-        if not (self.handles_conflicts and expected is not None):
+        if not (self.handles_conflicts and dialog):
             out = self.runner.run(update, change=what, label=self.text())
         else:  # announce success and other refusals as the runner would; the caller shows
             blocked = self.runner.blockSignals(True)  # a conflict in its own dialog
@@ -215,11 +216,16 @@ class EditItemCommand(_ServiceCommand):
         return out.ok
 
     def _do(self) -> bool:
-        expected, self.expected_version = self.expected_version, None
-        return self._apply(self.after, expected)
+        if self.version is None:  # the first save: a conflict may be shown in a dialog
+            return self._apply(self.after, self.expected_version, self.before,
+                               dialog=self.expected_version is not None)
+        return self._apply(self.after, self.version, self.before)  # redo after an undo
 
     def _undo(self) -> bool:
-        return self._apply(self.before, None)
+        """Put ``before`` back, unless someone else saved the item since this command's last
+        save: then the undo is refused (ConflictError, reported as a failed operation) and
+        their values stay."""
+        return self._apply(self.before, self.version, self.after)
 
     def id(self) -> int:
         return EDIT_COMMAND_ID

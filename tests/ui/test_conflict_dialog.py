@@ -229,5 +229,34 @@ def test_use_mine_after_an_earlier_edit_is_its_own_undo_step(
     assert window.undo_stack.count() == 2  # not merged into the edit before the conflict
     window.undo()
     assert _stored_role(ui_workspace, pid)[0] == "Sergeant"  # theirs, not "Deputy"
+    with qtbot.waitSignal(window.runner.operation_failed):
+        window.undo()  # "Captain" -> "Deputy" would now write over their "Sergeant": refused
+    assert _stored_role(ui_workspace, pid)[0] == "Sergeant"
+
+
+def test_undo_after_someone_else_saved_is_refused_and_keeps_theirs(
+        make_window, ui_workspace, other_writer, dialogs, qtbot) -> None:
+    window, pid = _open_person(make_window, ui_workspace, role="Deputy")
+    _type(qtbot, window, "role", "Captain")
+    assert _stored_role(ui_workspace, pid) == ("Captain", 2)
+    with other_writer.transaction() as s:
+        items.update_item(s, pid, expected_version=2, role="Sergeant")
+    with qtbot.waitSignal(window.runner.operation_failed) as failed:
+        window.undo()
+    assert "Scot Peterson" in failed.args[0]
+    assert _stored_role(ui_workspace, pid) == ("Sergeant", 3)  # their save stays
+    assert window.undo_stack.count() == 0  # the refused step leaves the stack
+    assert dialogs["seen"] == []
+
+
+def test_undo_and_redo_of_my_own_saves_still_work(
+        make_window, ui_workspace, dialogs, qtbot) -> None:
+    window, pid = _open_person(make_window, ui_workspace, role="Deputy")
+    _type(qtbot, window, "role", "Captain")
     window.undo()
-    assert _stored_role(ui_workspace, pid)[0] == "Deputy"
+    assert _stored_role(ui_workspace, pid) == ("Deputy", 3)
+    window.redo()
+    assert _stored_role(ui_workspace, pid) == ("Captain", 4)
+    window.undo()
+    assert _stored_role(ui_workspace, pid) == ("Deputy", 5)
+    assert dialogs["seen"] == []
