@@ -3,8 +3,8 @@ case's items (by part of the name) and documents (by words of their text), updat
 
 Enter (or a double-click) opens the chosen hit: an item is selected in its section; a document
 opens in the viewer, with the first matched word selected when it was found by its text. Up and
-Down move in the list without leaving the line edit; Escape closes the popup. Ctrl+F still
-focuses the section filter.
+Down move in the list without leaving the line edit; Escape closes the popup. Ctrl+F is not
+quick open: it focuses the section filter, or the find bar on a document tab.
 """
 
 from __future__ import annotations
