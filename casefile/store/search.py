@@ -695,12 +695,12 @@ class SearchSQL:
     - ``rows``: id, case id, kind, title, indexed body copy and document text of the items whose
       ids are formatted into ``{ids}``.
     - PostgreSQL only (None on SQLite): ``count``, the number of matches up to ``:window``;
-      ``begin``, one row (the planner settings ``enable_seqscan`` and ``enable_indexscan``, the
-      highest indexed item id); ``plan``, which turns those two settings off for the transaction
-      so that the GIN index answers every search statement (otherwise the planner may choose a
-      scan in id order that reads each row's vector from TOAST, up to 0.9 s at 100,000
-      documents); ``end``, which puts back the values ``begin`` read (``:seqscan``,
-      ``:indexscan``).
+      ``begin``, one row (the planner settings ``enable_seqscan`` and ``enable_indexscan`` as they
+      were, the highest indexed item id), which also turns those two settings off for the
+      transaction (read first, in a subquery, then set) so that the GIN index answers every search
+      statement (otherwise the planner may choose a scan in id order that reads each row's vector
+      from TOAST, up to 0.9 s at 100,000 documents); ``end``, which puts back the values ``begin``
+      read (``:seqscan``, ``:indexscan``).
     """
 
     newest: str
@@ -709,7 +709,6 @@ class SearchSQL:
     params: dict[str, object]
     count: str | None = None
     begin: str | None = None
-    plan: str | None = None
     end: str | None = None
 
 
@@ -759,10 +758,11 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
         rows=_PG_ROWS,
         params=params,
         count=f"SELECT count(*) FROM (SELECT 1 {matches}LIMIT :window) m",
-        begin="SELECT current_setting('enable_seqscan'), current_setting('enable_indexscan'), "
-              "(SELECT max(item_id) FROM search_pg)",
-        plan="SELECT set_config('enable_seqscan', 'off', true), "
-             "set_config('enable_indexscan', 'off', true)",
+        begin="SELECT b.seqscan, b.indexscan, b.top, set_config('enable_seqscan', 'off', true), "
+              "set_config('enable_indexscan', 'off', true) FROM (SELECT "
+              "current_setting('enable_seqscan') AS seqscan, "
+              "current_setting('enable_indexscan') AS indexscan, "
+              "(SELECT max(item_id) FROM search_pg) AS top OFFSET 0) b",
         end="SELECT set_config('enable_seqscan', :seqscan, true), "
             "set_config('enable_indexscan', :indexscan, true)",
     )
@@ -786,13 +786,12 @@ def search_ids(run: Run, stmts: SearchSQL, limit: int) -> list[int]:
     all), so the GIN index returns a few thousand rows, not every match of a common word.
     """
     params = {**stmts.params, "limit": limit, "window": max(RANK_WINDOW, limit)}
-    if stmts.count is None or stmts.begin is None or stmts.plan is None or stmts.end is None:
+    if stmts.count is None or stmts.begin is None or stmts.end is None:
         newest = [int(r[0]) for r in run(stmts.newest, params)]
         if len(newest) >= RANK_WINDOW:
             return newest[:limit]
         return [int(r[0]) for r in run(stmts.ranked, params)]
-    seqscan, indexscan, top = run(stmts.begin, params)[0]
-    run(stmts.plan, params)
+    seqscan, indexscan, top = run(stmts.begin, params)[0][:3]
     # No try/finally: after an error the transaction is aborted, and its rollback puts the
     # settings back (set_config(..., true) is transaction-local).
     ids = _pg_ids(run, stmts, params, int(top or 0) // WINDOW_IDS, limit)

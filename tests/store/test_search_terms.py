@@ -102,6 +102,7 @@ def test_postgresql_widens_the_id_window_only_as_far_as_needed(
     [newest] = _add(workspace, case_id, ["the last ledger"])
     assert newest // 4 - 7 <= old[-3] // 4  # the second try (8 windows) reaches them
     windows: list[str] = []
+    during: list[str] = []
     with workspace.transaction() as s:
         conn = s.connection()
         stmts = search.search_statements("postgresql", search.parse_query("ledger"), case_id)
@@ -109,6 +110,9 @@ def test_postgresql_widens_the_id_window_only_as_far_as_needed(
         def run(sql: str, params: dict[str, object]) -> Any:
             if "tqw" in params:
                 windows.append(str(params["tqw"]))
+                during.append(conn.execute(text(
+                    "SELECT current_setting('enable_seqscan') || current_setting("
+                    "'enable_indexscan')")).scalar_one())
             return conn.execute(text(sql), params).all()
 
         ids = search.search_ids(run, stmts, 4)
@@ -116,7 +120,8 @@ def test_postgresql_widens_the_id_window_only_as_far_as_needed(
                                      "current_setting('enable_indexscan')")).one()
     assert ids == [newest, *old[:-4:-1]]
     assert len(windows) == 2 and windows[0].count("_w") == 1 and windows[1].count("_w") == 8
-    assert tuple(settings) == ("on", "on")  # the planner settings are put back
+    assert during == ["offoff", "offoff"]  # the index answers the search statements
+    assert tuple(settings) == ("on", "on")  # and the planner settings are put back
 
 
 @pytest.mark.postgres
