@@ -437,6 +437,12 @@ def window_lexeme(item_id: int) -> str:
     return f"_w{item_id // WINDOW_IDS}"
 
 
+def indexed_text(body: str | None, doc_text: str | None) -> str:
+    """An item's indexed body followed by its document text (a newline between), as the
+    PostgreSQL vectors and the snippets see it."""
+    return body + "\n" + doc_text if body and doc_text else body or doc_text or ""
+
+
 def terms_literal(item_id: int, title: str, body: str) -> str:
     """The positionless ``tsvector`` literal of ``search_pg.terms`` for an item (PostgreSQL).
 
@@ -486,7 +492,7 @@ def _index_params(row: IndexRow, sqlite: bool) -> dict[str, object]:
         params["ft"] = " ".join(tokens(title))
         params["fb"] = " ".join(tokens(body) + tokens(doc_text))
     else:
-        full = body + "\n" + doc_text if body and doc_text else body or doc_text
+        full = indexed_text(body, doc_text)
         params["v"] = tsvector_literal(title, full)
         params["w"] = terms_literal(row.item_id, title, full)
     return params
@@ -812,7 +818,8 @@ def _pg_ids(run: Run, stmts: SearchSQL, params: dict[str, object], last: int,
         if first <= 0 or span > MAX_WINDOWS:
             tqw = str(params["tq"])
         else:
-            windows = " | ".join(f"'_w{k}'" for k in range(last, first - 1, -1))
+            windows = " | ".join(f"'{window_lexeme(k * WINDOW_IDS)}'"
+                                 for k in range(last, first - 1, -1))
             tqw = f"({params['tq']}) & ({windows})"
         ids = [int(r[0]) for r in run(stmts.newest, {**params, "tqw": tqw})]
         if len(ids) >= limit or tqw == params["tq"]:
@@ -853,7 +860,7 @@ def search(
         if row is None:
             continue
         _id, hit_case, kind, title, body, doc_text = row
-        full = body + "\n" + doc_text if body and doc_text else body or doc_text or ""
+        full = indexed_text(body, doc_text)
         plain, spans = make_snippet(full, matcher)
         hits.append(SearchHit(item_id, hit_case, kind, title, mark(plain, spans), plain, spans))
     return hits

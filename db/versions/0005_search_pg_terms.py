@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from casefile.store.search import terms_literal
+from casefile.store.search import indexed_text, terms_literal
 
 revision: str = "0005"
 down_revision: str | None = "0004"
@@ -52,8 +52,7 @@ def upgrade() -> None:
             break
         updates = []
         for item_id, title, body, doc_text in rows:
-            body, doc_text = body or "", doc_text or ""
-            full = body + "\n" + doc_text if body and doc_text else body or doc_text
+            full = indexed_text(body, doc_text)
             updates.append({"i": item_id, "w": terms_literal(item_id, title or "", full)})
         bind.execute(
             sa.text("UPDATE search_pg SET terms = CAST(:w AS tsvector) WHERE item_id = :i"),

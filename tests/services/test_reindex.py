@@ -21,7 +21,13 @@ from casefile.services import cases, items
 from casefile.services.documents import store_document
 from casefile.services.reindex import ReindexReport, rebuild_search_index
 from casefile.store import ChangeLog, Document, Item
-from casefile.store.search import search, terms_literal, tokens, tsvector_literal
+from casefile.store.search import (
+    indexed_text,
+    search,
+    terms_literal,
+    tokens,
+    tsvector_literal,
+)
 
 # --- helpers ---------------------------------------------------------------------------------
 
@@ -89,7 +95,7 @@ def set_stale_title(workspace, item_id: int, title: str) -> None:
             run("UPDATE search_fts_docs SET title = :t WHERE item_id = :i",
                 {"i": item_id, "t": title})
         else:
-            full = body + "\n" + doc_text if body and doc_text else body or doc_text
+            full = indexed_text(body, doc_text)
             run("UPDATE search_pg SET title = :t, tsv = CAST(:v AS tsvector), "
                 "terms = CAST(:w AS tsvector) WHERE item_id = :i",
                 {"i": item_id, "t": title, "v": tsvector_literal(title, full),
