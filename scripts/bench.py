@@ -25,11 +25,12 @@ Measured afterwards, on the N-document workspace:
 
 - search p50/p95: ``store.search.search`` (whole workspace, 50 hits, snippets, in a new session
   each) over ``synthetic.QUERIES`` run 5 times each, warm.
-- raw p95: the same id-finding statements Casefile runs (``store.search.search_statements``
-  and ``search_ids``: the RANK_WINDOW probe, then the ranked query or the title/newest ones)
-  run directly through sqlite3 / psycopg, without SQLAlchemy, session, hits' rows or snippets;
-  ratio = p95/raw. full-rank raw p95: the ranked query alone over every match (what a search
-  cost before RANK_WINDOW), for reference.
+- raw p95: every statement Casefile's search runs (``store.search.search_statements`` and
+  ``search_ids``: the RANK_WINDOW probe, the ranked or newest-first query, then the hits'
+  rows), run directly through sqlite3 / psycopg on one connection kept open, without
+  SQLAlchemy, session, snippets or hit objects; ratio = p95/raw. raw ids p95 and ids ratio:
+  the same without the rows statement (the ids alone). full-rank raw p95: the ranked query
+  alone over every match (what a search cost before RANK_WINDOW), for reference.
 - open: ``open_workspace`` + ``list_cases`` + ``item_counts`` of the big case.
 - evidence: ``services.evidence.evidence_for`` of a person with 1,000 linked passages.
 - brief: ``services.brief.export_brief`` of a separate 500-item case (to memory).
@@ -179,6 +180,7 @@ def _search(ws: Any, url: str) -> dict[str, float]:
 
     ours: list[float] = []
     raw: list[float] = []
+    raw_ids: list[float] = []
     full: list[float] = []
     run_raw, end_raw = _raw_runner(url)
     dialect = "sqlite" if url.startswith("sqlite") else "postgresql"
@@ -195,9 +197,15 @@ def _search(ws: Any, url: str) -> dict[str, float]:
                 search.search(s, q)
             times.append(time.perf_counter() - t)
             t = time.perf_counter()
-            search.search_ids(run_raw, stmts, 50)
+            ids = search.search_ids(run_raw, stmts, 50)
+            if ids:
+                run_raw(stmts.rows.format(ids=",".join(map(str, ids))), {})
             end_raw()
             raw.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            search.search_ids(run_raw, stmts, 50)
+            end_raw()
+            raw_ids.append(time.perf_counter() - t)
             t = time.perf_counter()
             run_raw(stmts.ranked, {**stmts.params, "limit": 50})  # every match ranked
             end_raw()
@@ -209,6 +217,8 @@ def _search(ws: Any, url: str) -> dict[str, float]:
         "search_p50_ms": _pct(ours, 0.5) * 1000, "search_p95_ms": _pct(ours, 0.95) * 1000,
         "raw_p50_ms": _pct(raw, 0.5) * 1000, "raw_p95_ms": _pct(raw, 0.95) * 1000,
         "ratio_p95": _pct(ours, 0.95) / max(_pct(raw, 0.95), 1e-9),
+        "raw_ids_p95_ms": _pct(raw_ids, 0.95) * 1000,
+        "ratio_ids_p95": _pct(ours, 0.95) / max(_pct(raw_ids, 0.95), 1e-9),
         "full_rank_raw_p95_ms": _pct(full, 0.95) * 1000,
         "slowest_queries_ms": dict(slowest),  # type: ignore[dict-item]
     }
@@ -335,15 +345,16 @@ def run_one(n: int, engine: str, db_url: str | None) -> dict[str, Any]:
 
 def _table(rows: list[dict[str, Any]]) -> str:
     head = ("| N | engine | setup docs/s | import docs/s | search p50 ms | search p95 ms | "
-            "raw p95 ms | ratio | full-rank raw p95 ms | open s | evidence s (1,000) | "
-            "brief s (500) | peak MB | db MB | load |")
-    lines = [head, "|" + "---|" * 15]
+            "raw p95 ms | ratio | raw ids p95 ms | ids ratio | full-rank raw p95 ms | open s | "
+            "evidence s (1,000) | brief s (500) | peak MB | db MB | load |")
+    lines = [head, "|" + "---|" * 17]
     for r in rows:
         lines.append(
             f"| {r['n']:,} | {r['engine']} | {r['setup_docs_per_s']:.0f} | "
             f"{r['import_docs_per_s']:.0f} | "
             f"{r['search_p50_ms']:.1f} | {r['search_p95_ms']:.1f} | {r['raw_p95_ms']:.1f} | "
-            f"{r['ratio_p95']:.2f} | {r['full_rank_raw_p95_ms']:.1f} | {r['open_s']:.2f} | "
+            f"{r['ratio_p95']:.2f} | {r['raw_ids_p95_ms']:.1f} | {r['ratio_ids_p95']:.2f} | "
+            f"{r['full_rank_raw_p95_ms']:.1f} | {r['open_s']:.2f} | "
             f"{r['evidence_s']:.3f} | "
             f"{r['brief_s']:.2f} | {r['peak_mb']:.0f} | {r['db_mb']:.0f} | {r['load']} |")
     return "\n".join(lines)

@@ -21,11 +21,10 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-from casefile.store.search import MAX_TOKEN_CHARS, Phrase, fold, parse_query
+from casefile.store.search import MAX_TOKEN_CHARS, Phrase, ascii_view, fold, parse_query
 
 __all__ = ["FoldedText", "find_spans", "first_span", "phrase_pattern"]
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _FOLD_CACHE: dict[str, str] = {}
 
 
@@ -68,6 +67,7 @@ class FoldedText:
         if text.isascii():
             self.folded = text.lower()
             return
+        lowered, runs = ascii_view(text)
         pieces: list[str] = []
         fp = 0  # folded position of the next character
         linear = True  # the last segment still maps the next character linearly
@@ -81,12 +81,12 @@ class FoldedText:
                 self._fpos.append(fp)
                 self._opos.append(start)
                 linear = True
-            pieces.append(text[start:end].lower())
+            pieces.append(lowered[start:end])
             fp += end - start
 
-        for m in _NON_ASCII.finditer(text):
-            ascii_run(last, m.start())
-            for i in range(m.start(), m.end()):
+        for run_start, run_end in runs:
+            ascii_run(last, run_start)
+            for i in range(run_start, run_end):
                 f = _fold_char(text[i])
                 if len(f) == 1:
                     if not linear or self._opos[-1] + (fp - self._fpos[-1]) != i:
@@ -102,7 +102,7 @@ class FoldedText:
                     pieces.append(f)
                     fp += len(f)
                     linear = False
-            last = m.end()
+            last = run_end
         ascii_run(last, len(text))
         self.folded = "".join(pieces)
 

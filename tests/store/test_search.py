@@ -108,6 +108,20 @@ def test_snippet_is_one_line_with_marked_words_and_exact_spans(workspace, case_i
     assert len(hit.text) <= search.SNIPPET_CHARS + 2
 
 
+def test_snippet_marks_whole_words_only_from_the_first_match(workspace, case_id) -> None:
+    # Words of the query starting with different letters, one a prefix; the same letters
+    # inside longer words ("Kabob", "Brienne", "reaudited") must not be marked, and the
+    # snippet starts at the first whole-word match, not at the first partial one.
+    body = ("Kabob stand owner, Brienne's cousin, reaudited nothing. " + "filler text " * 30
+            + "Then Bob met O’Brien and the auditors; kabob again." + " tail" * 60)
+    _add_docs(workspace, case_id, {"words": body})
+    with workspace.transaction() as s:
+        [hit] = search.search(s, "O'Brien bob audit*")
+    assert [hit.text[a:b] for a, b in hit.highlights] == ["Bob", "O", "Brien", "auditors"]
+    assert "Then [Bob] met [O]’[Brien] and the [auditors]; kabob again." in hit.snippet
+    assert "Kabob stand" not in hit.text
+
+
 def test_deleted_document_is_never_found_and_new_name_is_found_at_once(workspace, case_id) -> None:
     ids = _add_docs(workspace, case_id, {"Quarrington memo": "The Quarrington memo text."})
     with workspace.transaction() as s:
@@ -196,3 +210,14 @@ def test_fold_and_tokens() -> None:
     assert search.tokens("Łódź, O’Brien's e-mail: STRASSE Straße ﬁle ½") == [
         "lodz", "o", "brien", "s", "e", "mail", "strasse", "strasse", "file", "1", "2"]
     assert search.tsvector_literal("A b", "b c") == "'a':1A 'b':2A,4 'c':5"
+
+
+def test_ascii_view_keeps_offsets_and_finds_every_non_ascii_run() -> None:
+    # A literal "?" in the text is not taken for a non-ASCII character, runs touching a "?"
+    # or the ends of the text are whole, and the fold built on them keeps accents out.
+    text = "?Łódź? said O’Brien?? Ça va😀"
+    lowered, runs = search.ascii_view(text)
+    assert len(lowered) == len(text)
+    assert [text[a:b] for a, b in runs] == ["Łó", "ź", "’", "Ç", "😀"]
+    assert lowered == "???d?? said o?brien?? ?a va?"
+    assert search.fold(text) == "?lodz? said o’brien?? ca va😀"
