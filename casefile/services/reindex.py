@@ -25,7 +25,8 @@ failure leaves the old index as it was):
    have all their texts in memory.
 
 The tables are those of ``casefile.store.search``: on SQLite ``search_fts`` (FTS5, rowid = item
-id, the folded tokens) and ``search_fts_docs`` (title and body copy); on PostgreSQL
+id, the folded tokens), ``search_fts_docs`` (title and body copy) and ``search_fts_vocab``
+(every indexed word; a whole rebuild empties it first); on PostgreSQL
 ``search_pg``. The few statements that name them are in the ``_SQLite`` and ``_Postgres``
 classes below (DESIGN.md wants engine-specific SQL in ``store/``; they can move to
 ``store.search`` as a ``repair`` interface without changing this module's contract).
@@ -271,6 +272,8 @@ class _SQLite(_Engine):
             ).scalar_one()
             conn.exec_driver_sql("DROP TABLE search_fts")
             conn.exec_driver_sql(create)
+            # Its word list is made again by index_rows (store.search.prefix_words).
+            conn.exec_driver_sql("DELETE FROM search_fts_vocab")
         else:
             if integrity_ok is False:
                 # Deleting rows from a damaged index can fail or damage it further; 'rebuild'
