@@ -20,6 +20,8 @@ way round), ``O'Brien`` finds ``O’Brien``, ``e-mail`` finds ``e mail`` and ``e
   a document's extracted text (notes, author, outlet...; short); snippets take the document text
   from ``documents.text`` (revision 0004: the index kept a full second copy before). A trigger
   deletes an item's ``search_fts`` row with the item (also through a case's cascade).
+  ``search_fts_vocab`` (revision 0006) lists every word ever indexed, so that a ``prefix*``
+  query is sent to FTS5 as the OR of its words (:func:`prefix_words`, :func:`fts5_query`).
 - PostgreSQL: ``search_pg.tsv`` is a ``tsvector`` built here as a literal (lexemes with positions;
   the title's positions carry weight A), so PostgreSQL's own parser and dictionaries, which differ
   from SQLite's and depend on the server locale, never see the text (postgresql.org/docs/15/
@@ -742,23 +744,14 @@ def make_snippet(
     if end < len(body):
         space = body.rfind(" ", max(start + 1, (first.end() if first else start)), end)
         end = space if space > 0 else end
-    pieces: list[str] = ["…"] if start else []
-    length = len(pieces[0]) if pieces else 0
-    spans: list[tuple[int, int]] = []
-    cursor = start
-    for m in matcher.finditer(body, start, end) if matcher else ():
-        gap = _squash(body[cursor:m.start()])
-        pieces.append(gap)
-        length += len(gap)
-        word = m.group()
-        spans.append((length, length + len(word)))
-        pieces.append(word)
-        length += len(word)
-        cursor = m.end()
-    pieces.append(_squash(body[cursor:end]))
-    if end < len(body):
-        pieces.append("…")
-    snippet = "".join(pieces)
+    # Squashing whitespace changes no word, so the matches are found in the squashed window.
+    window = _squash(body[start:end])
+    lead = "…" if start else ""
+    spans = [(a + len(lead), b + len(lead)) for a, b in (
+        m.span() for m in (matcher.finditer(window) if matcher else ())
+        # a window cut inside a word: a match at its start is not a word start in the body
+        if m.start() or not start or not body[start - 1].isalnum())]
+    snippet = lead + window + ("…" if end < len(body) else "")
     stripped = snippet.lstrip(" ")
     shift = len(snippet) - len(stripped)
     return stripped.rstrip(" "), tuple((a - shift, b - shift) for a, b in spans)
