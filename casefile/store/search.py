@@ -648,9 +648,13 @@ class SearchHit:
     case_id: int
     kind: str
     title: str
-    snippet: str
     text: str = ""
     highlights: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def snippet(self) -> str:
+        """``text`` with each highlighted span between MARK_OPEN and MARK_CLOSE."""
+        return mark(self.text, self.highlights)
 
 
 @cache
@@ -990,5 +994,5 @@ def search(
         _id, hit_case, kind, title, body, doc_text = row
         full = indexed_text(body, doc_text)
         plain, spans = make_snippet(full, matcher)
-        hits.append(SearchHit(item_id, hit_case, kind, title, mark(plain, spans), plain, spans))
+        hits.append(SearchHit(item_id, hit_case, kind, title, plain, spans))
     return hits
