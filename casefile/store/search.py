@@ -410,7 +410,7 @@ def prefix_words(run: Run, parsed: Query) -> dict[str, list[str]]:
         rows = run(_VOCAB_SQL, {"p": w, "hi": w + "\U0010ffff", "n": MAX_PREFIX_WORDS + 1})
         if 0 < len(rows) <= MAX_PREFIX_WORDS:
             found[w] = [str(r[0]) for r in rows]
-    return {w: t for w, t in found.items() if t}
+    return found
 
 
 def tsquery(parsed: Query) -> str:

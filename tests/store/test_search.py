@@ -14,6 +14,7 @@ from casefile.services.documents import store_document
 from casefile.store import search
 from casefile.store.workspace import open_workspace
 from scripts import synthetic
+from tests.store.helpers import add_documents
 
 AWKWARD = [
     "O'Brien", "O’Brien", "e-mail", "police:report", "C++", "38.101", '"Harbor Police"',
@@ -26,15 +27,6 @@ AWKWARD = [
     "日本語のテキスト",
     "' OR '1'='1", "1=1; SELECT pg_sleep(5)", "NOT NOT NOT", "OR OR", "$1 :q %(q)s ?",
 ]
-
-
-def _add_docs(ws, case_id: int, texts: dict[str, str]) -> dict[str, int]:
-    ids = {}
-    with ws.transaction() as s:
-        for title, body in texts.items():
-            ing = Ingested(text=body, mime_type="text/plain", title=title)
-            ids[title] = store_document(s, case_id, body.encode(), ing).document_id
-    return ids
 
 
 SMALL = {
@@ -54,7 +46,7 @@ def _ids(hits: list[search.SearchHit]) -> set[int]:
 
 @pytest.mark.parametrize("query", AWKWARD)
 def test_awkward_query_returns_a_list_and_never_fails(workspace, case_id, query: str) -> None:
-    _add_docs(workspace, case_id, SMALL)
+    add_documents(workspace, case_id, SMALL)
     with workspace.transaction() as s:
         hits = search.search(s, query)
         in_case = search.search(s, query, case_id=case_id, limit=5)
@@ -69,7 +61,7 @@ def test_awkward_queries_are_at_least_thirty() -> None:
 
 
 def test_matching_is_blind_to_apostrophes_accents_case_and_joiners(workspace, case_id) -> None:
-    ids = _add_docs(workspace, case_id, SMALL)
+    ids = add_documents(workspace, case_id, SMALL)
     with workspace.transaction() as s:
         def found(q: str) -> set[str]:
             hit = _ids(search.search(s, q))
@@ -98,7 +90,7 @@ def test_matching_is_blind_to_apostrophes_accents_case_and_joiners(workspace, ca
 def test_snippet_is_one_line_with_marked_words_and_exact_spans(workspace, case_id) -> None:
     body = ("First paragraph about nothing.\n\n" + "filler words here " * 20
             + "The Łódź\tinspection\nreport was late.\r\n" + "more filler " * 40)
-    _add_docs(workspace, case_id, {"long": body})
+    add_documents(workspace, case_id, {"long": body})
     with workspace.transaction() as s:
         [hit] = search.search(s, "lodz report")
     assert not re.search(r"[\n\r\t]", hit.snippet + hit.text)
@@ -114,7 +106,7 @@ def test_snippet_marks_whole_words_only_from_the_first_match(workspace, case_id)
     # snippet starts at the first whole-word match, not at the first partial one.
     body = ("Kabob stand owner, Brienne's cousin, reaudited nothing. " + "filler text " * 30
             + "Then Bob met O’Brien and the auditors; kabob again." + " tail" * 60)
-    _add_docs(workspace, case_id, {"words": body})
+    add_documents(workspace, case_id, {"words": body})
     with workspace.transaction() as s:
         [hit] = search.search(s, "O'Brien bob audit*")
     assert [hit.text[a:b] for a, b in hit.highlights] == ["Bob", "O", "Brien", "auditors"]
@@ -123,7 +115,7 @@ def test_snippet_marks_whole_words_only_from_the_first_match(workspace, case_id)
 
 
 def test_deleted_document_is_never_found_and_new_name_is_found_at_once(workspace, case_id) -> None:
-    ids = _add_docs(workspace, case_id, {"Quarrington memo": "The Quarrington memo text."})
+    ids = add_documents(workspace, case_id, {"Quarrington memo": "The Quarrington memo text."})
     with workspace.transaction() as s:
         pid = items.create_item(s, case_id, "person", "Ada Pikestaff").id
     with workspace.transaction() as s:
@@ -148,7 +140,7 @@ def test_deleted_document_is_never_found_and_new_name_is_found_at_once(workspace
 def test_deleting_a_case_leaves_nothing_findable(workspace) -> None:
     with workspace.transaction() as s:
         cid = cases.create_case(s, "Doomed").id
-    _add_docs(workspace, cid, {"Doomed doc": "Zanzibar ledger."})
+    add_documents(workspace, cid, {"Doomed doc": "Zanzibar ledger."})
     with workspace.transaction() as s:
         s.execute(text("DELETE FROM cases WHERE id = :c"), {"c": cid})
     with workspace.transaction() as s:

@@ -10,12 +10,11 @@ from alembic import command
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.ingest.types import Ingested
 from casefile.services import cases, items
-from casefile.services.documents import store_document
 from casefile.services.reindex import rebuild_search_index
 from casefile.store import Blob, Case, Document, search
 from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
+from tests.store.helpers import add_documents
 
 DOCS = {
     "auditor": "The auditor signed the harbour accounts.",
@@ -24,15 +23,6 @@ DOCS = {
     "audio": "The audio recording was lost.",
     "lodz": "The shipment left Łódź on the audited barge.",
 }
-
-
-def _add(ws, case_id: int, docs: dict[str, str]) -> dict[str, int]:
-    ids = {}
-    with ws.transaction() as s:
-        for title, body in docs.items():
-            ing = Ingested(text=body, mime_type="text/plain", title=title)
-            ids[title] = store_document(s, case_id, body.encode(), ing).document_id
-    return ids
 
 
 def _found(ws, query: str) -> set[int]:
@@ -48,27 +38,27 @@ def _plain_prefix_ids(ws, query: str) -> set[int]:
     return {r[0] for r in rows}
 
 
-def test_prefix_finds_the_same_items_as_fts5s_own_prefix_query(sqlite_workspace, tmp_path) -> None:
+def _run(s):
+    """A ``store.search.Run`` on the session."""
+    return lambda sql, params: s.connection().execute(text(sql), params).all()
+
+
+def test_prefix_finds_the_same_items_as_fts5s_own_prefix_query(sqlite_workspace) -> None:
     ws = sqlite_workspace
     with ws.transaction() as s:
         case_id = cases.create_case(s, "Prefix").id
-    ids = _add(ws, case_id, DOCS)
+    ids = add_documents(ws, case_id, DOCS)
     for query in ("audit*", "audi*", "audite*", '"the audit"*', "port -audit*", "lod*", "zz*"):
-        with ws.transaction() as s:
-            stmts = search.search_statements("sqlite", search.parse_query(query), None)
-            words = search.prefix_words(
-                lambda sql, p, s=s: s.connection().execute(text(sql), p).all(),
-                search.parse_query(query))
+        assert search.search_statements("sqlite", search.parse_query(query), None).prefixes
         assert _found(ws, query) == _plain_prefix_ids(ws, query), query
-        assert stmts.prefixes is not None
     assert _found(ws, "audit*") == {ids["auditor"], ids["audits"], ids["audit"], ids["lodz"]}
-    assert words == {}  # "zz*": no indexed word starts with it, the prefix query is kept
     with ws.transaction() as s:
-        run = lambda sql, p: s.connection().execute(text(sql), p).all()  # noqa: E731
-        assert search.prefix_words(run, search.parse_query("audit*")) == {
+        assert search.prefix_words(_run(s), search.parse_query("audit*")) == {
             "audit": ["audit", "audited", "auditor", "audits"]}
-        assert search.fts5_query(search.parse_query("audit*"), {"audit": ["audit", "audits"]}) \
-            == '(("audit" OR "audits"))'
+        # no indexed word starts with "zz": the prefix query is kept
+        assert search.prefix_words(_run(s), search.parse_query("zz*")) == {}
+    assert search.fts5_query(search.parse_query("audit*"), {"audit": ["audit", "audits"]}) \
+        == '(("audit" OR "audits"))'
 
 
 def test_a_prefix_with_too_many_words_stays_a_prefix_query(sqlite_workspace) -> None:
@@ -76,11 +66,10 @@ def test_a_prefix_with_too_many_words_stays_a_prefix_query(sqlite_workspace) -> 
     with ws.transaction() as s:
         case_id = cases.create_case(s, "Many").id
     many = {f"w{i}": f"Word pre{i:03d}x here." for i in range(search.MAX_PREFIX_WORDS + 5)}
-    ids = _add(ws, case_id, many)
+    ids = add_documents(ws, case_id, many)
     with ws.transaction() as s:
-        run = lambda sql, p: s.connection().execute(text(sql), p).all()  # noqa: E731
-        assert search.prefix_words(run, search.parse_query("pre*")) == {}
-        assert len(search.prefix_words(run, search.parse_query("pre00*"))["pre00"]) == 10
+        assert search.prefix_words(_run(s), search.parse_query("pre*")) == {}
+        assert len(search.prefix_words(_run(s), search.parse_query("pre00*"))["pre00"]) == 10
     assert _found(ws, "pre*") == set(ids.values())
     assert _found(ws, "pre00*") == {ids[f"w{i}"] for i in range(10)}
 
@@ -88,7 +77,7 @@ def test_a_prefix_with_too_many_words_stays_a_prefix_query(sqlite_workspace) -> 
 def test_prefix_follows_edits_and_deletes_and_a_whole_reindex(workspace, case_id) -> None:
     # "quarrel" is indexed first, so "quarr*" has a word list before the edit adds
     # "quarrington": the list must grow in the edit's own transaction.
-    ids = _add(workspace, case_id, {"memo": "Nothing but a quarrel."})
+    ids = add_documents(workspace, case_id, {"memo": "Nothing but a quarrel."})
     with workspace.transaction() as s:
         person = items.create_item(s, case_id, "person", "Jo Smith").id
     assert _found(workspace, "quarr*") == {ids["memo"]}
