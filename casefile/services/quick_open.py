@@ -26,7 +26,7 @@ class QuickHit:
     """One quick-open result.
 
     ``source`` is ``"title"`` (the name matched) or ``"text"`` (the words are in its text);
-    ``snippet`` is the text around the first match (text hits), ``match`` the first matched
+    ``snippet`` is the text around a match (text hits), ``match`` the first matched
     word as it is written in the text (to select it when the document opens).
     """
 

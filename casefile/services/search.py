@@ -27,11 +27,12 @@ MAX_LIMIT = 1000
 class SearchResult:
     """One hit.
 
-    ``snippet`` is plain text around the first match (runs of whitespace made single spaces,
-    "…" where cut); ``highlights`` are the ``(start, end)`` Python str offsets of the matched
-    words *in the snippet*. ``match``, for a document whose text holds the query, is the
-    ``(start, end)`` str offsets of the first match in the document's text (None for other
-    kinds, and for a document found by its title or notes only).
+    ``snippet`` is plain text around a match (:func:`casefile.store.search.make_snippet`;
+    runs of whitespace made single spaces, "…" where cut); ``highlights`` are the
+    ``(start, end)`` Python str offsets of the matched words *in the snippet*. ``match``, for
+    a document whose text holds the query, is the ``(start, end)`` str offsets of the first
+    match in the document's text (None for other kinds, and for a document found by its
+    title or notes only).
     """
 
     item_id: int

@@ -114,6 +114,23 @@ def test_snippet_marks_whole_words_only_from_the_first_match(workspace, case_id)
     assert "Kabob stand" not in hit.text
 
 
+def test_snippet_centres_on_the_words_as_usually_written(workspace, case_id) -> None:
+    # A lone "Ó" (the whole word "o" once folded) long before O'Brien: the snippet shows
+    # O'Brien, found as written, not that first whole-word "o". A name present only in an
+    # accented form (Chloé for the query Chloe) still gets its snippet around it.
+    add_documents(workspace, case_id, {
+        "irish": "Aoife Ó Ceallaigh opened the meeting. " + "filler text " * 40
+                 + "Then Rafael O'Brien spoke." + " tail" * 40,
+        "accent": "filler text " * 40 + "Then Chloé spoke." + " tail" * 40,
+    })
+    with workspace.transaction() as s:
+        [irish] = search.search(s, "O'Brien")
+        [accent] = search.search(s, "Chloe")
+    assert "Then Rafael [O]'[Brien] spoke." in irish.snippet
+    assert "Ceallaigh" not in irish.text
+    assert "Then [Chloé] spoke." in accent.snippet
+
+
 def test_deleted_document_is_never_found_and_new_name_is_found_at_once(workspace, case_id) -> None:
     ids = add_documents(workspace, case_id, {"Quarrington memo": "The Quarrington memo text."})
     with workspace.transaction() as s:
