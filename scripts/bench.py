@@ -23,9 +23,11 @@ N documents is made in two parts:
 
 Measured afterwards, on the N-document workspace:
 
-- search p50/p95: ``store.search.search`` (whole workspace, 50 hits, snippets, in a new session
-  each) over ``synthetic.QUERIES`` run 6 times each, warm, taking turns with the raw runs
-  below (each repeat starts with another of them); the full-rank runs come after all of them.
+- search p50/p95: ``store.search.search`` (whole workspace, 50 hits, snippets) in a new
+  ``Workspace.reading()`` each (a read transaction on a pooled connection, no ORM session:
+  the Search panel's path) over ``synthetic.QUERIES`` run 6 times each, warm, taking turns
+  with the raw runs below (each repeat starts with another of them); the full-rank runs
+  come after all of them.
 - raw p95: every statement Casefile's search runs (``store.search.search_statements`` and
   ``search_ids``: the RANK_WINDOW probe, the ranked or newest-first query, then the hits'
   rows), run directly through sqlite3 / psycopg on one connection kept open, without
@@ -187,14 +189,14 @@ def _search(ws: Any, url: str) -> dict[str, float]:
     dialect = "sqlite" if url.startswith("sqlite") else "postgresql"
     per_query: dict[str, float] = {}
     for q in synthetic.QUERIES:  # warm up caches once
-        with ws.transaction() as s:
-            search.search(s, q)
+        with ws.reading() as r:
+            search.search(r, q)
     for q in synthetic.QUERIES:
         stmts = search.search_statements(dialect, search.parse_query(q), None)
 
         def ours_once(q: str = q) -> None:
-            with ws.transaction() as s:
-                search.search(s, q)
+            with ws.reading() as r:
+                search.search(r, q)
 
         def raw_once(stmts: Any = stmts) -> None:
             ids = search.search_ids(run_raw, stmts, 50)

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
-from casefile.store import Case, Document
+from casefile.store.reader import Reader, session_reader
 from casefile.store.search import query_terms, search
 from casefile.store.textfind import first_span
 
@@ -57,38 +56,39 @@ class SearchResults:
     terms: tuple[str, ...] = ()
 
 
-def search_workspace(session: Session, query: str, case_id: int | None = None,
+def search_workspace(source: Session | Reader, query: str, case_id: int | None = None,
                      limit: int = 100) -> SearchResults:
     """Items of the whole workspace (``case_id=None``) or of one case whose title or text match
     ``query``, best first.
 
-    Order as :func:`casefile.store.search.search`: by relevance, the title weighing more
-    (newest first when a query matches 2,000 items or more). At most ``limit`` hits (clamped
-    to 1..MAX_LIMIT). A blank query, or one with only exclusions, returns no hits and no
-    terms. Raises :class:`~casefile.errors.NotFoundError` when ``case_id`` names no case.
+    ``source``: a session, or a :class:`~casefile.store.reader.Reader` (the Search panel's,
+    ``Workspace.reading()``, which skips the ORM session). Order as
+    :func:`casefile.store.search.search`: by relevance, the title weighing more (newest first
+    when a query matches 2,000 items or more). At most ``limit`` hits (clamped to
+    1..MAX_LIMIT). A blank query, or one with only exclusions, returns no hits and no terms.
+    Raises :class:`~casefile.errors.NotFoundError` when ``case_id`` names no case.
     """
-    if case_id is not None and session.get(Case, case_id) is None:
+    reader = session_reader(source) if isinstance(source, Session) else source
+    if case_id is not None and not reader.run(
+            "SELECT 1 FROM cases WHERE id = :id", {"id": int(case_id)}):
         raise NotFoundError(f"There is no case with id {case_id}.")
     terms = tuple(query_terms(query))
     if not terms:
         return SearchResults(query, ())
     limit = max(1, min(int(limit), MAX_LIMIT))
-    found = search(session, query, case_id, limit=limit + 1)
+    found = search(reader, query, case_id, limit=limit + 1)
     more = len(found) > limit
     found = found[:limit]
     if not found:
         return SearchResults(query, (), False, terms)
+    case_ids = ",".join(str(int(c)) for c in {h.case_id for h in found})
     case_titles: dict[int, str] = {
-        cid: title for cid, title in session.execute(
-            select(Case.id, Case.title).where(Case.id.in_({h.case_id for h in found})))}
-    doc_ids = [h.item_id for h in found if h.kind == "document"]
-    texts: dict[int, str] = {}
-    if doc_ids:
-        texts = {i: t or "" for i, t in session.execute(
-            select(Document.id, Document.text).where(Document.id.in_(doc_ids)))}
+        int(cid): title
+        for cid, title in reader.run(f"SELECT id, title FROM cases WHERE id IN ({case_ids})", {})}
     hits = []
     for h in found:
-        match = first_span(texts[h.item_id], query) if h.item_id in texts else None
+        match = (first_span(h.document_text, query)
+                 if h.kind == "document" and h.document_text else None)
         hits.append(SearchResult(
             item_id=h.item_id, case_id=h.case_id, case_title=case_titles.get(h.case_id, ""),
             kind=h.kind, title=h.title, snippet=h.text, highlights=h.highlights, match=match))

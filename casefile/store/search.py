@@ -50,7 +50,7 @@ runtime-config-query.html), because otherwise the planner walks the primary key 
 reads each row's vector from TOAST (8 us a row: 0.9 s for a phrase in 1,246 of 100,000 documents).
 The hits' rows (items, the body copy, documents.text) are read for the returned ids only, and
 snippets made for them only (about 0.02-0.06 ms of Python per 3 KB hit). The statements
-run through the driver, in the session's transaction (:func:`driver_runner`).
+run through the driver (:mod:`casefile.store.reader`).
 """
 
 from __future__ import annotations
@@ -62,10 +62,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import pairwise
-from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
+
+from casefile.store.reader import Reader, Run, session_reader
 
 #: Table names Alembic autogenerate must ignore (FTS5 table, its shadow tables, the snippet text
 #: table, and the PostgreSQL search table).
@@ -642,7 +643,8 @@ def unindex_item(session: Session, item_id: int) -> None:
 @dataclass(frozen=True)
 class SearchHit:
     """One result: the item, its snippet (see module docstring for the markers) and, in
-    ``highlights``, the ``(start, end)`` spans of matched words in ``text``."""
+    ``highlights``, the ``(start, end)`` spans of matched words in ``text``;
+    ``document_text``, a document's whole text (None for other kinds), read with the hit."""
 
     item_id: int
     case_id: int
@@ -650,6 +652,7 @@ class SearchHit:
     title: str
     text: str = ""
     highlights: tuple[tuple[int, int], ...] = ()
+    document_text: str | None = field(default=None, repr=False)
 
     @property
     def snippet(self) -> str:
@@ -715,7 +718,7 @@ def _matcher(phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
 def _squash(value: str) -> str:
     """``value`` with each run of whitespace (``str.isspace``) made one space, as
     ``re.sub(r"\\s+", " ", value)`` does, but with ``str.split`` (C, about 3x faster here)."""
-    if not value:
+    if "  " not in value and value.isprintable():  # no whitespace but single " "
         return value
     core = " ".join(value.split())
     if not core:
@@ -794,14 +797,18 @@ def make_snippet(
     # Squashing whitespace changes no word, so the matches are found in the squashed window.
     window = _squash(body[start:end])
     lead = "…" if start else ""
-    spans = [(a + len(lead), b + len(lead)) for a, b in (
-        m.span() for m in (matcher.finditer(window) if matcher else ())
-        # a window cut inside a word: a match at its start is not a word start in the body
-        if m.start() or not start or not body[start - 1].isalnum())]
-    snippet = lead + window + ("…" if end < len(body) else "")
-    stripped = snippet.lstrip(" ")
-    shift = len(snippet) - len(stripped)
-    return stripped.rstrip(" "), tuple((a - shift, b - shift) for a, b in spans)
+    tail = "…" if end < len(body) else ""
+    if not lead:
+        window = window.lstrip(" ")
+    if not tail:
+        window = window.rstrip(" ")
+    spans = [m.span() for m in matcher.finditer(window)] if matcher else []
+    # a window cut inside a word: a match at its start is not a word start in the body
+    if spans and lead and not spans[0][0] and body[start - 1].isalnum():
+        del spans[0]
+    if lead:
+        spans = [(a + 1, b + 1) for a, b in spans]
+    return lead + window + tail, tuple(spans)
 
 
 def mark(snippet_text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -911,8 +918,6 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
 #: many, and so on; beyond this many windows, in all.
 MAX_WINDOWS = 64
 
-Run = Callable[[str, dict[str, object]], Sequence[Sequence[Any]]]
-
 
 def search_ids(run: Run, stmts: SearchSQL, limit: int) -> list[int]:
     """The ids of the hits, best first, running ``stmts`` with ``run(sql, params)`` (which
@@ -964,51 +969,15 @@ def _pg_ids(run: Run, stmts: SearchSQL, params: dict[str, object], last: int,
         span *= 8
 
 
-@lru_cache(maxsize=512)
-def _pyformat(sql: str) -> str:
-    """``sql`` with its ``:name`` parameters written ``%(name)s`` (psycopg's style)."""
-    return _NAMED_PARAM.sub(r"%(\1)s", sql)
-
-
-_NAMED_PARAM = re.compile(r"(?<![:\w]):(\w+)")
-
-
-def driver_runner(session: Session) -> Run:
-    """A :data:`Run` executing SQL written with ``:name`` parameters on the session's own
-    database connection, in its current transaction, through the driver (sqlite3 or
-    psycopg) rather than SQLAlchemy's statement layer.
-
-    The search statements are plain text with a handful of scalar parameters, and on
-    PostgreSQL SQLAlchemy's per-statement work (about 0.25 ms here) was a fifth of a typical
-    search; the driver runs the same SQL in the same transaction. Driver errors propagate
-    unchanged (``sqlite3.Error``, ``psycopg.Error``).
-    """
-    conn = session.connection()  # begins the session's transaction if needed
-    dbapi = conn.connection.dbapi_connection
-    assert dbapi is not None
-    if conn.dialect.name == "sqlite":
-        def run_sqlite(sql: str, params: dict[str, object]) -> Sequence[Sequence[Any]]:
-            cur = dbapi.cursor()
-            try:
-                return cur.execute(sql, params).fetchall()
-            finally:
-                cur.close()
-        return run_sqlite
-
-    def run_pg(sql: str, params: dict[str, object]) -> Sequence[Sequence[Any]]:
-        cur = dbapi.cursor()
-        try:
-            cur.execute(_pyformat(sql), params)
-            return cur.fetchall()
-        finally:
-            cur.close()
-    return run_pg
-
-
 def search(
-    session: Session, query: str, case_id: int | None = None, limit: int = 50
+    source: Session | Reader, query: str, case_id: int | None = None, limit: int = 50
 ) -> list[SearchHit]:
     """Items whose title or text match ``query`` (syntax: module docstring), best first.
+
+    ``source`` is a session (the statements then run on its connection, in its transaction,
+    through the driver: :func:`~casefile.store.reader.session_reader`) or a
+    :class:`~casefile.store.reader.Reader` (``Workspace.reading()``, no session: about
+    0.5 ms less a search).
 
     Order: when the query matches fewer than :data:`RANK_WINDOW` items, by relevance (FTS5
     ``bm25`` on SQLite, ``ts_rank`` on PostgreSQL, the title weighing more; the two engines
@@ -1021,9 +990,9 @@ def search(
     parsed = parse_query(query)
     if parsed.empty:
         return []
-    dialect = session.get_bind().dialect.name
-    stmts = search_statements(dialect, parsed, case_id)
-    run = driver_runner(session)
+    reader = session_reader(source) if isinstance(source, Session) else source
+    run = reader.run
+    stmts = search_statements(reader.dialect, parsed, case_id)
     ids = search_ids(run, stmts, max(1, int(limit)))
     if not ids:
         return []
@@ -1038,5 +1007,5 @@ def search(
         _id, hit_case, kind, title, body, doc_text = row
         full = indexed_text(body, doc_text)
         plain, spans = make_snippet(full, matcher, probes)
-        hits.append(SearchHit(item_id, hit_case, kind, title, plain, spans))
+        hits.append(SearchHit(item_id, hit_case, kind, title, plain, spans, doc_text))
     return hits

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
+from casefile.store.reader import Reader
 from casefile.store.workspace import Workspace
 
 log = logging.getLogger(__name__)
@@ -239,6 +240,12 @@ class OperationRunner(QObject):
         """
         with self.workspace.transaction() as session:
             return fn(session)
+
+    def read_plain(self, fn: Callable[[Reader], T]) -> T:
+        """Run a read-only ``fn(reader)`` on the GUI thread, with plain SQL and no ORM session
+        (:meth:`Workspace.reading`; the Search panel's path). Errors propagate."""
+        with self.workspace.reading() as reader:
+            return fn(reader)
 
     # -- background jobs --------------------------------------------------------------------
 

@@ -327,8 +327,8 @@ class SearchPanel(QWidget):
         error = ""
         if query.strip() and (everywhere or case_id is not None):
             try:
-                results = self.window_.runner.read(
-                    lambda s: search_workspace(s, query, case_id, RESULT_LIMIT))
+                results = self.window_.runner.read_plain(
+                    lambda r: search_workspace(r, query, case_id, RESULT_LIMIT))
             except CasefileError as exc:
                 error = str(exc)
         self.results = results
