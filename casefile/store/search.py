@@ -49,7 +49,7 @@ statements run with ``enable_seqscan`` and ``enable_indexscan`` off for their tr
 runtime-config-query.html), because otherwise the planner walks the primary key newest first and
 reads each row's vector from TOAST (8 us a row: 0.9 s for a phrase in 1,246 of 100,000 documents).
 The hits' rows (items, the body copy, documents.text) are read for the returned ids only, and
-snippets made for them only (about 0.02-0.06 ms of Python per 3 KB hit). The statements
+snippets made for them only (about 0.01-0.04 ms of Python per 3 KB hit). The statements
 run through the driver (:mod:`casefile.store.reader`).
 """
 
@@ -682,8 +682,9 @@ def _char_class(c: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def _matcher(phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
-    """A regex finding the phrases' words in the original text, or None.
+def _matcher(phrases: tuple[Phrase, ...], min_chars: int = 0) -> re.Pattern[str] | None:
+    """A regex finding the phrases' words in the original text, or None. With ``min_chars``,
+    only the words of at least that many characters, if the phrases have any.
 
     Each letter of a (folded) query word is a class of every character that
     :func:`fold_same_length` maps to it (``[lLłŁĺ...]``), so the text is searched as it is, with
@@ -702,6 +703,7 @@ def _matcher(phrases: tuple[Phrase, ...]) -> re.Pattern[str] | None:
         for i, w in enumerate(p.words):
             is_prefix = p.prefix and i == len(p.words) - 1
             words[w] = words.get(w, False) or is_prefix
+    words = {w: star for w, star in words.items() if len(w) >= min_chars} or words
     if not words:
         return None
     alts = sorted(words, key=len, reverse=True)
@@ -727,62 +729,65 @@ def _squash(value: str) -> str:
             + (" " if value[-1].isspace() else ""))
 
 
-#: Query words shorter than this many characters are not looked for by :func:`_probes`
-#: (a short word is found inside many other words, and each find costs a regex check).
-PROBE_MIN_CHARS = 4
+#: Query words shorter than this many characters do not place a snippet (when the query has
+#: longer ones): a short word is found inside many other words, and a lone "O" (of O'Brien)
+#: or "to" (of "nothing to hide") tells the reader little.
+CENTRE_MIN_CHARS = 4
 
 
 @lru_cache(maxsize=256)
 def _probes(phrases: tuple[Phrase, ...], query: str = "") -> tuple[str, ...]:
-    """What :func:`make_snippet` looks for first: each query word of PROBE_MIN_CHARS
+    """What :func:`make_snippet` looks for first: each query word of CENTRE_MIN_CHARS
     characters or more without its first letter, in lower case, as typed in ``query``
     (``ódź`` for ``Łódź``) and folded (``odz``), so one ``str.find`` finds it written with or
     without a capital (``Ferreira``, ``ferreira``: ``erreira``)."""
     words = {w for p in phrases for w in p.words}
     typed = [t.lower() for t in _TOKEN.findall(query) if fold(t) in words]
-    return tuple(dict.fromkeys(w[1:] for w in [*typed, *words] if len(w) >= PROBE_MIN_CHARS))
+    return tuple(dict.fromkeys(w[1:] for w in [*typed, *words] if len(w) >= CENTRE_MIN_CHARS))
 
 
-def _early_match(body: str, matcher: re.Pattern[str],
+def _early_match(body: str, centre: re.Pattern[str],
                  probes: Sequence[str]) -> re.Match[str] | None:
     """The match the snippet is centred on: the earliest place where a probe
-    (:func:`_probes`) starts a match of ``matcher``, found with ``str.find`` (memchr-fast)
-    and checked with ``matcher.match`` there; when no probe does, the first match of any
-    form (``matcher.search``: accented, mixed-case or short words), or None.
+    (:func:`_probes`) is found with ``str.find`` one character after the start of a match of
+    ``centre`` (checked with ``centre.match`` there); when no probe is, the first match of
+    ``centre`` in any form (``centre.search``: accented, in capitals...), or None.
 
-    The regex alone scans the text at 5-15 ns a character in CPython's ``re``, stopping at
-    every first letter of a query word; ``str.find`` scans it about 20 times faster. So a
-    word written in an unusual form *before* a usual one is highlighted in the snippet only
-    if it falls in its window, which a reader does not miss (search engines show the best
-    passage, not the first).
+    ``centre`` alone would scan the text at 5-15 ns a character (CPython's ``re``, stopping
+    at every first letter of a query word); ``str.find`` takes about 0.8 ns. So a word
+    written in an unusual form *before* a usual one is highlighted only if it falls in the
+    snippet, which then shows the first usual one.
     """
     best: re.Match[str] | None = None
     for probe in probes:
         end = len(body) if best is None else best.start()
         i = body.find(probe, 1, end)
         while i > 0:
-            found = matcher.match(body, i - 1)
+            found = centre.match(body, i - 1)
             if found is not None:
                 best = found
                 break
             i = body.find(probe, i + 1, end)
-    return best if best is not None else matcher.search(body)
+    return best if best is not None else centre.search(body)
 
 
 def make_snippet(
-    body: str, matcher: re.Pattern[str] | None, probes: Sequence[str] = ()
+    body: str, matcher: re.Pattern[str] | None, probes: Sequence[str] = (),
+    centre: re.Pattern[str] | None = None,
 ) -> tuple[str, tuple[tuple[int, int], ...]]:
     """The snippet text of ``body`` around an early match, and the highlighted spans in it.
 
     Returns ``(text, spans)``: ``text`` is at most ~SNIPPET_CHARS characters of ``body`` with
     runs of whitespace made single spaces and ``…`` where it was cut; ``spans`` are
-    ``(start, end)`` str offsets of every matched word in ``text`` (``matcher``, see
-    :func:`_matcher`). The window is placed around the match :func:`_early_match` finds
-    with ``probes``; with no probes, around the first match.
+    ``(start, end)`` str offsets of every match of ``matcher`` in ``text`` (:func:`_matcher`).
+    The window is placed around the match of ``centre`` (default: ``matcher``) that
+    :func:`_early_match` finds with ``probes``; with no probes, around its first match; with
+    no match, at the start.
     """
     if not body:
         return "", ()
-    first = None if matcher is None else _early_match(body, matcher, probes)
+    centre = centre or matcher
+    first = None if centre is None else _early_match(body, centre, probes)
     if first is None:
         start = 0
     else:
@@ -999,6 +1004,7 @@ def search(
     rows = {r[0]: r for r in run(stmts.rows.format(ids=",".join(map(str, ids))), {})}
     phrases = tuple(parsed.phrases())
     matcher, probes = _matcher(phrases), _probes(phrases, query)
+    centre = _matcher(phrases, CENTRE_MIN_CHARS)
     hits: list[SearchHit] = []
     for item_id in ids:
         row = rows.get(item_id)
@@ -1006,6 +1012,6 @@ def search(
             continue
         _id, hit_case, kind, title, body, doc_text = row
         full = indexed_text(body, doc_text)
-        plain, spans = make_snippet(full, matcher, probes)
+        plain, spans = make_snippet(full, matcher, probes, centre)
         hits.append(SearchHit(item_id, hit_case, kind, title, plain, spans, doc_text))
     return hits

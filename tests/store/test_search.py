@@ -131,6 +131,17 @@ def test_snippet_centres_on_the_words_as_usually_written(workspace, case_id) -> 
     assert "Then [Chloé] spoke." in accent.snippet
 
 
+def test_snippet_is_not_placed_by_a_short_word_alone(workspace, case_id) -> None:
+    # "to" comes first, but the snippet is placed by the phrase's longer words, even written
+    # in capitals (which the quick str.find of "othing" misses, so the regex looks).
+    add_documents(workspace, case_id, {"hide": "We went to the market. " + "filler text " * 40
+                                       + "He said there was NOTHING TO HIDE." + " tail" * 40})
+    with workspace.transaction() as s:
+        [hit] = search.search(s, '"nothing to hide"')
+    assert "there was [NOTHING] [TO] [HIDE]." in hit.snippet
+    assert "market" not in hit.text
+
+
 def test_deleted_document_is_never_found_and_new_name_is_found_at_once(workspace, case_id) -> None:
     ids = add_documents(workspace, case_id, {"Quarrington memo": "The Quarrington memo text."})
     with workspace.transaction() as s:
