@@ -68,7 +68,9 @@ def dbapi_runner(dbapi: Any, dialect: str) -> Run:
 
 def session_reader(session: Session) -> Reader:
     """A :class:`Reader` on the session's own connection, in its current transaction (begun
-    here if needed), so that it sees the session's flushed, uncommitted changes."""
+    here if needed), after flushing the session, so that it sees the session's uncommitted
+    changes."""
+    session.flush()  # as the session's own queries would (autoflush)
     conn = session.connection()
     dbapi = conn.connection.dbapi_connection
     assert dbapi is not None
@@ -81,7 +83,11 @@ def reading(engine: Engine) -> Iterator[Reader]:
     ``BEGIN`` on SQLite (the workspace engine turns pysqlite's own transaction handling off,
     see ``workspace.make_engine``), the driver's implicit transaction on PostgreSQL; rolled
     back at the end (nothing is kept; transaction-local settings are undone) and the
-    connection returned to the pool, also after an error."""
+    connection returned to the pool, also after an error. The Reader's ``run`` raises
+    RuntimeError once the block has ended (it would run on a connection now in the pool).
+
+    Plain driver SQL: on PostgreSQL a literal ``%`` must be written ``%%``, and ``:name``
+    is taken as a parameter even inside a string literal; pass values as parameters."""
     fairy = engine.raw_connection()
     try:
         dbapi = fairy.driver_connection
@@ -89,9 +95,18 @@ def reading(engine: Engine) -> Iterator[Reader]:
         dialect = engine.dialect.name
         if dialect == "sqlite":
             dbapi.execute("BEGIN")
+        run = dbapi_runner(dbapi, dialect)
+        active = True
+
+        def guarded(sql: str, params: dict[str, object]) -> Sequence[Sequence[Any]]:
+            if not active:
+                raise RuntimeError("this Reader's transaction has ended (used after its block)")
+            return run(sql, params)
+
         try:
-            yield Reader(dialect, dbapi_runner(dbapi, dialect))
+            yield Reader(dialect, guarded)
         finally:
+            active = False
             dbapi.rollback()
     finally:
         fairy.close()

@@ -781,13 +781,15 @@ def make_snippet(
     runs of whitespace made single spaces and ``…`` where it was cut; ``spans`` are
     ``(start, end)`` str offsets of every match of ``matcher`` in ``text`` (:func:`_matcher`).
     The window is placed around the match of ``centre`` (default: ``matcher``) that
-    :func:`_early_match` finds with ``probes``; with no probes, around its first match; with
-    no match, at the start.
+    :func:`_early_match` finds with ``probes``; with no probes, around its first match; when
+    ``centre`` has none, around the first match of ``matcher``; with no match at all, at the
+    start.
     """
     if not body:
         return "", ()
-    centre = centre or matcher
-    first = None if centre is None else _early_match(body, centre, probes)
+    first = None if matcher is None else _early_match(body, centre or matcher, probes)
+    if first is None and centre is not None and matcher is not None and centre is not matcher:
+        first = matcher.search(body)  # only short words in the text ("IBM OR harbor")
     if first is None:
         start = 0
     else:

@@ -59,3 +59,20 @@ def test_reading_works_again_after_a_failed_statement(workspace, case_id) -> Non
     with workspace.reading() as r:
         assert r.run("SELECT count(*) FROM cases WHERE id = :id", {"id": case_id}) == [(1,)]
     assert workspace.engine.pool.checkedout() == 0
+
+
+def test_a_reader_refuses_to_run_after_its_block(workspace, case_id) -> None:
+    with workspace.reading() as r:
+        assert r.run("SELECT count(*) FROM cases", {}) == [(1,)]
+    with pytest.raises(RuntimeError, match="has ended"):
+        r.run("SELECT count(*) FROM cases", {})
+    with workspace.transaction() as s:  # the pooled connection is clean for the next user
+        assert search_workspace(s, "anything", case_id).hits == ()
+
+
+def test_search_through_a_session_sees_its_unflushed_changes(workspace, case_id) -> None:
+    add_documents(workspace, case_id, {"Harbor memo": "The harbor contract."})
+    with workspace.transaction() as s:
+        cases.get_case(s, case_id).title = "Renamed"  # not flushed yet
+        [hit] = search_workspace(s, "harbor", case_id).hits
+    assert hit.case_title == "Renamed"

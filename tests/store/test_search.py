@@ -142,6 +142,15 @@ def test_snippet_is_not_placed_by_a_short_word_alone(workspace, case_id) -> None
     assert "market" not in hit.text
 
 
+def test_snippet_falls_back_to_a_short_word_when_no_long_one_is_in_the_text(workspace,
+                                                                              case_id) -> None:
+    add_documents(workspace, case_id, {"memo": "filler text " * 40 + "The IBM contract was "
+                                       "signed." + " tail" * 40})
+    with workspace.transaction() as s:
+        [hit] = search.search(s, "IBM OR harbor")
+    assert "The [IBM] contract was signed." in hit.snippet
+
+
 def test_deleted_document_is_never_found_and_new_name_is_found_at_once(workspace, case_id) -> None:
     ids = add_documents(workspace, case_id, {"Quarrington memo": "The Quarrington memo text."})
     with workspace.transaction() as s:
