@@ -788,7 +788,8 @@ def make_snippet(
     if not body:
         return "", ()
     first = None if matcher is None else _early_match(body, centre or matcher, probes)
-    if first is None and centre is not None and matcher is not None and centre is not matcher:
+    if (first is None and centre is not None and matcher is not None
+            and centre.pattern != matcher.pattern):  # not the same scan twice
         first = matcher.search(body)  # only short words in the text ("IBM OR harbor")
     if first is None:
         start = 0
