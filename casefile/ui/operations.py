@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
+from casefile.services.changes import Changes, changes
 from casefile.store.reader import Reader
 from casefile.store.workspace import Workspace
 
@@ -29,45 +30,20 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class CaseChange:
-    """What one operation changed, as carried by ``case_changed``.
-
-    ``kinds``: item kinds whose rows were created, edited or deleted; ``created`` / ``updated`` /
-    ``deleted``: the item ids concerned; ``evidence``: passages or evidence links changed;
-    ``cases``: the list of cases changed (a case was created); ``case_id``: the case concerned
-    (None when not tied to one).
-    """
-
-    case_id: int | None = None
-    kinds: frozenset[str] = frozenset()
-    created: frozenset[int] = frozenset()
-    updated: frozenset[int] = frozenset()
-    deleted: frozenset[int] = frozenset()
-    evidence: bool = False
-    cases: bool = False
-    label: str = ""
-
-    @property
-    def structural(self) -> bool:
-        """True when rows appeared or disappeared (tables reload rather than patch rows)."""
-        return bool(self.created or self.deleted or self.cases)
-
-    def touches(self, kind: str) -> bool:
-        """True when items of ``kind`` changed."""
-        return kind in self.kinds
+#: What one operation changed, as carried by ``case_changed``: the services' own value
+#: (:class:`casefile.services.changes.Changes`), so views refresh from what the service said.
+CaseChange = Changes
 
 
 def change(
     case_id: int | None, *, kinds: tuple[str, ...] | set[str] = (), created: Any = (),
     updated: Any = (), deleted: Any = (), evidence: bool = False, cases: bool = False,
-    label: str = "",
+    label: str = "", documents: Any = (), suggestions: bool = False,
 ) -> CaseChange:
-    """Build a CaseChange from plain iterables (a convenience for callers)."""
-    return CaseChange(
-        case_id, frozenset(kinds), frozenset(created), frozenset(updated), frozenset(deleted),
-        evidence, cases, label,
-    )
+    """Build a Changes value from plain iterables (a convenience for callers)."""
+    return changes(case_id, kinds=kinds, created=created, updated=updated, deleted=deleted,
+                   evidence=evidence, cases=cases, label=label, documents=documents,
+                   suggestions=suggestions)
 
 
 class Cancelled(Exception):
