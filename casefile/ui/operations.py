@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QProgressDialog, QWidget
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.services.changes import Changes, changes
+from casefile.services.changes import Changes, Step, changes, run_step
 from casefile.store.reader import Reader
 from casefile.store.workspace import Workspace
 
@@ -208,6 +208,17 @@ class OperationRunner(QObject):
         if change is not None:
             self.case_changed.emit(change(value) if callable(change) else change)
         return Outcome(True, value)
+
+    def apply(self, fn: Callable[[Session], Changes], *, label: str = "") -> Outcome[Changes]:
+        """Run one service action ``fn(session) -> Changes`` now, in one transaction, then emit
+        ``case_changed`` with the Changes the service returned (views refresh from what the
+        service said changed). Failures as for :meth:`run`."""
+        return self.run(fn, change=lambda c: c, label=label)
+
+    def apply_step(self, step: Step) -> Outcome[Changes]:
+        """Run an undo or redo :class:`~casefile.services.changes.Step` (a service call) as
+        :meth:`apply` does; the returned Changes' ``undo`` is the step that reverses it."""
+        return self.apply(lambda s: run_step(s, step), label=step.label)
 
     def read(self, fn: Callable[[Session], T]) -> T:
         """Run a read-only query ``fn(session)`` on the GUI thread and return its result.
