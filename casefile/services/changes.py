@@ -122,7 +122,13 @@ def run_step(session: Session, step: Step) -> Changes:
 
 
 #: Service modules that register step actions (imported before a step runs).
-ACTION_MODULES: tuple[str, ...] = ()
+ACTION_MODULES: tuple[str, ...] = (
+    "casefile.services.item_actions",
+    "casefile.services.evidence_actions",
+    "casefile.services.followup_actions",
+    "casefile.services.claim_actions",
+    "casefile.services.relationship_actions",
+)
 
 
 def _load_actions() -> None:

@@ -4,7 +4,7 @@ chain (claim ← who said it ← via which outlet or document ← passages), the
 gives next to a reporter's override, and the override itself, which needs a reason.
 
 Statuses come from ``casefile.services.claims`` (``claims_overview``); overrides go through
-``claims.override_status`` / ``claims.clear_override`` as undoable commands run by the
+the service action ``claim_actions.set_override`` as undoable commands run by the
 OperationRunner. The view reloads from ``case_changed`` only.
 """
 
@@ -43,15 +43,15 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.services import claims, evidence
+from casefile.services import claim_actions, claims, evidence
+from casefile.services.changes import Changes
 from casefile.services.claims import ClaimRow
 from casefile.store.items import CLAIM_STATUSES
 from casefile.ui.models import ID_ROLE, is_dark_palette, relation_colour
-from casefile.ui.operations import CaseChange, OperationRunner, change
-from casefile.ui.undo import _ServiceCommand
+from casefile.ui.operations import CaseChange, OperationRunner, Outcome
+from casefile.ui.undo import ActionCommand
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -199,9 +199,10 @@ class _WrapDelegate(QStyledItemDelegate):
         return QSize(base.width(), max(base.height(), rect.height() + 6))
 
 
-class OverrideCommand(_ServiceCommand):
-    """Set a claim's status by hand for a reason (``status`` None: clear the override);
-    undo puts back the override that was there, or clears it."""
+class OverrideCommand(ActionCommand):
+    """Set a claim's status by hand for a reason (``status`` None: clear the override) through
+    ``claim_actions.set_override``; undo puts back the override that was there, or clears it
+    (the service reads it; ``before`` is what the window showed)."""
 
     def __init__(self, runner: OperationRunner, case_id: int, claim_id: int,
                  status: str | None, reason: str | None,
@@ -210,24 +211,11 @@ class OverrideCommand(_ServiceCommand):
                          f"Set claim {status}" if status else "Clear claim override")
         self.claim_id, self.status, self.reason, self.before = claim_id, status, reason, before
 
-    def _apply(self, target: tuple[str, str] | None) -> bool:
-        def work(s: Session) -> None:
-            if target is None:
-                claims.clear_override(s, self.claim_id)
-            else:
-                claims.override_status(s, self.claim_id, target[0], target[1])
-
-        return self.runner.run(
-            work, change=change(self.case_id, kinds={"claim"}, updated={self.claim_id},
-                                label=self.text()),
-            label=self.text()).ok
-
-    def _do(self) -> bool:
-        target = (self.status, self.reason or "") if self.status else None
-        return self._apply(target)
-
-    def _undo(self) -> bool:
-        return self._apply(self.before)
+    def _first(self) -> Outcome[Changes]:
+        return self.runner.apply(
+            lambda s: claim_actions.set_override(s, self.claim_id, self.status,
+                                                 self.reason or ""),
+            label=self.text())
 
 
 class ClaimsView(QWidget):

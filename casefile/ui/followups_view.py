@@ -4,7 +4,8 @@ answered, and whom to ask with their contact details.
 
 The table is the window's :class:`~casefile.ui.models.FollowupsModel`; which rows it holds is
 :meth:`FollowupsPage.current_view` (the window's loader asks). Changes are undoable commands
-over ``casefile.services.questions`` run through the OperationRunner, so the page, like every
+over the service actions of ``casefile.services.followup_actions`` run through the
+OperationRunner, so the page, like every
 view, refreshes from ``case_changed``.
 """
 
@@ -44,14 +45,15 @@ from PySide6.QtWidgets import (
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.services import editing, items, passages, questions, views
+from casefile.services import followup_actions, questions, views
+from casefile.services.changes import Changes
 from casefile.services.questions import FollowUp
 from casefile.services.views import ItemChoice, PassageMark
 from casefile.store.items import QUESTION_STATUSES
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.models import STATUS_COLUMN, FollowupsModel, due_phrase
-from casefile.ui.operations import CaseChange, OperationRunner, change
-from casefile.ui.undo import _ServiceCommand
+from casefile.ui.operations import OperationRunner, Outcome
+from casefile.ui.undo import ActionCommand
 
 #: (view name for ``questions.followup_view``, button label), in button order.
 FOLLOWUP_VIEW_LABELS = (
@@ -76,27 +78,19 @@ COUNTED_VIEWS = ("overdue", "week", "waiting", "answered")
 # -- commands -------------------------------------------------------------------------------
 
 
-class StatusCommand(_ServiceCommand):
-    """Move a follow-up to another status through ``questions.set_status``, the change dated
-    ``on`` (the window's today); undo moves it back (recording that change too)."""
+class StatusCommand(ActionCommand):
+    """Move a follow-up to another status through ``followup_actions.set_status``, the change
+    dated ``on`` (the window's today); undo moves it back (recording that change too)."""
 
     def __init__(self, runner: OperationRunner, case_id: int, question_id: int, before: str,
                  after: str, on: date) -> None:
         super().__init__(runner, case_id, f"Mark {after}")
         self.question_id, self.before, self.after, self.on = question_id, before, after, on
 
-    def _set(self, status: str) -> bool:
-        return self.runner.run(
-            lambda s: questions.set_status(s, self.question_id, status, on=self.on),
-            change=change(self.case_id, kinds={"question"}, updated={self.question_id},
-                          label=self.text()),
-            label=self.text()).ok
-
-    def _do(self) -> bool:
-        return self._set(self.after)
-
-    def _undo(self) -> bool:
-        return self._set(self.before)
+    def _first(self) -> Outcome[Changes]:
+        return self.runner.apply(
+            lambda s: followup_actions.set_status(s, self.question_id, self.after, on=self.on),
+            label=self.text())
 
 
 @dataclass(frozen=True)
@@ -108,14 +102,11 @@ class AnswerSpan:
     end: int
 
 
-_ANSWER_FIELDS = ("status", "answer", "answered_at", "answered_by_passage_id",
-                  "answered_by_document_id")
-
-
-class AnswerCommand(_ServiceCommand):
-    """Answer a follow-up (``questions.answer_question``) with the text, the day and what
+class AnswerCommand(ActionCommand):
+    """Answer a follow-up (``followup_actions.answer``) with the text, the day and what
     answered it: a passage, a document or a span of a document (made a passage). Undo puts
-    back the status and answer fields as they were."""
+    back the status and answer fields as they were; ``passage_id`` is the answering passage
+    after the first run."""
 
     def __init__(self, runner: OperationRunner, case_id: int, question_id: int, answer: str,
                  on: date, *, passage_id: int | None = None, document_id: int | None = None,
@@ -123,36 +114,19 @@ class AnswerCommand(_ServiceCommand):
         super().__init__(runner, case_id, "Answer follow-up")
         self.question_id, self.answer, self.on = question_id, answer, on
         self.passage_id, self.document_id, self.span = passage_id, document_id, span
-        self.before: dict[str, Any] | None = None
 
-    def _change(self) -> CaseChange:
-        return change(self.case_id, kinds={"question"}, updated={self.question_id},
-                      evidence=self.span is not None, label=self.text())
+    def _first(self) -> Outcome[Changes]:
+        sp = self.span
+        return self.runner.apply(
+            lambda s: followup_actions.answer(
+                s, self.question_id, self.answer, on=self.on, passage_id=self.passage_id,
+                document_id=self.document_id,
+                span=(sp.document_id, sp.start, sp.end) if sp is not None else None),
+            label=self.text())
 
-    def _do(self) -> bool:
-        def work(s: Session) -> None:
-            fields = views.item_fields(s, self.question_id).values
-            self.before = {k: fields.get(k) for k in _ANSWER_FIELDS}
-            passage_id, document_id = self.passage_id, self.document_id
-            if self.span is not None:
-                sp = self.span
-                found = editing.find_passage(s, sp.document_id, sp.start, sp.end)
-                passage_id = (found or passages.add_passage(s, sp.document_id, sp.start,
-                                                            sp.end)).id
-                self.passage_id, document_id = passage_id, None
-            questions.answer_question(s, self.question_id, self.answer, on=self.on,
-                                      passage_id=passage_id, document_id=document_id)
-
-        return self.runner.run(work, change=self._change(), label=self.text()).ok
-
-    def _undo(self) -> bool:
-        before = dict(self.before or {})
-
-        def work(s: Session) -> None:
-            questions.set_status(s, self.question_id, before.pop("status", "open"), on=self.on)
-            items.update_item(s, self.question_id, **before)
-
-        return self.runner.run(work, change=self._change(), label=f"Undo {self.text()}").ok
+    def _took(self, changes: Changes) -> None:
+        if self.span is not None and isinstance(changes.value, int):
+            self.passage_id = changes.value
 
 
 # -- answer dialog ----------------------------------------------------------------------------

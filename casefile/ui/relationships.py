@@ -1,7 +1,9 @@
 """The editor's "Relationships" list for people and organizations, and its Add dialog.
 
-Changes go through the window's :class:`OperationRunner` (``run``); the list reloads from the
-runner's ``case_changed`` signal like every other view.
+Adding and removing are service actions (``casefile.services.relationship_actions``) run
+through the window's :class:`OperationRunner` (``apply``), as undoable commands when the panel
+is given the window's undo stack; the list reloads from the runner's ``case_changed`` signal
+like every other view.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
@@ -23,11 +26,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from sqlalchemy.orm import Session
 
-from casefile.services import relationships
+from casefile.services import relationship_actions, relationships
+from casefile.services.changes import Changes
 from casefile.services.views import ItemChoice
 from casefile.store.evidence import RELATIONSHIP_KINDS
-from casefile.ui.operations import CaseChange, OperationRunner, change
+from casefile.ui.operations import CaseChange, OperationRunner
+from casefile.ui.undo import ActionCommand
 
 RELATED_KINDS = ("person", "organization")
 
@@ -74,13 +80,16 @@ class RelationshipDialog(QDialog):
 
 class RelationshipsPanel(QWidget):
     """Lists an item's relationships ("employed by → Harlan County Sheriff's Office") with
-    Add… and Remove buttons."""
+    Add… and Remove buttons. With ``undo_stack`` each change is pushed there as one undoable
+    command; without, it is run through the runner directly."""
 
     def __init__(self, runner: OperationRunner,
                  choices_provider: Callable[[tuple[str, ...]], list[ItemChoice]],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *,
+                 undo_stack: QUndoStack | None = None) -> None:
         super().__init__(parent)
         self.runner = runner
+        self.undo_stack = undo_stack
         self._choices_provider = choices_provider
         self.item_id: int | None = None
         self.case_id: int | None = None
@@ -153,28 +162,29 @@ class RelationshipsPanel(QWidget):
             return
         self.add(dialog.kind(), target)
 
+    def _run(self, text: str, action: Callable[[Session], Changes]) -> bool:
+        """Run one service action: as an undoable command when there is an undo stack."""
+        if self.undo_stack is None or self.case_id is None:
+            return self.runner.apply(action, label=text).ok
+        command = ActionCommand(self.runner, self.case_id, text, action)
+        self.undo_stack.push(command)
+        return not command.failed
+
     def add(self, kind: str, target_id: int) -> bool:
-        """Add ``kind`` from the shown item to ``target_id`` through the runner."""
+        """Add ``kind`` from the shown item to ``target_id`` (undoable with an undo stack)."""
         if self.item_id is None:
             return False
         source = self.item_id
-        outcome = self.runner.run(
-            lambda s: relationships.add_relationship(s, source, target_id, kind),
-            change=change(self.case_id, updated=(source, target_id),
-                          label="add relationship"),
-            label="adding a relationship")
-        return outcome.ok
+        return self._run(
+            f"Add relationship {kind}",
+            lambda s: relationship_actions.add(s, source, target_id, kind))
 
     @Slot()
     def remove_selected(self) -> None:
-        """Remove the selected relationship through the runner."""
+        """Remove the selected relationship (undoable with an undo stack)."""
         row = self.list.currentItem()
         if row is None or self.item_id is None:
             return
-        rel_id = row.data(Qt.ItemDataRole.UserRole)
-        other = row.data(Qt.ItemDataRole.UserRole + 1)
-        self.runner.run(
-            lambda s: relationships.remove_relationship(s, rel_id),
-            change=change(self.case_id, updated=(self.item_id, other),
-                          label="remove relationship"),
-            label="removing a relationship")
+        rel_id = int(row.data(Qt.ItemDataRole.UserRole))
+        self._run("Remove relationship",
+                  lambda s: relationship_actions.remove(s, rel_id))

@@ -1,0 +1,225 @@
+"""The item actions of the window and the CLI, each returning :class:`Changes` with its undo
+:class:`Step`: create an item (optionally from a selection of a document), edit its fields,
+delete items.
+
+Every function takes a Session and plain values, does one user action in the caller's
+transaction (writing the ChangeLog rows of the services it uses) and returns what changed.
+Undo and redo are the registered actions below: deleted items come back under their own ids
+(:func:`casefile.services.editing.restore_item`), so later steps still name the right rows;
+an edit's undo expects the version the edit saved, so it never writes over another writer's
+later save (it is refused with ConflictError instead).
+
+No Qt here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from casefile.services import editing, items
+from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.editing import ItemSnapshot, LinkedSpan, LinkSnapshot
+from casefile.store import Document, Passage
+
+
+@dataclass(frozen=True)
+class NewItem:
+    """``Changes.value`` of :func:`create`: the new item's id and, when it was created from a
+    selection, the passage and evidence link made for it (``linked``)."""
+
+    item_id: int
+    linked: LinkedSpan | None = None
+
+
+def _named(kind: str, title: str) -> str:
+    return f"{kind} “{title}”"
+
+
+def _plain(value: Any) -> Any:
+    """A field value as a Step may keep it (lists copied, so later edits cannot change it)."""
+    return list(value) if isinstance(value, list) else value
+
+
+@action("item.create")
+def create(
+    session: Session, case_id: int, kind: str, title: str,
+    fields: Mapping[str, Any] | None = None, *,
+    span: Sequence[int] | None = None, relation: str = "mentions",
+) -> Changes:
+    """Create an item of ``kind`` titled ``title`` with ``fields`` (see ``items.FIELDS``);
+    with ``span`` = ``(document_id, start, end)`` (Python str offsets) also link that text of
+    the document to it as ``relation`` evidence, a passage being made if none has this span.
+
+    ``value`` is a :class:`NewItem`; ``undo`` removes the item (and the link, and a passage made
+    for it). Raises ValidationError for a bad kind, field, value, span or relation,
+    NotFoundError for an unknown case or document.
+    """
+    item = items.create_item(session, case_id, kind, title, **dict(fields or {}))
+    linked = None
+    documents: set[int] = set()
+    if span is not None:
+        document_id, start, end = (int(v) for v in span)
+        linked = editing.link_span(session, item.id, document_id, start, end, relation=relation)
+        documents.add(document_id)
+    label = f"new {_named(kind, item.title)}"
+    message = f"Added {_named(kind, item.title)}"
+    message += f" with the selected passage as {relation} evidence." if linked else "."
+    undo = Step("item.discard", {
+        "item_id": item.id,
+        "link_id": linked.link_id if linked else None,
+        "drop_passage": bool(linked and linked.passage_created),
+    }, label=f"Undo {label}")
+    return changes(case_id, kinds={kind}, created={item.id}, documents=documents,
+                   evidence=linked is not None, label=label, message=message,
+                   value=NewItem(item.id, linked), undo=undo)
+
+
+@action("item.discard")
+def discard(session: Session, item_id: int, link_id: int | None = None,
+            drop_passage: bool = False) -> Changes:
+    """Undo of :func:`create`: remove the evidence link ``link_id`` made with the item (its
+    passage too when ``drop_passage`` and nothing else uses it), then the item. ``undo``
+    brings both back under the same ids. Raises NotFoundError when they are gone."""
+    link_snap: LinkSnapshot | None = None
+    documents: set[int] = set()
+    if link_id is not None:
+        link_snap = editing.snapshot_link(session, link_id)
+        documents |= _link_documents(session, [link_snap.link])
+        editing.unlink_span(session, link_id, drop_unused_passage=drop_passage)
+    snap = editing.snapshot_item(session, item_id)
+    items.delete_item(session, item_id)
+    title = _named(snap.kind, str(snap.values.get("title")))
+    undo = Step("item.recreate", {"snapshot": snap, "link": link_snap,
+                                  "drop_passage": drop_passage},
+                label=f"Redo new {title}")
+    return changes(snap.values["case_id"], kinds={snap.kind}, deleted={item_id},
+                   documents=documents, evidence=link_id is not None,
+                   label=f"remove new {title}", message=f"Removed {title}.", undo=undo)
+
+
+@action("item.recreate")
+def recreate(session: Session, snapshot: ItemSnapshot, link: LinkSnapshot | None = None,
+             drop_passage: bool = False) -> Changes:
+    """Redo of :func:`create` after :func:`discard`: the item and its link (and passage) come
+    back under their own ids. Raises ConflictError when the item is still there,
+    NotFoundError when the linked document was deleted."""
+    item = editing.restore_item(session, snapshot)
+    documents: set[int] = set()
+    if link is not None:
+        editing.restore_link(session, link)
+        documents |= _link_documents(session, [link.link])
+    title = _named(item.kind, item.title)
+    undo = Step("item.discard", {"item_id": item.id,
+                                 "link_id": link.link_id if link else None,
+                                 "drop_passage": drop_passage}, label=f"Undo new {title}")
+    return changes(item.case_id, kinds={item.kind}, created={item.id}, documents=documents,
+                   evidence=link is not None, label=f"new {title}",
+                   message=f"Added {title} again.", value=NewItem(item.id), undo=undo)
+
+
+@action("item.edit")
+def edit(
+    session: Session, item_id: int, fields: Mapping[str, Any], *,
+    expected_version: int | None = None, loaded: Mapping[str, Any] | None = None,
+) -> Changes:
+    """Change some fields of an item (``items.update_item``, with its optimistic locking:
+    ``expected_version`` is the version the editor loaded, ``loaded`` the values it started
+    from). ``value`` is the item's new version; ``undo`` puts the values stored before back,
+    expecting that new version, so it is refused (ConflictError) once someone else saved the
+    item since. Raises ConflictError, ValidationError, NotFoundError as ``update_item``.
+    """
+    item = items.get_item(session, item_id)
+    editable = set(items.FIELDS[item.kind]) | set(items.COMMON_FIELDS)
+    before = {name: _plain(getattr(item, name)) for name in fields if name in editable}
+    updated = items.update_item(session, item_id, expected_version=expected_version,
+                                loaded=loaded, **dict(fields))
+    names = ", ".join(sorted(fields))
+    title = _named(updated.kind, updated.title)
+    label = f"edit {names} of {title}"
+    undo = Step("item.edit", {
+        "item_id": item_id, "fields": before, "expected_version": updated.version,
+        "loaded": {name: _plain(value) for name, value in fields.items()},
+    }, label=f"Undo {label}")
+    return changes(updated.case_id, kinds={updated.kind}, updated={item_id},
+                   documents={item_id} if isinstance(updated, Document) else (),
+                   label=label, message=f"Saved {names} of {title}.",
+                   value=updated.version, undo=undo)
+
+
+def merged_edit_undo(earlier: Step, later: Step) -> Step:
+    """The undo of two consecutive :func:`edit` calls on the same fields of one item, as one
+    step: put back the values from before ``earlier`` (its undo), expecting the version
+    ``later`` saved (so it is still refused after another writer's save)."""
+    if earlier.action != "item.edit" or later.action != "item.edit":
+        raise ValueError("only the undo steps of two item edits merge")
+    return Step("item.edit", {**later.params, "fields": dict(earlier.params["fields"])},
+                label=earlier.label)
+
+
+@action("item.delete")
+def delete(session: Session, item_ids: Sequence[int]) -> Changes:
+    """Delete items with their evidence links (a document with its passages); ``undo``
+    restores them under the same ids, with what hung on them. Raises NotFoundError."""
+    ids = [int(i) for i in item_ids]
+    snaps: list[ItemSnapshot] = []
+    documents: set[int] = set()
+    for item_id in ids:
+        snap = editing.snapshot_item(session, item_id)
+        documents |= _link_documents(session, snap.links)
+        if snap.kind == "document":
+            documents.add(item_id)
+        snaps.append(snap)
+        items.delete_item(session, item_id)
+    label = _delete_label(snaps)
+    case_id = snaps[0].values["case_id"] if snaps else None
+    undo = Step("item.restore", {"snapshots": snaps}, label=f"Undo {label}")
+    return changes(case_id, kinds={s.kind for s in snaps}, deleted=ids, documents=documents,
+                   evidence=True, label=label, message=f"{label[0].upper()}{label[1:]}.",
+                   undo=undo)
+
+
+@action("item.restore")
+def restore(session: Session, snapshots: Sequence[ItemSnapshot]) -> Changes:
+    """Undo of :func:`delete`: bring the items back under their own ids with their links,
+    references and (for documents) passages; ``undo`` deletes them again. Raises
+    ConflictError when an item is still there."""
+    restored: list[int] = []
+    documents: set[int] = set()
+    for snap in reversed(list(snapshots)):
+        editing.restore_item(session, snap)
+        restored.append(snap.item_id)
+        documents |= _link_documents(session, snap.links)
+        if snap.kind == "document":
+            documents.add(snap.item_id)
+    snaps = list(snapshots)
+    label = _delete_label(snaps)
+    case_id = snaps[0].values["case_id"] if snaps else None
+    undo = Step("item.delete", {"item_ids": [s.item_id for s in snaps]},
+                label=f"Redo {label}")
+    restored_what = label.replace("delete", "restored", 1)
+    return changes(case_id, kinds={s.kind for s in snaps}, created=restored,
+                   documents=documents, evidence=True, label=f"undo {label}",
+                   message=f"{restored_what[0].upper()}{restored_what[1:]}.", undo=undo)
+
+
+def _delete_label(snaps: Sequence[ItemSnapshot]) -> str:
+    if len(snaps) == 1:
+        return f"delete {_named(snaps[0].kind, str(snaps[0].values.get('title')))}"
+    return f"delete {len(snaps)} items"
+
+
+def _link_documents(session: Session, links: Sequence[Mapping[str, Any]]) -> set[int]:
+    """The documents the evidence link rows ``links`` point into (their passages' documents,
+    or the whole document linked)."""
+    found = {int(row["document_id"]) for row in links if row.get("document_id") is not None}
+    passage_ids = [row["passage_id"] for row in links if row.get("passage_id") is not None]
+    if passage_ids:
+        found |= set(session.scalars(
+            select(Passage.document_id).where(Passage.id.in_(passage_ids))))
+    return found
+
