@@ -122,7 +122,10 @@ def run_step(session: Session, step: Step) -> Changes:
 
 
 #: Service modules that register step actions (imported before a step runs).
-ACTION_MODULES: tuple[str, ...] = ()
+ACTION_MODULES: tuple[str, ...] = (
+    "casefile.services.decisions",
+    "casefile.services.published",
+)
 
 
 def _load_actions() -> None:
