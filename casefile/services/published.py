@@ -212,7 +212,7 @@ def _moved_phrase(session: Session, item_changes: Sequence[Sequence[Any]], kept:
     dues = [c for c in item_changes if c[1] == "due"]
     dates = [c for c in item_changes if c[1] == "date"]
     if dues:
-        shown = ", ".join(f"{_iso(c[2]) or 'no date'}" for c in dues[:3])
+        shown = ", ".join(f"{_iso(c[3]) or 'no date'}" for c in dues[:3])
         parts.append(f"{_plural(len(dues), 'follow-up')} now due {shown}")
     if dates:
         parts.append(f"{_plural(len(dates), 'event')} re-dated")
