@@ -636,8 +636,8 @@ def merge_suggestion(
         raise ValidationError(f"{target.title!r} belongs to another case")
     if target.kind != kind:
         raise ValidationError(
-            f"a {kind} suggestion can only be merged into a {kind}; {target.title!r} is a "
-            f"{target.kind}")
+            f"a {kind} suggestion can only be merged into a {kind}; {target.title!r} is "
+            f"{'an' if target.kind[:1] in 'aeiou' else 'a'} {target.kind}")
     out = Decision("merge", kind, name, item_id=target.id, title=target.title)
     out.kinds.add(kind)
     before_aliases = list(getattr(target, "aliases", None) or [])
