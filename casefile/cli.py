@@ -129,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     ri.add_argument("--case", metavar="TITLE", help="only this case's items (default: all)")
     ri.add_argument("--json", action="store_true")
 
+    _add_suggestions_parser(sub)
+
     br = sub.add_parser("brief", help="write the case's PDF brief")
     br.add_argument("--case", required=True, metavar="TITLE")
     br.add_argument("-o", "--output", required=True, metavar="FILE.pdf")
@@ -136,6 +138,147 @@ def build_parser() -> argparse.ArgumentParser:
                     help="include items and sources flagged confidential")
     br.add_argument("--today", type=_parse_iso_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
     return parser
+
+
+def _suggestion_id(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"not a suggestion id (a number from `casefile suggestions --case T`): {value!r}"
+        ) from exc
+
+
+def _add_suggestions_parser(sub: Any) -> None:
+    """``casefile suggestions --case T [--json]`` and its accept / reject / merge actions."""
+    sg = sub.add_parser("suggestions", help="list the waiting suggestions; accept, reject or "
+                                            "merge them")
+    sg.add_argument("--case", metavar="TITLE")
+    sg.add_argument("--json", action="store_true")
+    actions = sg.add_subparsers(dest="suggestions_command", metavar="ACTION")
+    acc = actions.add_parser("accept", help="accept suggestions by id")
+    acc.add_argument("ids", nargs="+", type=_suggestion_id, metavar="ID")
+    acc.add_argument("--as", dest="title", metavar="NAME",
+                     help="accept one suggestion under another name")
+    rej = actions.add_parser("reject", help="reject suggestions by id (never suggested again)")
+    rej.add_argument("ids", nargs="+", type=_suggestion_id, metavar="ID")
+    mer = actions.add_parser("merge", help="merge a suggestion into an existing item")
+    mer.add_argument("ids", nargs=1, type=_suggestion_id, metavar="ID")
+    mer.add_argument("--into", required=True, type=int, metavar="ITEM_ID")
+    for action_parser in (acc, rej, mer):
+        action_parser.add_argument("--case", metavar="TITLE", default=argparse.SUPPRESS)
+        action_parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+
+
+def _suggestion_json(entry: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": entry.mention_ids[0], "kind": entry.kind, "name": entry.name,
+                           "mentions": entry.mentions, "documents": entry.documents,
+                           "document_id": entry.document_id, "mention_ids":
+                           list(entry.mention_ids)}
+    d = entry.detail
+    if entry.kind == "person":
+        out.update(role=entry.role, affiliation=entry.affiliation)
+    elif entry.kind == "organization":
+        out.update(org_kind=d.get("org_kind"))
+    elif entry.kind == "event":
+        out.update(date=d.get("date"), precision=d.get("precision"))
+    elif entry.kind == "question":
+        out.update(followup_kind=entry.question_kind, due=d.get("due"))
+    elif entry.kind == "claim":
+        out.update(attributed_to=d.get("attributed_to"), via=d.get("via"))
+    return out
+
+
+def _suggestion_line(row: dict[str, Any]) -> str:
+    def short(text: str, limit: int = 80) -> str:
+        text = " ".join(str(text).split())
+        return text if len(text) <= limit else text[:limit - 1] + "…"
+
+    kind = {"question": "follow-up"}.get(row["kind"], row["kind"])
+    name = short(row["name"])
+    extra: list[str] = []
+    if row["kind"] == "person":
+        extra = [x for x in (row.get("role"), row.get("affiliation")) if x]
+    elif row["kind"] == "organization" and row.get("org_kind"):
+        extra = [row["org_kind"]]
+    elif row["kind"] == "event":
+        name = f"{row.get('date') or 'no date'}  {short(row['name'], 70)}"
+    elif row["kind"] == "question":
+        extra = [row["followup_kind"], f"due {row['due']}" if row.get("due") else "no due date"]
+    elif row["kind"] == "claim":
+        extra = [f"said by {row.get('attributed_to') or 'no one named'}"]
+        if row.get("via"):
+            extra.append(f"via {row['via']}")
+    if row["mentions"] > 1:
+        extra.append(f"{row['mentions']} mentions")
+    return f"{row['id']:>6}  {kind:<12} {name}" + (f"  ({'; '.join(extra)})" if extra else "")
+
+
+def cmd_suggestions(args: argparse.Namespace) -> int:
+    """List the waiting suggestions of a case, or accept / reject / merge some by id."""
+    from casefile.services import cases, decisions
+
+    ws = _open(args)
+    if args.suggestions_command is None:
+        if not args.case:
+            raise ValidationError("say which case: casefile suggestions --case TITLE")
+        with ws.transaction() as s:
+            case_id = cases.find_case(s, args.case).id
+            listed = decisions.list_suggestions(s, case_id)
+            rows = [_suggestion_json(e) for es in listed.by_kind.values() for e in es]
+        if args.json:
+            _print_json(rows)
+        elif not rows:
+            print("no suggestions waiting")
+        else:
+            for row in rows:
+                print(_suggestion_line(row))
+            print(f"{len(rows)} suggestion{'s' if len(rows) != 1 else ''} waiting; decide with "
+                  "`casefile suggestions accept|reject ID...` or `merge ID --into ITEM_ID`")
+        return 0
+    if getattr(args, "title", None) is not None and len(args.ids) > 1:
+        raise ValidationError("--as names one suggestion; give one ID with it")
+    only_case: int | None = None
+    if args.case:
+        with ws.transaction() as s:
+            only_case = cases.find_case(s, args.case).id
+    failed = False
+    done: list[dict[str, Any]] = []
+    for sid in args.ids:
+        try:
+            with ws.transaction() as s:
+                entry = decisions.find_suggestion(s, sid, only_case)
+                if args.suggestions_command == "accept":
+                    ch = decisions.accept(s, _case_of(s, sid), entry.kind, entry.name,
+                                          variant=entry.variant, title=args.title)
+                elif args.suggestions_command == "reject":
+                    ch = decisions.reject(s, _case_of(s, sid), entry.kind, entry.name,
+                                          variant=entry.variant)
+                else:
+                    ch = decisions.merge(s, _case_of(s, sid), entry.kind, entry.name,
+                                         args.into, variant=entry.variant)
+        except CasefileError as exc:
+            failed = True
+            print(f"casefile: {exc}", file=sys.stderr)
+            continue
+        d = ch.value
+        done.append({"id": sid, "action": d.action, "kind": d.kind, "name": d.name,
+                     "item_id": d.item_id, "created": list(d.created_ids),
+                     "message": ch.message})
+        if not args.json:
+            print(f"{sid}: {ch.message}")
+    if args.json:
+        _print_json(done)
+    return 1 if failed else 0
+
+
+def _case_of(session: Any, mention_id: int) -> int:
+    """The case of a suggestion's mention (found by :func:`decisions.find_suggestion`)."""
+    from casefile.store import Mention
+
+    mention = session.get(Mention, mention_id)
+    assert mention is not None
+    return int(mention.case_id)
 
 
 def _open(args: argparse.Namespace) -> Workspace:
@@ -504,7 +647,7 @@ def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
 COMMANDS = {
     "case": cmd_case, "import": cmd_import, "extract": cmd_extract, "items": cmd_items,
     "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
-    "demo": cmd_demo, "reindex": cmd_reindex,
+    "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
 }
 
 

@@ -128,6 +128,8 @@ ACTION_MODULES: tuple[str, ...] = (
     "casefile.services.followup_actions",
     "casefile.services.claim_actions",
     "casefile.services.relationship_actions",
+    "casefile.services.decisions",
+    "casefile.services.published",
 )
 
 

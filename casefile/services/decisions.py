@@ -15,8 +15,20 @@ What a decision does with the mentions (DESIGN.md, "Data model"):
 - event: an Event with the suggested date and precision; its sentence is "supports" evidence.
 - question (a follow-up): a Question with its kind (the extractor's "open question" is the
   store's "question") and due date; its sentence is "context" evidence.
+- claim: a Claim with its statement, attributed to the case's Person or Organization of the
+  suggested speaker's name (else the name is kept as ``attributed_to_text``) and via the
+  case's Organization of the suggested outlet's name; its sentence is "supports" evidence.
 - reject: status "rejected"; ``suggest_for_document`` passes rejected names to the extractor, so
   the name is never suggested again in this case.
+
+Each decision has two faces: ``accept_suggestion`` / ``merge_suggestion`` /
+``reject_suggestion`` return the :class:`Decision` (what scripts and tests read), and the user
+actions :func:`accept`, :func:`accept_as`, :func:`merge` and :func:`reject` return
+:class:`~casefile.services.changes.Changes` (value: the Decision; message: one sentence naming
+everything made) with an ``undo`` Step. The undo (``suggestion.undo``) removes every item,
+passage and evidence link the decision made, takes back the alias or role it added and puts
+the mentions back to "suggested"; its own ``undo`` is the redo step (``suggestion.redo``),
+which brings the same rows back under the same ids.
 
 No Qt here; the window calls these through its operation runner.
 """
@@ -32,13 +44,16 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ConflictError, NotFoundError, ValidationError
 from casefile.services.audit import log_change
+from casefile.services.changes import Changes, Step, action, changes
 from casefile.services.items import create_item, get_item, reindex
 from casefile.services.passages import fold_quotes
 from casefile.store import (
     ChangeLog,
+    Claim,
     Document,
+    Event,
     EvidenceLink,
     Item,
     Mention,
@@ -46,11 +61,16 @@ from casefile.store import (
     Passage,
     Person,
     Place,
+    Question,
+    search,
 )
 from casefile.store.items import DATE_PRECISIONS, ORGANIZATION_KINDS, QUESTION_KINDS
 
 #: Suggestion kinds in the order the panel shows them.
-SUGGESTION_KINDS = ("person", "organization", "place", "event", "question")
+SUGGESTION_KINDS = ("person", "organization", "place", "event", "question", "claim")
+#: How a message names each kind ("Added follow-up “…”").
+KIND_WORDS = {"person": "person", "organization": "organization", "place": "place",
+              "event": "event", "question": "follow-up", "claim": "claim", "document": "document"}
 #: How each kind's passages are linked to the item a decision ties them to.
 RELATION_FOR_KIND = {
     "person": "mentions", "organization": "mentions", "place": "mentions",
@@ -72,15 +92,17 @@ _ALIASED = (Person, Organization, Place)
 class SuggestionEntry:
     """One suggested name of one kind, with all its pending mentions in the case.
 
-    ``kind``: person, organization, place, event or question. ``name``: the suggested name (for
-    events and questions, the sentence). ``variant`` tells apart suggestions of one sentence
-    ("" for people, organizations and places; the date for an event; kind and due date for a
-    follow-up), see :func:`variant_of`. ``role`` / ``affiliation``: the first ones suggested
-    (people only). ``detail``: kind-specific data, e.g. ``{"date": "2018-02-14", "precision":
-    "day"}`` or ``{"kind": "expected record", "due": "2018-03-02"}``. ``mentions``: how many
-    pending mentions; ``documents``: in how many documents. ``snippet``: the first mention's
-    sentence (or ±60 characters around it), whitespace collapsed; ``highlight``: the mention's
-    ``(start, end)`` inside ``snippet``. ``document_id``/``start``/``end``: the first mention
+    ``kind``: person, organization, place, event, question or claim. ``name``: the suggested
+    name (for events, questions and claims, the sentence). ``variant`` tells apart suggestions
+    of one sentence ("" for people, organizations, places and claims; the date for an event;
+    kind and due date for a follow-up), see :func:`variant_of`. ``role`` / ``affiliation``:
+    the first ones suggested (people only). ``detail``: kind-specific data, e.g. ``{"date":
+    "2018-02-14", "precision": "day"}``, ``{"kind": "expected record", "due": "2018-03-02"}``
+    or, for a claim, ``{"attributed_to": "Mike Goodrum", "via": "CNN", "status":
+    "single-source"}``. ``mentions``: how many pending mentions; ``documents``: in how many
+    documents. ``snippet``: the first mention's sentence (or ±60 characters around it),
+    whitespace collapsed; ``highlight``: the mention's ``(start, end)`` inside ``snippet``.
+    ``document_id``/``start``/``end``: the first mention
     (Python str offsets into that document's text). ``mention_ids``: every pending mention.
     """
 
@@ -142,6 +164,10 @@ class Decision:
     (the item, and an organization made for a person's affiliation); ``updated_ids``: existing
     items changed (an alias added, a role filled in); ``mentions``: how many mentions were
     decided; ``passages`` / ``links``: how many passages and evidence links were made.
+    ``mention_ids`` / ``passage_ids`` / ``link_ids``: the rows decided and made (a person's
+    affiliation's organization's mentions included); ``field_changes``: ``(item_id, field,
+    before, after)`` for the existing items changed; ``remarks``: things the status line must
+    say (e.g. a claim's speaker not found in the case).
     """
 
     action: str
@@ -156,6 +182,11 @@ class Decision:
     mentions: int = 0
     passages: int = 0
     links: int = 0
+    mention_ids: list[int] = field(default_factory=list)
+    passage_ids: list[int] = field(default_factory=list)
+    link_ids: list[int] = field(default_factory=list)
+    field_changes: list[tuple[int, str, Any, Any]] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -333,6 +364,14 @@ def link_mention(session: Session, mention: Mention, item: Item, relation: str) 
     exists) linked as ``relation`` evidence (unless that link exists), ``item_id`` set and
     status "confirmed". Returns ``(passages made, links made)``. No ChangeLog row (the calling
     action writes one)."""
+    passage_id, link_id = tie_mention(session, mention, item, relation)
+    return int(passage_id is not None), int(link_id is not None)
+
+
+def tie_mention(session: Session, mention: Mention, item: Item, relation: str
+                ) -> tuple[int | None, int | None]:
+    """:func:`link_mention`, returning the ids of the passage and link it made (None for
+    each one it reused or did not need)."""
     doc = session.get(Document, mention.document_id)
     if doc is None:
         raise NotFoundError(f"no document with id {mention.document_id}")
@@ -340,26 +379,28 @@ def link_mention(session: Session, mention: Mention, item: Item, relation: str) 
     mention.status = "confirmed"
     start, end = mention.start, mention.end
     if not (0 <= start < end <= len(doc.text)):
-        return 0, 0  # the text changed since: keep the decision, no passage
+        return None, None  # the text changed since: keep the decision, no passage
     passage = session.scalar(
         select(Passage).where(Passage.document_id == doc.id, Passage.start == start,
                               Passage.end == end).order_by(Passage.id).limit(1))
-    made = 0
+    made: int | None = None
     if passage is None:
         passage = Passage(case_id=doc.case_id, document_id=doc.id, start=start, end=end,
                           page=doc.page_at(start), quote=doc.text[start:end])
         session.add(passage)
         session.flush()
-        made = 1
+        made = passage.id
     exists = session.scalar(
         select(EvidenceLink.id).where(EvidenceLink.passage_id == passage.id,
                                       EvidenceLink.item_id == item.id,
                                       EvidenceLink.relation == relation).limit(1))
     if exists is not None:
-        return made, 0
-    session.add(EvidenceLink(case_id=doc.case_id, passage_id=passage.id, item_id=item.id,
-                             relation=relation))
-    return made, 1
+        return made, None
+    link = EvidenceLink(case_id=doc.case_id, passage_id=passage.id, item_id=item.id,
+                        relation=relation)
+    session.add(link)
+    session.flush()
+    return made, link.id
 
 
 def _pending(session: Session, case_id: int, kind: str, name: str,
@@ -405,10 +446,15 @@ def _add_alias(item: Item, alias: str) -> bool:
 def _link_all(session: Session, mentions: Iterable[Mention], item: Item, out: Decision) -> None:
     relation = RELATION_FOR_KIND.get(item.kind, "mentions")
     for m in mentions:
-        p, n = link_mention(session, m, item, relation)
-        out.passages += p
-        out.links += n
+        passage_id, link_id = tie_mention(session, m, item, relation)
+        if passage_id is not None:
+            out.passages += 1
+            out.passage_ids.append(passage_id)
+        if link_id is not None:
+            out.links += 1
+            out.link_ids.append(link_id)
         out.mentions += 1
+        out.mention_ids.append(m.id)
     session.flush()
 
 
@@ -417,10 +463,12 @@ def _affiliation_org(session: Session, case_id: int, name: str, out: Decision) -
     pending organization suggestion of that name when there is one."""
     found = find_named_item(session, case_id, "organization", name)
     if isinstance(found, Organization):
+        out.remarks.append(f"affiliated with the existing organization “{_short(found.title)}”")
         return found
     pending = list(session.scalars(
         select(Mention).where(Mention.case_id == case_id, Mention.kind == "organization",
-                              Mention.status == "suggested")))
+                              Mention.status == "suggested")
+        .order_by(Mention.document_id, Mention.start, Mention.id)))
     same = [m for m in pending if name_key(m.name) == name_key(name)]
     org_kind = next((str((m.detail or {}).get("org_kind")) for m in same
                      if (m.detail or {}).get("org_kind") in ORGANIZATION_KINDS), None)
@@ -434,7 +482,49 @@ def _affiliation_org(session: Session, case_id: int, name: str, out: Decision) -
         _link_all(session, same, org, sub)
         out.passages += sub.passages
         out.links += sub.links
+        out.mention_ids += sub.mention_ids
+        out.passage_ids += sub.passage_ids
+        out.link_ids += sub.link_ids
     return org
+
+
+def _claim_fields(session: Session, case_id: int, first: Mention, out: Decision
+                  ) -> dict[str, Any]:
+    """A claim's statement and attribution from its suggestion: ``attributed_to`` becomes the
+    case's Person or Organization of that name (else ``attributed_to_text``), ``via`` the
+    case's Organization of that name (else a note). What was not found is said in
+    ``out.remarks``."""
+    detail = first.detail or {}
+    fields: dict[str, Any] = {"statement": " ".join(first.text.split()), "status": "unverified"}
+    speaker = str(detail.get("attributed_to") or "").strip()
+    if speaker:
+        found = (find_named_item(session, case_id, "person", speaker)
+                 or find_named_item(session, case_id, "organization", speaker))
+        if found is not None:
+            fields["attributed_to_id"] = found.id
+            out.remarks.append(f"attributed to {KIND_WORDS[found.kind]} “{_short(found.title)}”")
+        else:
+            fields["attributed_to_text"] = speaker[:500]
+            if name_key(speaker) == name_key(UNNAMED):
+                out.remarks.append(f"attributed to {speaker}")
+            else:
+                out.remarks.append(f"attributed to “{_short(speaker)}” (no person or "
+                                   "organization of that name in this case)")
+    via = str(detail.get("via") or "").strip()
+    if via:
+        outlet = find_named_item(session, case_id, "organization", via)
+        if outlet is not None:
+            fields["via_id"] = outlet.id
+            out.remarks.append(f"via organization “{_short(outlet.title)}”")
+        else:
+            fields["notes"] = f"Via {via} (no organization of that name in the case yet)."
+            out.remarks.append(f"via “{_short(via)}” (no organization of that name in this "
+                               "case)")
+    return fields
+
+
+#: What the extractor calls a claim's speaker when none is named.
+UNNAMED = "unnamed sources"
 
 
 def _new_item(session: Session, case_id: int, kind: str, title: str,
@@ -464,6 +554,8 @@ def _new_item(session: Session, case_id: int, kind: str, title: str,
         fields["question_kind"] = question_kind_of(detail)
         fields["due"] = detail.get("due")
         fields["status"] = "open"
+    elif kind == "claim":
+        fields = _claim_fields(session, case_id, first, out)
     item = create_item(session, case_id, kind, title, **fields)
     out.created_ids.append(item.id)
     out.kinds.add(kind)
@@ -489,11 +581,11 @@ def accept_suggestion(
 
     Makes the item (a person with the suggested role and affiliation, the organization being
     found by name or alias, or made; an organization with its kind; a place; an event with its
-    date and precision; a question with its kind and due date) and ties every mention to it as
-    evidence (see the module docstring). ``title`` accepts it under another name ("Accept
-    as…"); the suggested name is then not kept. If the case already holds a person,
-    organization or place of that name (title or alias), the mentions are tied to it instead
-    and nothing new is made (``created`` is False).
+    date and precision; a question with its kind and due date; a claim with its statement and
+    attribution) and ties every mention to it as evidence (see the module docstring).
+    ``title`` accepts it under another name ("Accept as…"); the suggested name is then not
+    kept. If the case already holds a person, organization or place of that name (title or
+    alias), the mentions are tied to it instead and nothing new is made (``created`` is False).
 
     ``variant`` (see :func:`variant_of`, :attr:`SuggestionEntry.variant`) picks one of several
     suggestions of one sentence; None takes every pending one of that kind and name.
@@ -517,6 +609,10 @@ def accept_suggestion(
         out.updated_ids.append(item.id)
         out.kinds.add(kind)
     _link_all(session, mentions, item, out)
+    if isinstance(item, Claim):
+        from casefile.services.claims import refresh_claim_status
+
+        refresh_claim_status(session, item.id)
     out.item_id, out.title = item.id, item.title
     renamed = f" as {item.title!r}" if item.title != name else ""
     _log(session, case_id, out, f"accepted {kind} {_short(name)!r}{renamed}")
@@ -540,21 +636,33 @@ def merge_suggestion(
         raise ValidationError(f"{target.title!r} belongs to another case")
     if target.kind != kind:
         raise ValidationError(
-            f"a {kind} suggestion can only be merged into a {kind}; {target.title!r} is a "
-            f"{target.kind}")
+            f"a {kind} suggestion can only be merged into a {kind}; {target.title!r} is "
+            f"{'an' if target.kind[:1] in 'aeiou' else 'a'} {target.kind}")
     out = Decision("merge", kind, name, item_id=target.id, title=target.title)
     out.kinds.add(kind)
-    changed = kind in ("person", "organization", "place") and _add_alias(target, name)
+    before_aliases = list(getattr(target, "aliases", None) or [])
+    changed = False
+    if kind in ("person", "organization", "place") and _add_alias(target, name):
+        changed = True
+        out.field_changes.append((target.id, "aliases", before_aliases,
+                                  list(getattr(target, "aliases", None) or [])))
+        out.remarks.append(f"“{_short(name)}” added as an alias")
     if isinstance(target, Person) and not target.role:
         role = next((m.role for m in mentions if m.role), None)
         if role:
+            out.field_changes.append((target.id, "role", target.role, role[:300]))
             target.role = role[:300]
+            out.remarks.append(f"role “{_short(role)}” filled in")
             changed = True
     if changed:
         session.flush()
         reindex(session, target)
     out.updated_ids.append(target.id)
     _link_all(session, mentions, target, out)
+    if isinstance(target, Claim):
+        from casefile.services.claims import refresh_claim_status
+
+        refresh_claim_status(session, target.id)
     _log(session, case_id, out, f"merged {kind} {_short(name)!r} into {target.title!r}")
     return out
 
@@ -571,6 +679,287 @@ def reject_suggestion(
         m.status = "rejected"
         m.item_id = None
     session.flush()
-    out = Decision("reject", kind, name, mentions=len(mentions))
+    out = Decision("reject", kind, name, mentions=len(mentions),
+                   mention_ids=[m.id for m in mentions])
     _log(session, case_id, out, f"rejected {kind} {_short(name)!r}")
     return out
+
+
+def find_suggestion(session: Session, mention_id: int, case_id: int | None = None
+                    ) -> SuggestionEntry:
+    """The waiting suggestion one of whose pending mentions has id ``mention_id`` (the CLI's
+    suggestion id is the first one's). ``case_id`` limits it to one case. Raises
+    NotFoundError (one line) when there is no such waiting suggestion."""
+    mention = session.get(Mention, mention_id)
+    if mention is None or mention.status != "suggested" or mention.kind not in SUGGESTION_KINDS \
+            or (case_id is not None and mention.case_id != case_id):
+        where = " in this case" if case_id is not None else ""
+        raise NotFoundError(f"no waiting suggestion with id {mention_id}{where} (list them: "
+                            "casefile suggestions --case TITLE)")
+    listed = list_suggestions(session, mention.case_id, mention.kind)
+    for entry in listed.by_kind.get(mention.kind, []):
+        if mention_id in entry.mention_ids:
+            return entry
+    raise NotFoundError(f"no waiting suggestion with id {mention_id}")  # pragma: no cover
+
+
+# -- user actions: Changes and undo -------------------------------------------------------------
+
+
+def _quoted(kind: str, title: str) -> str:
+    return f"{KIND_WORDS.get(kind, kind)} “{_short(title)}”"
+
+
+def _and(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _item_phrase(session: Session, item_id: int) -> str:
+    item = session.get(Item, item_id)
+    if item is None:
+        return f"item {item_id}"
+    phrase = _quoted(item.kind, item.title)
+    if isinstance(item, Question) and item.due is not None:
+        phrase += f" due {item.due.isoformat()}"
+    elif isinstance(item, Event) and item.date is not None:
+        phrase += f" dated {item.date.isoformat()}"
+    return phrase
+
+
+def _message(session: Session, d: Decision) -> str:
+    """One sentence naming everything the decision made."""
+    evidence_part = f"{_plural(len(d.mention_ids), 'mention')} as evidence"
+    extra = "".join(f", {r}" for r in d.remarks)
+    if d.action == "reject":
+        return (f"Rejected {_quoted(d.kind, d.name)}; it will not be suggested again in this "
+                "case.")
+    if d.action == "merge":
+        return (f"Merged “{_short(d.name)}” into {_quoted(d.kind, d.title or '')}{extra} "
+                f"({evidence_part}).")
+    if d.created:
+        main = [i for i in d.created_ids if i == d.item_id]
+        others = [i for i in d.created_ids if i != d.item_id]
+        names = [_item_phrase(session, i) for i in main + others]
+        return f"Added {_and(names)}{extra} ({evidence_part})."
+    return (f"Linked {_plural(len(d.mention_ids), 'mention')} to the existing "
+            f"{_quoted(d.kind, d.title or '')}{extra}.")
+
+
+def _record(session: Session, case_id: int, d: Decision, label: str) -> dict[str, Any]:
+    """The plain-value account of a decision its undo and redo steps work from."""
+    mentions = []
+    documents: set[int] = set()
+    for mid in d.mention_ids:
+        m = session.get(Mention, mid)
+        if m is not None:
+            mentions.append([m.id, m.item_id, m.status])
+            documents.add(m.document_id)
+    return {
+        "case_id": case_id, "action": d.action, "kind": d.kind, "name": d.name,
+        "item_id": d.item_id, "label": label, "message": _message(session, d),
+        "mentions": mentions, "documents": sorted(documents),
+        "created": list(d.created_ids), "updated": list(d.updated_ids),
+        "passages": list(d.passage_ids), "links": list(d.link_ids),
+        "fields": [list(f) for f in d.field_changes], "kinds": sorted(d.kinds | {d.kind}),
+    }
+
+
+def _decision_changes(session: Session, case_id: int, d: Decision, label: str) -> Changes:
+    record = _record(session, case_id, d, label)
+    return changes(
+        case_id, kinds=record["kinds"], created=d.created_ids, updated=d.updated_ids,
+        documents=record["documents"], evidence=bool(d.links or d.passages),
+        suggestions=True, label=label, message=record["message"], value=d,
+        undo=Step("suggestion.undo", {"record": record}, f"undo {label}"))
+
+
+@action("suggestion.accept")
+def accept(session: Session, case_id: int, kind: str, name: str, *, variant: str | None = None,
+           title: str | None = None) -> Changes:
+    """Accept a suggestion (see :func:`accept_suggestion`) as one undoable user action:
+    returns Changes whose value is the Decision, whose message names every item made
+    ("Added person “Scott Israel” and organization “Broward County Sheriff's Office”
+    (3 mentions as evidence).") and whose ``undo`` removes them again. Errors as for
+    :func:`accept_suggestion`."""
+    d = accept_suggestion(session, case_id, kind, name, variant=variant, title=title)
+    verb = "accept" if title is None else "accept as"
+    return _decision_changes(session, case_id, d, f"{verb} {_quoted(kind, name)}")
+
+
+@action("suggestion.accept_as")
+def accept_as(session: Session, case_id: int, kind: str, name: str, title: str, *,
+              variant: str | None = None) -> Changes:
+    """Accept a suggestion under the name ``title`` ("Accept as…"); as :func:`accept`."""
+    return accept(session, case_id, kind, name, variant=variant, title=title)
+
+
+@action("suggestion.merge")
+def merge(session: Session, case_id: int, kind: str, name: str, target_id: int, *,
+          variant: str | None = None) -> Changes:
+    """Merge a suggestion into an existing item (see :func:`merge_suggestion`) as one
+    undoable user action; the undo takes back the alias or role added and the links."""
+    d = merge_suggestion(session, case_id, kind, name, target_id, variant=variant)
+    return _decision_changes(session, case_id, d, f"merge {_quoted(kind, name)}")
+
+
+@action("suggestion.reject")
+def reject(session: Session, case_id: int, kind: str, name: str, *,
+           variant: str | None = None) -> Changes:
+    """Reject a suggestion (see :func:`reject_suggestion`) as one undoable user action; the
+    undo puts its mentions back to "suggested"."""
+    d = reject_suggestion(session, case_id, kind, name, variant=variant)
+    return _decision_changes(session, case_id, d, f"reject {_quoted(kind, name)}")
+
+
+def _row(obj: Any) -> dict[str, Any]:
+    from sqlalchemy import inspect
+
+    return {a.key: getattr(obj, a.key) for a in inspect(type(obj)).column_attrs}
+
+
+@action("suggestion.undo")
+def undo_decision(session: Session, record: dict[str, Any]) -> Changes:
+    """Take back a decision described by ``record`` (the ``undo`` Step of :func:`accept`,
+    :func:`merge` or :func:`reject` carries it): its mentions become "suggested" again, the
+    evidence links and passages it made and the items it created are removed, an alias or
+    role it added is taken back (unless edited since). Items, links or passages already gone
+    are skipped. Returns Changes whose ``undo`` is the redo step (same rows, same ids)."""
+    from casefile.services.editing import snapshot_item
+
+    case_id = int(record["case_id"])
+    created = [i for i in record["created"] if session.get(Item, i) is not None]
+    snapshots = [snapshot_item(session, i) for i in created]
+    titles = [_item_phrase(session, i) for i in sorted(created,
+                                                      key=lambda i: i != record["item_id"])]
+    passages = [_row(p) for p in (session.get(Passage, i) for i in record["passages"])
+                if p is not None]
+    links = [_row(x) for x in (session.get(EvidenceLink, i) for i in record["links"])
+             if x is not None]
+    back = 0
+    for mid, item_id, status in record["mentions"]:
+        m = session.get(Mention, mid)
+        if m is not None and m.status == status and (m.item_id == item_id or m.item_id is None):
+            m.status, m.item_id = "suggested", None
+            back += 1
+    session.flush()
+    touched: set[int] = set()
+    for row in links:
+        link = session.get(EvidenceLink, row["id"])
+        if link is not None:
+            touched.add(link.item_id)
+            session.delete(link)
+    session.flush()
+    for item_id, name, before, after in record["fields"]:
+        item = session.get(Item, item_id)
+        if item is not None and _same(getattr(item, name, None), after):
+            setattr(item, name, before)
+            touched.add(item_id)
+    session.flush()
+    for item_id in reversed(created):
+        item = session.get(Item, item_id)
+        if item is not None:
+            search.unindex_item(session, item.id)
+            session.delete(item)
+            session.flush()
+    for row in passages:
+        p = session.get(Passage, row["id"])
+        used = session.scalar(select(EvidenceLink.id).where(EvidenceLink.passage_id == row["id"])
+                              .limit(1))
+        if p is not None and used is None:
+            session.delete(p)
+    session.flush()
+    remaining = [i for i in touched if i not in created and session.get(Item, i) is not None]
+    for i in remaining:
+        item = session.get(Item, i)
+        assert item is not None
+        reindex(session, item)
+    from casefile.services.claims import refresh_claims_of
+
+    refresh_claims_of(session, remaining)
+    label = str(record["label"])
+    removed = f": removed {_and(titles)}" if titles else ""
+    message = (f"Undid {label}{removed}; {_plural(back, 'mention')} "
+               f"{'is' if back == 1 else 'are'} waiting again.")
+    log_change(session, "suggestion.undo", case_id=case_id, item_id=record.get("item_id"),
+               summary=label, data={"deleted": created, "mentions": back})
+    return changes(
+        case_id, kinds=record["kinds"], deleted=created, updated=remaining,
+        documents=record["documents"], evidence=True, suggestions=True, label=f"undo {label}",
+        message=message,
+        undo=Step("suggestion.redo", {"record": record, "items": snapshots,
+                                      "passages": passages, "links": links}, f"redo {label}"))
+
+
+@action("suggestion.redo")
+def redo_decision(session: Session, record: dict[str, Any], items: Sequence[Any] = (),
+                  passages: Sequence[dict[str, Any]] = (),
+                  links: Sequence[dict[str, Any]] = ()) -> Changes:
+    """Make a decision again after :func:`undo_decision`: the same passages, items (under
+    their ids, via ``editing.restore_item``), links, alias or role, and mention states.
+    Raises ConflictError when one of its suggestions was decided again meanwhile,
+    NotFoundError when its document was deleted."""
+    from casefile.services.editing import restore_item
+
+    case_id = int(record["case_id"])
+    mentions = []
+    for mid, _item_id, _status in record["mentions"]:
+        m = session.get(Mention, mid)
+        if m is None:
+            raise NotFoundError(f"cannot redo {record['label']}: its document was deleted")
+        if m.status != "suggested":
+            raise ConflictError(f"cannot redo {record['label']}: it was decided again since")
+        mentions.append(m)
+    for row in passages:
+        if session.get(Passage, row["id"]) is None:
+            session.add(Passage(**row))
+    session.flush()
+    for snap in items:
+        restore_item(session, snap)
+    for row in links:
+        target = session.get(Item, row["item_id"])
+        passage_ok = row.get("passage_id") is None or session.get(
+            Passage, row["passage_id"]) is not None
+        if session.get(EvidenceLink, row["id"]) is None and target is not None and passage_ok:
+            session.add(EvidenceLink(**row))
+    session.flush()
+    touched: set[int] = set()
+    for m, (_mid, item_id, status) in zip(mentions, record["mentions"], strict=True):
+        m.status = status
+        m.item_id = item_id if item_id is not None and session.get(
+            Item, item_id) is not None else None
+    for item_id, name, before, after in record["fields"]:
+        item = session.get(Item, item_id)
+        if item is not None and _same(getattr(item, name, None), before):
+            setattr(item, name, after)
+            touched.add(item_id)
+    session.flush()
+    for row in links:
+        touched.add(int(row["item_id"]))
+    for i in touched:
+        item = session.get(Item, i)
+        if item is not None:
+            reindex(session, item)
+    from casefile.services.claims import refresh_claims_of
+
+    refresh_claims_of(session, touched)
+    label = str(record["label"])
+    log_change(session, "suggestion.redo", case_id=case_id, item_id=record.get("item_id"),
+               summary=label, data={"created": list(record["created"])})
+    return changes(
+        case_id, kinds=record["kinds"], created=record["created"],
+        updated=[i for i in touched if i not in record["created"]],
+        documents=record["documents"], evidence=True, suggestions=True, label=label,
+        message=str(record["message"]),
+        undo=Step("suggestion.undo", {"record": record}, f"undo {label}"))
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return list(a) == list(b)
+    return bool(a == b)

@@ -4,6 +4,11 @@ Names the case already holds (titles and aliases of people, organizations and pl
 to the extractor so they are found in every new document; a mention of such a name is tied to
 the existing item at once (status "confirmed"), so no new suggestion appears for it. Names the
 reporter rejected in this case are never suggested again.
+
+Events, follow-ups and claims are stored as Mentions of kind "event", "question" and "claim"
+over their sentence, with what the extractor says of them in ``detail``: ``{"date",
+"precision"}`` for an event, ``{"kind", "due"}`` for a follow-up, ``{"attributed_to", "via",
+"status"}`` for a claim (who said it, through which outlet, the extractor's status).
 """
 
 from __future__ import annotations
@@ -123,7 +128,7 @@ def suggest_for_document(
                 out.linked_to_known += 1
             else:
                 out.counts[kind] = out.counts.get(kind, 0) + 1
-    for key, kind in (("events", "event"), ("followups", "question")):
+    for key, kind in (("events", "event"), ("followups", "question"), ("claims", "claim")):
         for entry in result.get(key, []):
             detail = {k: v for k, v in entry.items() if k not in ("start", "end", "text")}
             if (kind, entry["start"], entry["end"], variant_of(kind, detail)) in decided:

@@ -2,10 +2,18 @@
 decision on each (accept, accept as…, merge into…, reject) — DESIGN.md "Data model" (Mention),
 issue 4.
 
-The panel lists pending suggestions by kind (People, Organizations, Places, Events, Follow-ups)
-with counts, one row per suggested name with its mention count and a context snippet. Decisions
-go through the window's :class:`~casefile.ui.operations.OperationRunner` (one transaction each,
-then ``case_changed``); the panel reloads from ``case_changed`` only.
+The panel lists pending suggestions by kind (People, Organizations, Places, Events with their
+dates, Follow-ups with their due dates, Claims with who said it and via whom) with counts, one
+row per suggested name with its mention count and a context snippet. Decisions are the
+services' user actions (``decisions.accept`` / ``accept_as`` / ``merge`` / ``reject``) run
+through the window's :class:`~casefile.ui.operations.OperationRunner` (``apply``: one
+transaction each, then ``case_changed``); each is pushed on the window's QUndoStack as a
+:class:`DecisionCommand` whose undo and redo run the services' Steps (``apply_step``).
+
+No row jumps under the pointer: a decided row stays where it was, greyed and marked
+("✓ accepted", "✗ rejected"), and cannot be decided again; the selection moves to the next
+undecided row. Undo makes the row undecided again. The list is read again (decided rows
+dropped) when suggestions change from elsewhere: an import, a suggestion run.
 
 Keyboard (while the panel has focus): A or Ctrl+Return accept, R or F2 accept as…, M merge
 into…, X reject; double-click or Return opens the document at the mention.
@@ -28,7 +36,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtGui import QAction, QBrush, QFont, QKeySequence, QPalette, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -48,26 +56,29 @@ from PySide6.QtWidgets import (
 from sqlalchemy.orm import Session
 
 from casefile.services import decisions, views
+from casefile.services.changes import Changes, Step
 from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
 from casefile.services.views import ItemChoice
 from casefile.ui.docks import add_tabbed_dock
-from casefile.ui.operations import CaseChange, OperationRunner, change
+from casefile.ui.operations import CaseChange, OperationRunner
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
 
 KIND_TITLES = {
     "person": "People", "organization": "Organizations", "place": "Places",
-    "event": "Events", "question": "Follow-ups",
+    "event": "Events", "question": "Follow-ups", "claim": "Claims",
 }
 KIND_SINGULAR = {
     "person": "person", "organization": "organization", "place": "place",
-    "event": "event", "question": "follow-up",
+    "event": "event", "question": "follow-up", "claim": "claim",
 }
 KIND_PLURAL = {
     "person": "people", "organization": "organizations", "place": "places",
-    "event": "events", "question": "follow-ups",
+    "event": "events", "question": "follow-ups", "claim": "claims",
 }
+#: How a decided row is marked in the Details column.
+DECIDED_MARKS = {"accept": "✓ accepted", "merge": "✓ merged", "reject": "✗ rejected"}
 COLUMNS = ("Suggestion", "#", "Details", "Context")
 MENTIONS_COLUMN = 1
 DETAILS_COLUMN = 2
@@ -133,7 +144,20 @@ def entry_details(entry: SuggestionEntry) -> str:
     if entry.kind == "question":
         due = d.get("due")
         return f"{entry.question_kind}, due {due}" if due else entry.question_kind
+    if entry.kind == "claim":
+        return claim_attribution(entry)
     return ""
+
+
+def claim_attribution(entry: SuggestionEntry) -> str:
+    """Who said a claim and via whom: "said by Mike Goodrum · via CNN" ("said by no one
+    named" when the extractor found no speaker)."""
+    said = entry.detail.get("attributed_to")
+    via = entry.detail.get("via")
+    parts = [f"said by {said}" if said else "said by no one named"]
+    if via:
+        parts.append(f"via {via}")
+    return " · ".join(parts)
 
 
 class SuggestionsModel(QAbstractItemModel):
@@ -143,12 +167,48 @@ class SuggestionsModel(QAbstractItemModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._groups: list[tuple[str, list[SuggestionEntry]]] = []
+        self._decided: dict[tuple[str, str, str], str] = {}
 
     def set_listing(self, listing: SuggestionList | None) -> None:
-        """Show ``listing`` (None: nothing)."""
+        """Show ``listing`` (None: nothing); every row undecided."""
         self.beginResetModel()
         self._groups = list(listing.by_kind.items()) if listing is not None else []
+        self._decided = {}
         self.endResetModel()
+
+    def decided(self, key: tuple[str, str, str]) -> str | None:
+        """How the row with this key was decided ("accept", "merge", "reject"), or None."""
+        return self._decided.get(key)
+
+    def set_decided(self, keys: Sequence[tuple[str, str, str]], how: str | None) -> None:
+        """Mark rows decided (``how``: "accept", "merge", "reject") or, with None, undecided
+        again. Rows stay where they are; only their look and flags change."""
+        for key in keys:
+            if how is None:
+                self._decided.pop(key, None)
+            else:
+                self._decided[key] = how
+            index = self.index_of(key)
+            if index.isValid():
+                self.dataChanged.emit(index, index.siblingAtColumn(len(COLUMNS) - 1))
+                group = self.parent(index)
+                self.dataChanged.emit(group, group)
+
+    def keys_with_mentions(self, mention_ids: Sequence[int]) -> list[tuple[str, str, str]]:
+        """Keys of the rows holding any of these mentions."""
+        wanted = set(mention_ids)
+        return [e.key for _k, entries in self._groups for e in entries
+                if wanted.intersection(e.mention_ids)]
+
+    def waiting(self, kind: str | None = None) -> int:
+        """Number of undecided rows (of one kind)."""
+        return sum(1 for k, entries in self._groups if kind in (None, k)
+                   for e in entries if e.key not in self._decided)
+
+    def waiting_counts(self) -> dict[str, int]:
+        """Undecided rows per kind (kinds with none left out)."""
+        counts = {k: self.waiting(k) for k, _entries in self._groups}
+        return {k: n for k, n in counts.items() if n}
 
     def entry(self, index: _Index) -> SuggestionEntry | None:
         """The suggestion of a row (None for a group row or an invalid index)."""
@@ -224,6 +284,9 @@ class SuggestionsModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         if index.internalId() == _GROUP:
             return Qt.ItemFlag.ItemIsEnabled
+        entry = self.entry(index)
+        if entry is not None and entry.key in self._decided:
+            return Qt.ItemFlag.ItemIsEnabled  # shown, but not selectable for a decision
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -244,7 +307,7 @@ class SuggestionsModel(QAbstractItemModel):
                 return None
             kind, entries = self._groups[index.row()]
             if role == Qt.ItemDataRole.DisplayRole and index.column() == 0:
-                return f"{KIND_TITLES.get(kind, kind)} ({len(entries)})"
+                return f"{KIND_TITLES.get(kind, kind)} ({self.waiting(kind)})"
             if role == Qt.ItemDataRole.FontRole and index.column() == 0:
                 font = QFont()
                 font.setBold(True)
@@ -259,18 +322,24 @@ class SuggestionsModel(QAbstractItemModel):
             return entry
         if role == KIND_ROLE:
             return entry.kind
+        how = self._decided.get(entry.key)
+        if role == Qt.ItemDataRole.ForegroundRole and how is not None:
+            return QBrush(QPalette().color(QPalette.ColorGroup.Disabled,
+                                           QPalette.ColorRole.Text))
         if role == Qt.ItemDataRole.DisplayRole:
             column = index.column()
             if column == 0:
                 return entry_label(entry)
             if column == DETAILS_COLUMN:
-                return entry_details(entry)
+                return DECIDED_MARKS.get(how, how) if how else entry_details(entry)
             if column == MENTIONS_COLUMN:
                 return str(entry.mentions)
             if column == CONTEXT_COLUMN:
                 return entry.snippet
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if how is not None:
+                return f"{DECIDED_MARKS.get(how, how)} (Undo takes the decision back)"
             if index.column() == DETAILS_COLUMN and entry_details(entry):
                 return entry_details(entry)
             where = f"{entry.mentions} mention{'s' if entry.mentions != 1 else ''}"
@@ -385,22 +454,63 @@ class MergeDialog(QDialog):
             self.problem.setText("")
 
 
+class DecisionCommand(QUndoCommand):
+    """One decision on the window's undo stack. The decision itself already ran (the first
+    ``redo`` does nothing); ``undo`` / ``redo`` run the services' Steps through the panel
+    (``runner.apply_step``), each returning the Step that reverses it again. A step that fails
+    (e.g. the suggestion was decided again meanwhile) makes the command obsolete."""
+
+    def __init__(self, panel: SuggestionsPanel, done: Changes,
+                 keys: Sequence[tuple[str, str, str]], how: str) -> None:
+        super().__init__(done.label[:1].upper() + done.label[1:] if done.label else "Decision")
+        self.panel = panel
+        self.keys = list(keys)
+        self.how = how
+        self.step: Step | None = done.undo  # the next step to run (undo, then redo...)
+        self._first = True
+        self.failed = False
+
+    def redo(self) -> None:
+        if self._first:
+            self._first = False
+            return
+        self._run(self.how)
+
+    def undo(self) -> None:
+        self._run(None)
+
+    def _run(self, how: str | None) -> None:
+        step = self.step
+        result = self.panel.run_decision_step(step, self.keys, how) if step else None
+        if result is None:
+            self.failed = True
+            self.setObsolete(True)
+            return
+        self.step = result.undo
+
+
 class SuggestionsPanel(QWidget):
     """Pending suggestions of the open case, and buttons to decide them.
 
-    ``runner`` is the window's OperationRunner: decisions run through it and the panel reloads
-    on its ``case_changed``. Signals: ``mention_activated(document_id, start, end)`` (Python
+    ``runner`` is the window's OperationRunner: decisions run through it (``apply``) and the
+    panel reloads on its ``case_changed`` when suggestions changed elsewhere (an import, a
+    suggestion run). ``undo_stack`` (optional): each decision is pushed on it as a
+    :class:`DecisionCommand`. Signals: ``mention_activated(document_id, start, end)`` (Python
     str offsets) to open a document at a suggestion's first mention; ``decided(message)`` with
-    a one-line summary of each decision for the status bar; ``count_changed(total)``.
+    the decision's message (the Changes' one sentence naming everything made; undo and redo
+    send theirs too) for the status bar; ``count_changed(waiting)``.
     """
 
     mention_activated = Signal(int, int, int)
     decided = Signal(str)
     count_changed = Signal(int)
 
-    def __init__(self, runner: OperationRunner, parent: QWidget | None = None) -> None:
+    def __init__(self, runner: OperationRunner, parent: QWidget | None = None,
+                 undo_stack: QUndoStack | None = None) -> None:
         super().__init__(parent)
         self.runner = runner
+        self.undo_stack = undo_stack
+        self._applying = False  # True while our own decision's case_changed goes out
         self.case_id: int | None = None
         self.listing: SuggestionList | None = None
         self.mode: str | None = None
@@ -520,7 +630,7 @@ class SuggestionsPanel(QWidget):
         self._show_context(self.current_entry())
         self._update_buttons()
         self._show_status()
-        self.count_changed.emit(self.listing.total if self.listing is not None else 0)
+        self.count_changed.emit(self.model.waiting())
 
     def _position(self, index: QModelIndex) -> tuple[str, int] | None:
         entry = self.model.entry(index)
@@ -545,13 +655,13 @@ class SuggestionsPanel(QWidget):
     def _show_status(self) -> None:
         if self.case_id is None:
             text = "Open a case to see suggestions."
-        elif self.listing is None or self.listing.total == 0:
+        elif self.listing is None or self.model.waiting() == 0:
             text = ("No suggestions waiting. Import documents, and the people, organizations, "
-                    "places, dates and follow-ups found in them appear here.")
+                    "places, dates, follow-ups and claims found in them appear here.")
         else:
             parts = [f"{n} {(KIND_SINGULAR if n == 1 else KIND_PLURAL)[k]}"
-                     for k, n in self.listing.counts.items()]
-            total = self.listing.total
+                     for k, n in self.model.waiting_counts().items()]
+            total = self.model.waiting()
             text = (f"{total} suggestion{'s' if total != 1 else ''} waiting: "
                     f"{', '.join(parts)}.")
         if self.mode == "rules":
@@ -584,14 +694,27 @@ class SuggestionsPanel(QWidget):
     # -- selection ----------------------------------------------------------------------------
 
     def current_entry(self) -> SuggestionEntry | None:
-        """The selected suggestion, or None."""
-        return self.model.entry(self.tree.currentIndex())
+        """The selected undecided suggestion, or None."""
+        entry = self.model.entry(self.tree.currentIndex())
+        if entry is None or self.model.decided(entry.key) is not None:
+            return None
+        return entry
 
-    def select(self, kind: str, name: str) -> bool:
-        """Select the first suggestion of ``kind`` named ``name``; True if found."""
+    def waiting_entries(self) -> list[SuggestionEntry]:
+        """The undecided suggestions shown, in display order."""
+        out = []
         for index in self.model.entry_indexes():
             entry = self.model.entry(index)
-            if entry is not None and entry.kind == kind and entry.name == name:
+            if entry is not None and self.model.decided(entry.key) is None:
+                out.append(entry)
+        return out
+
+    def select(self, kind: str, name: str) -> bool:
+        """Select the first undecided suggestion of ``kind`` named ``name``; True if found."""
+        for index in self.model.entry_indexes():
+            entry = self.model.entry(index)
+            if entry is not None and entry.kind == kind and entry.name == name \
+                    and self.model.decided(entry.key) is None:
                 self.tree.setCurrentIndex(index)
                 self.tree.scrollTo(index)
                 return True
@@ -614,22 +737,85 @@ class SuggestionsPanel(QWidget):
 
     # -- decisions ----------------------------------------------------------------------------
 
-    def _decide(self, fn: Callable[[Session], Decision], message: Callable[[Decision], str]
-                ) -> Decision | None:
-        case_id = self.case_id
-        if case_id is None:
+    def _decide(self, fn: Callable[[Session], Changes]) -> Decision | None:
+        """Run one decision service through the runner; on success mark its rows decided (in
+        place), move the selection to the next undecided row, say what it made and push it
+        on the undo stack."""
+        if self.case_id is None:
             return None
+        origin = self.tree.currentIndex()
+        self._applying = True
+        try:
+            out = self.runner.apply(fn, label="deciding on a suggestion")
+        finally:
+            self._applying = False
+        done = out.value
+        if not out.ok or done is None or not isinstance(done.value, Decision):
+            self.reload()  # e.g. decided meanwhile elsewhere: show what is stored
+            return None
+        decision = done.value
+        keys = self.model.keys_with_mentions(decision.mention_ids)
+        self.model.set_decided(keys, decision.action)
+        self._select_next_waiting(origin)
+        self._after_change()
+        self.decided.emit(done.message)
+        if self.undo_stack is not None and done.undo is not None:
+            self.undo_stack.push(DecisionCommand(self, done, keys, decision.action))
+        return decision
 
-        def changed(d: Decision) -> CaseChange:
-            return change(case_id, kinds=d.kinds, created=d.created_ids, updated=d.updated_ids,
-                          evidence=d.links > 0 or d.passages > 0, label=f"{d.action} suggestion")
+    def run_decision_step(self, step: Step, keys: Sequence[tuple[str, str, str]],
+                          how: str | None) -> Changes | None:
+        """Run an undo (``how`` None: the rows become undecided again) or redo (``how``: the
+        rows are marked decided again) step of a decision; returns its Changes, or None when
+        it failed (reported through the runner's ``operation_failed``)."""
+        self._applying = True
+        try:
+            out = self.runner.apply_step(step)
+        finally:
+            self._applying = False
+        if not out.ok or out.value is None:
+            self.reload()
+            return None
+        shown = [k for k in keys if self.model.index_of(k).isValid()]
+        if len(shown) != len(keys) or self.case_id != out.value.case_id:
+            self.reload()  # the list was read again since: read what is stored now
+        else:
+            self.model.set_decided(shown, how)
+            if how is None and shown:  # the row is back: select it, ready to decide again
+                index = self.model.index_of(shown[0])
+                self.tree.setCurrentIndex(index)
+                self.tree.scrollTo(index)
+            elif how is not None:
+                self._select_next_waiting(self.tree.currentIndex())
+            self._after_change()
+        self.decided.emit(out.value.message)
+        return out.value
 
-        out = self.runner.run(fn, change=changed, label="deciding on a suggestion")
-        if out.ok and out.value is not None:
-            self.decided.emit(message(out.value))
-            return out.value
-        self.reload()  # e.g. decided meanwhile elsewhere: show what is stored
-        return None
+    def _select_next_waiting(self, origin: QModelIndex) -> None:
+        """Select the first undecided row after ``origin`` in display order (else the last
+        one before it; else nothing)."""
+        rows = self.model.entry_indexes()
+        at = next((n for n, index in enumerate(rows) if origin.isValid()
+                   and index.internalId() == origin.internalId()
+                   and index.row() == origin.row()), -1)
+        def waiting(index: QModelIndex) -> bool:
+            entry = self.model.entry(index)
+            return entry is not None and self.model.decided(entry.key) is None
+        after = [ix for ix in rows[at + 1:] if waiting(ix)]
+        before = [ix for ix in rows[:max(at, 0)] if waiting(ix)]
+        target = after[0] if after else (before[-1] if before else QModelIndex())
+        if target.isValid():
+            self.tree.setCurrentIndex(target)
+            self.tree.scrollTo(target)
+        else:
+            self.tree.selectionModel().clearSelection()
+            self.tree.setCurrentIndex(QModelIndex())
+
+    def _after_change(self) -> None:
+        self._show_context(self.current_entry())
+        self._update_buttons()
+        self._show_status()
+        self.count_changed.emit(self.model.waiting())
 
     def accept_current(self, title: str | None = None) -> Decision | None:
         """Accept the selected suggestion (A); with ``title``, under that name. Returns what
@@ -639,17 +825,11 @@ class SuggestionsPanel(QWidget):
         if entry is None or self.case_id is None:
             return None
         case_id = self.case_id
-
-        def message(d: Decision) -> str:
-            what = KIND_SINGULAR.get(d.kind, d.kind)
-            verb = "Added" if d.created else "Linked to existing"
-            return (f"{verb} {what} “{_short(d.title or d.name, 60)}” with "
-                    f"{d.mentions} mention{'s' if d.mentions != 1 else ''} as evidence.")
-
-        return self._decide(
-            lambda s: decisions.accept_suggestion(s, case_id, entry.kind, entry.name,
-                                                  variant=entry.variant, title=title),
-            message)
+        if title is not None:
+            return self._decide(lambda s: decisions.accept_as(
+                s, case_id, entry.kind, entry.name, title, variant=entry.variant))
+        return self._decide(lambda s: decisions.accept(s, case_id, entry.kind, entry.name,
+                                                       variant=entry.variant))
 
     def accept_as(self, title: str) -> Decision | None:
         """Accept the selected suggestion under the name ``title``."""
@@ -661,10 +841,8 @@ class SuggestionsPanel(QWidget):
         if entry is None or self.case_id is None:
             return None
         case_id = self.case_id
-        return self._decide(
-            lambda s: decisions.merge_suggestion(s, case_id, entry.kind, entry.name, item_id,
-                                                 variant=entry.variant),
-            lambda d: f"Merged “{_short(d.name, 40)}” into “{_short(d.title or '', 40)}”.")
+        return self._decide(lambda s: decisions.merge(s, case_id, entry.kind, entry.name,
+                                                      item_id, variant=entry.variant))
 
     def reject_current(self) -> Decision | None:
         """Reject the selected suggestion (X): it is not suggested again in this case."""
@@ -672,10 +850,8 @@ class SuggestionsPanel(QWidget):
         if entry is None or self.case_id is None:
             return None
         case_id = self.case_id
-        return self._decide(
-            lambda s: decisions.reject_suggestion(s, case_id, entry.kind, entry.name,
-                                                  variant=entry.variant),
-            lambda d: f"Rejected “{_short(d.name, 60)}”; it will not be suggested again.")
+        return self._decide(lambda s: decisions.reject(s, case_id, entry.kind, entry.name,
+                                                       variant=entry.variant))
 
     def prompt_accept_as(self) -> RenameDialog | None:
         """Accept as… (R, F2): ask for the name (a non-blocking dialog, kept in ``dialog``)."""
@@ -717,7 +893,14 @@ class SuggestionsPanel(QWidget):
 
     @Slot(object)
     def _on_case_changed(self, ch: CaseChange) -> None:
-        if self.case_id is not None and ch.case_id == self.case_id:
+        """Read the list again when suggestions changed from elsewhere (an import, a
+        suggestion run, a document deleted or re-dated); our own decisions are shown in place
+        and other edits leave the list alone, so no row moves."""
+        if self._applying or self.case_id is None or ch.case_id != self.case_id:
+            return
+        unspecified = not (ch.kinds or ch.created or ch.updated or ch.deleted or ch.documents
+                           or ch.evidence or ch.cases)
+        if ch.suggestions or ch.cases or ch.documents or "document" in ch.kinds or unspecified:
             self.reload()
 
 
@@ -726,7 +909,7 @@ def install_suggestions_panel(window: MainWindow) -> SuggestionsPanel:
     (title "Suggestions (N)"), a View menu entry to show it, double-click opening the document
     at the mention, decisions reported in the status bar. Call before the window restores its
     saved layout; call :meth:`SuggestionsPanel.set_case` when the case changes."""
-    panel = SuggestionsPanel(window.runner, window)
+    panel = SuggestionsPanel(window.runner, window, undo_stack=window.undo_stack)
     dock = add_tabbed_dock(window, "Suggestions", "suggestions_dock", panel)
     toggle = dock.toggleViewAction()
     toggle.setText("&Suggestions")

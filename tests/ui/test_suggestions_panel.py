@@ -53,12 +53,17 @@ def open_panel(window) -> SuggestionsPanel:
 
 
 def rows(panel: SuggestionsPanel) -> list[tuple[str, str]]:
-    """(kind, name) of every row shown, in order."""
+    """(kind, name) of every row still waiting for a decision, in order."""
+    return [(e.kind, e.name) for e in panel.waiting_entries()]
+
+
+def all_rows(panel: SuggestionsPanel) -> list[tuple[str, str, str]]:
+    """(kind, name, details column) of every row shown, decided ones included, in order."""
     out = []
     for index in panel.model.entry_indexes():
         entry = panel.model.entry(index)
         assert entry is not None
-        out.append((entry.kind, entry.name))
+        out.append((entry.kind, entry.name, index.siblingAtColumn(2).data()))
     return out
 
 
@@ -88,12 +93,12 @@ def test_panel_lists_suggestions_by_kind_with_counts_and_context(
     panel = open_panel(window)
     qtmodeltester.check(panel.model)
     assert group_texts(panel) == ["People (3)", "Organizations (1)", "Places (1)", "Events (1)",
-                                  "Follow-ups (3)"]
+                                  "Follow-ups (3)", "Claims (1)"]
     assert [n for k, n in rows(panel) if k == "person"] == [
         "Nadia Ferreira", "Tom Becker", "Maria Ortiz"]
     dock = window.findChild(QDockWidget, "suggestions_dock")
-    assert dock.windowTitle() == "Suggestions (9)"
-    assert panel.status_label.text().startswith("9 suggestions waiting: 3 people, ")
+    assert dock.windowTitle() == "Suggestions (10)"
+    assert panel.status_label.text().startswith("10 suggestions waiting: 3 people, ")
     assert "rules only" in panel.status_label.text()  # the mode is said
     first = panel.model.entry_indexes()[0]
     assert first.siblingAtColumn(1).data() == "2"  # mentions
@@ -118,7 +123,10 @@ def test_accept_through_the_panel_makes_the_person_with_evidence(
     assert current is not None
     assert current.name == "Maria Ortiz"  # the next one, ready for a decision
     assert window.navigator.item(0).text() == "People (1)"  # the window refreshed too
-    assert "Added person “Tom Becker” with 2 mentions" in window.statusBar().currentMessage()
+    # the status line names everything the accept made: the person and his organization
+    assert window.statusBar().currentMessage() == (
+        "Added person “Tom Becker” and organization “Harbor Police Department” "
+        "(3 mentions as evidence).")
     with ui_workspace.transaction() as s:
         person = items.find_item(s, cid, "Tom Becker", "person")
         assert isinstance(person, Person) and person.role == "Officer"
@@ -191,7 +199,8 @@ def test_merge_into_an_existing_person_through_the_dialog(make_window, ui_worksp
         assert [(r.quote, r.document_id) for r in evidence.evidence_for(s, target_id)] == [
             ("Tom Becker", doc_id), ("Becker", doc_id)]
         assert len(items.list_items(s, cid, "person")) == 1
-    assert "Merged “Tom Becker” into “Thomas J. Becker”" in window.statusBar().currentMessage()
+    assert window.statusBar().currentMessage().startswith(
+        "Merged “Tom Becker” into person “Thomas J. Becker”, “Tom Becker” added as an alias")
 
 
 def test_reject_and_the_name_stays_away_after_the_next_import(make_window, ui_workspace, qtbot):
@@ -278,5 +287,139 @@ def test_window_opens_without_importing_spacy(ui_workspace, tmp_path):
                          text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
     assert run.returncode == 0, run.stderr
     total, modules = run.stdout.split("\n")[:2]
-    assert int(total) == 9
+    assert int(total) == 10
     assert modules == "[]"
+
+
+def people_and_orgs(ws, cid: int) -> tuple[list[str], list[str]]:
+    with ws.transaction() as s:
+        return ([i.title for i in items.list_items(s, cid, "person")],
+                [i.title for i in items.list_items(s, cid, "organization")])
+
+
+def test_ctrl_z_takes_an_accept_back_whole_and_ctrl_shift_z_brings_it_back(
+        make_window, ui_workspace, qtbot):
+    cid, _doc = suggested_case(ui_workspace)
+    window = make_window(cid)
+    panel = open_panel(window)
+    click_row(qtbot, panel, "person", "Tom Becker")
+    with qtbot.waitSignal(window.runner.case_changed):
+        qtbot.mouseClick(panel.accept_button, Qt.MouseButton.LeftButton)
+    assert people_and_orgs(ui_workspace, cid) == (["Tom Becker"], ["Harbor Police Department"])
+    assert window.undo_action.isEnabled()
+    assert window.undo_action.text() == "&Undo Accept person “Tom Becker”"
+
+    with qtbot.waitSignal(window.runner.case_changed):
+        qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert people_and_orgs(ui_workspace, cid) == ([], [])  # both gone
+    assert ("person", "Tom Becker") in rows(panel)
+    assert ("organization", "Harbor Police Department") in rows(panel)
+    current = panel.current_entry()
+    assert current is not None and current.name == "Tom Becker"  # back, ready to decide
+    assert window.statusBar().currentMessage().startswith(
+        "Undid accept person “Tom Becker”: removed person “Tom Becker” and organization "
+        "“Harbor Police Department”")
+    assert window.navigator.item(0).text() == "People (0)"
+
+    with qtbot.waitSignal(window.runner.case_changed):
+        qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
+                       | Qt.KeyboardModifier.ShiftModifier)
+    assert people_and_orgs(ui_workspace, cid) == (["Tom Becker"], ["Harbor Police Department"])
+    assert ("person", "Tom Becker") not in rows(panel)
+    assert window.statusBar().currentMessage().startswith("Added person “Tom Becker” and "
+                                                          "organization")
+    with ui_workspace.transaction() as s:
+        person = items.find_item(s, cid, "Tom Becker", "person")
+        assert len(evidence.evidence_for(s, person.id)) == 2
+
+    # a reject is undone the same way
+    click_row(qtbot, panel, "person", "Maria Ortiz")
+    with qtbot.waitSignal(window.runner.case_changed):
+        qtbot.keyClick(panel.tree, Qt.Key.Key_X)
+    assert ("person", "Maria Ortiz") not in rows(panel)
+    with qtbot.waitSignal(window.runner.case_changed):
+        window.undo_action.trigger()
+    assert ("person", "Maria Ortiz") in rows(panel)
+    with ui_workspace.transaction() as s:
+        assert set(s.scalars(Mention.__table__.select().with_only_columns(Mention.status)
+                             .where(Mention.name == "Maria Ortiz"))) == {"suggested"}
+
+
+def test_no_row_moves_under_the_pointer_after_a_decision(make_window, ui_workspace, qtbot):
+    cid, _doc = suggested_case(ui_workspace)
+    window = make_window(cid)
+    panel = open_panel(window)
+    before = all_rows(panel)
+    places = {key: panel.tree.visualRect(panel.model.index_of(key)).topLeft()
+              for key in (e.key for e in panel.waiting_entries())}
+    click_row(qtbot, panel, "person", "Nadia Ferreira")
+    with qtbot.waitSignal(window.runner.case_changed):
+        qtbot.mouseClick(panel.accept_button, Qt.MouseButton.LeftButton)
+    after = all_rows(panel)
+    # the same rows, in the same places: the decided ones are marked, not removed
+    assert [(k, n) for k, n, _d in after] == [(k, n) for k, n, _d in before]
+    assert {key: panel.tree.visualRect(panel.model.index_of(key)).topLeft()
+            for key in places} == places
+    marks = {(k, n): d for k, n, d in after}
+    assert marks[("person", "Nadia Ferreira")] == "✓ accepted"
+    assert marks[("organization", "Harbor Police Department")] == "✓ accepted"  # taken over
+    decided = next(i for i in panel.model.entry_indexes()
+                   if panel.model.entry(i).name == "Nadia Ferreira")
+    assert not panel.model.flags(decided) & Qt.ItemFlag.ItemIsSelectable
+    # the selection went to the next undecided row, and a click on a decided row decides nothing
+    current = panel.current_entry()
+    assert current is not None and current.name == "Tom Becker"
+    rect = panel.tree.visualRect(decided)
+    qtbot.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert panel.current_entry() is None and not panel.accept_button.isEnabled()
+    assert panel.accept_current() is None
+    assert group_texts(panel)[:2] == ["People (2)", "Organizations (0)"]
+    dock = window.findChild(QDockWidget, "suggestions_dock")
+    assert dock.windowTitle() == "Suggestions (8)"
+
+    # a later suggestion run reads the list again: decided rows leave then
+    second = add_text_document(ui_workspace, cid, "Harbor Police Chief Dana Whitlock spoke.",
+                               "second.txt", published="2024-03-15")
+    job = window.start_suggestions([second])
+    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    assert ("person", "Nadia Ferreira") not in [(k, n) for k, n, _d in all_rows(panel)]
+    assert ("person", "Dana Whitlock") in rows(panel)
+
+
+def test_events_follow_ups_and_claims_show_their_dates_and_attribution(
+        make_window, ui_workspace, qtbot):
+    from tests.conftest import ARTICLE
+
+    cid = make_case(ui_workspace, "Parkland")
+    doc_id = add_text_document(ui_workspace, cid, ARTICLE.read_text(encoding="utf-8"),
+                               ARTICLE.name, published="2018-02-23")
+    with ui_workspace.transaction() as s:
+        suggest_for_document(s, doc_id, mode="rules")
+    window = make_window(cid)
+    panel = open_panel(window)
+    shown = all_rows(panel)
+    events = [(panel.model.entry(i), i) for i in panel.model.entry_indexes()
+              if panel.model.entry(i).kind == "event"]
+    assert {"2018-02-14", "2018-02-15"} <= {e.detail["date"] for e, _i in events}
+    assert all(i.data().startswith(e.detail["date"] + " — ") for e, i in events)
+    report = next(d for k, n, d in shown if k == "question" and "Coral Springs Police" in n)
+    assert report == "expected record, due 2018-03-02"
+    claims = [(n, d) for k, n, d in shown if k == "claim"]
+    assert len(claims) == 8
+    assert any(n.startswith("According to CNN") and d == (
+        "said by Coral Springs Police Department · via CNN") for n, d in claims)
+    assert any(d == "said by Mike Goodrum" for _n, d in claims)
+    assert "Claims (8)" in group_texts(panel)
+
+    # accepting a claim stores it with its attribution and passage
+    name = next(n for n, d in claims if d == "said by Mike Goodrum")
+    click_row(qtbot, panel, "claim", name)
+    with qtbot.waitSignal(window.runner.case_changed):
+        qtbot.mouseClick(panel.accept_button, Qt.MouseButton.LeftButton)
+    assert "attributed to “Mike Goodrum” (no person or organization of that name" in (
+        window.statusBar().currentMessage())
+    with ui_workspace.transaction() as s:
+        [claim] = items.list_items(s, cid, "claim")
+        assert claim.statement == " ".join(name.split())
+        assert claim.attributed_to_text == "Mike Goodrum"
+        assert [r.relation for r in evidence.evidence_for(s, claim.id)] == ["supports"]
