@@ -21,10 +21,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from casefile.services import editing, items
+from casefile.services import editing, items, published
 from casefile.services.changes import Changes, Step, action, changes
 from casefile.services.editing import ItemSnapshot, LinkedSpan, LinkSnapshot
-from casefile.store import Document, Passage
+from casefile.store import Document, Item, Passage
 
 
 @dataclass(frozen=True)
@@ -136,18 +136,28 @@ def edit(
     item = items.get_item(session, item_id)
     editable = set(items.FIELDS[item.kind]) | set(items.COMMON_FIELDS)
     before = {name: _plain(getattr(item, name)) for name in fields if name in editable}
+    old_published = item.published if isinstance(item, Document) else None
     updated = items.update_item(session, item_id, expected_version=expected_version,
                                 loaded=loaded, **dict(fields))
     names = ", ".join(sorted(fields))
     title = _named(updated.kind, updated.title)
     label = f"edit {names} of {title}"
+    message = f"Saved {names} of {title}"
+    kinds, moved, suggestions = {updated.kind}, [], False
+    if isinstance(updated, Document) and updated.published != old_published:
+        # the dates suggested from the text follow the new published date (an undo, which
+        # edits the field back, moves them back the same way)
+        found = published.rederive(session, updated, old_published, updated.published)
+        moved, suggestions = found.moved, bool(found.touched_suggestions or found.added)
+        kinds |= {i.kind for i in (session.get(Item, m) for m in moved) if i is not None}
+        message += found.phrase(session)
     undo = Step("item.edit", {
         "item_id": item_id, "fields": before, "expected_version": updated.version,
         "loaded": {name: _plain(value) for name, value in fields.items()},
     }, label=f"Undo {label}")
-    return changes(updated.case_id, kinds={updated.kind}, updated={item_id},
+    return changes(updated.case_id, kinds=kinds, updated={item_id, *moved},
                    documents={item_id} if isinstance(updated, Document) else (),
-                   label=label, message=f"Saved {names} of {title}.",
+                   suggestions=suggestions, label=label, message=message + ".",
                    value=updated.version, undo=undo)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -90,27 +91,37 @@ def _plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-@action("document.set_published")
-def set_published(session: Session, document_id: int,
-                  published: dt.date | str | None) -> Changes:
-    """Set a document's published date (``published``: a date, ISO ``YYYY-MM-DD`` or None)
-    and re-derive the dates suggested from its text (see the module docstring).
+@dataclass
+class Rederived:
+    """What :func:`rederive` moved: ``mention_changes`` ``[mention id, detail before, detail
+    after]``; ``item_changes`` ``[item id, field, before, after]``; ``kept``: ids of items edited
+    by hand (left alone); ``removed``: rows of event suggestions dropped; ``added``: ids of event
+    suggestions made; ``touched_suggestions``: pending suggestions re-dated or dropped."""
 
-    Returns Changes: ``updated`` holds the document and the items whose dates moved,
-    ``value`` a dict ``{"moved": [item ids], "kept": [item ids edited by hand],
-    "suggestions": number of suggestions whose dates changed}``, ``undo`` restores the old
-    date and values. Raises NotFoundError for an unknown document, ValidationError for a bad
-    date.
-    """
-    doc = _document(session, document_id)
-    new = parse_date(published, "published")
-    old = doc.published
-    label = f"set the published date of “{_short(doc.title)}”"
-    if new == old:
-        return changes(doc.case_id, label=label, value={"moved": [], "kept": [],
-                                                         "suggestions": 0},
-                       message=f"The published date of “{_short(doc.title)}” is already "
-                               f"{_iso(new) or 'unset'}.")
+    mention_changes: list[list[Any]] = field(default_factory=list)
+    item_changes: list[list[Any]] = field(default_factory=list)
+    kept: list[int] = field(default_factory=list)
+    removed: list[dict[str, Any]] = field(default_factory=list)
+    added: list[int] = field(default_factory=list)
+    touched_suggestions: int = 0
+
+    @property
+    def moved(self) -> list[int]:
+        """Ids of the items whose dates moved."""
+        return [c[0] for c in self.item_changes]
+
+    def phrase(self, session: Session) -> str:
+        """"; 1 follow-up now due 2018-03-03, ..." for a status line."""
+        return _moved_phrase(session, self.item_changes, self.kept,
+                             self.touched_suggestions + len(self.added))
+
+
+def rederive(session: Session, doc: Document, old: dt.date | None,
+             new: dt.date | None) -> Rederived:
+    """Move the dates derived from ``doc``'s text with ``old`` as published date to those
+    derived with ``new`` (see the module docstring); ``doc.published`` itself is left to the
+    caller. Used by :func:`set_published` and by an edit of the document's Published field
+    (``item_actions.edit``), whose undo (the old date) re-derives back the same way."""
     old_events, old_dues = derived_dates(doc.text, old)
     new_events, new_dues = derived_dates(doc.text, new)
     mention_changes: list[list[Any]] = []  # [mention id, detail before, detail after]
@@ -185,6 +196,35 @@ def set_published(session: Session, document_id: int,
             session.flush()
             added.append(mention.id)
             have.add((start, end, when))
+    session.flush()
+    return Rederived(mention_changes, item_changes, kept, removed, added, touched_suggestions)
+
+
+@action("document.set_published")
+def set_published(session: Session, document_id: int,
+                  published: dt.date | str | None) -> Changes:
+    """Set a document's published date (``published``: a date, ISO ``YYYY-MM-DD`` or None)
+    and re-derive the dates suggested from its text (see the module docstring).
+
+    Returns Changes: ``updated`` holds the document and the items whose dates moved,
+    ``value`` a dict ``{"moved": [item ids], "kept": [item ids edited by hand],
+    "suggestions": number of suggestions whose dates changed}``, ``undo`` restores the old
+    date and values. Raises NotFoundError for an unknown document, ValidationError for a bad
+    date.
+    """
+    doc = _document(session, document_id)
+    new = parse_date(published, "published")
+    old = doc.published
+    label = f"set the published date of “{_short(doc.title)}”"
+    if new == old:
+        return changes(doc.case_id, label=label, value={"moved": [], "kept": [],
+                                                         "suggestions": 0},
+                       message=f"The published date of “{_short(doc.title)}” is already "
+                               f"{_iso(new) or 'unset'}.")
+    found = rederive(session, doc, old, new)
+    mention_changes, item_changes = found.mention_changes, found.item_changes
+    kept, removed, added = found.kept, found.removed, found.added
+    touched_suggestions = found.touched_suggestions
     doc.published = new
     session.flush()
     moved = [c[0] for c in item_changes]

@@ -157,3 +157,28 @@ def test_bad_input_is_one_clear_error(workspace, parkland) -> None:
     with workspace.transaction() as s:
         same = published.set_published(s, doc_id, "2018-02-23")
     assert same.undo is None and "already 2018-02-23" in same.message
+
+
+def test_editing_the_published_field_moves_the_due_date_and_its_undo_moves_it_back(
+        workspace, parkland) -> None:
+    """The window's editor saves the Published field through ``item_actions.edit``: the same
+    re-derivation runs, and the edit's undo (the old date) moves the date back."""
+    from casefile.services import item_actions
+
+    case_id, doc_id = parkland
+    question_id = accept_report(workspace, case_id)
+    with workspace.transaction() as s:
+        version = s.get(Document, doc_id).version
+        done = item_actions.edit(s, doc_id, {"published": date(2018, 2, 24)},
+                                 expected_version=version)
+    assert due_of(workspace, question_id) == date(2018, 3, 3)
+    assert question_id in done.updated and "question" in done.kinds
+    assert "now due 2018-03-03" in done.message
+    with workspace.transaction() as s:
+        assert done.undo is not None
+        undone = run_step(s, done.undo)
+    assert due_of(workspace, question_id) == date(2018, 3, 2)
+    with workspace.transaction() as s:
+        assert undone.undo is not None
+        run_step(s, undone.undo)
+    assert due_of(workspace, question_id) == date(2018, 3, 3)
