@@ -124,6 +124,8 @@ class EvidencePanel(QWidget):
     """
 
     passage_activated = Signal(int, int, int)
+    OPEN_LONE_FOLD = 12
+    """A fold of at most this many mentions opens by itself when it is all there is."""
     unlink_requested = Signal(int)
     relation_change_requested = Signal(int, str)
 
@@ -186,16 +188,20 @@ class EvidencePanel(QWidget):
                       views: Sequence[EvidenceView] | EvidenceGroups) -> None:
         """Show an item's evidence (None: nothing selected): ``evidence_groups``' value, or the
         rows of ``evidence_for``. Quoted passages come first, open; each document's bare-name
-        mentions are one folded row, closed until the reporter opens it."""
+        mentions are one folded row, closed until the reporter opens it (unless nothing is
+        quoted and one document holds at most ``OPEN_LONE_FOLD`` mentions)."""
         self.item_id = item_id
         self.model.set_evidence(views)
         evidence = self.model.evidence
         # expand while the reset's layout is still pending (Qt only notes it then); spanning a
         # row lays the tree out, so it comes after: one layout, however many rows
         rows = range(self.model.rowCount())
+        # nothing quoted and one short fold: open it, else the panel reads as empty
+        lone = (not evidence.quotes and len(evidence.folds) == 1
+                and evidence.mention_count <= self.OPEN_LONE_FOLD)
         for row in rows:
             index = self.model.index(row, 0)
-            if not self.model.is_fold(index):
+            if lone or not self.model.is_fold(index):
                 self.tree.expand(index)
         for row in rows:
             self.tree.setFirstColumnSpanned(row, QModelIndex(), True)

@@ -134,6 +134,10 @@ def test_quote_first_then_one_folded_row_of_mentions(make_window, ui_workspace, 
         panel.remove_button.click()
     assert panel.title.text() == f"{PERSON} — mentioned {len(mentions)} times in 1 document"
     assert [model.is_fold(model.index(r, 0)) for r in range(model.rowCount())] == [True]
+    # with nothing quoted, the one short fold is open: the panel does not read as empty
+    (fold,) = panel.fold_indexes()
+    assert panel.tree.isExpanded(fold)
+    panel.grab().save("/tmp/evidence_mentions_only.png")
 
 
 def test_evidence_groups_split_quotes_from_the_bare_name(ui_workspace, accepted):
