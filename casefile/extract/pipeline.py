@@ -27,7 +27,7 @@ from casefile.extract.organizations import (
     find_organizations,
 )
 from casefile.extract.people import find_people
-from casefile.extract.places import find_places
+from casefile.extract.places import find_places, outside_names
 from casefile.extract.text import fold, norm_key, sentence_index, sentence_spans
 from casefile.extract.types import Candidate, KnownItem
 
@@ -538,12 +538,20 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     org_keys = {norm_key(o["name"]) for o in out_orgs} | {
         norm_key(m["text"]) for o in out_orgs for m in o["mentions"]}
     person_keys = {norm_key(p["name"]) for p in out_people}
+    # a place written inside a suggested organisation's or person's name ("<place> Sheriff's
+    # Office") is part of that name, not a mention of the place; those spellings still help
+    # to pick the place's name (a dateline's "RIDGEFIELD" is "Ridgefield")
+    names = [(m["start"], m["end"]) for e in out_orgs + out_people for m in e["mentions"]]
+    alone = {id(c) for c in outside_names(places, names)}
     by_place: dict[str, list[Candidate]] = {}
     for c in places:
         key = c.known.name if c.known else norm_key(c.name)
         by_place.setdefault(key, []).append(c)
     out_places: list[dict[str, Any]] = []
     for group in sorted(by_place.values(), key=lambda g: min(c.start for c in g)):
+        credited = [c for c in group if id(c) in alone]
+        if not credited:
+            continue
         k = next((c.known for c in group if c.known), None)
         name = k.name if k else fold(max(group, key=lambda c: (not c.name.isupper(),
                                                                 c.name[:1].isupper())).name)
@@ -551,7 +559,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         if key in rejected_keys or key in org_keys or key in person_keys:
             continue
         out_places.append({"name": name, "known": k is not None,
-                           "mentions": _mentions(text, group)})
+                           "mentions": _mentions(text, credited)})
 
     outlets = {o["name"] for o in out_orgs if o["kind"] == "news outlet"}
     entities: list[tuple[int, int, str, str]] = [

@@ -1,9 +1,16 @@
 """Places found by rules: "in/at/near/from <Name>", "<Town>, <State>", state names, and the place
-part of agency names ("<place> Police Department")."""
+part of agency names ("<place> Police Department").
+
+A place written inside another entity's name ("Broward County" in "Broward County Sheriff's
+Office") is not a mention of the place: :func:`outside_names` drops such candidates once the
+organisations and people of the text are known.
+"""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Iterable
 
 from casefile.extract import lexicon as lx
 from casefile.extract.text import CAPWORD
@@ -43,4 +50,22 @@ def find_places(ft: str) -> list[Candidate]:
         name = m.group("name")
         if _ok(name):
             out.append(Candidate("place", m.start("name"), m.end("name"), name, "rule"))
+    return out
+
+
+def outside_names(places: Iterable[Candidate], names: Iterable[tuple[int, int]]
+                  ) -> list[Candidate]:
+    """The place candidates whose span does not lie inside one of ``names`` (``(start, end)``
+    spans of organisation and person mentions of the same text, str offsets). A span equal to a
+    name's span counts as inside."""
+    spans = sorted(set(names))
+    starts = [s for s, _e in spans]
+    reach: list[int] = []  # reach[i]: the furthest end of the names spans[0..i]
+    for _s, e in spans:
+        reach.append(max(e, reach[-1]) if reach else e)
+    out: list[Candidate] = []
+    for c in places:
+        i = bisect_right(starts, c.start)  # the names starting at or before the place
+        if i == 0 or reach[i - 1] < c.end:
+            out.append(c)
     return out

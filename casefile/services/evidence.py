@@ -1,12 +1,18 @@
 """Evidence links: a passage (or a whole document) supports, contradicts, mentions or gives
 context to an item; and the evidence panel's view of an item's links.
 
+The panel reads quoted passages first: :func:`evidence_groups` keeps the passages a reporter
+quoted apart from *bare-name mentions* (the name itself, linked when a suggestion was accepted
+or a known name was found in a new document), which it folds into one row per document, each
+mention with the words around it.
+
 Linking, changing or removing evidence of a claim refreshes the claim's proposed status
 (``casefile.services.claims``) in the same transaction.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
@@ -15,8 +21,9 @@ from sqlalchemy.orm import Session
 from casefile.errors import NotFoundError, ValidationError
 from casefile.services.audit import log_change
 from casefile.services.claims import refresh_claims_of
+from casefile.services.decisions import context_snippet, name_key
 from casefile.services.items import get_item
-from casefile.store import Document, EvidenceLink, Item, Passage
+from casefile.store import Document, EvidenceLink, Item, Mention, Passage
 from casefile.store.evidence import EVIDENCE_RELATIONS
 
 
@@ -26,6 +33,13 @@ class EvidenceView:
 
     ``start``/``end`` are Python str offsets into the document text (None for a whole-document
     link); ``published`` is an ISO 8601 date or None.
+
+    ``mention`` is True for a bare-name mention: relation "mentions" and the passage is just the
+    item's name (its quote is the item's title or an alias, compared ignoring case and quote
+    style, or its span is a Mention tied to the item). A mention carries ``context``, the
+    sentence around it (or about 60 characters either side, see
+    ``decisions.context_snippet``), and ``context_span``: ``context[a:b]`` is the name itself.
+    Every other link is a quoted passage (``context`` None).
     """
 
     link_id: int
@@ -41,6 +55,79 @@ class EvidenceView:
     start: int | None
     end: int | None
     page: int | None
+    mention: bool = False
+    context: str | None = None
+    context_span: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class MentionFold:
+    """The bare-name mentions of an item in one document (one folded row of the panel), in
+    text order."""
+
+    document_id: int
+    document_title: str
+    outlet: str | None
+    published: str | None
+    mentions: tuple[EvidenceView, ...]
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+@dataclass(frozen=True)
+class EvidenceGroups:
+    """An item's evidence as the panel reads it: ``quotes`` (the quoted passages and
+    whole-document links, in :func:`evidence_for` order: document date, then position), then
+    ``folds``, one :class:`MentionFold` per document that mentions the item by name (same
+    document order)."""
+
+    quotes: tuple[EvidenceView, ...]
+    folds: tuple[MentionFold, ...]
+
+    @property
+    def mention_count(self) -> int:
+        """Number of bare-name mentions, over every document."""
+        return sum(len(f.mentions) for f in self.folds)
+
+    @property
+    def links(self) -> tuple[EvidenceView, ...]:
+        """Every link, in display order: the quotes, then each fold's mentions."""
+        return self.quotes + tuple(m for f in self.folds for m in f.mentions)
+
+    def summary(self) -> str:
+        """The counts in words, e.g. "1 quote, mentioned 5 times in 1 document";
+        "no evidence yet" when there is none."""
+        quotes = sum(1 for v in self.quotes if v.passage_id is not None)
+        whole = len(self.quotes) - quotes
+        parts = []
+        if quotes:
+            parts.append(_plural(quotes, "quote", "quotes"))
+        if whole:
+            parts.append(_plural(whole, "whole document", "whole documents"))
+        n = self.mention_count
+        if n:
+            times = "once" if n == 1 else f"{n} times"
+            docs = _plural(len(self.folds), "document", "documents")
+            parts.append(f"mentioned {times} in {docs}")
+        return ", ".join(parts) or "no evidence yet"
+
+
+def group_evidence(views: Iterable[EvidenceView]) -> EvidenceGroups:
+    """Split evidence rows (as :func:`evidence_for` returns them) into quoted passages and one
+    fold of bare-name mentions per document, keeping their order."""
+    quotes: list[EvidenceView] = []
+    folds: dict[int, list[EvidenceView]] = {}
+    for v in views:
+        if v.mention:
+            folds.setdefault(v.document_id, []).append(v)
+        else:
+            quotes.append(v)
+    return EvidenceGroups(tuple(quotes), tuple(
+        MentionFold(ms[0].document_id, ms[0].document_title, ms[0].outlet, ms[0].published,
+                    tuple(ms))
+        for ms in folds.values()))
 
 
 def link_evidence(
@@ -124,15 +211,34 @@ def unlink_evidence(session: Session, link_id: int) -> None:
 
 
 def evidence_for(session: Session, item_id: int) -> list[EvidenceView]:
-    """The evidence of an item, grouped by document (document date, then position in the text)."""
+    """The evidence of an item, grouped by document (document date, then position in the text).
+
+    Bare-name mentions are marked (``mention``, with their ``context``; see
+    :class:`EvidenceView`). An unknown item has no evidence (an empty list).
+    """
     rows = session.execute(
         select(EvidenceLink, Passage, Document)
         .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
         .join(Document, Document.id == func.coalesce(Passage.document_id, EvidenceLink.document_id))
         .where(EvidenceLink.item_id == item_id)
     ).all()
+    item = session.get(Item, item_id)
+    names = {name_key(n) for n in
+             [item.title, *(getattr(item, "aliases", None) or [])]} if item else set()
+    spans: set[tuple[int, int, int]] = set()
+    if any(link.relation == "mentions" and passage is not None for link, passage, _d in rows):
+        spans = {(d, a, b) for d, a, b in session.execute(
+            select(Mention.document_id, Mention.start, Mention.end)
+            .where(Mention.item_id == item_id))}
     views: list[EvidenceView] = []
     for link, passage, doc in rows:
+        mention = passage is not None and link.relation == "mentions" and (
+            name_key(passage.quote) in names
+            or (doc.id, passage.start, passage.end) in spans)
+        context: str | None = None
+        context_span: tuple[int, int] | None = None
+        if mention and passage is not None:
+            context, context_span = context_snippet(doc.text, passage.start, passage.end)
         views.append(EvidenceView(
             link_id=link.id, relation=link.relation, note=link.note, document_id=doc.id,
             document_title=doc.title, outlet=doc.outlet,
@@ -143,9 +249,16 @@ def evidence_for(session: Session, item_id: int) -> list[EvidenceView]:
             start=passage.start if passage else None,
             end=passage.end if passage else None,
             page=passage.page if passage else None,
+            mention=mention, context=context, context_span=context_span,
         ))
     views.sort(key=lambda v: (v.published or "9999", v.document_id, v.start or 0))
     return views
+
+
+def evidence_groups(session: Session, item_id: int) -> EvidenceGroups:
+    """An item's evidence as the evidence panel shows it: quoted passages first, then its
+    bare-name mentions folded per document (see :class:`EvidenceGroups`)."""
+    return group_evidence(evidence_for(session, item_id))
 
 
 def items_with_evidence(session: Session, case_id: int) -> dict[int, list[EvidenceView]]:

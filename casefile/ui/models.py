@@ -5,7 +5,8 @@
 * :class:`SectionProxyModel` – filter-as-you-type over it; header clicks sort the source.
 * :class:`FollowupsModel` – open questions by due date, overdue in a warning colour, status
   editable in place.
-* :class:`EvidenceModel` – an item's evidence, grouped by document (a two-level tree).
+* :class:`EvidenceModel` – an item's evidence: quotes grouped by document, then the bare-name
+  mentions folded per document (a two-level tree).
 
 Models never write: an edit made in a view is turned into a ``*_requested`` signal, which the
 window runs as a service call; the model refreshes when ``case_changed`` comes back.
@@ -33,7 +34,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 
-from casefile.services.evidence import EvidenceView
+from casefile.services.evidence import EvidenceGroups, EvidenceView, group_evidence
 from casefile.services.questions import FollowUp
 from casefile.services.views import SECTION_COLUMNS, ItemRow
 from casefile.store.evidence import EVIDENCE_RELATIONS
@@ -537,6 +538,9 @@ class FollowupsModel(LazyTableModel):
 
 EVIDENCE_HEADERS = ("Evidence", "Relation", "Date", "Outlet")
 RELATION_COLUMN = 1
+SPAN_ROLE = Qt.ItemDataRole.UserRole + 5
+"""Role answering, on a mention row, ``(start, end)`` of the name inside its context snippet
+(the row's display text); None elsewhere."""
 
 
 @dataclass
@@ -546,45 +550,66 @@ class _Group:
     outlet: str | None
     published: str | None
     links: list[EvidenceView]
+    fold: bool = False  # the document's bare-name mentions, folded into one row
 
 
 class EvidenceModel(QAbstractItemModel):
-    """An item's evidence as a tree: one top row per document (title, date, outlet), one child
-    per link (quote, relation, date, outlet). ``ID_ROLE`` answers the link id on children and
-    the document id on top rows. Editing a child's Relation emits
-    ``relation_change_requested(link_id, relation)``."""
+    """An item's evidence as a tree: first one top row per document with quoted passages
+    (title, date, outlet; one child per quote), then one folded top row per document that
+    mentions the item by name ("Mentioned 5 times"; one child per mention, showing the words
+    around it, with ``SPAN_ROLE`` giving the name's place in them).
+
+    ``ID_ROLE`` answers the link id on children and the document id on top rows. Editing a
+    child's Relation emits ``relation_change_requested(link_id, relation)``."""
 
     relation_change_requested = Signal(int, str)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._groups: list[_Group] = []
+        self.evidence = EvidenceGroups((), ())
 
-    def set_evidence(self, views: Sequence[EvidenceView]) -> None:
-        """Show these evidence rows (as returned by ``evidence_for``), grouped by document."""
+    def set_evidence(self, views: Sequence[EvidenceView] | EvidenceGroups) -> None:
+        """Show these evidence rows (as returned by ``evidence_for`` or ``evidence_groups``):
+        quoted passages grouped by document, then the mentions folded per document."""
+        evidence = views if isinstance(views, EvidenceGroups) else group_evidence(views)
         self.beginResetModel()
+        self.evidence = evidence
         groups: dict[int, _Group] = {}
-        for v in views:
+        for v in evidence.quotes:
             group = groups.get(v.document_id)
             if group is None:
                 group = groups[v.document_id] = _Group(
                     v.document_id, v.document_title, v.outlet, v.published, [])
             group.links.append(v)
-        self._groups = list(groups.values())
+        self._groups = [*groups.values(), *(
+            _Group(f.document_id, f.document_title, f.outlet, f.published, list(f.mentions),
+                   fold=True)
+            for f in evidence.folds)]
         self.endResetModel()
 
     def link_count(self) -> int:
-        """Number of evidence links shown."""
+        """Number of evidence links shown (quotes and mentions)."""
         return sum(len(g.links) for g in self._groups)
 
+    def is_fold(self, index: Index) -> bool:
+        """True for the folded row of a document's mentions."""
+        return (index.isValid() and index.internalId() == 0
+                and self._groups[index.row()].fold)
+
+    def is_mention(self, index: Index) -> bool:
+        """True for a mention row (a child of a folded row)."""
+        return (index.isValid() and index.internalId() != 0
+                and self._groups[index.internalId() - 1].fold)
+
     def evidence_at(self, index: Index) -> EvidenceView | None:
-        """The link shown at ``index`` (None for a document row)."""
+        """The link shown at ``index`` (None for a document or folded row)."""
         if not index.isValid() or index.internalId() == 0:
             return None
         return self._groups[index.internalId() - 1].links[index.row()]
 
     def document_index(self, document_id: int) -> QModelIndex:
-        """The top row of a document, or an invalid index."""
+        """The top row of a document's quotes (else of its mentions), or an invalid index."""
         for n, g in enumerate(self._groups):
             if g.document_id == document_id:
                 return self.index(n, 0)
@@ -639,41 +664,55 @@ class EvidenceModel(QAbstractItemModel):
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
+    def _top_data(self, group: _Group, column: int, role: int) -> Any:
+        if role == DISPLAY:
+            n = len(group.links)
+            facts = " · ".join(p for p in (group.outlet, group.published) if p)
+            if group.fold:
+                times = "once" if n == 1 else f"{n} times"
+                label = f"Mentioned {times} in {group.title}" + (f"\n{facts}" if facts else "")
+            else:
+                count = f"{n} passage{'s' if n != 1 else ''}"
+                label = f"{group.title}\n{facts + ' · ' if facts else ''}{count}"
+            return (label, "", group.published or "", group.outlet or "")[column]
+        if role == ID_ROLE:
+            return group.document_id
+        if role == Qt.ItemDataRole.FontRole and column == 0:
+            font = QFont()
+            font.setBold(not group.fold)
+            font.setItalic(group.fold)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if group.fold:
+                return (f"{group.title}: the name alone, {len(group.links)}×"
+                        " — expand to read each with the words around it")
+            return group.title
+        return None
+
     def data(self, index: Index, role: int = DISPLAY) -> Any:
         if not index.isValid():
             return None
         column = index.column()
         if index.internalId() == 0:
-            group = self._groups[index.row()]
-            if role == DISPLAY:
-                n = len(group.links)
-                facts = " · ".join(p for p in (group.outlet, group.published) if p)
-                count = f"{n} passage{'s' if n != 1 else ''}"
-                label = f"{group.title}\n{facts + ' · ' if facts else ''}{count}"
-                return (label, "", group.published or "", group.outlet or "")[column]
-            if role == ID_ROLE:
-                return group.document_id
-            if role == Qt.ItemDataRole.FontRole and column == 0:
-                font = QFont()
-                font.setBold(True)
-                return font
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return group.title
-            return None
+            return self._top_data(self._groups[index.row()], column, role)
         view = self._groups[index.internalId() - 1].links[index.row()]
         if role in (DISPLAY, Qt.ItemDataRole.EditRole):
+            if role == DISPLAY and column == 0 and view.mention and view.context is not None:
+                return view.context
             quote = view.quote if view.quote is not None else "(the whole document)"
             if role == DISPLAY and column == 0 and view.quote:
                 quote = " ".join(quote.split())
                 quote = "“" + (quote if len(quote) <= 400 else quote[:399] + "…") + "”"
             return (quote, view.relation, view.published or "", view.outlet or "")[column]
+        if role == SPAN_ROLE:
+            return view.context_span if view.mention and column == 0 else None
         if role == ID_ROLE:
             return view.link_id
         if role == Qt.ItemDataRole.ToolTipRole:
             where = f", page {view.page}" if view.page else ""
             facts = ", ".join(p for p in (view.outlet, view.published) if p)
-            return (f"{view.quote or view.document_title}\n— {view.document_title}{where}"
-                    + (f" ({facts})" if facts else ""))
+            return (f"{view.context or view.quote or view.document_title}\n— "
+                    f"{view.document_title}{where}" + (f" ({facts})" if facts else ""))
         if role == Qt.ItemDataRole.DecorationRole and column == RELATION_COLUMN:
             return relation_colour(view.relation, opaque=True)
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from html import escape
 
 from PySide6.QtCore import (
     QModelIndex,
@@ -15,14 +16,24 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QAction, QFont, QFontMetrics
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPalette,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
     QPushButton,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeView,
@@ -30,37 +41,82 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from casefile.services.evidence import EvidenceView
+from casefile.services.evidence import EvidenceGroups, EvidenceView
 from casefile.store.evidence import EVIDENCE_RELATIONS
 from casefile.ui.dialogs import ComboDelegate
-from casefile.ui.models import RELATION_COLUMN, EvidenceModel
+from casefile.ui.models import RELATION_COLUMN, SPAN_ROLE, EvidenceModel
 
 
 class _WrappingDelegate(QStyledItemDelegate):
     """Column 0 of the evidence tree: quotes and document titles wrap to the column's width
-    (QTreeView does not size wrapped rows by itself)."""
+    (QTreeView does not size wrapped rows by itself); a mention's context is drawn with the name
+    in bold (``SPAN_ROLE``)."""
 
     def __init__(self, tree: QTreeView) -> None:
         super().__init__(tree)
         self.tree = tree
 
+    def _width(self, index: QModelIndex | QPersistentModelIndex) -> int:
+        depth = 0 if not index.parent().isValid() else 1
+        # document rows span every column
+        width = self.tree.viewport().width() if depth == 0 else self.tree.columnWidth(0)
+        return max(width - self.tree.indentation() * (depth + 1) - 12, 60)
+
+    @staticmethod
+    def _document(text: str, span: tuple[int, int], font: QFont, width: int,
+                  colour: QColor | None = None) -> QTextDocument:
+        a, b = span
+        style = f' style="color:{colour.name()}"' if colour is not None else ""
+        doc = QTextDocument()
+        doc.setDefaultFont(font)
+        doc.setDocumentMargin(0)
+        doc.setHtml(f"<span{style}>{escape(text[:a])}<b>{escape(text[a:b])}</b>"
+                    f"{escape(text[b:])}</span>")
+        doc.setTextWidth(width)
+        return doc
+
     def sizeHint(self, option: QStyleOptionViewItem,
                  index: QModelIndex | QPersistentModelIndex) -> QSize:
         base = super().sizeHint(option, index)
         text = str(index.data() or "")
-        depth = 0 if not index.parent().isValid() else 1
-        # document rows span every column
-        width = self.tree.viewport().width() if depth == 0 else self.tree.columnWidth(0)
-        width -= self.tree.indentation() * (depth + 1) + 12
+        width = self._width(index)
+        span = index.data(SPAN_ROLE)
+        if span:
+            doc = self._document(text, span, option.font, width)
+            return QSize(base.width(), max(base.height(), int(doc.size().height()) + 8))
         font = index.data(Qt.ItemDataRole.FontRole)
         metrics = QFontMetrics(font if isinstance(font, QFont) else option.font)
-        rect = metrics.boundingRect(QRect(0, 0, max(width, 60), 100_000),
+        rect = metrics.boundingRect(QRect(0, 0, width, 100_000),
                                     int(Qt.TextFlag.TextWordWrap), text)
         return QSize(base.width(), max(base.height(), rect.height() + 8))
 
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        span = index.data(SPAN_ROLE)
+        if not span:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        area = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        colour = opt.palette.color(QPalette.ColorRole.HighlightedText if selected
+                                   else QPalette.ColorRole.Text)
+        doc = self._document(text, span, opt.font, max(area.width() - 4, 20), colour)
+        painter.save()
+        painter.translate(area.left() + 2, area.top() + 4)
+        painter.setClipRect(QRect(0, -4, area.width(), area.height()))
+        doc.drawContents(painter)
+        painter.restore()
+
 
 class EvidencePanel(QWidget):
-    """The selected item's evidence, grouped by document.
+    """The selected item's evidence: a header naming the item and its counts, the quoted
+    passages grouped by document, then one folded row per document of its bare-name mentions.
 
     Signals: ``passage_activated(document_id, start, end)`` on double-click (start and end are
     Python str offsets, -1 for a whole-document link); ``unlink_requested(link_id)``;
@@ -68,6 +124,8 @@ class EvidencePanel(QWidget):
     """
 
     passage_activated = Signal(int, int, int)
+    OPEN_LONE_FOLD = 12
+    """A fold of at most this many mentions opens by itself when it is all there is."""
     unlink_requested = Signal(int)
     relation_change_requested = Signal(int, str)
 
@@ -126,28 +184,47 @@ class EvidencePanel(QWidget):
         layout.addLayout(buttons)
         self._on_current_changed(QModelIndex(), QModelIndex())
 
-    def show_evidence(self, item_id: int | None, title: str, views: Sequence[EvidenceView]) -> None:
-        """Show an item's evidence (None: nothing selected)."""
+    def show_evidence(self, item_id: int | None, title: str,
+                      views: Sequence[EvidenceView] | EvidenceGroups) -> None:
+        """Show an item's evidence (None: nothing selected): ``evidence_groups``' value, or the
+        rows of ``evidence_for``. Quoted passages come first, open; each document's bare-name
+        mentions are one folded row, closed until the reporter opens it (unless nothing is
+        quoted and one document holds at most ``OPEN_LONE_FOLD`` mentions)."""
         self.item_id = item_id
         self.model.set_evidence(views)
-        self.tree.expandAll()
-        for row in range(self.model.rowCount()):
+        evidence = self.model.evidence
+        # expand while the reset's layout is still pending (Qt only notes it then); spanning a
+        # row lays the tree out, so it comes after: one layout, however many rows
+        rows = range(self.model.rowCount())
+        # nothing quoted and one short fold: open it, else the panel reads as empty
+        lone = (not evidence.quotes and len(evidence.folds) == 1
+                and evidence.mention_count <= self.OPEN_LONE_FOLD)
+        for row in rows:
+            index = self.model.index(row, 0)
+            if lone or not self.model.is_fold(index):
+                self.tree.expand(index)
+        for row in rows:
             self.tree.setFirstColumnSpanned(row, QModelIndex(), True)
         if item_id is None:
             self.title.setText("No item selected")
         else:
-            n = self.model.link_count()
-            self.title.setText(f"{title}\n{n} evidence link{'s' if n != 1 else ''}")
-        self.hint.setVisible(item_id is not None and not views)
+            self.title.setText(f"{title} — {evidence.summary()}")
+        self.hint.setVisible(item_id is not None and not evidence.links)
         self._on_current_changed(self.tree.currentIndex(), QModelIndex())
 
     def link_indexes(self) -> list[QModelIndex]:
-        """Indexes (column 0) of every link row, in display order."""
+        """Indexes (column 0) of every link row, in display order: the quotes, then the
+        mentions inside each folded row (whether it is open or not)."""
         out: list[QModelIndex] = []
         for g in range(self.model.rowCount()):
             parent = self.model.index(g, 0)
             out.extend(self.model.index(r, 0, parent) for r in range(self.model.rowCount(parent)))
         return out
+
+    def fold_indexes(self) -> list[QModelIndex]:
+        """Indexes (column 0) of the folded rows, one per document that mentions the item."""
+        return [i for i in (self.model.index(r, 0) for r in range(self.model.rowCount()))
+                if self.model.is_fold(i)]
 
     def activate(self, index: QModelIndex) -> None:
         """Open the passage at ``index`` (what a double-click does)."""
@@ -164,6 +241,8 @@ class EvidencePanel(QWidget):
     def _on_double_clicked(self, index: QModelIndex) -> None:
         if index.column() == RELATION_COLUMN and self.model.evidence_at(index) is not None:
             return  # the relation editor opens instead
+        if self.model.is_fold(index):
+            return  # the tree opens or closes the fold
         self.activate(index)
 
     @Slot(QModelIndex, QModelIndex)

@@ -8,6 +8,8 @@ from sqlalchemy import select
 from casefile.errors import ValidationError
 from casefile.ingest.types import Ingested
 from casefile.services import documents, evidence, items, passages
+from casefile.services.decisions import accept_suggestion
+from casefile.services.suggestions import suggest_for_document
 from casefile.store import EvidenceLink, Passage
 
 TEXT = (
@@ -119,3 +121,71 @@ def test_deleting_a_document_removes_its_passages_and_links(workspace, case_id) 
     with workspace.transaction() as s:
         assert evidence.evidence_for(s, pid) == []
         assert s.scalars(select(Passage)).all() == []
+
+
+NAMED = ("Officer Dee Park spoke first. Later, Park said \u201cwe waited\u201d. Nobody else did. "
+         "officer d. park signed the log; DEE PARK left at noon.")
+
+
+def test_evidence_groups_fold_the_bare_name_and_keep_quotes_first(workspace, case_id) -> None:
+    doc_id = _doc(workspace, case_id, NAMED, outlet="Harbor Gazette", published="2024-05-02")
+    other = _doc(workspace, case_id, "A second memo. Dee Park agreed.", published="2024-05-01")
+    with workspace.transaction() as s:
+        person = items.create_item(s, case_id, "person", "Dee Park", aliases=["D. Park"])
+        pid = person.id
+
+        def link(doc: int, quote: str, relation: str, occurrence: int = 1) -> int:
+            p = passages.add_passage_by_quote(s, doc, quote, occurrence=occurrence)
+            return evidence.link_evidence(s, pid, passage_id=p.id, relation=relation).id
+
+        # the name, an alias in another case and spelling, and the title in capitals
+        names = [link(doc_id, "Dee Park", "mentions"), link(doc_id, "d. park", "mentions"),
+                 link(doc_id, "DEE PARK", "mentions"), link(other, "Dee Park", "mentions")]
+        said = link(doc_id, "Later, Park said \u201cwe waited\u201d.", "supports")
+        surname = link(doc_id, "Park", "mentions", occurrence=2)  # a reporter's own pick
+        sentence = link(doc_id, "Nobody else did.", "mentions")  # a longer passage
+        whole = evidence.link_evidence(s, pid, document_id=other, relation="context").id
+    with workspace.transaction() as s:
+        groups = evidence.evidence_groups(s, pid)
+    # quotes in evidence_for order (document date, then position): the earlier memo first
+    assert [v.link_id for v in groups.quotes] == [whole, said, surname, sentence]
+    assert all(not v.mention and v.context is None for v in groups.quotes)
+    assert [(f.document_id, [m.link_id for m in f.mentions]) for f in groups.folds] == [
+        (other, [names[3]]), (doc_id, names[:3])]
+    assert [v.link_id for v in groups.links] == [
+        whole, said, surname, sentence, names[3], *names[:3]]
+    for fold in groups.folds:
+        for m in fold.mentions:
+            assert m.mention and m.context is not None and m.context_span is not None
+            a, b = m.context_span
+            assert m.context[a:b] == m.quote
+    first = groups.folds[1].mentions[0]
+    assert first.context == "Officer Dee Park spoke first."  # the sentence around it
+    assert groups.mention_count == 4
+    assert groups.summary() == (
+        "3 quotes, 1 whole document, mentioned 4 times in 2 documents")
+
+
+def test_a_mention_tied_to_the_item_is_the_bare_name_even_by_surname(workspace, case_id) -> None:
+    text = ("Officer Tom Becker had been disciplined, the chief said. Becker, 41, did not "
+            "respond to a request for comment.")
+    doc_id = _doc(workspace, case_id, text)
+    with workspace.transaction() as s:
+        suggest_for_document(s, doc_id, mode="rules")
+    with workspace.transaction() as s:
+        pid = accept_suggestion(s, case_id, "person", "Tom Becker").item_id
+        assert pid is not None
+    with workspace.transaction() as s:
+        groups = evidence.evidence_groups(s, pid)
+    assert groups.quotes == ()
+    (fold,) = groups.folds
+    assert [m.quote for m in fold.mentions] == ["Tom Becker", "Becker"]
+    assert fold.mentions[1].context == "Becker, 41, did not respond to a request for comment."
+    assert groups.summary() == "mentioned 2 times in 1 document"
+
+
+def test_an_item_without_evidence_says_so(workspace, case_id) -> None:
+    with workspace.transaction() as s:
+        pid = items.create_item(s, case_id, "person", "Nobody Yet").id
+        groups = evidence.evidence_groups(s, pid)
+    assert (groups.quotes, groups.folds, groups.summary()) == ((), (), "no evidence yet")

@@ -28,7 +28,7 @@ STORY = (
     "is expected to be released within a week. Ferreira declined to say whether Officer Tom "
     "Becker had been disciplined. Becker, 41, did not respond to a request for comment. "
     "It is unclear whether the city will pay for the repairs. Sen. Maria Ortiz, D-Ore., called "
-    "for an inquiry."
+    "for an inquiry in Harbor."
 )
 
 

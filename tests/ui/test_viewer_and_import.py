@@ -75,7 +75,9 @@ def test_emoji_before_the_selection_stores_the_right_span(make_window, ui_worksp
         assert colours == {relation_colour("mentions").rgba(), relation_colour("supports").rgba()}
         # double-click in the evidence panel selects exactly the passage
         window.select_item(person, "person")
-        index = window.evidence_panel.link_indexes()[1]
+        panel = window.evidence_panel
+        (index,) = [i for i in panel.link_indexes()
+                    if (v := panel.model.evidence_at(i)) and v.quote == "four minutes"]
         window.evidence_panel.activate(index)
         assert viewer.text_view.textCursor().selectedText() == "four minutes"
     finally:
