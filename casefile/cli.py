@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="workspace folder (default: $CASEFILE_WORKSPACE or the user data dir)")
     where.add_argument("--db", metavar="URL",
                        help="database URL for team mode, e.g. postgresql+psycopg://host/db")
+    parser.add_argument("--new-workspace", action="store_true",
+                        help="create the workspace when the --workspace / $CASEFILE_WORKSPACE "
+                             "folder holds none (otherwise such a path is refused)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     sub.add_parser("gui", help="open the desktop app (the default)")
@@ -141,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _open(args: argparse.Namespace) -> Workspace:
     from casefile.store.workspace import open_workspace
 
-    return open_workspace(args.workspace, args.db)
+    return open_workspace(args.workspace, args.db, create=args.new_workspace)
 
 
 def cmd_case(args: argparse.Namespace) -> int:
@@ -498,7 +501,8 @@ def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
         from casefile.ui.app import run_app
     except ImportError as exc:
         raise GuiUnavailable(f"the desktop app cannot start: {exc}") from exc
-    return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id)
+    return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id,
+                   new_workspace=args.new_workspace)
 
 
 COMMANDS = {
