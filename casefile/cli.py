@@ -83,7 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a file, or a folder to import recursively (hidden files skipped)")
     imp.add_argument("--case", required=True, metavar="TITLE")
     imp.add_argument("--published", type=_parse_iso_date, metavar="YYYY-MM-DD",
-                     help="publication date (relative dates in the text resolve against it)")
+                     help="publication date (relative dates in the text resolve against it); "
+                          "without it, the date in the file's metadata or near the top of its "
+                          "text, else the file's modification date (a note says which)")
     imp.add_argument("--password", help="password of an encrypted PDF")
     imp.add_argument("--no-suggest", action="store_true", help="skip entity suggestions")
     imp.add_argument("--json", action="store_true")
@@ -212,7 +214,8 @@ def cmd_import(args: argparse.Namespace) -> int:
                 print(f"  suggestions ({sug['mode']}): {counts or 'none'}")
 
     done = batch.import_paths(ws.transaction, case_id, args.files, published=args.published,
-                              password=args.password, on_file=on_file)
+                              password=args.password, on_file=on_file,
+                              guess_dates=args.published is None)
     if done.total == 0:
         raise CasefileError("no files to import in " + ", ".join(args.files)
                             + " (hidden files are skipped)")
