@@ -44,11 +44,12 @@ class WorkspaceWatch(QObject):
     """
 
     def __init__(self, window: Any, interval_ms: int = POLL_MS) -> None:
-        assert isinstance(window, QWidget)
+        if not isinstance(window, QWidget):
+            raise TypeError("install_workspace_watch needs the main window")
         super().__init__(window)
-        self.window = window
-        self.commits = CommitWatch(window.workspace)
-        self.presence = Presence(window.workspace)
+        self.window: Any = window  # a MainWindow (not imported: no cycle in casefile.ui)
+        self.commits = CommitWatch(self.window.workspace)
+        self.presence = Presence(self.window.workspace)
         self.presence.announce()
         self.told = False
         self.timer = QTimer(self)
