@@ -44,12 +44,14 @@ class WorkspaceWatch(QObject):
     """
 
     def __init__(self, window: Any, interval_ms: int = POLL_MS) -> None:
+        main: Any = window  # a MainWindow (not imported: no cycle in casefile.ui)
+        workspace = main.workspace
         if not isinstance(window, QWidget):
             raise TypeError("install_workspace_watch needs the main window")
         super().__init__(window)
-        self.window: Any = window  # a MainWindow (not imported: no cycle in casefile.ui)
-        self.commits = CommitWatch(self.window.workspace)
-        self.presence = Presence(self.window.workspace)
+        self.window: Any = main
+        self.commits = CommitWatch(workspace)
+        self.presence = Presence(workspace)
         self.presence.announce()
         self.told = False
         self.timer = QTimer(self)
