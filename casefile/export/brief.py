@@ -481,6 +481,7 @@ def _counts_table(data: BriefData, styles: _Styles) -> Table:
     width = (PAGE_SIZE[0] - 2 * MARGIN_X) / len(counts)
     table = Table([numbers, labels], colWidths=[width] * len(counts))
     commands: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, -1), styles.body.fontName),
         ("LINEABOVE", (0, 0), (-1, 0), 0.8, RULE),
         ("LINEBELOW", (0, 1), (-1, 1), 0.8, RULE),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -494,7 +495,8 @@ def _counts_table(data: BriefData, styles: _Styles) -> Table:
 
 
 def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
-    """The cover: title, confidentiality, the case summary and the key counts, contents."""
+    """The cover: title, confidentiality, the key counts, the case summary, contents. The
+    summary is printed here only (a long one flows on to the next pages)."""
     overdue = sum(1 for q in data.questions if q.overdue)
     contents = [
         ("Open questions and follow-ups",
@@ -517,7 +519,7 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
             "(export with confidential material included to print them)."
         )
     summary = _paragraphs(data.summary, styles.cover_summary) or _empty(
-        "No summary written yet (add one to the case to print it here).", styles)
+        "No summary written yet.", styles)
     story: list[Flowable] = [
         Spacer(1, 0.5 * inch),
         Paragraph("CASE BRIEF", styles.kicker),
@@ -529,11 +531,11 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
             "share outside the reporting team.</font>",
             styles.banner,
         ),
+        _counts_table(data, styles),
+        Spacer(1, 0.1 * inch),
         Paragraph("Summary", styles.h2),
         *summary,
-        Spacer(1, 0.2 * inch),
-        _counts_table(data, styles),
-        Spacer(1, 0.2 * inch),
+        Spacer(1, 0.1 * inch),
         Paragraph(inclusion, styles.meta),
         Paragraph("Contents", styles.h2),
     ]
