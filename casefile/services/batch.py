@@ -203,8 +203,7 @@ def import_paths(
             break
         if progress is not None:
             progress(done, len(files), path)
-        outcome = _import_one(transaction, case_id, path, published_date, password,
-                              guess_dates=guess_dates)
+        outcome = _import_one(transaction, case_id, path, published_date, password, guess_dates)
         batch.outcomes.append(outcome)
         if on_file is not None:
             on_file(outcome)
@@ -237,7 +236,7 @@ def _guess(path: Path, ingested: Ingested) -> date:
 
 def _import_one(
     transaction: TransactionFactory, case_id: int, path: Path,
-    published: date | None, password: str | None, *, guess_dates: bool = False,
+    published: date | None, password: str | None, guess_dates: bool = False,
 ) -> FileOutcome:
     if path.is_dir():  # only a folder that could not be listed gets here
         return FileOutcome(path, "failed", error=f"the folder {path} cannot be read")
