@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="workspace folder (default: $CASEFILE_WORKSPACE or the user data dir)")
     where.add_argument("--db", metavar="URL",
                        help="database URL for team mode, e.g. postgresql+psycopg://host/db")
+    parser.add_argument("--new-workspace", action="store_true",
+                        help="create the workspace when the --workspace / $CASEFILE_WORKSPACE "
+                             "folder holds none (otherwise such a path is refused)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     sub.add_parser("gui", help="open the desktop app (the default)")
@@ -80,7 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a file, or a folder to import recursively (hidden files skipped)")
     imp.add_argument("--case", required=True, metavar="TITLE")
     imp.add_argument("--published", type=_parse_iso_date, metavar="YYYY-MM-DD",
-                     help="publication date (relative dates in the text resolve against it)")
+                     help="publication date (relative dates in the text resolve against it); "
+                          "without it, the date in the file's metadata or near the top of its "
+                          "text, else the file's modification date (a note says which)")
     imp.add_argument("--password", help="password of an encrypted PDF")
     imp.add_argument("--no-suggest", action="store_true", help="skip entity suggestions")
     imp.add_argument("--json", action="store_true")
@@ -284,7 +289,7 @@ def _case_of(session: Any, mention_id: int) -> int:
 def _open(args: argparse.Namespace) -> Workspace:
     from casefile.store.workspace import open_workspace
 
-    return open_workspace(args.workspace, args.db)
+    return open_workspace(args.workspace, args.db, create=args.new_workspace)
 
 
 def cmd_case(args: argparse.Namespace) -> int:
@@ -352,7 +357,8 @@ def cmd_import(args: argparse.Namespace) -> int:
                 print(f"  suggestions ({sug['mode']}): {counts or 'none'}")
 
     done = batch.import_paths(ws.transaction, case_id, args.files, published=args.published,
-                              password=args.password, on_file=on_file)
+                              password=args.password, on_file=on_file,
+                              guess_dates=args.published is None)
     if done.total == 0:
         raise CasefileError("no files to import in " + ", ".join(args.files)
                             + " (hidden files are skipped)")
@@ -641,7 +647,8 @@ def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
         from casefile.ui.app import run_app
     except ImportError as exc:
         raise GuiUnavailable(f"the desktop app cannot start: {exc}") from exc
-    return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id)
+    return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id,
+                   new_workspace=args.new_workspace)
 
 
 COMMANDS = {

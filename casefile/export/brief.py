@@ -48,12 +48,15 @@ from reportlab.platypus import (
     Paragraph,
     SimpleDocTemplate,
     Spacer,
+    Table,
+    TableStyle,
 )
 
 from casefile.export.brief_data import (
     BriefData,
     EntityEntry,
     EventEntry,
+    MentionEntry,
     QuestionEntry,
     QuoteEntry,
 )
@@ -302,6 +305,11 @@ class _Styles:
             spaceBefore=26,
             spaceAfter=26,
         )
+        self.cover_summary = ParagraphStyle("cover_summary", base, fontSize=11, leading=15.5)
+        self.count = ParagraphStyle("count", base, fontName=bold, fontSize=20, leading=24,
+                                    textColor=ACCENT, spaceAfter=0)
+        self.count_label = ParagraphStyle("count_label", self.meta, fontSize=8.5, leading=10.5,
+                                          spaceAfter=0)
         self.contents = ParagraphStyle(
             "contents", base, leftIndent=14, bulletIndent=0, spaceAfter=2
         )
@@ -312,18 +320,50 @@ class _Styles:
 
 
 def _paragraphs(
-    text: str | None, style: ParagraphStyle, cont_style: ParagraphStyle | None = None
+    text: str | None, style: ParagraphStyle, cont_style: ParagraphStyle | None = None,
+    *, suffix: str = "",
 ) -> list[Flowable]:
-    """User text as one or more Paragraphs: blank lines start paragraphs, long ones are chunked."""
+    """User text as one or more Paragraphs: blank lines start paragraphs, long ones are chunked.
+
+    ``suffix`` is markup put after the last piece (e.g. citations)."""
     cleaned = _clean(text).strip()
     if not cleaned:
         return []
-    out: list[Flowable] = []
+    pieces: list[tuple[str, ParagraphStyle]] = []
     for block in re.split(r"\n\s*\n", cleaned):
         for i, piece in enumerate(_chunks(block.strip())):
             use = cont_style if (i and cont_style is not None) else style
-            out.append(Paragraph(_text(piece, keep_newlines=True), use))
-    return out
+            pieces.append((_text(piece, keep_newlines=True), use))
+    last = len(pieces) - 1
+    return [Paragraph(markup + (suffix if i == last else ""), use)
+            for i, (markup, use) in enumerate(pieces)]
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 document"``, ``"2 documents"``, ``"0 documents"`` (``many``: an irregular plural,
+    e.g. ``plural(2, "person", "people")``)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _citations(sources: Sequence[QuoteEntry]) -> str:
+    """Citation markup for passages that are an entry's own text (`` [1], [2], p. 2``), each
+    source and page once."""
+    seen: list[QuoteEntry] = []
+    for q in sources:
+        if all((q.source_number, q.page) != (s.source_number, s.page) for s in seen):
+            seen.append(q)
+    return (" " + ", ".join(_citation(q) for q in seen)) if seen else ""
+
+
+def _mentioned(entry: MentionEntry, styles: _Styles) -> list[Flowable]:
+    """One line for an item's bare-name mentions in one source: how many, and the words around
+    the first."""
+    cite = _citation(QuoteEntry("", entry.source_number, page=entry.page))
+    times = "once" if entry.count == 1 else f"{entry.count} times"
+    line = f"<i>mentioned {times}</i> in {cite}"
+    if _present(entry.context):
+        line += f": “{_text(entry.context)}”"
+    return [Paragraph(line, styles.quote)]
 
 
 def _citation(quote: QuoteEntry) -> str:
@@ -416,17 +456,57 @@ def _meta_line(parts: Sequence[tuple[str, str | None]]) -> str:
 # Sections
 
 
+def key_counts(data: BriefData) -> list[tuple[int, str]]:
+    """The cover page's counts, ``(number, label)``, each label in the right number."""
+    overdue = sum(1 for q in data.questions if q.overdue)
+
+    def counted(n: int, word: str, many: str | None = None) -> tuple[int, str]:
+        return n, plural(n, word, many).split(" ", 1)[1]
+
+    return [
+        counted(len(data.people), "person", "people"),
+        counted(len(data.organizations), "organization"),
+        counted(len(data.sources), "document"),
+        counted(len(data.events), "event"),
+        counted(len(data.claims), "claim"),
+        counted(len(data.questions), "open follow-up"),
+        (overdue, "overdue"),
+    ]
+
+
+def _counts_table(data: BriefData, styles: _Styles) -> Table:
+    counts = key_counts(data)
+    numbers = [Paragraph(str(value), styles.count) for value, _label in counts]
+    labels = [Paragraph(escape(label), styles.count_label) for _value, label in counts]
+    width = (PAGE_SIZE[0] - 2 * MARGIN_X) / len(counts)
+    table = Table([numbers, labels], colWidths=[width] * len(counts))
+    commands: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, -1), styles.body.fontName),
+        ("LINEABOVE", (0, 0), (-1, 0), 0.8, RULE),
+        ("LINEBELOW", (0, 1), (-1, 1), 0.8, RULE),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, 0), 8),
+        ("BOTTOMPADDING", (0, 1), (-1, 1), 8),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+    ]
+    table.setStyle(TableStyle(commands))
+    return table
+
+
 def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
+    """The cover: title, confidentiality, the key counts, the case summary, contents. The
+    summary is printed here only (a long one flows on to the next pages)."""
     overdue = sum(1 for q in data.questions if q.overdue)
     contents = [
-        ("Summary", ""),
-        ("Open questions and follow-ups", f"{len(data.questions)}, {overdue} overdue"),
+        ("Open questions and follow-ups",
+         f"{len(data.questions)}, {overdue} overdue" if overdue else str(len(data.questions))),
         ("People", str(len(data.people))),
         ("Organizations", str(len(data.organizations))),
         ("Places", str(len(data.places))),
-        ("Timeline", f"{len(data.events)} events"),
+        ("Timeline", plural(len(data.events), "event")),
         ("Claims", str(len(data.claims))),
-        ("Sources", f"{len(data.sources)} documents"),
+        ("Sources", plural(len(data.sources), "document")),
     ]
     if data.includes_confidential:
         inclusion = (
@@ -438,8 +518,10 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
             "Confidential items and sources are <b>left out</b> of this brief "
             "(export with confidential material included to print them)."
         )
+    summary = _paragraphs(data.summary, styles.cover_summary) or _empty(
+        "No summary written yet.", styles)
     story: list[Flowable] = [
-        Spacer(1, 1.2 * inch),
+        Spacer(1, 0.5 * inch),
         Paragraph("CASE BRIEF", styles.kicker),
         *_paragraphs(data.case_title or "Untitled case", styles.title),
         Paragraph(f"Generated {_text(data.generated)} by Casefile", styles.title_meta),
@@ -449,8 +531,12 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
             "share outside the reporting team.</font>",
             styles.banner,
         ),
-        Paragraph(inclusion, styles.body),
-        Spacer(1, 0.35 * inch),
+        _counts_table(data, styles),
+        Spacer(1, 0.1 * inch),
+        Paragraph("Summary", styles.h2),
+        *summary,
+        Spacer(1, 0.1 * inch),
+        Paragraph(inclusion, styles.meta),
         Paragraph("Contents", styles.h2),
     ]
     for name, count in contents:
@@ -458,11 +544,6 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
         story.append(Paragraph(escape(name) + suffix, styles.contents, bulletText="•"))
     story.append(PageBreak())
     return story
-
-
-def _summary(data: BriefData, styles: _Styles) -> list[Flowable]:
-    body = _paragraphs(data.summary, styles.body)
-    return _section("Summary", styles) + (body or _empty("No summary written yet.", styles))
 
 
 def _questions(data: BriefData, styles: _Styles) -> list[Flowable]:
@@ -481,7 +562,7 @@ def _questions(data: BriefData, styles: _Styles) -> list[Flowable]:
         block: list[Flowable] = [
             Paragraph(" · ".join(head) + _confidential_tag(q.confidential), styles.item)
         ]
-        block.extend(_paragraphs(q.text, styles.body))
+        block.extend(_paragraphs(q.text, styles.body, suffix=_citations(q.text_sources)))
         if _present(q.ask):
             block.append(Paragraph(_meta_line([("Ask", q.ask)]), styles.meta))
         block.extend(_quotes(q.quotes, styles))
@@ -501,10 +582,11 @@ def _entity(entity: EntityEntry, styles: _Styles, generic_kind: str) -> list[Flo
     if aliases:
         block.append(Paragraph(_meta_line([("Also known as", "; ".join(aliases))]), styles.meta))
     block.extend(_paragraphs(entity.notes, styles.body))
-    if entity.quotes:
-        block.extend(_quotes(entity.quotes, styles))
-    else:
-        block.append(Paragraph("No quoted evidence yet.", styles.meta))
+    block.extend(_quotes(entity.quotes, styles))
+    for entry in entity.mentioned:
+        block.extend(_mentioned(entry, styles))
+    if not entity.quotes and not entity.mentioned:
+        block.append(Paragraph("No evidence linked yet.", styles.meta))
     return block
 
 
@@ -524,21 +606,34 @@ def _timeline(data: BriefData, styles: _Styles) -> list[Flowable]:
     entries: list[list[Flowable]] = []
     for event in sorted(data.events, key=_event_sort_key):
         when = format_event_date(event.date, event.precision, event.end)
-        title = _text(event.title) or "(untitled event)"
-        block: list[Flowable] = [
-            Paragraph(
-                f"<b>{title}</b>" + _confidential_tag(event.confidential),
-                styles.timeline,
-                bulletText=when,
-            )
-        ]
+        cites = _citations(event.text_sources)
+        tag = _confidential_tag(event.confidential)
+        description: str | None = event.description
+        if _title_is_description(event):
+            # The title is the description cut short: print the sentence once, whole.
+            block: list[Flowable] = [Paragraph(_text(event.description) + cites + tag,
+                                               styles.timeline, bulletText=when)]
+            description = None
+        else:
+            title = _text(event.title) or "(untitled event)"
+            block = [Paragraph(f"<b>{title}</b>" + ("" if _present(description) else cites)
+                               + tag, styles.timeline, bulletText=when)]
         meta = _meta_line([("Place", event.place)])
         if meta:
             block.append(Paragraph(meta, styles.timeline_meta))
-        block.extend(_paragraphs(event.description, styles.timeline_meta))
+        block.extend(_paragraphs(description, styles.timeline_meta, suffix=cites))
         block.extend(_quotes(event.quotes, styles, timeline=True))
         entries.append(block)
     return _compose(heading, entries)
+
+
+def _title_is_description(event: EventEntry) -> bool:
+    """True when an event's title is its description, whole or cut short with "…"."""
+    title = " ".join(_clean(event.title).split())
+    text = " ".join(_clean(event.description).split())
+    if not text or not title:
+        return False
+    return title == text or (title.endswith("…") and text.startswith(title[:-1].rstrip()))
 
 
 def _claims(data: BriefData, styles: _Styles) -> list[Flowable]:
@@ -553,7 +648,8 @@ def _claims(data: BriefData, styles: _Styles) -> list[Flowable]:
         block: list[Flowable] = [
             Paragraph(head + _confidential_tag(claim.confidential), styles.item)
         ]
-        block.extend(_paragraphs(claim.statement, styles.body))
+        block.extend(_paragraphs(claim.statement, styles.body,
+                                 suffix=_citations(claim.text_sources)))
         chain = _meta_line([("Attributed to", claim.attributed_to), ("via", claim.via)])
         if chain:
             block.append(Paragraph(chain, styles.meta))
@@ -633,7 +729,6 @@ def _compose(heading: list[Flowable], entries: list[list[Flowable]]) -> list[Flo
 def _story(data: BriefData, styles: _Styles) -> list[Flowable]:
     return [
         *_title_page(data, styles),
-        *_summary(data, styles),
         *_questions(data, styles),
         *_entities("People", data.people, "No people recorded.", "person", styles),
         *_entities(

@@ -39,8 +39,21 @@ class QuoteEntry:
 
 
 @dataclass
+class MentionEntry:
+    """Bare-name mentions of an item in one source, folded into one line (as the window's
+    evidence panel folds them): ``count`` mentions in source ``source_number``; ``context`` is
+    the words around the first one (its sentence, or about 60 characters either side)."""
+
+    source_number: int
+    count: int
+    context: str | None = None
+    page: int | None = None
+
+
+@dataclass
 class EntityEntry:
-    """A person, organization or place with the quotes that are evidence for it."""
+    """A person, organization or place with the quotes that are evidence for it, and its
+    bare-name mentions folded per source (``mentioned``)."""
 
     name: str
     kind: str
@@ -49,12 +62,17 @@ class EntityEntry:
     aliases: list[str] = field(default_factory=list)
     notes: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    mentioned: list[MentionEntry] = field(default_factory=list)
     confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass
 class QuestionEntry:
-    """An open question or follow-up; ``overdue`` is computed against the brief's date."""
+    """An open question or follow-up; ``overdue`` is computed against the brief's date.
+
+    ``text_sources`` (here and on events and claims): passages whose words are the entry's own
+    text; they are printed as citations after the text, not as a second copy of it.
+    """
 
     text: str
     kind: str
@@ -63,6 +81,7 @@ class QuestionEntry:
     overdue: bool = False
     ask: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    text_sources: list[QuoteEntry] = field(default_factory=list)
     confidential: bool = False  # only ever True when the brief includes confidential material
 
 
@@ -77,6 +96,7 @@ class EventEntry:
     place: str | None = None
     description: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    text_sources: list[QuoteEntry] = field(default_factory=list)
     confidential: bool = False  # only ever True when the brief includes confidential material
 
 
@@ -95,6 +115,7 @@ class ClaimEntry:
     attributed_to: str | None = None
     via: str | None = None
     quotes: list[QuoteEntry] = field(default_factory=list)
+    text_sources: list[QuoteEntry] = field(default_factory=list)
     status_reason: str | None = None
     computed_status: str | None = None
     evidence: str | None = None

@@ -29,6 +29,7 @@ from casefile.ingest import ingest_bytes
 from casefile.ingest.files import read_file
 from casefile.ingest.types import Ingested
 from casefile.services.cases import get_case
+from casefile.services.dating import guess_published
 from casefile.services.documents import (
     ImportResult,
     existing_document,
@@ -166,6 +167,7 @@ def import_paths(
     progress: ProgressCallback | None = None,
     cancelled: Callable[[], bool] | None = None,
     on_file: Callable[[FileOutcome], None] | None = None,
+    guess_dates: bool = False,
 ) -> BatchResult:
     """Import every file of ``paths`` (files and folders, see :func:`iter_import_files`).
 
@@ -175,6 +177,11 @@ def import_paths(
     with ``(done, total, path)`` before each file and ``(total_done, total, None)`` at the end;
     ``cancelled`` is checked before each file (returning True stops the batch: files already
     imported stay); ``on_file`` gets each :class:`FileOutcome` right after its transaction ended.
+
+    With ``guess_dates`` and no ``published``, each new document gets the date
+    :func:`casefile.services.dating.guess_published` finds (the file's metadata, a publication
+    date near the top of its text, else the file's modification date), and a note on the
+    document says which (``"Published date taken from the text: 2018-02-23"``).
 
     Each file is read and hashed first: bytes already in the case are ``already there`` without
     being parsed again. A file that cannot be imported (IngestError or any other error while
@@ -196,7 +203,7 @@ def import_paths(
             break
         if progress is not None:
             progress(done, len(files), path)
-        outcome = _import_one(transaction, case_id, path, published_date, password)
+        outcome = _import_one(transaction, case_id, path, published_date, password, guess_dates)
         batch.outcomes.append(outcome)
         if on_file is not None:
             on_file(outcome)
@@ -216,9 +223,20 @@ def _store(
     return result
 
 
+def _guess(path: Path, ingested: Ingested) -> date:
+    """The guessed published date of a new file; its note goes onto the document's notes."""
+    try:
+        in_metadata = parse_date(ingested.published)
+    except CasefileError:  # a reader's odd metadata date: look elsewhere
+        in_metadata = None
+    guess = guess_published(path, ingested.text, in_metadata)
+    ingested.notes.append(guess.note)
+    return guess.date
+
+
 def _import_one(
     transaction: TransactionFactory, case_id: int, path: Path,
-    published: date | None, password: str | None,
+    published: date | None, password: str | None, guess_dates: bool = False,
 ) -> FileOutcome:
     if path.is_dir():  # only a folder that could not be listed gets here
         return FileOutcome(path, "failed", error=f"the folder {path} cannot be read")
@@ -234,8 +252,11 @@ def _import_one(
         if found is None:
             # Parse outside any transaction: a slow file never holds the workspace's write lock.
             ingested = ingest_bytes(data, path.name, password=password)
+            dated = published
+            if dated is None and guess_dates:
+                dated = _guess(path, ingested)
             result = retry_on_conflict(lambda: _store(transaction, case_id, data, ingested,
-                                                      published, path))
+                                                      dated, path))
     except CasefileError as exc:
         return FileOutcome(path, "failed", error=str(exc))
     except DBAPIError:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import BinaryIO
@@ -25,6 +26,7 @@ from casefile.export.brief_data import (
     ClaimEntry,
     EntityEntry,
     EventEntry,
+    MentionEntry,
     QuestionEntry,
     QuoteEntry,
     SourceEntry,
@@ -98,23 +100,36 @@ def build_brief_data(
         for d in documents
     ]
 
-    def quotes(item_id: int) -> list[QuoteEntry]:
-        item = by_id.get(item_id)
-        names = {_fold(n) for n in [item.title, *(getattr(item, "aliases", None) or [])]} \
-            if item else set()
-        out: list[QuoteEntry] = []
+    def evidence(item_id: int, own_text: str | None = None) -> _Evidence:
+        """The item's evidence as the window's evidence panel counts it: every passage linked
+        to it (in a source the brief prints), by relation. Passages that are the item's own
+        text become citations of it; bare-name mentions fold into one line per source."""
+        out = _Evidence()
+        own = _fold(own_text) if own_text else ""
         seen: set[tuple[str, int, str]] = set()
+        folded: dict[int, MentionEntry] = {}
         for ev in evidence_for(session, item_id):
             if ev.document_id not in numbers or ev.quote is None:
                 continue
-            # A "mentions" passage that is only the name itself tells the reader nothing.
-            if ev.relation == "mentions" and _fold(ev.quote) in names:
+            number = numbers[ev.document_id]
+            words = _fold(ev.quote)
+            if ev.relation == "mentions" and _is_bare_mention(ev.quote):
+                entry = folded.get(number)
+                if entry is None:
+                    folded[number] = MentionEntry(number, 1, _context(by_id, ev, red), ev.page)
+                else:
+                    entry.count += 1
                 continue
-            key = (_fold(ev.quote), ev.document_id, ev.relation)
+            key = (words, ev.document_id, ev.relation)
             if key in seen:  # the same words from the same source, once is enough
                 continue
             seen.add(key)
-            out.append(_quote(ev, numbers[ev.document_id], red))
+            quote = _quote(ev, number, red)
+            if own and _same_words(words, own):
+                out.text_sources.append(quote)
+            else:
+                out.quotes.append(quote)
+        out.mentioned = sorted(folded.values(), key=lambda m: m.source_number)
         return out
 
     def name_of(ref: int | None) -> str | None:
@@ -130,25 +145,37 @@ def build_brief_data(
             item, "org_kind", None)
         affiliation = name_of(item.affiliation_id) if isinstance(item, Person) else (
             name_of(item.parent_id) if isinstance(item, Organization) else None)
+        found = evidence(item.id)
         return EntityEntry(
             name=item.title, kind=item.kind, role=red(role), affiliation=affiliation,
             aliases=[a for a in (item.aliases or []) if a != item.title],
-            notes=red(item.notes), quotes=quotes(item.id),
+            notes=red(item.notes), quotes=found.quotes, mentioned=found.mentioned,
         )
 
     people = sorted((i for i in visible if isinstance(i, Person)), key=lambda p: p.title.lower())
     orgs = sorted((i for i in visible if isinstance(i, Organization)),
                   key=lambda o: o.title.lower())
     places = sorted((i for i in visible if isinstance(i, Place)), key=lambda p: p.title.lower())
-    questions = [
-        QuestionEntry(
+    def question(q: Question) -> QuestionEntry:
+        found = evidence(q.id, q.title)
+        return QuestionEntry(
             text=red(q.title) or "", kind=q.question_kind, status=q.status,
             due=q.due.isoformat() if q.due else None,
             overdue=bool(q.due and q.due < today), ask=name_of(q.ask_id),
-            quotes=quotes(q.id),
+            quotes=found.quotes, text_sources=found.text_sources,
         )
-        for q in visible if isinstance(q, Question) and q.status in ("open", "waiting")
-    ]
+
+    def event(e: Event) -> EventEntry:
+        found = evidence(e.id, e.description or e.title)
+        return EventEntry(
+            title=red(e.title) or "", date=e.date.isoformat() if e.date else None,
+            precision=e.precision, end=e.end.isoformat() if e.end else None,
+            place=name_of(e.place_id), description=red(e.description),
+            quotes=found.quotes, text_sources=found.text_sources,
+        )
+
+    questions = [question(q) for q in visible
+                 if isinstance(q, Question) and q.status in ("open", "waiting")]
     events = sorted(
         (i for i in visible if isinstance(i, Event)), key=lambda e: (e.date or date.max, e.title)
     )
@@ -161,16 +188,8 @@ def build_brief_data(
         people=[entity(p) for p in people],
         organizations=[entity(o) for o in orgs],
         places=[entity(p) for p in places],
-        events=[
-            EventEntry(
-                title=red(e.title) or "", date=e.date.isoformat() if e.date else None,
-                precision=e.precision, end=e.end.isoformat() if e.end else None,
-                place=name_of(e.place_id), description=red(e.description),
-                quotes=quotes(e.id),
-            )
-            for e in events
-        ],
-        claims=[_claim_entry(session, c, name_of, red, quotes) for c in claims],
+        events=[event(e) for e in events],
+        claims=[_claim_entry(session, c, name_of, red, evidence) for c in claims],
         sources=sources,
         includes_confidential=include_confidential,
     )
@@ -181,7 +200,7 @@ def _claim_entry(
     claim: Claim,
     name_of: Callable[[int | None], str | None],
     red: _Redactor,
-    quotes: Callable[[int], list[QuoteEntry]],
+    evidence_of: Callable[[int, str | None], _Evidence],
 ) -> ClaimEntry:
     """A claim with the status its evidence gives now (or the reporter's override and reason)
     and its attribution chain; unnamed sources are labelled as such. The evidence line gives
@@ -201,11 +220,56 @@ def _claim_entry(
     if verdict.contradicting:
         m = verdict.contradicting
         evidence += f"; {m} contradicting passage{'s' if m != 1 else ''}"
+    found = evidence_of(claim.id, claim.statement or claim.title)
     return ClaimEntry(
         statement=red(claim.statement or claim.title) or "", status=verdict.status,
-        attributed_to=attributed, via=name_of(claim.via_id), quotes=quotes(claim.id),
+        attributed_to=attributed, via=name_of(claim.via_id), quotes=found.quotes,
+        text_sources=found.text_sources,
         status_reason=red(verdict.reason), computed_status=verdict.computed, evidence=evidence,
     )
+
+
+@dataclass
+class _Evidence:
+    """An item's evidence, sorted for print: ``quotes`` to print, ``text_sources`` (passages
+    that are the item's own text: cited, not printed again), ``mentioned`` (bare-name mentions
+    folded per source)."""
+
+    quotes: list[QuoteEntry] = field(default_factory=list)
+    text_sources: list[QuoteEntry] = field(default_factory=list)
+    mentioned: list[MentionEntry] = field(default_factory=list)
+
+
+#: A "mentions" passage of at most this many words, with no sentence end inside, is a name.
+BARE_MENTION_WORDS = 8
+
+
+def _is_bare_mention(quote: str) -> bool:
+    """True for a passage that is only a name ("Peterson", "Coral Springs police"), not a
+    sentence or a phrase that says something."""
+    words = quote.split()
+    return len(words) <= BARE_MENTION_WORDS and not re.search(r"[.!?;:]\s", quote.strip() + " ")
+
+
+def _same_words(quote: str, own: str) -> bool:
+    """True when a folded passage is the item's own folded text (or that text cut short with
+    an ellipsis, as long sentences are when they become titles)."""
+    if quote == own:
+        return True
+    cut = own.rstrip("…").rstrip()
+    return own.endswith("…") and len(cut) >= 20 and quote.startswith(cut)
+
+
+def _context(by_id: dict[int, Item], ev: EvidenceView, red: _Redactor) -> str | None:
+    """The words around a mention (its sentence, or ~60 characters either side), redacted."""
+    from casefile.services.decisions import context_snippet
+
+    doc = by_id.get(ev.document_id)
+    text = doc.text if isinstance(doc, Document) else None
+    if not text or ev.start is None or ev.end is None:
+        return None
+    snippet, _span = context_snippet(text, ev.start, ev.end)
+    return red(snippet)
 
 
 def _fold(text: str) -> str:

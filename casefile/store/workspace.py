@@ -5,6 +5,11 @@ A workspace is either a folder holding ``casefile.sqlite3`` (WAL journal, foreig
 ``--db URL``, ``--workspace PATH``, ``$CASEFILE_DB_URL``, ``$CASEFILE_WORKSPACE``, then the
 default folder in the user's data directory (platformdirs). A new database is created at the
 Alembic head; an older one is backed up, then upgraded (DESIGN.md, "Workspace and engines").
+
+A folder chosen by ``--workspace`` or ``$CASEFILE_WORKSPACE`` that holds no workspace (missing,
+empty, or without ``casefile.sqlite3``) is only made into one when asked (``create=True``; the
+command line's ``--new-workspace``): a mistyped path must not open an empty workspace that looks
+as if the cases were gone. The default folder is always created on first use.
 """
 
 from __future__ import annotations
@@ -41,19 +46,75 @@ def default_workspace_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "workspace"
 
 
-def resolve_location(workspace: str | Path | None = None, db_url: str | None = None) -> str:
-    """The database URL to open, applying the precedence described in the module docstring."""
+@dataclass(frozen=True)
+class Location:
+    """Where the workspace to open is: its database ``url``, and for a SQLite workspace chosen
+    explicitly the ``folder`` and what chose it (``origin``: ``"--workspace"`` or
+    ``"$CASEFILE_WORKSPACE"``). ``folder`` is None for a database URL and for the default folder.
+    """
+
+    url: str
+    folder: Path | None = None
+    origin: str | None = None
+
+
+def choose_location(workspace: str | Path | None = None, db_url: str | None = None) -> Location:
+    """The workspace to open, applying the precedence described in the module docstring."""
     if db_url:
-        return db_url
+        return Location(db_url)
     if workspace:
-        return sqlite_url(Path(workspace))
+        return Location(sqlite_url(Path(workspace)), Path(workspace), "--workspace")
     env_url = os.environ.get("CASEFILE_DB_URL")
     if env_url:
-        return env_url
+        return Location(env_url)
     env_ws = os.environ.get("CASEFILE_WORKSPACE")
     if env_ws:
-        return sqlite_url(Path(env_ws))
-    return sqlite_url(default_workspace_dir())
+        return Location(sqlite_url(Path(env_ws)), Path(env_ws), "$CASEFILE_WORKSPACE")
+    return Location(sqlite_url(default_workspace_dir()))
+
+
+def resolve_location(workspace: str | Path | None = None, db_url: str | None = None) -> str:
+    """The database URL to open, applying the precedence described in the module docstring."""
+    return choose_location(workspace, db_url).url
+
+
+def holds_workspace(folder: str | Path) -> bool:
+    """True when ``folder`` is a workspace folder: it holds a ``casefile.sqlite3`` file."""
+    return (Path(folder).expanduser() / DB_FILENAME).is_file()
+
+
+class NoWorkspaceError(CasefileError):
+    """An explicitly chosen folder holds no workspace and creating one was not asked for.
+
+    ``folder`` is the path as given; the message is one line naming it and the way to create it.
+    """
+
+    def __init__(self, folder: Path, origin: str) -> None:
+        self.folder = folder
+        self.origin = origin
+        via = "" if origin == "--workspace" else f" (from {origin})"
+        super().__init__(f"no workspace at {folder}{via}; check the path, or add "
+                         "--new-workspace to create one there")
+
+
+def missing_workspace(
+    workspace: str | Path | None = None, db_url: str | None = None
+) -> NoWorkspaceError | None:
+    """The error :func:`open_workspace` with ``create=False`` would raise for this choice, or
+    None when it would open (a workspace folder, a database URL, or the default folder).
+
+    Nothing is created or opened. A path that is a file is left to :func:`make_engine`, which
+    says so.
+    """
+    where = choose_location(workspace, db_url)
+    if where.folder is None or where.origin is None:
+        return None
+    folder = where.folder.expanduser()
+    if folder.exists() and not folder.is_dir():
+        return None
+    if holds_workspace(folder):
+        return None
+    return NoWorkspaceError(where.folder, where.origin)
 
 
 def sqlite_url(folder: Path) -> str:
@@ -213,12 +274,20 @@ def upgrade(engine: Engine) -> Path | None:
 
 
 def open_workspace(
-    workspace: str | Path | None = None, db_url: str | None = None, *, migrate: bool = True
+    workspace: str | Path | None = None, db_url: str | None = None, *, migrate: bool = True,
+    create: bool = True,
 ) -> Workspace:
     """Open (creating or upgrading as needed) the workspace chosen by the arguments/environment.
 
-    Raises CasefileError when the database cannot be opened or is not a Casefile workspace.
+    With ``create=False`` a folder chosen by ``workspace`` or ``$CASEFILE_WORKSPACE`` that holds
+    no workspace raises NoWorkspaceError and nothing is created (the default folder is still
+    created). Raises CasefileError when the database cannot be opened or is not a Casefile
+    workspace.
     """
+    if not create:
+        missing = missing_workspace(workspace, db_url)
+        if missing is not None:
+            raise missing
     url = resolve_location(workspace, db_url)
     engine = make_engine(url)
     backup = None

@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from casefile.errors import CasefileError
-from casefile.store.workspace import open_workspace
+from casefile.store.workspace import missing_workspace, open_workspace
 from casefile.ui.main_window import MainWindow
 
 
@@ -27,17 +27,36 @@ def ensure_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+def confirm_new_workspace(folder: Path, parent: QWidget | None = None) -> bool:
+    """Ask "Create a new workspace here?" about ``folder`` (Yes/No, No the default)."""
+    answer = QMessageBox.question(
+        parent, "Casefile",
+        f"There is no Casefile workspace in {folder}.\n\nCreate a new workspace here?",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.No,
+    )
+    return answer == QMessageBox.StandardButton.Yes
+
+
 def run_app(
     workspace: str | Path | None = None, db_url: str | None = None,
-    case_id: int | None = None,
+    case_id: int | None = None, new_workspace: bool = False,
 ) -> int:
     """Open the window on a workspace and run until it closes; returns the exit code.
 
     ``workspace``/``db_url`` choose the workspace as on the command line (default: environment,
     then the user's data folder); ``case_id`` opens that case, else the last case used. A
     workspace that cannot be opened is reported in a message box and gives exit code 1.
+
+    A chosen folder that holds no workspace is created only with ``new_workspace`` or when the
+    user answers Yes to "Create a new workspace here?"; No prints the command line's one line
+    (``casefile: no workspace at PATH; ...``) on stderr and gives exit code 1, creating nothing.
     """
     app = ensure_application()
+    missing = None if new_workspace else missing_workspace(workspace, db_url)
+    if missing is not None and not confirm_new_workspace(missing.folder):
+        print(f"casefile: {missing}", file=sys.stderr)
+        return 1
     try:
         ws = open_workspace(workspace, db_url)
     except CasefileError as exc:

@@ -9,6 +9,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from casefile.store.workspace import DB_FILENAME
+
+REPO = Path(__file__).resolve().parents[2]
+
 
 @dataclass
 class Run:
@@ -19,14 +23,30 @@ class Run:
     err: str
 
 
-def casefile(workspace: Path, *args: str, env: dict[str, str] | None = None) -> Run:
-    """Run ``casefile --workspace WORKSPACE ARGS...`` with the installed entry point."""
+def casefile(workspace: Path | None, *args: str, env: dict[str, str] | None = None,
+             new_workspace: bool | None = None) -> Run:
+    """Run ``casefile --workspace WORKSPACE ARGS...`` with the installed entry point.
+
+    ``new_workspace``: add ``--new-workspace``; None (the default) adds it when WORKSPACE is not
+    a workspace yet (the user creating a workspace for the test's first command). A None
+    ``workspace`` runs without ``--workspace`` (the environment chooses).
+    """
     exe = shutil.which("casefile", path=str(Path(sys.executable).parent))
     cmd = [exe] if exe else [sys.executable, "-m", "casefile"]
     full_env = {**os.environ, **(env or {})}
     full_env.pop("CASEFILE_DEBUG", None)
+    # Run this checkout's code, not whichever copy the entry point was installed from.
+    full_env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO), full_env.get("PYTHONPATH", "")) if p)
+    where: list[str] = []
+    if workspace is not None:
+        where = ["--workspace", str(workspace)]
+        if new_workspace is None:
+            new_workspace = not workspace.is_file() and not (workspace / DB_FILENAME).is_file()
+    if new_workspace:
+        where.append("--new-workspace")
     proc = subprocess.run(
-        [*cmd, "--workspace", str(workspace), *args],
+        [*cmd, *where, *args],
         capture_output=True, text=True, env=full_env, timeout=300,
     )
     return Run(proc.returncode, proc.stdout, proc.stderr)

@@ -37,7 +37,8 @@ def test_demo_open_without_a_display_writes_the_brief_instead(tmp_path: Path) ->
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "casefile", "--workspace", str(ws), "demo", "--open"],
+        [sys.executable, "-m", "casefile", "--workspace", str(ws), "--new-workspace", "demo",
+             "--open"],
         capture_output=True, text=True, env=env, timeout=120,
     )
     if sys.platform.startswith("linux"):

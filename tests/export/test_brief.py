@@ -167,7 +167,6 @@ def test_title_page_says_when_confidential_material_is_included(render: Render) 
 def test_sections_in_order(sample_pdf: Path) -> None:
     body = flat(" ".join(pypdf_pages(sample_pdf)[1:]))  # after the title page's contents list
     headings = [
-        "Summary",
         "Open questions and follow-ups",
         "People",
         "Organizations",

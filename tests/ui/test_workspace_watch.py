@@ -1,0 +1,65 @@
+"""A window reloads when another process commits, and says when a second window is open."""
+
+from __future__ import annotations
+
+import pytest
+
+from casefile.services import items
+from casefile.store.workspace import open_workspace
+from casefile.ui.watch import OTHER_WINDOW_MESSAGE, install_workspace_watch
+from tests.ui.helpers import make_case
+
+pytestmark = pytest.mark.gui
+
+
+def test_a_person_made_elsewhere_appears_in_the_people_section(make_window, ui_workspace,
+                                                               qtbot):
+    cid = make_case(ui_workspace)
+    window = make_window(cid)
+    install_workspace_watch(window)
+    window.show_section("person")
+    assert window.navigator.item(0).text() == "People (0)"
+    other = open_workspace(db_url=ui_workspace.url)  # another process's connection
+    try:
+        with other.transaction() as s:
+            items.create_item(s, cid, "person", "Ana Ortiz")
+    finally:
+        other.close()
+    qtbot.waitUntil(lambda: window.navigator.item(0).text() == "People (1)", timeout=3000)
+    qtbot.waitUntil(lambda: window.proxy.rowCount() == 1, timeout=1000)
+    assert window.proxy.index(0, 0).data() == "Ana Ortiz"
+
+
+def test_a_second_window_is_announced_once_and_own_edits_do_not_reload(make_window,
+                                                                       ui_workspace, qtbot):
+    cid = make_case(ui_workspace)
+    first = make_window(cid)
+    first_watch = install_workspace_watch(first)
+    first_watch.tick()
+    assert first.statusBar().currentMessage() != OTHER_WINDOW_MESSAGE  # alone so far
+    second_ws = open_workspace(db_url=ui_workspace.url)
+    try:
+        second = make_window(cid, workspace=second_ws)
+        second_watch = install_workspace_watch(second)
+        second_watch.tick()
+        assert second.statusBar().currentMessage() == OTHER_WINDOW_MESSAGE
+        qtbot.waitUntil(lambda: first.statusBar().currentMessage() == OTHER_WINDOW_MESSAGE,
+                        timeout=3000)
+        first.statusBar().clearMessage()
+        first_watch.tick()
+        assert first.statusBar().currentMessage() == ""  # said once, not every second
+        seen = []
+        first.runner.case_changed.connect(seen.append)
+        with ui_workspace.transaction() as s:  # the first window's own engine
+            items.create_item(s, cid, "person", "Ben Cole")
+        first_watch.tick()
+        assert seen == []
+        second.runner.shutdown()
+        second.close()
+        second_watch.tick()
+        qtbot.wait(50)
+        first_watch.told = False
+        first_watch.tick()
+        assert first.statusBar().currentMessage() == ""  # the other window has gone
+    finally:
+        second_ws.close()
