@@ -92,7 +92,7 @@ class CaseViews(QObject):
         self.timeline.event_activated.connect(lambda i: window.select_item(i, "event"))
         self.claims.claim_selected.connect(self._on_item_selected)
         self.claims.claim_activated.connect(lambda i: window.select_item(i, "claim"))
-        self.claims.passage_activated.connect(window._on_passage_activated)
+        self.claims.passage_activated.connect(window.open_passage)
         window.followups_view.source_requested.connect(self._open_source)
         tabs.currentChanged.connect(self._on_tab_changed)
 
@@ -162,15 +162,15 @@ class CaseViews(QObject):
 
     @Slot(int)
     def _on_item_selected(self, item_id: int) -> None:
-        self.window._show_evidence(item_id)
+        self.window.show_evidence(item_id)
 
     @Slot(int)
     def _on_tab_changed(self, index: int) -> None:
         widget = self.window.tabs.widget(index)
         if widget is self.timeline:
-            self.window._show_evidence(self.timeline.selected_event_id())
+            self.window.show_evidence(self.timeline.selected_event_id())
         elif widget is self.claims:
-            self.window._show_evidence(self.claims.current_claim_id())
+            self.window.show_evidence(self.claims.current_claim_id())
         elif isinstance(widget, DocumentViewer) and not widget.property("answer_hooked"):
             self.hook_viewer(widget)
 
