@@ -88,7 +88,8 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else app_settings()
         self.runner = OperationRunner(workspace, self)
         self.runner.case_changed.connect(self.refresh)
-        self.runner.operation_failed.connect(self.report_error)
+        self.runner.operation_failed.connect(
+            lambda message: self.report_error(message, self.runner.failure_parent))
         self.undo_stack = QUndoStack(self)
         self.clock: Callable[[], date] = today or date.today
         self.case_id: int | None = None
