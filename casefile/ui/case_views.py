@@ -53,6 +53,7 @@ class OverdueNotice(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.label = QLabel()
         self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)  # the notice never widens the Items page
         self.show_button = QPushButton("Show overdue")
         self.close_button = QToolButton()
         self.close_button.setText("\u2715")

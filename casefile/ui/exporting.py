@@ -2,17 +2,20 @@
 confidential sources, in the background.
 
 :class:`ExportController` uses the window's public interface only (``case_id``, ``runner``,
-``notify``, ``case_title``, ``last_job``).
+``notify``, ``case_title``, ``last_job``). After a brief is written a non-modal box offers to
+open it or show its folder (:class:`BriefWrittenBox`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QObject, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
@@ -23,13 +26,47 @@ if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
 
 
+class BriefWrittenBox(QMessageBox):
+    """"Brief written to …" with "Open brief" (the PDF in the desktop's viewer), "Show folder"
+    (its folder in the file manager) and "Close"; non-modal, deleted on close."""
+
+    def __init__(self, out: Path, parent: MainWindow) -> None:
+        super().__init__(QMessageBox.Icon.Information, "Brief written",
+                         f"The brief was written to\n{out}", QMessageBox.StandardButton.NoButton,
+                         parent)
+        self.out = out
+        self.window_ = parent
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.open_button = self._button("&Open brief", QMessageBox.ButtonRole.AcceptRole,
+                                        lambda: self._open(QUrl.fromLocalFile(str(out))))
+        self.folder_button = self._button(
+            "Show &folder", QMessageBox.ButtonRole.ActionRole,
+            lambda: self._open(QUrl.fromLocalFile(str(out.parent))))
+        self.close_button = self.addButton(QMessageBox.StandardButton.Close)
+        self.setDefaultButton(self.open_button)
+        self.setEscapeButton(self.close_button)
+
+    def _button(self, text: str, role: QMessageBox.ButtonRole,
+                slot: Callable[[], None]) -> QPushButton:
+        button = self.addButton(text, role)
+        button.clicked.connect(slot)
+        return button
+
+    def _open(self, url: QUrl) -> None:
+        if not QDesktopServices.openUrl(url):
+            self.window_.notify(f"No program could open {url.toLocalFile()}.", 10000)
+
+
 class ExportController(QObject):
-    """The window's brief export."""
+    """The window's brief export. ``written_box`` is the "Brief written" box while it is
+    shown (tests press its buttons)."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.last_job: Job | None = None
+        self.written_box: BriefWrittenBox | None = None
 
     def prompt(self, include_confidential: bool = False) -> Job | None:
         """Choose where (QFileDialog) and write the PDF in the background."""
@@ -69,6 +106,7 @@ class ExportController(QObject):
         def done(job: Job) -> None:
             if job.outcome == "succeeded":
                 window.notify(f"Brief written to {out}", 10000)
+                self.offer_to_open(out)
             elif job.outcome == "cancelled":
                 window.notify("Export cancelled.", 6000)
 
@@ -77,3 +115,14 @@ class ExportController(QObject):
         self.last_job = job
         window.last_job = job
         return job
+
+    def offer_to_open(self, out: Path) -> BriefWrittenBox:
+        """Show the non-modal "Brief written" box for ``out``; returns it."""
+        if self.written_box is not None:
+            self.written_box.close()
+        box = BriefWrittenBox(out, self.window)
+        box.finished.connect(lambda _r: setattr(self, "written_box", None)
+                             if self.written_box is box else None)
+        self.written_box = box
+        box.show()
+        return box

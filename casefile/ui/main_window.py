@@ -1,16 +1,8 @@
-"""The main window: a shell of layout, menus and docks around the controllers (DESIGN.md,
-"Desktop app").
-
-The case picker and navigator sit on the left, the central tabs (Items, Follow-ups, the case
-views, document viewers) in the middle, the Evidence, Suggestions and Search docks on the
-right. The work is done by controllers with small public interfaces: the Items page and item
-actions (:class:`~casefile.ui.items.ItemsController`), document tabs
-(:class:`~casefile.ui.document_tabs.DocumentTabs`), import
-(:class:`~casefile.ui.importing.ImportController`), the brief
-(:class:`~casefile.ui.exporting.ExportController`) and suggestions
-(:class:`~casefile.ui.suggesting.SuggestionsController`). Every change goes through
-:class:`~casefile.ui.operations.OperationRunner`; the window routes its ``case_changed`` to the
-views in one place, :meth:`MainWindow.refresh`.
+"""The main window: a shell of layout, menus and docks (DESIGN.md, "Desktop app") around
+controllers with small public interfaces — the Items page and item actions (ui.items), document
+tabs (ui.document_tabs), evidence (ui.evidence_dock), import (ui.importing), the brief
+(ui.exporting), suggestions (ui.suggesting). Every change goes through the OperationRunner; its
+``case_changed`` reaches the views in one place, :meth:`MainWindow.refresh`.
 """
 
 from __future__ import annotations
@@ -29,7 +21,7 @@ from PySide6.QtGui import (
     QUndoStack,
 )
 from PySide6.QtWidgets import (
-    QInputDialog,
+    QDockWidget,
     QMainWindow,
     QMessageBox,
     QSplitter,
@@ -39,14 +31,19 @@ from PySide6.QtWidgets import (
 
 from casefile.services import cases, questions, views
 from casefile.store.workspace import Workspace
+from casefile.ui.actions import undo_redo_actions
 from casefile.ui.case_views import install_case_views
+from casefile.ui.dialogs import NewCaseDialog
+from casefile.ui.docks import focusing_view_action
 from casefile.ui.document_tabs import DocumentTabs
 from casefile.ui.evidence_dock import EvidenceDock
 from casefile.ui.exporting import ExportController
 from casefile.ui.folder_import import install_folder_import
 from casefile.ui.followups_view import FollowupsPage
+from casefile.ui.help import HelpMenu
 from casefile.ui.importing import ImportController
 from casefile.ui.items import ItemsController
+from casefile.ui.keyboard import GlobalShortcuts, install_tab_switching, stylesheet
 from casefile.ui.models import FollowupsModel
 from casefile.ui.navigator import FOLLOWUPS_KEY, CaseNavigator
 from casefile.ui.operations import CaseChange, Job, OperationRunner, change
@@ -56,7 +53,7 @@ from casefile.ui.status_line import StatusLine
 from casefile.ui.suggesting import SuggestionsController
 from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.viewer import DocumentViewer
-from casefile.ui.window_state import restore_window_state, save_window_state
+from casefile.ui.window_state import remembered_case, restore_window_state, save_window_state
 
 
 def app_settings() -> QSettings:
@@ -111,14 +108,14 @@ class MainWindow(QMainWindow):
         self.folder_import = install_folder_import(self)
         self.quick_open = install_quick_open(self)
         self.search_panel = install_search_panel(self)
+        self._install_keyboard()
         self._build_status_bar()
         restore_window_state(self, self.settings, (self.splitter, self.items_splitter))
         self._load_cases()
-        chosen = case_id if case_id is not None else self._remembered_case()
+        chosen = case_id if case_id is not None else remembered_case(self.settings,
+                                                                     self.workspace.url)
         ids = self.picker.case_ids()
-        if chosen not in ids:
-            chosen = ids[0] if ids else None
-        self.open_case(chosen)
+        self.open_case(chosen if chosen in ids else (ids[0] if ids else None))
 
     # -- construction -------------------------------------------------------------------------
 
@@ -205,27 +202,13 @@ class MainWindow(QMainWindow):
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
 
         edit_menu = menu.addMenu("&Edit")
-        self.undo_action = QAction("&Undo", self)
-        self.undo_action.setShortcuts([QKeySequence("Ctrl+Z")])
-        self.undo_action.triggered.connect(self.undo)
-        self.redo_action = QAction("&Redo", self)
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.redo_action.triggered.connect(self.redo)
-        self.undo_stack.canUndoChanged.connect(self.undo_action.setEnabled)
-        self.undo_stack.canRedoChanged.connect(self.redo_action.setEnabled)
-        self.undo_stack.undoTextChanged.connect(
-            lambda t: self.undo_action.setText(f"&Undo {t}" if t else "&Undo"))
-        self.undo_stack.redoTextChanged.connect(
-            lambda t: self.redo_action.setText(f"&Redo {t}" if t else "&Redo"))
-        self.undo_action.setEnabled(False)
-        self.redo_action.setEnabled(False)
-        edit_menu.addAction(self.undo_action)
-        edit_menu.addAction(self.redo_action)
-        edit_menu.addSeparator()
+        self.undo_action, self.redo_action = undo_redo_actions(self, self.undo_stack, self.undo,
+                                                               self.redo)
         self.new_item_action = self.items.new_item_action
         self.delete_action = self.items.delete_action
-        edit_menu.addAction(self.new_item_action)
-        edit_menu.addAction(self.delete_action)
+        edit_menu.addActions([self.undo_action, self.redo_action])
+        edit_menu.addSeparator()
+        edit_menu.addActions([self.new_item_action, self.delete_action])
         edit_menu.addSeparator()
         self.find_action = QAction("&Find / filter", self)
         self.find_action.setShortcut(QKeySequence("Ctrl+F"))
@@ -237,8 +220,8 @@ class MainWindow(QMainWindow):
         self.followups_action = view_menu.addAction("&Follow-ups", self.show_followups)
         self.followups_action.setShortcut(QKeySequence("Ctrl+U"))
         view_menu.addAction(self.evidence_dock.toggleViewAction())
-        help_menu = menu.addMenu("&Help")
-        help_menu.addAction("&About Casefile", self._show_about)
+        self.view_menu = view_menu
+        self.help = HelpMenu(self, menu.addMenu("&Help"))
         for action in (self.import_action, self.export_action, self.export_confidential_action,
                        self.new_item_action, self.delete_action, self.find_action,
                        self.followups_action):
@@ -247,27 +230,31 @@ class MainWindow(QMainWindow):
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("main_toolbar")
         toolbar.setMovable(False)
-        toolbar.addAction(self.import_action)
-        toolbar.addAction(self.export_action)
+        toolbar.addActions([self.import_action, self.export_action])
         toolbar.addSeparator()
-        toolbar.addAction(self.undo_action)
-        toolbar.addAction(self.redo_action)
+        toolbar.addActions([self.undo_action, self.redo_action])
+
+    def _install_keyboard(self) -> None:
+        """Docks shown and focused from the View menu; global keys; tab switching; focus."""
+        docks = [d for d in self.findChildren(QDockWidget) if d.objectName().endswith("_dock")]
+        self.docks = {d.objectName(): d for d in docks}
+        self.dock_actions = {name: focusing_view_action(self, d) for name, d in self.docks.items()}
+        self.view_menu.addSeparator()
+        self.next_tab_action, self.previous_tab_action = install_tab_switching(self, self.tabs)
+        self.view_menu.addActions([self.next_tab_action, self.previous_tab_action])
+        self.shortcuts = GlobalShortcuts(self, [
+            self.import_action, self.export_action, self.quick_open.action,
+            self.followups_action, *[a for a in [self.search_panel.action] if a is not None],
+            self.next_tab_action, self.previous_tab_action, *self.dock_actions.values()])
+        self.setStyleSheet(stylesheet())
 
     def _build_status_bar(self) -> None:
         self.status_line = StatusLine(self.statusBar(), self.runner, self.workspace.label)
-        self.counts_label, self.due_label = self.status_line.counts_label, \
-            self.status_line.due_label
-        self.workspace_label, self.job_bar = self.status_line.workspace_label, \
-            self.status_line.job_bar
+        line = self.status_line
+        self.counts_label, self.due_label = line.counts_label, line.due_label
+        self.workspace_label, self.job_bar = line.workspace_label, line.job_bar
 
     # -- settings -------------------------------------------------------------------------------
-
-    def _remembered_case(self) -> int | None:
-        value = self.settings.value(f"last_case/{self.workspace.url}")
-        try:
-            return int(value) if value is not None else None
-        except (TypeError, ValueError):
-            return None
 
     def save_window_state(self) -> None:
         """Store geometry, dock layout, splitter sizes and the last case in QSettings."""
@@ -322,11 +309,10 @@ class MainWindow(QMainWindow):
         self.items.set_case(case_id)
 
     def prompt_new_case(self) -> int | None:
-        """Ask for a title (QInputDialog) and create the case; returns its id."""
-        title, ok = QInputDialog.getText(self, "New case", "Title of the new case:")
-        if not ok or not title.strip():
-            return None
-        return self.create_case(title)
+        """Ask for a title and a summary (:class:`NewCaseDialog`) and create the case; returns
+        its id (None when cancelled or refused)."""
+        answer = NewCaseDialog.ask(self)
+        return self.create_case(*answer) if answer is not None else None
 
     def create_case(self, title: str, summary: str | None = None) -> int | None:
         """Create a case and open it; returns its id (None when the title is refused)."""
@@ -508,7 +494,3 @@ class MainWindow(QMainWindow):
         self.messages.append(box)
         box.open()
         return box
-
-    def _show_about(self) -> None:
-        QMessageBox.about(self, "About Casefile",
-                          "Casefile — an offline case-file organizer for reporters.")

@@ -2,7 +2,8 @@
 background, then bring the Suggestions panel forward saying how many wait.
 
 :class:`SuggestionsController` uses the window's public interface only (``case_id``,
-``runner``, ``notify``) and the panel's public ``reload`` / ``listing``.
+``runner``, ``notify``, ``docks``) and the panel's public ``listing`` (reloaded from
+``case_changed`` before the job's ``on_done`` runs).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from sqlalchemy.orm import Session
 
+from casefile.ui.docks import show_dock
 from casefile.ui.operations import Job, change
+from casefile.ui.status_line import plural
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
@@ -58,11 +61,29 @@ class SuggestionsController(QObject):
 
         job = self.window.runner.start(
             work, label="Finding names and dates…", progress=False,
-            change=change(case_id, label="suggestions"), parent=self.window,
+            change=change(case_id, label="suggestions", suggestions=True), parent=self.window,
             on_done=self._on_done)
         self.last_job = job
         return job
 
     def _on_done(self, job: Job) -> None:
-        self.window.notify("Suggestions ready." if job.outcome == "succeeded" else
-                           "Suggestions stopped.", 5000)
+        if job.outcome != "succeeded":
+            self.window.notify("Suggestions stopped.", 5000)
+            return
+        self.announce()
+
+    def announce(self) -> int:
+        """Bring the Suggestions dock forward when suggestions wait (its title says how many)
+        and say it in the status bar; returns how many wait."""
+        panel = self.window.suggestions_panel
+        listing = panel.listing
+        waiting = listing.total if listing is not None else 0
+        if not waiting:
+            self.window.notify("Suggestions ready: nothing new to decide.", 6000)
+            return 0
+        dock = self.window.docks.get("suggestions_dock")
+        if dock is not None:
+            show_dock(dock, focus=False)
+        self.window.notify(f"{plural(waiting, 'suggestion')} to decide in the Suggestions "
+                           "panel (Ctrl+Shift+S).", 10000)
+        return waiting
