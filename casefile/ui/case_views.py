@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from casefile.services import calendar, questions, views
 from casefile.services.calendar import CalendarExport
 from casefile.ui.claims_view import ClaimsView
+from casefile.ui.items import keep_title_readable
 from casefile.ui.timeline import TimelineView
 from casefile.ui.viewer import DocumentViewer
 
@@ -80,6 +81,7 @@ class CaseViews(QObject):
         self.timeline = TimelineView(window.runner)
         self.timeline.setObjectName("timeline_view")
         self.claims = ClaimsView(window.runner, window.undo_stack)
+        keep_title_readable(self.claims.table.horizontalHeader())
         self.claims.setObjectName("claims_view")
         tabs = window.tabs
         at = tabs.indexOf(window.followups_view) + 1

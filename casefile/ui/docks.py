@@ -15,22 +15,20 @@ from PySide6.QtWidgets import (
 )
 
 #: A side panel never makes its dock wider than this: what does not fit scrolls sideways.
-DOCK_MIN_WIDTH = 260
+DOCK_MIN_WIDTH = 240
 
 
-def add_tabbed_dock(window: QMainWindow, title: str, name: str, widget: QWidget) -> QDockWidget:
-    """Put ``widget`` in a movable, closable, floatable dock titled ``title`` (object name
-    ``name``, which QSettings uses to restore the layout) on the right, tabbed behind the
-    window's ``evidence_dock`` when there is one, which stays in front. A panel wider than
-    :data:`DOCK_MIN_WIDTH` scrolls sideways in a narrow dock rather than widening the window.
-    Returns the dock."""
+def make_dock(window: QMainWindow, title: str, name: str, widget: QWidget) -> QDockWidget:
+    """A movable, closable, floatable dock titled ``title`` (object name ``name``, which
+    QSettings uses to restore the layout) holding ``widget``, on the window's right. A panel
+    wider than :data:`DOCK_MIN_WIDTH` scrolls sideways in a narrow dock rather than widening
+    the window."""
     dock = QDockWidget(title, window)
     dock.setObjectName(name)
     scroll = QScrollArea()
     scroll.setObjectName(f"{name}_scroll")
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-    scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     scroll.setWidget(widget)
     scroll.setMinimumWidth(min(widget.minimumSizeHint().width(), DOCK_MIN_WIDTH))
     scroll.setFocusProxy(widget)
@@ -39,6 +37,13 @@ def add_tabbed_dock(window: QMainWindow, title: str, name: str, widget: QWidget)
                      | QDockWidget.DockWidgetFeature.DockWidgetClosable
                      | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
     window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    return dock
+
+
+def add_tabbed_dock(window: QMainWindow, title: str, name: str, widget: QWidget) -> QDockWidget:
+    """:func:`make_dock`, tabbed behind the window's ``evidence_dock`` when there is one,
+    which stays in front. Returns the dock."""
+    dock = make_dock(window, title, name, widget)
     evidence = window.findChild(QDockWidget, "evidence_dock")
     if isinstance(evidence, QDockWidget):
         window.tabifyDockWidget(evidence, dock)
@@ -47,8 +52,9 @@ def add_tabbed_dock(window: QMainWindow, title: str, name: str, widget: QWidget)
 
 
 def in_front(dock: QDockWidget) -> bool:
-    """True when the dock is shown and not behind another dock's tab."""
-    return dock.isVisible()
+    """True when the dock is shown and not behind another dock's tab (Qt keeps a tabified
+    dock "visible" behind the front one, moved out of the window: nothing of it shows)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
 
 
 def show_dock(dock: QDockWidget, *, focus: bool = True) -> None:

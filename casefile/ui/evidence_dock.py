@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtWidgets import QDockWidget
 
 from casefile.errors import CasefileError
 from casefile.services import evidence, views
+from casefile.ui.docks import make_dock
 from casefile.ui.items import ItemsController
 from casefile.ui.operations import CaseChange
 from casefile.ui.panels import EvidencePanel
@@ -31,14 +31,7 @@ class EvidenceDock(QObject):
         self.panel.passage_activated.connect(window.open_passage)
         self.panel.unlink_requested.connect(self._on_unlink_requested)
         self.panel.relation_change_requested.connect(self._on_relation_change_requested)
-        self.dock = QDockWidget("Evidence", window)
-        self.dock.setObjectName("evidence_dock")
-        self.dock.setWidget(self.panel)
-        self.dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                              | QDockWidget.DockWidgetFeature.DockWidgetClosable
-                              | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        self.panel.setMinimumWidth(260)
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+        self.dock = make_dock(window, "Evidence", "evidence_dock", self.panel)
         window.resizeDocks([self.dock], [350], Qt.Orientation.Horizontal)
 
     @Slot(object)

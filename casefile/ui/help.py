@@ -4,7 +4,6 @@ cannot go stale), Getting started (a short page inside the app) and About."""
 from __future__ import annotations
 
 import re
-from importlib import resources
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -21,6 +20,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from casefile.ui.resource_files import resource_text
 
 
 def _plain(text: str) -> str:
@@ -82,7 +83,7 @@ class ShortcutsDialog(QDialog):
 
 def getting_started_html() -> str:
     """The Getting started page (resources/getting-started.html)."""
-    return (resources.files("casefile.resources") / "getting-started.html").read_text("utf-8")
+    return resource_text("getting-started.html")
 
 
 class GettingStartedDialog(QDialog):

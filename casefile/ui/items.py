@@ -69,6 +69,18 @@ def quote_label(text: str, limit: int = 40) -> str:
     return f"“{short}”"
 
 
+def keep_title_readable(header: QHeaderView, column: int = 0) -> None:
+    """Make the header's sections at least as wide as ``column``'s title (the stretched one):
+    a narrow window then scrolls the table sideways instead of cutting that title."""
+    model = header.model()
+    if model is None or column >= header.count():
+        return
+    title = str(model.headerData(column, header.orientation()) or "")
+    needed = header.fontMetrics().horizontalAdvance(title) + 24
+    if header.minimumSectionSize() < needed:
+        header.setMinimumSectionSize(needed)
+
+
 class SectionTable(QTableView):
     """The section table. Ctrl+End (and End) first loads the pages not fetched yet, so the jump
     lands on the real last row rather than the last loaded one."""
@@ -232,6 +244,7 @@ class ItemsController(QObject):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             self.table.setColumnWidth(column, 80 if name == "Evidence" else 150)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        keep_title_readable(header)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.table.selectionModel().selectionChanged.connect(self.update_delete_enabled)
         self.table.selectionModel().modelChanged.connect(self.update_delete_enabled)

@@ -11,18 +11,19 @@ action runs whatever has the focus.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from importlib import resources
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
+from casefile.ui.resource_files import resource_text
+
 
 def stylesheet() -> str:
     """The window's style sheet (resources/casefile.qss: the focus outline); "" if missing."""
     try:
-        return (resources.files("casefile.resources") / "casefile.qss").read_text("utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):
+        return resource_text("casefile.qss")
+    except FileNotFoundError:
         return ""
 
 

@@ -56,7 +56,7 @@ class CaseNavigator(QWidget):
         layout.addWidget(self.new_case_button)
         layout.addSpacing(6)
         layout.addWidget(self.navigator, 1)
-        self.setMinimumWidth(150)
+        self.setMinimumWidth(128)
 
     def set_cases(self, titles: Sequence[tuple[int, str]], current: int | None) -> None:
         """List the cases ``(id, title)``; ``current`` stays selected."""
