@@ -167,3 +167,141 @@ def test_ui_runs_one_service_action_per_runner_call(module: str) -> None:
     source = (PACKAGE / module).read_text(encoding="utf-8")
     assert "runner." in source  # the module really goes through the runner
     assert multi_step_runner_calls(source) == []
+
+
+# -- casefile/ui: no import cycles, no reading another object's private members -------------
+
+UI = PACKAGE / "ui"
+UI_FILES = sorted(UI.glob("*.py"))
+
+
+def _runtime_imports(tree: ast.Module, module: str) -> set[str]:
+    """casefile.ui modules that ``module`` imports when it runs (at the top or inside a
+    function); ``if TYPE_CHECKING:`` blocks are type hints only and left out."""
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(n) for child in node.body for n in ast.walk(child))
+    found: set[str] = set()
+    package = module.rsplit(".", 1)[0]
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join([package, *([base] if base else [])])
+            names = [base] + [f"{base}.{a.name}" for a in node.names]
+        found.update(n for n in names if n.startswith("casefile.ui.") and n != module)
+    return found
+
+
+def ui_import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    """``{module: modules of the same package it imports at run time}`` for casefile.ui
+    sources given as ``{dotted name: source}``."""
+    return {name: _runtime_imports(ast.parse(src), name) & set(sources)
+            for name, src in sources.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of ``graph`` as a path ``[a, b, …, a]``, or [] when there is none."""
+    state: dict[str, int] = {}  # 1 on the path, 2 done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return []
+
+    for start in sorted(graph):
+        if start not in state and (cycle := visit(start)):
+            return cycle
+    return []
+
+
+def _ui_sources() -> dict[str, str]:
+    return {f"casefile.ui.{p.stem}": p.read_text(encoding="utf-8") for p in UI_FILES
+            if p.stem != "__init__"}
+
+
+def test_cycle_finder_sees_a_cycle_also_through_a_function_local_import() -> None:
+    sources = {
+        "casefile.ui.a": "from casefile.ui.b import B\n",
+        "casefile.ui.b": "def f():\n    from casefile.ui.c import C\n",
+        "casefile.ui.c": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                         "    from casefile.ui.a import A\nimport casefile.ui.a\n",
+        "casefile.ui.d": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                         "    from casefile.ui.a import A\n",
+    }
+    assert find_cycle(ui_import_graph(sources)) == [
+        "casefile.ui.a", "casefile.ui.b", "casefile.ui.c", "casefile.ui.a"]
+    sources["casefile.ui.c"] = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n" \
+                               "    from casefile.ui.a import A\n"
+    assert find_cycle(ui_import_graph(sources)) == []
+
+
+def test_casefile_ui_has_no_import_cycle() -> None:
+    graph = ui_import_graph(_ui_sources())
+    assert len(graph) > 20 and graph["casefile.ui.main_window"]  # the scan sees the package
+    assert find_cycle(graph) == []
+
+
+#: Underscore names that are public by convention (namedtuple's API, PySide's enum values).
+PUBLIC_UNDERSCORE = {"_replace", "_asdict", "_fields", "_make", "_value_", "_name_"}
+
+
+def private_reads(source: str) -> list[str]:
+    """``expr._name`` reads in ``source`` of a private member that the module did not define
+    itself: not through ``self`` / ``cls``, and ``_name`` not a method or attribute that one of
+    the module's own classes sets (``def _name``, ``self._name = …``, ``_name: T``)."""
+    tree = ast.parse(source)
+    own: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            own.add(node.name)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+              and isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"}):
+            own.add(node.attr)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            own.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            own.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_"):
+            continue
+        name = node.attr
+        if name.startswith("__") or name in PUBLIC_UNDERSCORE or name in own:
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"}:
+            continue
+        found.append(f"{ast.unparse(node)} (line {node.lineno})")
+    return found
+
+
+def test_private_read_scanner() -> None:
+    assert private_reads("def f(window):\n    window._show_evidence(1)\n") == [
+        "window._show_evidence (line 2)"]
+    assert private_reads("class A:\n    def __init__(self):\n        self._x = 1\n"
+                         "def f(a):\n    return a._x + a.__class__.__name__\n") == []
+    assert private_reads("def f(row):\n    return row._replace(a=1)\n") == []
+    assert private_reads("def f(model):\n    return model._sort_column\n") == [
+        "model._sort_column (line 2)"]
+    assert private_reads("def f(model):\n    model._sort_column = 1\n") == [
+        "model._sort_column (line 2)"]  # writing another object's private member is a read too
+
+
+@pytest.mark.parametrize("path", [p for p in UI_FILES if p.stem != "__init__"],
+                         ids=lambda p: p.name)
+def test_ui_module_reads_no_private_member_of_another_module(path: Path) -> None:
+    assert private_reads(path.read_text(encoding="utf-8")) == []

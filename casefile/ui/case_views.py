@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from casefile.services import calendar, questions, views
 from casefile.services.calendar import CalendarExport
 from casefile.ui.claims_view import ClaimsView
+from casefile.ui.items import keep_title_readable
 from casefile.ui.timeline import TimelineView
 from casefile.ui.viewer import DocumentViewer
 
@@ -53,6 +54,7 @@ class OverdueNotice(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.label = QLabel()
         self.label.setTextFormat(Qt.TextFormat.PlainText)
+        self.label.setWordWrap(True)  # the notice never widens the Items page
         self.show_button = QPushButton("Show overdue")
         self.close_button = QToolButton()
         self.close_button.setText("\u2715")
@@ -79,6 +81,7 @@ class CaseViews(QObject):
         self.timeline = TimelineView(window.runner)
         self.timeline.setObjectName("timeline_view")
         self.claims = ClaimsView(window.runner, window.undo_stack)
+        keep_title_readable(self.claims.table.horizontalHeader())
         self.claims.setObjectName("claims_view")
         tabs = window.tabs
         at = tabs.indexOf(window.followups_view) + 1
@@ -92,7 +95,7 @@ class CaseViews(QObject):
         self.timeline.event_activated.connect(lambda i: window.select_item(i, "event"))
         self.claims.claim_selected.connect(self._on_item_selected)
         self.claims.claim_activated.connect(lambda i: window.select_item(i, "claim"))
-        self.claims.passage_activated.connect(window._on_passage_activated)
+        self.claims.passage_activated.connect(window.open_passage)
         window.followups_view.source_requested.connect(self._open_source)
         tabs.currentChanged.connect(self._on_tab_changed)
 
@@ -162,15 +165,15 @@ class CaseViews(QObject):
 
     @Slot(int)
     def _on_item_selected(self, item_id: int) -> None:
-        self.window._show_evidence(item_id)
+        self.window.show_evidence(item_id)
 
     @Slot(int)
     def _on_tab_changed(self, index: int) -> None:
         widget = self.window.tabs.widget(index)
         if widget is self.timeline:
-            self.window._show_evidence(self.timeline.selected_event_id())
+            self.window.show_evidence(self.timeline.selected_event_id())
         elif widget is self.claims:
-            self.window._show_evidence(self.claims.current_claim_id())
+            self.window.show_evidence(self.claims.current_claim_id())
         elif isinstance(widget, DocumentViewer) and not widget.property("answer_hooked"):
             self.hook_viewer(widget)
 

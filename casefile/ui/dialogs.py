@@ -1,4 +1,5 @@
-"""Small dialogs: choosing the item a passage is evidence for, and a combo-box delegate."""
+"""Small dialogs: a new case (title and summary), choosing the item a passage is evidence for,
+and a combo-box delegate."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QVBoxLayout,
@@ -29,6 +31,59 @@ from PySide6.QtWidgets import (
 
 from casefile.services.views import ItemChoice
 from casefile.store.evidence import EVIDENCE_RELATIONS
+
+
+class NewCaseDialog(QDialog):
+    """File ▸ New case…: the case's ``title`` (a line) and ``summary`` (a few lines, which
+    open the brief). OK stays disabled while the title is blank."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New case")
+        self.title_edit = QLineEdit()
+        self.title_edit.setObjectName("case_title")
+        self.title_edit.setPlaceholderText("e.g. School shooting: the police response")
+        self.summary_edit = QPlainTextEdit()
+        self.summary_edit.setObjectName("case_summary")
+        self.summary_edit.setPlaceholderText("What the story is about, in a sentence or two.")
+        self.summary_edit.setTabChangesFocus(True)
+        self.summary_edit.setFixedHeight(self.summary_edit.fontMetrics().lineSpacing() * 5 + 12)
+        form = QFormLayout()
+        form.addRow("&Title:", self.title_edit)
+        form.addRow("&Summary:", self.summary_edit)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.title_edit.textChanged.connect(self._update_ok)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        self._update_ok()
+        self.resize(480, self.sizeHint().height())
+
+    def _update_ok(self, *_args: Any) -> None:
+        self.ok_button.setEnabled(bool(self.title().strip()))
+
+    def title(self) -> str:
+        """The title typed (as typed)."""
+        return self.title_edit.text()
+
+    def summary(self) -> str | None:
+        """The summary typed, trimmed; None when blank."""
+        return self.summary_edit.toPlainText().strip() or None
+
+    @staticmethod
+    def ask(parent: QWidget | None = None) -> tuple[str, str | None] | None:
+        """Show the dialog (modal) and return ``(title, summary)``, or None when cancelled."""
+        dialog = NewCaseDialog(parent)
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.title().strip():
+                return None
+            return dialog.title().strip(), dialog.summary()
+        finally:
+            dialog.deleteLater()
 
 
 def choice_label(choice: ItemChoice) -> str:

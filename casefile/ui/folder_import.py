@@ -160,7 +160,7 @@ class FolderImport(QObject):
         dialog with the current file and Cancel (between files), then the summary."""
         window = self.window
         if window.case_id is None:
-            window._on_operation_failed("Create or open a case before importing documents.")
+            window.report_error("Create or open a case before importing documents.")
             return None
         case_id = window.case_id
         paths = list(paths)
@@ -219,11 +219,7 @@ class FolderImport(QObject):
             window.runner.case_changed.emit(change(case_id, kinds={"document"},
                                                    created=new + children, label="import"))
         window.statusBar().showMessage(f"Import: {batch.summary()}.", 10000)
-        if new and window.suggest_after_import:
-            from casefile.ui.main_window import suggestions_available
-
-            if suggestions_available():
-                window.start_suggestions(new)
+        window.suggestions.after_import(new)
         dialog = ImportSummaryDialog(label, batch, window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.finished.connect(lambda _r: setattr(self, "summary", None)

@@ -169,6 +169,11 @@ class OperationRunner(QObject):
 
     Signals: ``case_changed(CaseChange)``; ``operation_failed(str)`` with the one-line message
     for the reporter; ``job_started(Job)`` / ``job_finished(Job)`` around background jobs.
+
+    Every call takes ``on_failed(message)``, a per-call failure callback: when given it is
+    called instead of emitting ``operation_failed`` (the caller says it its own way), and
+    ``parent``, the widget that started the call: while ``operation_failed`` is emitted for
+    it, :attr:`failure_parent` is that widget, so the error box is parented there.
     """
 
     case_changed = Signal(object)
@@ -182,43 +187,64 @@ class OperationRunner(QObject):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(2)
         self._jobs: dict[int, tuple[Job, _Worker]] = {}
+        #: The widget that started the call whose failure is being announced, else None.
+        self.failure_parent: QWidget | None = None
+
+    def fail(self, message: str, *, on_failed: Callable[[str], None] | None = None,
+             parent: QWidget | None = None) -> None:
+        """Announce a failure: ``on_failed(message)`` when given, else ``operation_failed``
+        with :attr:`failure_parent` set to ``parent`` meanwhile."""
+        if on_failed is not None:
+            on_failed(message)
+            return
+        self.failure_parent = parent
+        try:
+            self.operation_failed.emit(message)
+        finally:
+            self.failure_parent = None
 
     # -- quick operations -------------------------------------------------------------------
 
     def run(
         self, fn: Callable[[Session], T], *,
         change: CaseChange | Callable[[T], CaseChange] | None, label: str = "",
+        on_failed: Callable[[str], None] | None = None, parent: QWidget | None = None,
     ) -> Outcome[T]:
         """Run ``fn(session)`` now, in one transaction, then emit ``case_changed``.
 
         ``change`` describes what changed (or computes it from the result); None emits nothing
-        (reads). A CasefileError is reported through ``operation_failed`` and rolled back.
+        (reads). A CasefileError is rolled back and reported (:meth:`fail`: ``on_failed``,
+        else ``operation_failed`` with ``parent``).
         """
         try:
             with self.workspace.transaction() as session:
                 value = fn(session)
         except CasefileError as exc:
-            self.operation_failed.emit(str(exc))
+            self.fail(str(exc), on_failed=on_failed, parent=parent)
             return Outcome(False, error=str(exc))
         except Exception as exc:
             log.error("operation %r failed:\n%s", label, traceback.format_exc())
             message = f"unexpected error while {label or 'saving'}: {exc}"
-            self.operation_failed.emit(message)
+            self.fail(message, on_failed=on_failed, parent=parent)
             return Outcome(False, error=message)
         if change is not None:
             self.case_changed.emit(change(value) if callable(change) else change)
         return Outcome(True, value)
 
-    def apply(self, fn: Callable[[Session], Changes], *, label: str = "") -> Outcome[Changes]:
+    def apply(self, fn: Callable[[Session], Changes], *, label: str = "",
+              on_failed: Callable[[str], None] | None = None,
+              parent: QWidget | None = None) -> Outcome[Changes]:
         """Run one service action ``fn(session) -> Changes`` now, in one transaction, then emit
         ``case_changed`` with the Changes the service returned (views refresh from what the
         service said changed). Failures as for :meth:`run`."""
-        return self.run(fn, change=lambda c: c, label=label)
+        return self.run(fn, change=lambda c: c, label=label, on_failed=on_failed, parent=parent)
 
-    def apply_step(self, step: Step) -> Outcome[Changes]:
+    def apply_step(self, step: Step, *, on_failed: Callable[[str], None] | None = None,
+                   parent: QWidget | None = None) -> Outcome[Changes]:
         """Run an undo or redo :class:`~casefile.services.changes.Step` (a service call) as
         :meth:`apply` does; the returned Changes' ``undo`` is the step that reverses it."""
-        return self.apply(lambda s: run_step(s, step), label=step.label)
+        return self.apply(lambda s: run_step(s, step), label=step.label, on_failed=on_failed,
+                          parent=parent)
 
     def read(self, fn: Callable[[Session], T]) -> T:
         """Run a read-only query ``fn(session)`` on the GUI thread and return its result.
@@ -241,12 +267,15 @@ class OperationRunner(QObject):
         change: Callable[[T], CaseChange] | CaseChange | None,
         parent: QWidget | None = None, progress: bool = True,
         on_done: Callable[[Job], None] | None = None,
+        on_failed: Callable[[str], None] | None = None,
     ) -> Job:
         """Run ``fn(session, job)`` on a worker thread in one transaction.
 
         With ``progress`` a window-modal QProgressDialog (busy until the job reports numbers)
         offers Cancel; cancelling rolls the transaction back. On success ``case_changed`` is
-        emitted with ``change``; ``on_done(job)`` runs on the GUI thread in every case.
+        emitted with ``change``; a failure is reported as :meth:`fail` says (``on_failed``, else
+        ``operation_failed`` with ``parent``); ``on_done(job)`` runs on the GUI thread in every
+        case, after that.
         """
         job = Job(label=label, signals=_JobSignals())
         if progress:
@@ -281,7 +310,7 @@ class OperationRunner(QObject):
             if outcome == "succeeded" and change is not None:
                 self.case_changed.emit(change(result) if callable(change) else change)
             elif outcome == "failed" and error:
-                self.operation_failed.emit(error)
+                self.fail(error, on_failed=on_failed, parent=parent)
             if on_done is not None:
                 on_done(job)
             self.job_finished.emit(job)

@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from casefile.services import demo
 from casefile.store import Mention
 from casefile.ui import app as app_module
-from casefile.ui.main_window import MainWindow, app_settings, suggestions_available
+from casefile.ui.main_window import MainWindow, app_settings
+from casefile.ui.suggesting import suggestions_available
 from tests.ui.helpers import make_case
 
 pytestmark = pytest.mark.gui

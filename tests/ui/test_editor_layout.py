@@ -58,7 +58,7 @@ def test_long_event_title_wraps_without_a_horizontal_scrollbar(make_window, ui_w
 
 
 def test_undo_label_quotes_a_long_passage_elided_never_empty(make_window, ui_workspace, qtbot):
-    from casefile.ui.main_window import quote_label
+    from casefile.ui.items import quote_label
     from tests.ui.helpers import add_text_document
 
     cid = make_case(ui_workspace)

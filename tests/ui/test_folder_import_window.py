@@ -141,4 +141,4 @@ def test_cancelling_stops_between_files_and_keeps_the_files_done(
     assert "2 imported, 0 already there, 0 failed; 4 not imported" in \
         summary.counts_label.text()
     assert _documents(ui_workspace) == ["note-0.txt", "note-1.txt"]
-    assert not window._messages  # no error box for a cancel
+    assert not window.messages  # no error box for a cancel

@@ -6,11 +6,12 @@ from datetime import date, timedelta
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QInputDialog, QLineEdit
+from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from casefile.services import editing, items, questions
 from casefile.store import Item
 from tests.ui.helpers import add_text_document, make_case
+from tests.ui.new_case import answer_new_case
 
 pytestmark = pytest.mark.gui
 
@@ -24,7 +25,7 @@ def test_new_case_from_the_menu_and_last_case_reopened(make_window, ui_workspace
                                                        monkeypatch):
     make_case(ui_workspace, "Older case")
     window = make_window()
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Parkland", True))
+    answer_new_case(monkeypatch, "Parkland", "How the police responded.")
     window.new_case_action.trigger()
     assert window.case_box.currentText() == "Parkland"
     assert window.windowTitle().startswith("Parkland")

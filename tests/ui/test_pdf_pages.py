@@ -197,7 +197,7 @@ def test_wrong_password_then_cancel_leaves_nothing_stored(
     assert job.outcome == "cancelled" and window.last_job.outcome == "cancelled"
     assert "wrong" in prompts[1]
     assert "needs its password" in window.statusBar().currentMessage()
-    assert not window.viewers and not window._messages  # no error box, nothing opened
+    assert not window.viewers and not window.messages  # no error box, nothing opened
     with ui_workspace.transaction() as s:
         assert s.query(Document).count() == 0
         assert s.query(Blob).count() == 0

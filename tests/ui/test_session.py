@@ -7,13 +7,14 @@ import re
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QInputDialog
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
 
 from casefile.services import evidence, items
 from casefile.store import EvidenceLink, Item, Passage, Person
 from casefile.store.workspace import open_workspace
 from casefile.ui.viewer import DocumentViewer
 from tests.ui.conftest import SAMPLES
+from tests.ui.new_case import answer_new_case
 
 pytestmark = pytest.mark.gui
 
@@ -35,7 +36,7 @@ def _select_in_viewer(viewer: DocumentViewer, needle: str) -> None:
 def test_reporters_session(make_window, ui_workspace, monkeypatch, qtbot, tmp_path):
     # a new case, from the menu
     window = make_window()
-    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Parkland shooting", True))
+    answer_new_case(monkeypatch, "Parkland shooting", "How the police responded.")
     window.new_case_action.trigger()
     case_id = window.case_id
     assert case_id is not None

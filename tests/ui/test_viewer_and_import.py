@@ -206,7 +206,7 @@ def test_several_files_with_a_bad_one_import_the_good_ones_with_a_summary(
     with ui_workspace.transaction() as s:
         names = sorted(d.filename for d in s.query(Document).all() if d.parent_id is None)
     assert names == ["006.eml", "blk-paras-and-tables.docx"]
-    assert not window._messages  # no error box: the summary says it
+    assert not window.messages  # no error box: the summary says it
     qtbot.waitUntil(lambda: window.navigator.item(3).text() != "Documents (0)")
 
 

@@ -1,0 +1,128 @@
+"""Writing the brief from the window: File ▸ Export brief… (Ctrl+E), with or without the
+confidential sources, in the background.
+
+:class:`ExportController` uses the window's public interface only (``case_id``, ``runner``,
+``notify``, ``case_title``, ``last_job``). After a brief is written a non-modal box offers to
+open it or show its folder (:class:`BriefWrittenBox`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, QUrl
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
+from sqlalchemy.orm import Session
+
+from casefile.errors import CasefileError
+from casefile.services import brief
+from casefile.ui.operations import Job
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+
+class BriefWrittenBox(QMessageBox):
+    """"Brief written to …" with "Open brief" (the PDF in the desktop's viewer), "Show folder"
+    (its folder in the file manager) and "Close"; non-modal, deleted on close."""
+
+    def __init__(self, out: Path, parent: MainWindow) -> None:
+        super().__init__(QMessageBox.Icon.Information, "Brief written",
+                         f"The brief was written to\n{out}", QMessageBox.StandardButton.NoButton,
+                         parent)
+        self.out = out
+        self.window_ = parent
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.open_button = self._button("&Open brief", QMessageBox.ButtonRole.AcceptRole,
+                                        lambda: self._open(QUrl.fromLocalFile(str(out))))
+        self.folder_button = self._button(
+            "Show &folder", QMessageBox.ButtonRole.ActionRole,
+            lambda: self._open(QUrl.fromLocalFile(str(out.parent))))
+        self.close_button = self.addButton(QMessageBox.StandardButton.Close)
+        self.setDefaultButton(self.open_button)
+        self.setEscapeButton(self.close_button)
+
+    def _button(self, text: str, role: QMessageBox.ButtonRole,
+                slot: Callable[[], None]) -> QPushButton:
+        button = self.addButton(text, role)
+        button.clicked.connect(slot)
+        return button
+
+    def _open(self, url: QUrl) -> None:
+        if not QDesktopServices.openUrl(url):
+            self.window_.notify(f"No program could open {url.toLocalFile()}.", 10000)
+
+
+class ExportController(QObject):
+    """The window's brief export. ``written_box`` is the "Brief written" box while it is
+    shown (tests press its buttons)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.last_job: Job | None = None
+        self.written_box: BriefWrittenBox | None = None
+
+    def prompt(self, include_confidential: bool = False) -> Job | None:
+        """Choose where (QFileDialog) and write the PDF in the background."""
+        if self.window.case_id is None:
+            return None
+        suggested = Path.home() / f"{self.window.case_title() or 'brief'}.pdf"
+        name, _filter = QFileDialog.getSaveFileName(
+            self.window, "Export brief", str(suggested), "PDF files (*.pdf)")
+        if not name:
+            return None
+        out = Path(name)
+        if not out.suffix:
+            out = out.with_suffix(".pdf")
+        return self.export_brief(out, include_confidential=include_confidential)
+
+    def export_brief(self, out: Path, *, include_confidential: bool = False) -> Job:
+        """Write the case's PDF brief to ``out`` off the GUI thread (progress, cancellable);
+        a partial file never replaces ``out``."""
+        window = self.window
+        assert window.case_id is not None
+        case_id = window.case_id
+
+        def work(session: Session, job: Job) -> Path:
+            tmp = out.with_name(f".{out.name}.casefile-part")
+            try:
+                brief.export_brief(session, case_id, tmp,
+                                   include_confidential=include_confidential,
+                                   progress=job.report)
+                job.check()
+                os.replace(tmp, out)
+            except OSError as exc:
+                raise CasefileError(f"cannot write {out}: {exc.strerror or exc}") from exc
+            finally:
+                tmp.unlink(missing_ok=True)
+            return out
+
+        def done(job: Job) -> None:
+            if job.outcome == "succeeded":
+                window.notify(f"Brief written to {out}", 10000)
+                self.offer_to_open(out)
+            elif job.outcome == "cancelled":
+                window.notify("Export cancelled.", 6000)
+
+        job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
+                                  parent=window, on_done=done)
+        self.last_job = job
+        window.last_job = job
+        return job
+
+    def offer_to_open(self, out: Path) -> BriefWrittenBox:
+        """Show the non-modal "Brief written" box for ``out``; returns it."""
+        if self.written_box is not None:
+            self.written_box.close()
+        box = BriefWrittenBox(out, self.window)
+        box.finished.connect(lambda _r: setattr(self, "written_box", None)
+                             if self.written_box is box else None)
+        self.written_box = box
+        box.show()
+        return box

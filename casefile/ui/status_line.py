@@ -1,0 +1,64 @@
+"""The permanent part of the window's status bar: a busy bar while a quiet job runs, the case's
+counts ("12 items: 3 people, 2 documents"), follow-ups due this week, and the workspace."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
+
+from casefile.services.views import CaseStatus
+from casefile.ui.operations import Job, OperationRunner
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``count`` and the noun in the right number: "1 document", "2 documents"."""
+    return f"{count} {singular if count == 1 else (plural_form or singular + 's')}"
+
+
+class StatusLine(QObject):
+    """Labels ``counts_label``, ``due_label``, ``workspace_label`` and the ``job_bar`` on
+    ``bar``; the job bar shows while ``runner`` runs a job without a progress dialog."""
+
+    def __init__(self, bar: QStatusBar, runner: OperationRunner, workspace_label: str) -> None:
+        super().__init__(bar)
+        self.runner = runner
+        self.workspace_label = QLabel(f"Workspace: {workspace_label}")
+        self.workspace_label.setToolTip(workspace_label)
+        self.counts_label = QLabel()
+        self.due_label = QLabel()
+        for label in (self.workspace_label, self.counts_label, self.due_label):
+            label.setTextFormat(Qt.TextFormat.PlainText)
+        self.job_bar = QProgressBar()
+        self.job_bar.setRange(0, 0)
+        self.job_bar.setMaximumWidth(120)
+        self.job_bar.setVisible(False)
+        for widget in (self.job_bar, self.counts_label, self.due_label, self.workspace_label):
+            bar.addPermanentWidget(widget)
+        runner.job_started.connect(self._on_job_started)
+        runner.job_finished.connect(self._on_job_finished)
+
+    def show_status(self, status: CaseStatus | None) -> None:
+        """Show the open case's counts and follow-ups due (None: no case, blank)."""
+        if status is None:
+            self.counts_label.setText("")
+            self.due_label.setText("")
+            return
+        total = sum(status.counts.values())
+        people, docs = status.counts["person"], status.counts["document"]
+        self.counts_label.setText(f"{plural(total, 'item')}: {plural(people, 'person', 'people')}"
+                                  f", {plural(docs, 'document')}")
+        text = f"{plural(status.due_this_week - status.overdue, 'follow-up')} due this week"
+        if status.overdue:
+            text = f"{status.overdue} overdue · " + text
+        self.due_label.setText(text)
+
+    @Slot(object)
+    def _on_job_started(self, job: Job) -> None:
+        if job.dialog is None:
+            self.job_bar.setVisible(True)
+            self.job_bar.setToolTip(job.label)
+
+    @Slot(object)
+    def _on_job_finished(self, _job: Job) -> None:
+        if not self.runner.busy:
+            self.job_bar.setVisible(False)

@@ -1,0 +1,89 @@
+"""Entity suggestions from the window: run the extractor over newly imported documents in the
+background, then bring the Suggestions panel forward saying how many wait.
+
+:class:`SuggestionsController` uses the window's public interface only (``case_id``,
+``runner``, ``notify``, ``docks``) and the panel's public ``listing`` (reloaded from
+``case_changed`` before the job's ``on_done`` runs).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from sqlalchemy.orm import Session
+
+from casefile.ui.docks import show_dock
+from casefile.ui.operations import Job, change
+from casefile.ui.status_line import plural
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+
+def suggestions_available() -> bool:
+    """True when the entity extractor is installed: imports then run suggestions."""
+    try:
+        from casefile.extract import extract_suggestions  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class SuggestionsController(QObject):
+    """Runs suggestions for a window. ``enabled`` (the window's ``suggest_after_import``) says
+    whether :meth:`after_import` runs them at all."""
+
+    def __init__(self, window: MainWindow, *, enabled: bool = True) -> None:
+        super().__init__(window)
+        self.window = window
+        self.enabled = enabled
+        self.last_job: Job | None = None
+
+    def after_import(self, document_ids: list[int]) -> Job | None:
+        """Suggest for freshly imported documents when enabled and the extractor is there."""
+        if not document_ids or not self.enabled or not suggestions_available():
+            return None
+        return self.start(document_ids)
+
+    def start(self, document_ids: list[int]) -> Job:
+        """Run entity suggestions for these documents in the background (progress in the
+        status bar; no dialog)."""
+        from casefile.services.suggestions import suggest_for_document
+
+        case_id = self.window.case_id
+
+        def work(session: Session, job: Job) -> int:
+            for n, doc_id in enumerate(document_ids):
+                job.report(n, len(document_ids))
+                suggest_for_document(session, doc_id)
+            return len(document_ids)
+
+        job = self.window.runner.start(
+            work, label="Finding names and dates…", progress=False,
+            change=change(case_id, label="suggestions", suggestions=True), parent=self.window,
+            on_done=self._on_done)
+        self.last_job = job
+        return job
+
+    def _on_done(self, job: Job) -> None:
+        if job.outcome != "succeeded":
+            self.window.notify("Suggestions stopped.", 5000)
+            return
+        self.announce()
+
+    def announce(self) -> int:
+        """Bring the Suggestions dock forward when suggestions wait (its title says how many)
+        and say it in the status bar; returns how many wait."""
+        panel = self.window.suggestions_panel
+        listing = panel.listing
+        waiting = listing.total if listing is not None else 0
+        if not waiting:
+            self.window.notify("Suggestions ready: nothing new to decide.", 6000)
+            return 0
+        dock = self.window.docks.get("suggestions_dock")
+        if dock is not None:
+            show_dock(dock, focus=False)
+        self.window.notify(f"{plural(waiting, 'suggestion')} to decide in the Suggestions "
+                           "panel (Ctrl+Shift+S).", 10000)
+        return waiting
