@@ -168,6 +168,7 @@ def import_paths(
     cancelled: Callable[[], bool] | None = None,
     on_file: Callable[[FileOutcome], None] | None = None,
     guess_dates: bool = False,
+    fallback_published: date | None = None,
 ) -> BatchResult:
     """Import every file of ``paths`` (files and folders, see :func:`iter_import_files`).
 
@@ -182,6 +183,8 @@ def import_paths(
     :func:`casefile.services.dating.guess_published` finds (the file's metadata, a publication
     date near the top of its text, else the file's modification date), and a note on the
     document says which (``"Published date taken from the text: 2018-02-23"``).
+    ``fallback_published`` (the window's answer to "when was it published?") replaces the
+    modification date for a file that carries no date of its own.
 
     Each file is read and hashed first: bytes already in the case are ``already there`` without
     being parsed again. A file that cannot be imported (IngestError or any other error while
@@ -203,7 +206,8 @@ def import_paths(
             break
         if progress is not None:
             progress(done, len(files), path)
-        outcome = _import_one(transaction, case_id, path, published_date, password, guess_dates)
+        outcome = _import_one(transaction, case_id, path, published_date, password, guess_dates,
+                              fallback_published)
         batch.outcomes.append(outcome)
         if on_file is not None:
             on_file(outcome)
@@ -223,13 +227,19 @@ def _store(
     return result
 
 
-def _guess(path: Path, ingested: Ingested) -> date:
-    """The guessed published date of a new file; its note goes onto the document's notes."""
+def _guess(path: Path, ingested: Ingested, fallback: date | None = None) -> date:
+    """The guessed published date of a new file; its note goes onto the document's notes.
+    ``fallback`` (a date the user gave for files without one) wins over the file's
+    modification date."""
     try:
         in_metadata = parse_date(ingested.published)
     except CasefileError:  # a reader's odd metadata date: look elsewhere
         in_metadata = None
     guess = guess_published(path, ingested.text, in_metadata)
+    if guess.source == "file" and fallback is not None:
+        ingested.notes.append(f"Published date given at import (the file carries none): "
+                              f"{fallback.isoformat()}")
+        return fallback
     ingested.notes.append(guess.note)
     return guess.date
 
@@ -237,6 +247,7 @@ def _guess(path: Path, ingested: Ingested) -> date:
 def _import_one(
     transaction: TransactionFactory, case_id: int, path: Path,
     published: date | None, password: str | None, guess_dates: bool = False,
+    fallback: date | None = None,
 ) -> FileOutcome:
     if path.is_dir():  # only a folder that could not be listed gets here
         return FileOutcome(path, "failed", error=f"the folder {path} cannot be read")
@@ -254,7 +265,7 @@ def _import_one(
             ingested = ingest_bytes(data, path.name, password=password)
             dated = published
             if dated is None and guess_dates:
-                dated = _guess(path, ingested)
+                dated = _guess(path, ingested, fallback)
             result = retry_on_conflict(lambda: _store(transaction, case_id, data, ingested,
                                                       dated, path))
     except CasefileError as exc:

@@ -7,6 +7,7 @@ This is step one of DESIGN.md's two-step import; entity suggestions are a separa
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -161,8 +162,11 @@ def import_file(
     published: date | str | None = None,
     title: str | None = None,
     password: str | None = None,
+    notes: Sequence[str] = (),
 ) -> ImportResult:
     """Read ``path`` and store it as a Document of the case (one transaction: the caller's).
+    ``notes`` are added to the document's import notes (e.g. where its published date came
+    from).
 
     Raises IngestError with one sentence for a file that cannot be imported (missing, empty,
     binary, damaged, encrypted, too big...) and NotFoundError for an unknown case; in both cases
@@ -171,6 +175,7 @@ def import_file(
     get_case(session, case_id)
     published_date = parse_date(published, "published")
     data, ingested = ingest_file(Path(path), password=password)
+    ingested.notes.extend(n for n in notes if n)
     result = store_document(
         session, case_id, data, ingested, published=published_date, title=title,
         filename=Path(path).name,

@@ -10,6 +10,7 @@ progress dialog names the file being imported; at the end a summary dialog gives
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -155,9 +156,14 @@ class FolderImport(QObject):
             return None
         return self.start([Path(folder)])
 
-    def start(self, paths: Sequence[Path]) -> Job | None:
+    def start(self, paths: Sequence[Path], *, guess_dates: bool = True,
+              fallback_published: date | None = None) -> Job | None:
         """Import ``paths`` (folders recursively, and files) off the GUI thread: a progress
-        dialog with the current file and Cancel (between files), then the summary."""
+        dialog with the current file and Cancel (between files), then the summary.
+
+        Each file gets the published date found in its metadata or text (``guess_dates``), else
+        ``fallback_published`` (the answer to the import's date question), else its modification
+        date; a note on the document says which."""
         window = self.window
         if window.case_id is None:
             window.report_error("Create or open a case before importing documents.")
@@ -179,6 +185,7 @@ class FolderImport(QObject):
                 progress.progressed.emit(done, total, path.name if path is not None else "")
 
             batch = import_paths(transaction, case_id, paths, progress=report,
+                                 guess_dates=guess_dates, fallback_published=fallback_published,
                                  cancelled=lambda: job.cancelled)
             job.batch = batch  # type: ignore[attr-defined]  # kept when cancelled
             return batch

@@ -13,16 +13,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QDialog, QFileDialog
 from sqlalchemy.orm import Session
 
-from casefile.ingest import PdfPasswordError
+from casefile.ingest import PdfPasswordError, ingest_bytes
+from casefile.ingest.files import read_file
 from casefile.services import documents
+from casefile.services.dating import DateGuess, guess_published
+from casefile.services.items import parse_date
+from casefile.ui.date_question import PublishedDateDialog
 from casefile.ui.operations import Cancelled, CaseChange, Job, change
 from casefile.ui.passwords import ask_pdf_password
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
+
+#: ``import_files``' default: ask for the published date of files that carry none.
+ASK = object()
 
 FILE_FILTER = "Documents (*.txt *.md *.html *.htm *.pdf *.eml *.docx);;All files (*)"
 
@@ -39,6 +46,7 @@ class ImportController(QObject):
         super().__init__(window)
         self.window = window
         self.last_job: Job | None = None
+        self.date_dialog: PublishedDateDialog | None = None
 
     def prompt(self) -> Job | None:
         """File ▸ Import: choose files (QFileDialog) and import them in the background."""
@@ -58,44 +66,108 @@ class ImportController(QObject):
         paths = local_paths(urls)
         if not paths:
             return None
-        if any(p.is_dir() for p in paths):
-            return self.window.folder_import.start(paths)
         return self.import_files(paths)
 
-    def import_files(self, paths: Sequence[Path],
-                     passwords: dict[Path, str] | None = None) -> Job | None:
+    def import_files(self, paths: Sequence[Path], passwords: dict[Path, str] | None = None,
+                     published: DateGuess | None | object = ASK) -> Job | None:
         """Import files into the current case off the GUI thread, with a cancellable progress
         dialog.
 
-        Several files go the folder import's way (:meth:`FolderImport.start`): each file its
-        own transaction, the good ones stored, then a summary listing each failure's reason.
-        A single file is one transaction: cancel, or a refused file, stores nothing; an
-        encrypted PDF stops the job (nothing stored) and the window asks for its password
-        (``passwords`` holds those given so far), then imports again; a wrong one is said so
-        and asked again, until the reporter cancels."""
+        A file that carries no published date first gets the question "when was it published?"
+        (:class:`PublishedDateDialog`, kept in ``date_dialog`` while open; one question for a
+        batch), prefilled with its modification date; a date in its metadata or near the top of
+        its text is taken without asking. ``published`` is that answer once given (None: no
+        date). Several files go the folder import's way (:meth:`FolderImport.start`): each file
+        its own transaction, then a summary. A single file is one transaction: cancel, or a
+        refused file, stores nothing; an encrypted PDF stops the job (nothing stored) and the
+        window asks for its password (``passwords`` holds those given so far), then imports
+        again; a wrong one is said so and asked again, until the reporter cancels."""
         window = self.window
         if window.case_id is None:
             window.report_error("Create or open a case before importing documents.")
             return None
-        case_id = window.case_id
         paths = list(paths)
-        if len(paths) > 1:
-            return window.folder_import.start(paths)
-        given = dict(passwords or {})
+        if not paths:
+            return None
+        if published is ASK:
+            own = self._own_date(paths[0]) if len(paths) == 1 and paths[0].is_file() else None
+            if own is None and not self._already_there(paths):
+                self._ask_date(paths, passwords)
+                return None
+            published = own
+        assert published is None or isinstance(published, DateGuess)
+        if len(paths) > 1 or paths[0].is_dir():
+            return window.folder_import.start(
+                paths, fallback_published=published.date if published is not None else None)
+        return self._import_one(paths[0], dict(passwords or {}), published)
+
+    def _own_date(self, path: Path) -> DateGuess | None:
+        """The published date ``path`` carries (metadata, or written near the top of its
+        text), or None when it carries none or cannot be read yet (the import will say why)."""
+        try:
+            ingested = ingest_bytes(read_file(path), path.name)
+            in_metadata = parse_date(ingested.published)
+        except Exception:  # an encrypted, damaged or odd file: the import reports it
+            return None
+        guess = guess_published(path, ingested.text, in_metadata)
+        return guess if guess.source in ("metadata", "text") else None
+
+    def _already_there(self, paths: Sequence[Path]) -> bool:
+        """True when every path is a file whose bytes the case already holds (no question)."""
+        case_id = self.window.case_id
+        try:
+            digests = [documents.sha256_hex(read_file(p)) for p in paths]
+        except Exception:
+            return False
+        if case_id is None:
+            return False
+
+        def known(session: Session) -> bool:
+            return all(documents.existing_document(session, case_id, d) is not None
+                       for d in digests)
+
+        return self.window.runner.read(known)
+
+    def _ask_date(self, paths: Sequence[Path], passwords: dict[Path, str] | None) -> None:
+        first = next((p for p in paths if p.is_file()), paths[0])
+        suggested = guess_published(first, "")  # the file's modification date
+        names = [p.name for p in paths]
+        dialog = PublishedDateDialog(names, suggested.date, "the file's modification date"
+                                     if len(paths) == 1 else
+                                     f"the modification date of {first.name}", self.window)
+        self.date_dialog = dialog
+
+        def finished(result: int) -> None:
+            self.date_dialog = None
+            if result == QDialog.DialogCode.Rejected:
+                self.window.notify("Import cancelled: nothing was stored.", 6000)
+                return
+            answer = None
+            if result != PublishedDateDialog.NO_DATE and dialog.for_all():
+                answer = DateGuess(dialog.published(), "given",
+                                   "Published date given at import: "
+                                   f"{dialog.published().isoformat()}")
+            self.import_files(paths, passwords, published=answer)
+
+        dialog.finished.connect(finished)
+        dialog.open()
+
+    def _import_one(self, path: Path, given: dict[Path, str],
+                    published: DateGuess | None) -> Job:
+        window = self.window
+        case_id = window.case_id
+        assert case_id is not None
+        on = published.date if published is not None else None
+        notes = [published.note] if published is not None and published.note else []
 
         def work(session: Session, job: Job) -> list[documents.ImportResult]:
-            results = []
-            for n, path in enumerate(paths):
-                job.check()
-                if len(paths) > 1:
-                    job.report(n, len(paths))
-                try:
-                    results.append(documents.import_file(session, case_id, path,
-                                                         password=given.get(path)))
-                except PdfPasswordError as exc:  # roll back, ask, import again
-                    job.password_needed = (path, exc.wrong)  # type: ignore[attr-defined]
-                    raise Cancelled() from exc
-            return results
+            job.check()
+            try:
+                return [documents.import_file(session, case_id, path, password=given.get(path),
+                                              published=on, notes=notes)]
+            except PdfPasswordError as exc:  # roll back, ask, import again
+                job.password_needed = (path, exc.wrong)  # type: ignore[attr-defined]
+                raise Cancelled() from exc
 
         def changed(results: list[documents.ImportResult]) -> CaseChange:
             return change(case_id, kinds={"document"},
@@ -103,15 +175,16 @@ class ImportController(QObject):
                           + [c.document_id for r in results for c in r.children],
                           label="import")
 
-        label = (f"Importing {paths[0].name}…" if len(paths) == 1
-                 else f"Importing {len(paths)} files…")
-        job = window.runner.start(work, label=label, change=changed, parent=window,
-                                  on_done=lambda job: self._on_done(job, paths, given))
+        job = window.runner.start(work, label=f"Importing {path.name}…", change=changed,
+                                  parent=window,
+                                  on_done=lambda job: self._on_done(job, [path], given,
+                                                                    published))
         self.last_job = job
         window.last_job = job
         return job
 
-    def _on_done(self, job: Job, paths: Sequence[Path], passwords: dict[Path, str]) -> None:
+    def _on_done(self, job: Job, paths: Sequence[Path], passwords: dict[Path, str],
+                 published: DateGuess | None = None) -> None:
         window = self.window
         needed = getattr(job, "password_needed", None)
         if needed is not None and not job.cancelled:
@@ -121,7 +194,7 @@ class ImportController(QObject):
                 window.notify(
                     f"Import cancelled: {path.name} needs its password; nothing was stored.", 8000)
                 return
-            self.import_files(paths, {**passwords, path: password})
+            self.import_files(paths, {**passwords, path: password}, published=published)
             return
         if job.outcome == "succeeded" and passwords:
             for result in job.result or []:

@@ -76,7 +76,7 @@ def test_import_runs_suggestions_in_the_background(make_window, ui_workspace, qt
     window = make_window(cid, suggest_after_import=True)
     finished = []
     window.runner.job_finished.connect(finished.append)
-    window.import_files([note])
+    window.import_files([note], published=None)
     qtbot.waitUntil(lambda: len(finished) == 2, timeout=60000)
     assert [j.outcome for j in finished] == ["succeeded", "succeeded"]
     assert finished[1].dialog is None  # quiet: no modal dialog for the second step

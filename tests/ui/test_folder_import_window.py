@@ -4,6 +4,7 @@ current file, cancel between files, and the summary dialog (issue 5)."""
 from __future__ import annotations
 
 import threading
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -95,8 +96,12 @@ def test_dropping_a_folder_imports_it_with_a_summary(make_window, ui_workspace, 
     mime.setUrls([QUrl.fromLocalFile(str(folder))])
     event = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
                        Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    dialog = window.imports.date_dialog  # the folder's files carry no date: one question
+    assert dialog is not None and dialog.all_box.isVisible() is False  # one path dropped
+    dialog.set_published(date(2018, 2, 23))
     with qtbot.waitSignal(window.folder_import.finished, timeout=30000):
-        window.dropEvent(event)
+        dialog.accept()
     summary = window.folder_import.summary
     assert "4 imported, 1 already there, 2 failed" in summary.counts_label.text()
     assert len(_documents(ui_workspace)) == 4

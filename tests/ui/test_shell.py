@@ -130,7 +130,7 @@ def test_after_an_import_with_suggestions_the_suggestions_dock_comes_forward(
                     "Authority on 3 March 2024.", encoding="utf-8")
     jobs = []
     window.runner.job_started.connect(jobs.append)
-    window.import_files([path])
+    window.import_files([path], published=None)
     qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=60000)
     waiting = window.suggestions_panel.listing.total
     assert waiting > 0

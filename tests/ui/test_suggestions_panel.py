@@ -252,7 +252,7 @@ def test_suggestions_after_a_gui_import_run_in_the_background(
     path.write_text(STORY, encoding="utf-8")
     jobs: list[Job] = []
     window.runner.job_started.connect(jobs.append)
-    import_job = window.import_files([path])
+    import_job = window.import_files([path], published=None)
     assert import_job is not None
     qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=60000)
     suggest_job = jobs[1]

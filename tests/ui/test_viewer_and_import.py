@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QPushButton
 from casefile.services import items
 from casefile.store import Blob, Document, EvidenceLink, Item, Passage
 from casefile.store.workspace import open_workspace
+from casefile.ui.date_question import PublishedDateDialog
 from casefile.ui.models import relation_colour
 from casefile.ui.offsets import OffsetMap
 from tests.ui.helpers import add_text_document, make_case
@@ -131,6 +133,8 @@ def _import_big_file_measuring_the_timer(make_window, ui_workspace, qtbot, tmp_p
     big = _big_text_file(tmp_path)
     window = make_window(cid)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(big)], ""))
+    # the transcript carries no published date: the question is answered at once
+    monkeypatch.setattr(PublishedDateDialog, "open", lambda self: self.accept())
     job, ticks = _count_ticks(qtbot, lambda: (window.import_action.trigger(), window.last_job)[1])
     assert job.outcome == "succeeded"
     during = [t for t in ticks if job.started_at <= t <= job.finished_at]
@@ -166,7 +170,7 @@ def test_cancelled_import_stores_nothing(make_window, ui_workspace, qtbot, tmp_p
     cid = make_case(ui_workspace)
     big = _big_text_file(tmp_path)
     window = make_window(cid)
-    job = window.import_files([big])
+    job = window.import_files([big], published=None)
     assert job.dialog is not None
     job.dialog.findChild(QPushButton).click()  # the dialog's Cancel button
     qtbot.waitUntil(lambda: job.done, timeout=60000)
@@ -195,6 +199,10 @@ def test_several_files_with_a_bad_one_import_the_good_ones_with_a_summary(
     monkeypatch.setattr(QFileDialog, "getOpenFileNames",
                         lambda *a, **k: ([str(eml), str(docx), str(empty)], ""))
     window.import_action.trigger()
+    dialog = window.imports.date_dialog  # one question for the batch
+    assert dialog is not None and dialog.all_box.isVisible() and dialog.for_all()
+    dialog.set_published(date(2020, 1, 2))
+    dialog.accept()
     job = window.last_job
     assert job is not None
     qtbot.waitUntil(lambda: job.done and window.folder_import.summary is not None,
@@ -207,6 +215,10 @@ def test_several_files_with_a_bad_one_import_the_good_ones_with_a_summary(
         names = sorted(d.filename for d in s.query(Document).all() if d.parent_id is None)
     assert names == ["006.eml", "blk-paras-and-tables.docx"]
     assert not window.messages  # no error box: the summary says it
+    with ui_workspace.transaction() as s:
+        dated = {d.filename: d.published for d in s.query(Document).all()}
+    # neither file carries a date of its own: both take the one answer
+    assert dated["blk-paras-and-tables.docx"] == dated["006.eml"] == date(2020, 1, 2)
     qtbot.waitUntil(lambda: window.navigator.item(3).text() != "Documents (0)")
 
 
@@ -217,7 +229,7 @@ def test_a_single_refused_file_is_reported_and_nothing_stored(make_window, ui_wo
     empty.write_bytes(b"")
     window = make_window(cid)
     with qtbot.waitSignal(window.runner.operation_failed, timeout=20000) as failed:
-        job = window.import_files([empty])
+        job = window.import_files([empty], published=None)
     qtbot.waitUntil(lambda: job.done)
     assert "empty" in failed.args[0].lower()
     with ui_workspace.transaction() as s:
@@ -233,11 +245,17 @@ def test_drop_files_on_the_window_imports_them(make_window, ui_workspace, qtbot,
     mime.setUrls([QUrl.fromLocalFile(str(note))])
     event = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
                        Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    dialog = window.imports.date_dialog  # the note carries no published date: asked
+    assert dialog is not None
+    dialog.set_published(date(2018, 2, 23))
     with qtbot.waitSignal(window.runner.job_finished, timeout=20000):
-        window.dropEvent(event)
+        dialog.accept()
     with ui_workspace.transaction() as s:
         (doc,) = s.query(Document).all()
         assert doc.filename == "dropped-note.txt"
+        assert doc.published == date(2018, 2, 23)
+        assert "Published date given at import: 2018-02-23" in doc.import_notes
     assert window.viewers[doc.id].text.startswith("Sheriff Scott Israel")
 
 
