@@ -53,12 +53,9 @@ def test_cli_imports_the_gui_only_inside_the_gui_command() -> None:
 #: Modules under casefile/ whose runner calls must each run ONE service action: a function or
 #: lambda passed to ``runner.run`` / ``runner.apply`` / ``runner.start`` may call at most one
 #: function of casefile.services (and not in a loop). Extend to every module under casefile/ui.
-ONE_ACTION_MODULES = (
-    "ui/undo.py",
-    "ui/followups_view.py",
-    "ui/claims_view.py",
-    "ui/relationships.py",
-)
+ONE_ACTION_MODULES = tuple(sorted(
+    p.relative_to(PACKAGE).as_posix() for p in (PACKAGE / "ui").glob("*.py")
+    if "runner." in p.read_text(encoding="utf-8")))
 RUNNER_METHODS = frozenset({"run", "apply", "start"})
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp,
           ast.GeneratorExp)

@@ -13,6 +13,7 @@ over their sentence, with what the extractor says of them in ``detail``: ``{"dat
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -21,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
 from casefile.services.audit import log_change
+from casefile.services.changes import Changes, changes
 from casefile.services.decisions import link_mention, variant_of
 from casefile.store import Document, Item, Mention, Organization, Person, Place
 
@@ -151,3 +153,27 @@ def pending_suggestions(session: Session, case_id: int, kind: str | None = None)
     if kind:
         stmt = stmt.where(Mention.kind == kind)
     return list(session.scalars(stmt.order_by(Mention.document_id, Mention.start)))
+
+
+def suggest_documents(
+    session: Session, document_ids: Sequence[int], *,
+    progress: Callable[[int, int], None] | None = None,
+) -> Changes:
+    """Step two of an import for several documents: :func:`suggest_for_document` on each, in
+    the caller's transaction (the window's background job; the CLI runs one per document).
+    ``progress(done, total)`` is called before each document (it may raise to stop: the
+    transaction is then rolled back). Returns Changes with ``suggestions`` set, ``documents``
+    the documents, ``value`` the :class:`SuggestionResult` list and ``message`` the count of
+    new suggestions. There is no undo: the reporter decides each suggestion (and undoes those
+    decisions). Raises NotFoundError for an unknown document."""
+    ids = [int(i) for i in document_ids]
+    results: list[SuggestionResult] = []
+    for n, doc_id in enumerate(ids):
+        if progress is not None:
+            progress(n, len(ids))
+        results.append(suggest_for_document(session, doc_id))
+    case_id = session.get(Document, ids[0]).case_id if ids else None  # type: ignore[union-attr]
+    found = sum(sum(r.counts.values()) for r in results)
+    return changes(case_id, documents=ids, suggestions=True, label="suggestions",
+                   message=f"{found} suggestion{'s' if found != 1 else ''} found.",
+                   value=results)

@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -100,7 +101,8 @@ class ItemEditor(QWidget):
     changes_ready = Signal(int, str, dict, dict, int)
 
     def __init__(self, choices_provider: Callable[[tuple[str, ...]], list[ItemChoice]],
-                 parent: QWidget | None = None, runner: OperationRunner | None = None) -> None:
+                 parent: QWidget | None = None, runner: OperationRunner | None = None,
+                 undo_stack: QUndoStack | None = None) -> None:
         super().__init__(parent)
         self._choices_provider = choices_provider
         self.fields: ItemFields | None = None
@@ -135,7 +137,8 @@ class ItemEditor(QWidget):
         layout.addWidget(self.form_host)
         self.relationships: RelationshipsPanel | None = None
         if runner is not None:
-            self.relationships = RelationshipsPanel(runner, choices_provider)
+            self.relationships = RelationshipsPanel(runner, choices_provider,
+                                                    undo_stack=undo_stack)
             self.relationships.hide()
             layout.addWidget(self.relationships)
         layout.addWidget(self.state)

@@ -41,21 +41,25 @@ class EvidenceDock(QObject):
             self.panel.show_evidence(None, "", [])
             return
         try:
-            title, rows = self.window.runner.read(
+            title, groups = self.window.runner.read(
                 lambda s: (views.item_fields(s, item_id).values["title"],
-                           evidence.evidence_for(s, item_id)))
+                           evidence.evidence_groups(s, item_id)))
         except CasefileError:
             self.panel.show_evidence(None, "", [])
             return
-        self.panel.show_evidence(item_id, title, rows)
+        self.panel.show_evidence(item_id, title, groups)
 
     def on_case_changed(self, ch: CaseChange, current: int | None) -> None:
         """Show again what changed; ``current`` is the item selected in the table."""
         shown = self.panel.item_id
         if shown is not None and (ch.evidence or shown in ch.updated or shown in ch.deleted
                                   or ch.structural):
-            self.show_item(current if current is not None and current not in ch.deleted
-                           else None)
+            # the item on show stays on show (e.g. the one just linked from a document)
+            if shown not in ch.deleted:
+                self.show_item(shown)
+            else:
+                self.show_item(current if current is not None and current not in ch.deleted
+                               else None)
         elif shown is None and current is not None:
             self.show_item(current)
 

@@ -154,13 +154,14 @@ class ItemsController(QObject):
         self.table.horizontalHeader().setStretchLastSection(False)
         self.table.horizontalHeader().setHighlightSections(False)
         self.table.doubleClicked.connect(self._on_double_clicked)
-        self.editor = ItemEditor(self.choices, runner=self.window.runner)
+        self.editor = ItemEditor(self.choices, runner=self.window.runner,
+                                 undo_stack=self.window.undo_stack)
         self.editor.changes_ready.connect(self._on_editor_changes_ready)
         editor_scroll = QScrollArea()
         editor_scroll.setWidgetResizable(True)
         editor_scroll.setWidget(self.editor)
         editor_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter: QSplitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.setObjectName("items_splitter")
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(editor_scroll)
@@ -173,7 +174,7 @@ class ItemsController(QObject):
         bar.addWidget(self.filter_edit, 1)
         bar.addWidget(self.new_item_button)
         bar.addWidget(self.delete_item_button)
-        self.page = QWidget()
+        self.page: QWidget = QWidget()
         layout = QVBoxLayout(self.page)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(bar)
@@ -520,6 +521,7 @@ class ItemsController(QObject):
         if not command.failed:
             self.window.notify(f"Linked as {relation} evidence for {info.values['title']}",
                                5000)
+            self.window.show_evidence(item_id, raise_dock=True)  # the item just linked
         return not command.failed
 
     def prompt_link(self, document_id: int, start: int, end: int) -> LinkDialog:

@@ -34,7 +34,7 @@ from casefile.store.workspace import Workspace
 from casefile.ui.actions import undo_redo_actions
 from casefile.ui.case_views import install_case_views
 from casefile.ui.dialogs import NewCaseDialog
-from casefile.ui.docks import focusing_view_action
+from casefile.ui.docks import focusing_view_action, show_dock
 from casefile.ui.document_tabs import DocumentTabs
 from casefile.ui.evidence_dock import EvidenceDock
 from casefile.ui.exporting import ExportController
@@ -53,6 +53,7 @@ from casefile.ui.status_line import StatusLine
 from casefile.ui.suggesting import SuggestionsController
 from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.viewer import DocumentViewer
+from casefile.ui.watch import install_workspace_watch
 from casefile.ui.window_state import remembered_case, restore_window_state, save_window_state
 
 
@@ -116,8 +117,7 @@ class MainWindow(QMainWindow):
                                                                      self.workspace.url)
         ids = self.picker.case_ids()
         self.open_case(chosen if chosen in ids else (ids[0] if ids else None))
-
-    # -- construction -------------------------------------------------------------------------
+        self.watch = install_workspace_watch(self)  # other processes' commits, other windows
 
     def _build_widgets(self) -> None:
         self.picker = CaseNavigator()
@@ -147,17 +147,17 @@ class MainWindow(QMainWindow):
         self.items.section_shown.connect(self._on_section_shown)
         self.documents.link_requested.connect(self.items.prompt_link)
         self.documents.new_item_requested.connect(self.items.create_from_span)
-        self.items_page, self.editor, self.table = self.items.page, self.items.editor, \
-            self.items.table
+        self.items_page: QWidget = self.items.page
+        self.editor, self.table = self.items.editor, self.items.table
         self.proxy, self.filter_edit = self.items.proxy, self.items.filter_edit
-        self.items_splitter = self.items.splitter
+        self.items_splitter: QSplitter = self.items.splitter
         self.new_item_button = self.items.new_item_button
         self.delete_item_button = self.items.delete_item_button
 
         self.followups_model = FollowupsModel(self._load_followups, self)
         self.followups_model.status_change_requested.connect(self._on_status_change_requested)
-        self.followups_view = FollowupsPage(self.followups_model, self.runner, self.undo_stack,
-                                            self.clock)
+        self.followups_view: FollowupsPage = FollowupsPage(
+            self.followups_model, self.runner, self.undo_stack, self.clock)
         self.followups_view.item_activated.connect(
             lambda item_id: self.select_item(item_id, "question"))
         self.followups_view.table.selectionModel().currentRowChanged.connect(
@@ -171,7 +171,7 @@ class MainWindow(QMainWindow):
                 self.tabs.tabBar().setTabButton(n, side, None)
         self.tabs.currentChanged.connect(self._on_tab_changed)
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter: QSplitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("main_splitter")
         self.splitter.addWidget(self.picker)
         self.splitter.addWidget(self.tabs)
@@ -440,9 +440,11 @@ class MainWindow(QMainWindow):
     # -- refresh --------------------------------------------------------------------------------
 
     @Slot(object)
-    def show_evidence(self, item_id: int | None) -> None:
-        """Show an item's evidence in the Evidence panel (None, or a vanished item: empty)."""
+    def show_evidence(self, item_id: int | None, raise_dock: bool = False) -> None:
+        """Show an item's evidence (None: empty); ``raise_dock`` brings its dock forward."""
         self.evidence.show_item(item_id)
+        if raise_dock:
+            show_dock(self.evidence.dock, focus=False)
 
     @Slot(object)
     def refresh(self, ch: CaseChange) -> None:

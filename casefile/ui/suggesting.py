@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from sqlalchemy.orm import Session
 
+from casefile.services.changes import Changes
 from casefile.ui.docks import show_dock
-from casefile.ui.operations import Job, change
+from casefile.ui.operations import Job
 from casefile.ui.status_line import plural
 
 if TYPE_CHECKING:
@@ -49,20 +50,14 @@ class SuggestionsController(QObject):
     def start(self, document_ids: list[int]) -> Job:
         """Run entity suggestions for these documents in the background (progress in the
         status bar; no dialog)."""
-        from casefile.services.suggestions import suggest_for_document
+        from casefile.services.suggestions import suggest_documents
 
-        case_id = self.window.case_id
-
-        def work(session: Session, job: Job) -> int:
-            for n, doc_id in enumerate(document_ids):
-                job.report(n, len(document_ids))
-                suggest_for_document(session, doc_id)
-            return len(document_ids)
+        def work(session: Session, job: Job) -> Changes:
+            return suggest_documents(session, document_ids, progress=job.report)
 
         job = self.window.runner.start(
             work, label="Finding names and dates…", progress=False,
-            change=change(case_id, label="suggestions", suggestions=True), parent=self.window,
-            on_done=self._on_done)
+            change=lambda c: c, parent=self.window, on_done=self._on_done)
         self.last_job = job
         return job
 

@@ -20,3 +20,11 @@ def add_text_document(ws, case_id: int, text: str, name: str = "note.txt", *,
     ingested.outlet = outlet
     with ws.transaction() as s:
         return documents.store_document(s, case_id, raw, ingested, **kw).document_id
+
+
+def answer_date_questions(monkeypatch) -> None:
+    """Answer each import's "when was it published?" question at once with the date it
+    offers (for tests about something else than dates)."""
+    from casefile.ui.date_question import PublishedDateDialog
+
+    monkeypatch.setattr(PublishedDateDialog, "open", lambda self: self.accept())

@@ -15,7 +15,7 @@ from casefile.store import Blob, Document, Passage
 from casefile.ui.pdf_pages import PdfPagesView, _cleaned_with_indexes
 from tests.e2e.make_files import pdf_bytes
 from tests.ui.conftest import SAMPLES
-from tests.ui.helpers import make_case
+from tests.ui.helpers import answer_date_questions, make_case
 
 pytestmark = pytest.mark.gui
 
@@ -29,6 +29,7 @@ AES_256 = SAMPLES / "real" / "aes-256-r6.pdf"  # user password "usersecret" (SOU
 
 def _import_through_window(window, qtbot, monkeypatch, path: Path):
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(path)], ""))
+    answer_date_questions(monkeypatch)
     window.import_action.trigger()
     job = window.last_job
     qtbot.waitUntil(lambda: job.done, timeout=30000)
@@ -170,6 +171,7 @@ def test_encrypted_pdf_asks_for_its_password_and_imports(
     window = make_window(cid)
     prompts = _answers(monkeypatch, [("wrong-guess", True), ("usersecret", True)])
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(AES_256)], ""))
+    answer_date_questions(monkeypatch)
     window.import_action.trigger()
     qtbot.waitUntil(lambda: bool(window.viewers), timeout=30000)
     assert prompts == ["aes-256-r6.pdf is encrypted. Password to open it:",
@@ -210,6 +212,7 @@ def test_pages_of_an_encrypted_pdf_ask_for_the_password_in_a_new_session(
     window = make_window(cid)
     _answers(monkeypatch, [("usersecret", True)])
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(AES_256)], ""))
+    answer_date_questions(monkeypatch)
     window.import_action.trigger()
     qtbot.waitUntil(lambda: bool(window.viewers), timeout=30000)
     (doc_id,) = window.viewers

@@ -52,6 +52,9 @@ def test_reporters_session(make_window, ui_workspace, monkeypatch, qtbot, tmp_pa
     # import the article through the menu (file dialog patched)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames",
                         lambda *a, **k: ([str(ARTICLE)], "Documents"))
+    from tests.ui.helpers import answer_date_questions
+
+    answer_date_questions(monkeypatch)
     with qtbot.waitSignal(window.runner.job_finished, timeout=20000):
         window.import_action.trigger()
     assert window.navigator.item(3).text() == "Documents (1)"

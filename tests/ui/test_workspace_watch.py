@@ -6,7 +6,7 @@ import pytest
 
 from casefile.services import items
 from casefile.store.workspace import open_workspace
-from casefile.ui.watch import OTHER_WINDOW_MESSAGE, install_workspace_watch
+from casefile.ui.watch import OTHER_WINDOW_MESSAGE
 from tests.ui.helpers import make_case
 
 pytestmark = pytest.mark.gui
@@ -16,7 +16,7 @@ def test_a_person_made_elsewhere_appears_in_the_people_section(make_window, ui_w
                                                                qtbot):
     cid = make_case(ui_workspace)
     window = make_window(cid)
-    install_workspace_watch(window)
+    assert window.watch is not None  # every window watches its workspace
     window.show_section("person")
     assert window.navigator.item(0).text() == "People (0)"
     other = open_workspace(db_url=ui_workspace.url)  # another process's connection
@@ -34,13 +34,13 @@ def test_a_second_window_is_announced_once_and_own_edits_do_not_reload(make_wind
                                                                        ui_workspace, qtbot):
     cid = make_case(ui_workspace)
     first = make_window(cid)
-    first_watch = install_workspace_watch(first)
+    first_watch = first.watch
     first_watch.tick()
     assert first.statusBar().currentMessage() != OTHER_WINDOW_MESSAGE  # alone so far
     second_ws = open_workspace(db_url=ui_workspace.url)
     try:
         second = make_window(cid, workspace=second_ws)
-        second_watch = install_workspace_watch(second)
+        second_watch = second.watch
         second_watch.tick()
         assert second.statusBar().currentMessage() == OTHER_WINDOW_MESSAGE
         qtbot.waitUntil(lambda: first.statusBar().currentMessage() == OTHER_WINDOW_MESSAGE,
