@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog
 from sqlalchemy.orm import Session
 
@@ -135,10 +135,12 @@ class ImportController(QObject):
         dialog = PublishedDateDialog(names, suggested.date, "the file's modification date"
                                      if len(paths) == 1 else
                                      f"the modification date of {first.name}", self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.date_dialog = dialog
 
         def finished(result: int) -> None:
             self.date_dialog = None
+            self.window.activateWindow()  # the window's shortcuts work again at once
             if result == QDialog.DialogCode.Rejected:
                 self.window.notify("Import cancelled: nothing was stored.", 6000)
                 return

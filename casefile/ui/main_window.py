@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
         self.help = HelpMenu(self, menu.addMenu("&Help"))
         for action in (self.import_action, self.export_action, self.export_confidential_action,
                        self.new_item_action, self.delete_action, self.find_action,
-                       self.followups_action):
+                       self.followups_action, self.undo_action, self.redo_action):
             self.addAction(action)
 
         toolbar = self.addToolBar("Main")
