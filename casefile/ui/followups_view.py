@@ -390,11 +390,16 @@ class FollowupsPage(QWidget):
         self.source_button.clicked.connect(self._on_source_clicked)
         self.edit_button.clicked.connect(
             lambda: self.item_activated.emit(self._shown.id) if self._shown else None)
-        buttons = QHBoxLayout()
-        for b in (self.waiting_button, self.answer_button, self.drop_button, self.reopen_button,
-                  self.source_button, self.edit_button):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+        # two rows of three: the row of six set the page's minimum width (549 px), which
+        # squeezed the docks beside it on a 1024-pixel screen
+        buttons = QVBoxLayout()
+        for row in ((self.waiting_button, self.answer_button, self.drop_button),
+                    (self.reopen_button, self.source_button, self.edit_button)):
+            line = QHBoxLayout()
+            for b in row:
+                line.addWidget(b)
+            line.addStretch(1)
+            buttons.addLayout(line)
         self.details = QFrame()
         self.details.setObjectName("followup_details")
         details_layout = QVBoxLayout(self.details)

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -59,7 +59,7 @@ from casefile.services import decisions, views
 from casefile.services.changes import Changes, Step
 from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
 from casefile.services.views import ItemChoice
-from casefile.ui.docks import add_tabbed_dock
+from casefile.ui.docks import DOCK_MIN_WIDTH, add_tabbed_dock
 from casefile.ui.operations import CaseChange, OperationRunner
 
 if TYPE_CHECKING:
@@ -574,11 +574,14 @@ class SuggestionsPanel(QWidget):
                              for s in action.shortcuts())
             button.setToolTip(f"{action.text()} ({keys})")
 
-        buttons = QHBoxLayout()
-        for button in (self.accept_button, self.accept_as_button, self.merge_button,
-                       self.reject_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
+        # two rows of two: the dock keeps every button on show when a narrow screen leaves it
+        # little width (a row of four scrolled "Reject" out of sight at 1024 pixels)
+        buttons = QGridLayout()
+        for n, button in enumerate((self.accept_button, self.accept_as_button,
+                                    self.merge_button, self.reject_button)):
+            buttons.addWidget(button, n // 2, n % 2)
+        buttons.setColumnStretch(2, 1)
+        self.setMinimumWidth(DOCK_MIN_WIDTH)  # the list's columns keep their titles readable
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.status_label)

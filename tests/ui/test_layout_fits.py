@@ -110,11 +110,16 @@ def test_the_first_window_fits_the_screen_with_docks_tabs_and_status_bar(demo_wi
     QApplication.processEvents()
     dock = window.docks["suggestions_dock"]
     assert _inside(window, dock) and _clipped_headers(window) == []
+    reject = window.suggestions_panel.reject_button
     for index in range(window.tabs.count()):
         window.tabs.setCurrentIndex(index)
         QApplication.processEvents()
         assert window.width() <= screen.width(), window.tabs.tabText(index)
         assert _clipped_headers(window) == [], window.tabs.tabText(index)
+        # the last decision button is wholly on show, not behind a scroll bar
+        shown = reject.visibleRegion().boundingRect()
+        assert (shown.width(), shown.height()) == (reject.width(), reject.height()), \
+            window.tabs.tabText(index)
 
 
 def test_a_restored_window_is_kept_on_the_screen(demo_window):
