@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
     QCheckBox,
-    QDateEdit,
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QLineEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -50,10 +49,14 @@ class PublishedDateDialog(QDialog):
             f"{lead} When was it published? Dates such as “in about a week” are counted from "
             f"this day.\nSuggested: {source}.")
         text.setWordWrap(True)
-        self.date_edit = QDateEdit(QDate(suggested.year, suggested.month, suggested.day))
+        # a plain ISO field like every date field of the editor: typed over as a whole (a
+        # sectioned date editor turned a typed "2018-02-23" into 2018-12-02)
+        self.date_edit = QLineEdit(suggested.isoformat())
         self.date_edit.setObjectName("published_date_edit")
-        self.date_edit.setCalendarPopup(True)
-        self.date_edit.setDisplayFormat("yyyy-MM-dd")
+        self.date_edit.setPlaceholderText("YYYY-MM-DD")
+        self.date_edit.selectAll()
+        self.problem = QLabel()
+        self.problem.setObjectName("published_date_problem")
         self.all_box = QCheckBox(f"Use this date for all {len(names)} files without one")
         self.all_box.setChecked(True)
         self.all_box.setVisible(len(names) > 1)
@@ -64,21 +67,37 @@ class PublishedDateDialog(QDialog):
         self.no_date_button.clicked.connect(lambda: self.done(self.NO_DATE))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.date_edit.textChanged.connect(self._on_text_changed)
         layout = QVBoxLayout(self)
         layout.addWidget(text)
         layout.addWidget(self.date_edit)
+        layout.addWidget(self.problem)
         layout.addWidget(self.all_box)
         layout.addWidget(buttons)
         self.date_edit.setFocus()
 
+    def _parsed(self) -> date | None:
+        try:
+            return date.fromisoformat(self.date_edit.text().strip())
+        except ValueError:
+            return None
+
+    def _on_text_changed(self, _text: str) -> None:
+        ok = self._parsed() is not None
+        self.ok_button.setEnabled(ok)
+        self.problem.setText("" if ok else "Write the date as YYYY-MM-DD, e.g. 2018-02-23.")
+
     def published(self) -> date:
-        """The date in the field."""
-        d = self.date_edit.date()
-        return date(d.year(), d.month(), d.day())
+        """The date in the field (OK is enabled only while it is a valid ISO date)."""
+        parsed = self._parsed()
+        if parsed is None:
+            raise ValueError(f"not a date: {self.date_edit.text()!r}")
+        return parsed
 
     def set_published(self, value: date) -> None:
         """Put ``value`` in the date field (for scripts and tests)."""
-        self.date_edit.setDate(QDate(value.year, value.month, value.day))
+        self.date_edit.setText(value.isoformat())
 
     def for_all(self) -> bool:
         """True when the date applies to every file of the batch that carries none."""

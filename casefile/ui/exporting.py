@@ -26,6 +26,13 @@ if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
 
 
+
+def safe_file_name(title: str) -> str:
+    """A case title as a file name on every system: characters Windows and macOS refuse in
+    names (``<>:"/\\|?*``, control characters) become "-", spaces and dots trimmed."""
+    cleaned = "".join("-" if c in '<>:"/\\|?*' or ord(c) < 32 else c for c in title)
+    return " ".join(cleaned.split()).strip(" .")
+
 class BriefWrittenBox(QMessageBox):
     """"Brief written to …" with "Open brief" (the PDF in the desktop's viewer), "Show folder"
     (its folder in the file manager) and "Close"; non-modal, deleted on close."""
@@ -72,7 +79,7 @@ class ExportController(QObject):
         """Choose where (QFileDialog) and write the PDF in the background."""
         if self.window.case_id is None:
             return None
-        suggested = Path.home() / f"{self.window.case_title() or 'brief'}.pdf"
+        suggested = Path.home() / f"{safe_file_name(self.window.case_title()) or 'brief'}.pdf"
         name, _filter = QFileDialog.getSaveFileName(
             self.window, "Export brief", str(suggested), "PDF files (*.pdf)")
         if not name:

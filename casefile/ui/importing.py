@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: ``import_files``' default: ask for the published date of files that carry none.
 ASK = object()
+#: ``_own_date``'s answer for a file that cannot be imported at all.
+UNREADABLE = "unreadable"
 
 FILE_FILTER = "Documents (*.txt *.md *.html *.htm *.pdf *.eml *.docx);;All files (*)"
 
@@ -90,25 +92,34 @@ class ImportController(QObject):
         if not paths:
             return None
         if published is ASK:
-            own = self._own_date(paths[0]) if len(paths) == 1 and paths[0].is_file() else None
+            own: DateGuess | None | str = None
+            if len(paths) == 1 and paths[0].is_file():
+                own = self._own_date(paths[0])
             if own is None and not self._already_there(paths):
                 self._ask_date(paths, passwords)
                 return None
-            published = own
+            published = own if isinstance(own, DateGuess) else None  # UNREADABLE: no question
         assert published is None or isinstance(published, DateGuess)
         if len(paths) > 1 or paths[0].is_dir():
             return window.folder_import.start(
                 paths, fallback_published=published.date if published is not None else None)
         return self._import_one(paths[0], dict(passwords or {}), published)
 
-    def _own_date(self, path: Path) -> DateGuess | None:
+    def _own_date(self, path: Path) -> DateGuess | None | str:
         """The published date ``path`` carries (metadata, or written near the top of its
-        text), or None when it carries none or cannot be read yet (the import will say why)."""
+        text); None when it carries none (or is an encrypted PDF, read once its password is
+        given); :data:`UNREADABLE` when it cannot be imported at all (the import then says why
+        at once, without asking for a date first)."""
         try:
             ingested = ingest_bytes(read_file(path), path.name)
-            in_metadata = parse_date(ingested.published)
-        except Exception:  # an encrypted, damaged or odd file: the import reports it
+        except PdfPasswordError:
             return None
+        except Exception:  # empty, damaged, binary, too big: the import reports it
+            return UNREADABLE
+        try:
+            in_metadata = parse_date(ingested.published)
+        except Exception:  # an odd metadata date: look in the text
+            in_metadata = None
         guess = guess_published(path, ingested.text, in_metadata)
         return guess if guess.source in ("metadata", "text") else None
 

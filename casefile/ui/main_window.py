@@ -434,7 +434,8 @@ class MainWindow(QMainWindow):
 
     @Slot(QModelIndex, QModelIndex)
     def _on_followup_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
+        # only while on show: a reload of the hidden table must not swap the Evidence panel
+        if current.isValid() and self.tabs.currentWidget() is self.followups_view:
             self.show_evidence(int(self.followups_model.row_at(current.row()).id))
 
     # -- refresh --------------------------------------------------------------------------------

@@ -22,7 +22,10 @@ class StatusLine(QObject):
     def __init__(self, bar: QStatusBar, runner: OperationRunner, workspace_label: str) -> None:
         super().__init__(bar)
         self.runner = runner
-        self.workspace_label = QLabel(f"Workspace: {workspace_label}")
+        # the folder's name only (the whole path in the tooltip), so the status bar keeps
+        # room for the messages that name what an action made
+        short = workspace_label.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
+        self.workspace_label = QLabel(f"Workspace: {short or workspace_label}")
         self.workspace_label.setToolTip(workspace_label)
         self.counts_label = QLabel()
         self.due_label = QLabel()

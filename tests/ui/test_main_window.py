@@ -176,7 +176,8 @@ def test_status_bar_shows_workspace_counts_and_followups_due(make_window, ui_wor
         questions.create_question(s, cid, "Call", due=date.today() + timedelta(days=3))
         questions.create_question(s, cid, "Later", due=date.today() + timedelta(days=40))
     window = make_window(cid)
-    assert str(ui_workspace.folder) in window.workspace_label.text()
+    assert window.workspace_label.text() == f"Workspace: {ui_workspace.folder.name}"
+    assert str(ui_workspace.folder) in window.workspace_label.toolTip()  # the whole path
     assert window.due_label.text() == "1 overdue · 1 follow-up due this week"
     assert window.counts_label.text().startswith("3 items")
     assert window.navigator.item(7).text() == "Follow-ups (3)"
@@ -208,3 +209,25 @@ def test_followups_view_changes_status_in_place(make_window, ui_workspace, qtbot
     window.undo()
     with ui_workspace.transaction() as s:
         assert s.get(Item, late.id).status == "open"
+
+
+def test_a_follow_up_change_leaves_the_evidence_panel_on_the_person_selected(
+        make_window, ui_workspace, qtbot):
+    """The Follow-ups table reloads behind the Items tab after any follow-up change; the
+    Evidence panel must stay on the person the reporter is looking at (its Remove link acts on
+    what it shows)."""
+    from casefile.services import item_actions
+
+    cid = make_case(ui_workspace)
+    _person(ws := ui_workspace, cid, "Ana Ortiz")
+    with ws.transaction() as s:
+        questions.create_question(s, cid, "Call the chief", due=date.today())
+    window = make_window(cid)
+    window.followups_view.table.selectRow(0)  # a current row in the hidden table
+    window.show_section("person")
+    ana = window.current_item_id()
+    assert ana is not None and window.evidence.panel.item_id == ana
+    out = window.runner.apply(lambda s: item_actions.create(s, cid, "question", "Ask the clerk"))
+    assert out.ok
+    assert window.tabs.currentWidget() is window.items_page
+    assert window.evidence.panel.item_id == ana

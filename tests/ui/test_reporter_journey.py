@@ -74,8 +74,13 @@ def test_the_reporters_whole_job_in_the_window_and_the_same_rows_from_the_cli(
     dialog = window.imports.date_dialog
     assert dialog is not None and dialog.isVisible()
     dialog.date_edit.setFocus()
-    dialog.set_published(date(2018, 2, 23))
-    dialog.accept()
+    dialog.date_edit.selectAll()
+    qtbot.keyClicks(dialog.date_edit, "2018-02-3")  # a typo: OK waits for a real date
+    assert not dialog.ok_button.isEnabled()
+    dialog.date_edit.selectAll()
+    qtbot.keyClicks(dialog.date_edit, "2018-02-23")
+    assert dialog.ok_button.isEnabled()
+    qtbot.keyClick(dialog.date_edit, Qt.Key.Key_Return)
     job = window.last_job
     qtbot.waitUntil(lambda: job.done, timeout=30000)
     assert job.outcome == "succeeded"

@@ -3,6 +3,8 @@ controllers reached through the window's public interface."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtWidgets import QDialog
 
@@ -137,3 +139,17 @@ def test_after_an_import_with_suggestions_the_suggestions_dock_comes_forward(
     assert in_front(dock)
     assert dock.windowTitle() == f"Suggestions ({waiting})"
     assert window.statusBar().currentMessage().startswith(f"{waiting} suggestion")
+
+
+def test_the_brief_is_offered_under_a_file_name_every_system_accepts(make_window, ui_workspace,
+                                                                      monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    with ui_workspace.transaction() as s:
+        cid = cases.create_case(s, "Parkland: deputies / report?").id
+    window = make_window(cid)
+    offered = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        lambda _w, _t, name, _f: (offered.append(name), ("", ""))[1])
+    window.export_action.trigger()
+    assert Path(offered[0]).name == "Parkland- deputies - report-.pdf"
