@@ -167,8 +167,12 @@ class EvidencePanel(QWidget):
         self.tree.setColumnHidden(3, True)
         self.tree.setItemDelegateForColumn(0, _WrappingDelegate(self.tree))
         header.sectionResized.connect(lambda *_: self.tree.doItemsLayout())
-        self.open_button = QPushButton("Open in document")
+        # short labels (the whole words in the tooltips): both fit a 240-pixel dock
+        self.open_button = QPushButton("Open")
+        self.open_button.setToolTip("Open the document at this passage (double-click)")
         self.remove_button = QPushButton("Remove link")
+        self.remove_button.setToolTip("Remove this evidence link (the passage stays); Ctrl+Z "
+                                      "undoes it")
         self.open_button.clicked.connect(self._on_open_clicked)
         self.remove_button.clicked.connect(self._on_remove_clicked)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)

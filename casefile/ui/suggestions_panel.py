@@ -82,6 +82,8 @@ DECIDED_MARKS = {"accept": "✓ accepted", "merge": "✓ merged", "reject": "✗
 COLUMNS = ("Suggestion", "#", "Details", "Context")
 MENTIONS_COLUMN = 1
 DETAILS_COLUMN = 2
+#: Below this width (pixels) the panel hides its Details column.
+NARROW_PANEL = 330
 CONTEXT_COLUMN = 3
 #: The row's SuggestionEntry (None for a kind's group row).
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -347,7 +349,9 @@ class SuggestionsModel(QAbstractItemModel):
                 where += f" in {entry.documents} documents"
             else:
                 where += f" in “{entry.document_title}”"
-            return f"{entry.snippet}\n\n{where}"
+            details = entry_details(entry)
+            return f"{details}\n\n{entry.snippet}\n\n{where}" if details else \
+                f"{entry.snippet}\n\n{where}"
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == MENTIONS_COLUMN:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -591,6 +595,12 @@ class SuggestionsPanel(QWidget):
         self.runner.case_changed.connect(self._on_case_changed)
         self._update_buttons()
         self._show_status()
+
+    def resizeEvent(self, event: Any) -> None:
+        """In a narrow dock (a 1024-pixel screen) the Details column goes (they stay in each
+        row's tooltip), so the names keep room to be told apart."""
+        super().resizeEvent(event)
+        self.tree.setColumnHidden(DETAILS_COLUMN, self.width() < NARROW_PANEL)
 
     def _action(self, text: str, keys: Sequence[str], slot: Callable[[], Any]) -> QAction:
         action = QAction(text, self)
