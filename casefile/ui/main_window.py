@@ -62,8 +62,7 @@ def app_settings() -> QSettings:
 
     Tests redirect the INI location with ``QSettings.setPath`` so they never touch the user's.
     """
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "Casefile",
-                     "Casefile")
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "Casefile", "Casefile")
 
 
 class MainWindow(QMainWindow):
@@ -72,8 +71,7 @@ class MainWindow(QMainWindow):
     ``case_id`` opens that case (else the last one used in this workspace, else the first);
     ``suggest_after_import`` runs entity suggestions in the background after an import when the
     extractor is available. ``runner`` and ``undo_stack`` are public for tests and scripts.
-    ``today`` gives the window's date (follow-ups due, overdue; default the local date), so
-    tests can set the clock.
+    ``today`` gives the window's date (follow-ups due, overdue; default the local date).
     """
 
     def __init__(
@@ -450,6 +448,8 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def refresh(self, ch: CaseChange) -> None:
         """The one place views refresh after a change (DESIGN.md, "Architecture")."""
+        if ch.message and ch.case_id == self.case_id:  # what the action (or its undo) did
+            self.notify(ch.message, 8000)
         if ch.cases:
             self._load_cases()
         if ch.case_id is None or ch.case_id != self.case_id:
