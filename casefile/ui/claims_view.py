@@ -51,6 +51,7 @@ from casefile.services.claims import ClaimRow
 from casefile.store.items import CLAIM_STATUSES
 from casefile.ui.models import ID_ROLE, is_dark_palette, relation_colour
 from casefile.ui.operations import CaseChange, OperationRunner, Outcome
+from casefile.ui.tables import set_up_row_table
 from casefile.ui.undo import ActionCommand
 
 Index = QModelIndex | QPersistentModelIndex
@@ -244,14 +245,7 @@ class ClaimsView(QWidget):
         self.table = QTableView()
         self.table.setObjectName("claims_table")
         self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        set_up_row_table(self.table, QAbstractItemView.SelectionMode.SingleSelection)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

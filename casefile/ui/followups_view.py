@@ -53,6 +53,7 @@ from casefile.store.items import QUESTION_STATUSES
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.models import STATUS_COLUMN, FollowupsModel, due_phrase
 from casefile.ui.operations import OperationRunner, Outcome
+from casefile.ui.tables import set_up_row_table
 from casefile.ui.undo import ActionCommand
 
 #: (view name for ``questions.followup_view``, button label), in button order.
@@ -343,18 +344,12 @@ class FollowupsPage(QWidget):
         self.table = QTableView()
         self.table.setObjectName("followups_table")
         self.table.setModel(model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.SelectedClicked
-                                   | QAbstractItemView.EditTrigger.DoubleClicked
-                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
+        set_up_row_table(self.table, QAbstractItemView.SelectionMode.SingleSelection,
+                         edit_triggers=QAbstractItemView.EditTrigger.SelectedClicked
+                         | QAbstractItemView.EditTrigger.DoubleClicked
+                         | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.table.setItemDelegateForColumn(STATUS_COLUMN,
                                             ComboDelegate(QUESTION_STATUSES, self.table))
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)

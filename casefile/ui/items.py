@@ -36,6 +36,7 @@ from casefile.ui.dialogs import LinkDialog
 from casefile.ui.editor import ItemEditor
 from casefile.ui.models import ID_ROLE, SECTION_TITLES, ItemTableModel, SectionProxyModel
 from casefile.ui.operations import CaseChange
+from casefile.ui.tables import set_up_row_table
 from casefile.ui.undo import (
     CreateItemCommand,
     DeleteItemsCommand,
@@ -141,14 +142,7 @@ class ItemsController(QObject):
         self.table = SectionTable()
         self.table.setObjectName("section_table")
         self.table.setModel(self.proxy)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 10)
+        set_up_row_table(self.table, QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setStretchLastSection(False)

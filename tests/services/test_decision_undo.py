@@ -9,10 +9,8 @@ import pytest
 from sqlalchemy import func, select
 
 from casefile.errors import ConflictError
-from casefile.ingest import ingest_bytes
-from casefile.services import decisions, documents, evidence, items
+from casefile.services import decisions, evidence, items
 from casefile.services.changes import run_step
-from casefile.services.suggestions import suggest_for_document
 from casefile.store import (
     ChangeLog,
     Claim,
@@ -24,22 +22,8 @@ from casefile.store import (
     Person,
     Relationship,
 )
-from tests.conftest import ARTICLE
 
 SHERIFFS_OFFICE = "Broward County Sheriff's Office"
-
-
-@pytest.fixture
-def parkland(workspace, case_id) -> tuple[int, int]:
-    """The Parkland article imported with published 2018-02-23 and its suggestions stored
-    (rules mode, so no language model is needed); (case id, document id)."""
-    raw = ARTICLE.read_bytes()
-    with workspace.transaction() as s:
-        doc_id = documents.store_document(s, case_id, raw, ingest_bytes(raw, ARTICLE.name),
-                                          published="2018-02-23").document_id
-    with workspace.transaction() as s:
-        suggest_for_document(s, doc_id, mode="rules")
-    return case_id, doc_id
 
 
 def counts(ws) -> dict[str, int]:

@@ -20,18 +20,6 @@ from tests.conftest import ARTICLE
 REPORT = "a report by the Coral Springs Police Department"
 
 
-@pytest.fixture
-def parkland(workspace, case_id) -> tuple[int, int]:
-    """The article imported with published 2018-02-23, suggestions stored (rules mode)."""
-    raw = ARTICLE.read_bytes()
-    with workspace.transaction() as s:
-        doc_id = documents.store_document(s, case_id, raw, ingest_bytes(raw, ARTICLE.name),
-                                          published="2018-02-23").document_id
-    with workspace.transaction() as s:
-        suggest_for_document(s, doc_id, mode="rules")
-    return case_id, doc_id
-
-
 def accept_report(ws, case_id: int) -> int:
     """Accept the report follow-up; returns the Question's id."""
     with ws.transaction() as s:
