@@ -18,7 +18,7 @@ def trim_span(ft: str, start: int, end: int) -> tuple[int, int]:
     """Drop a possessive ending, a trailing apostrophe or punctuation, surrounding spaces and
     a leading "the" from the span ``ft[start:end]`` (``ft`` is folded text)."""
     seg = ft[start:end]
-    m = re.search(r"(?:'s|')?[\s.,;:]*$", seg)
+    m = re.search(r"(?:'s|')?[\s.,;:\-\u2014]*$", seg)
     if m and m.start() > 0:
         # keep a final period that belongs to an abbreviation ("Inc.", "Co.")
         tail = seg[m.start():]
@@ -62,14 +62,12 @@ def clean_person(ft: str, ent: ModelEntity) -> tuple[int, int, str | None] | Non
 
 
 def clean_org(ft: str, ent: ModelEntity) -> tuple[int, int] | None:
-    """Clean a model ORG entity; None if it is only a title, lower case, or a platform used as a
-    venue ("on Twitter")."""
+    """Clean a model ORG entity; None if it is only a title, lower case, a product or has a
+    digit."""
     start, end = trim_span(ft, ent.start, ent.end)
     name = ft[start:end]
     low = name.lower()
     if not name or not name[0].isupper() or low in lx.TITLES or low in lx.FUNCTION_WORDS:
-        return None
-    if low in lx.PLATFORMS and re.search(r"(?:\bon|\bvia|\bat)\s+$", ft[max(0, start - 5):start]):
         return None
     if low in lx.PRODUCTS or any(ch.isdigit() for ch in name):
         return None

@@ -26,6 +26,10 @@ TITLES: dict[str, str] = {
     "city manager": "City Manager",
     "county manager": "County Manager",
     "county administrator": "County Administrator",
+    "administrator": "Administrator",
+    "commander": "Commander",
+    "cmdr.": "Commander",
+    "cmdr": "Commander",
     "county executive": "County Executive",
     "city attorney": "City Attorney",
     "city clerk": "City Clerk",
@@ -230,6 +234,15 @@ ORG_SUFFIXES = {
     "initiative", "times", "post", "tribune", "herald", "journal", "gazette", "news", "press",
     "magazine", "radio",
 }
+# Last words that make a name an organisation's, never a person's ("... Productions").
+ORG_LAST_WORDS = {w for w in ORG_SUFFIXES if "." not in w} | {
+    "productions", "studios", "studio", "works", "entertainment", "media", "pictures", "records",
+    "labs", "laboratories", "systems", "technologies", "motors", "airlines", "airways",
+    "communications", "pharmaceuticals", "capital", "partners", "holdings", "industries",
+    "enterprises", "solutions", "ventures", "robotics", "house", "ministry", "agency",
+    "authority", "institution", "organization", "organisation", "commission", "council",
+    "forces", "reports", "review", "magazine", "daily", "weekly", "llp", "plc", "gmbh", "ag",
+}
 # Words that head an organisation name followed by "of ..." ("Department of Justice").
 ORG_HEADS_OF = {"department", "office", "ministry", "bureau", "board", "court", "university",
                 "college", "city", "county", "town", "village", "state", "commission", "council",
@@ -254,6 +267,10 @@ PLATFORMS = {"twitter", "facebook", "instagram", "youtube", "tiktok", "snapchat"
              "reddit", "whatsapp", "telegram", "threads", "mastodon", "bluesky", "truth social",
              "gab", "parler", "periscope", "twitch", "discord", "substack", "medium", "tumblr",
              "pinterest", "signal", "wechat", "weibo", "google", "x"}
+
+# Platform names that are ordinary words too: suggested only when the model says so.
+AMBIGUOUS_PLATFORMS = {"threads", "medium", "signal", "x", "gab", "telegram", "truth social",
+                       "discord", "periscope"}
 
 # Well-known agencies written as acronyms, with their kind.
 AGENCY_ACRONYMS = {
@@ -281,7 +298,7 @@ FUNCTION_WORDS = {
     "the", "a", "an", "and", "but", "or", "nor", "so", "yet", "if", "when", "while", "where",
     "after", "before", "since", "as", "at", "in", "on", "of", "for", "from", "to", "by", "with",
     "without", "about", "against", "during", "under", "over", "according", "some", "many",
-    "most", "all", "both", "each", "every", "no", "not", "new", "former", "this", "that", "these",
+    "most", "all", "both", "each", "every", "no", "not", "former", "this", "that", "these",
     "those", "there", "here", "his", "her", "their", "our", "my", "its", "we", "they", "he",
     "she", "it", "i", "you", "likewise", "also", "then", "now", "still", "even", "just", "only",
     "why", "how", "what", "who", "which", "whose", "whether", "though", "although", "because",
@@ -291,7 +308,7 @@ FUNCTION_WORDS = {
     "between", "through", "into", "onto", "upon", "near", "outside", "inside", "despite",
     "unlike", "like", "than", "per", "via", "said", "says", "asked", "told", "mr", "mrs", "ms",
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dozens",
-    "hundreds", "thousands", "any",
+    "hundreds", "thousands", "any", "maybe", "perhaps",
 }
 
 # Verbs that models glue to the front of a name ("Follow Dana Kessler", "Contact Jane Doe").

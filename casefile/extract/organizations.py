@@ -16,10 +16,12 @@ from rapidfuzz import fuzz
 
 from casefile.extract.lexicon import (
     AGENCY_ACRONYMS,
+    AMBIGUOUS_PLATFORMS,
     FUNCTION_WORDS,
     NEWS_OUTLETS,
     NOT_ACRONYMS,
     OUTLET_WORDS,
+    PLATFORMS,
     POSTAL_CODES,
 )
 from casefile.extract.text import CAPWORD, UPPER, norm_key
@@ -71,6 +73,13 @@ _ACRONYM = re.compile(r"(?<![\w.&-])(?P<a>[A-Z]{2,6})(?![\w&-]|\.[A-Z])")
 _OUTLET = re.compile(
     r"(?<![\w'])(?:" + "|".join(re.escape(o) for o in sorted(NEWS_OUTLETS, key=len, reverse=True))
     + r")(?![\w'])")
+
+# Platforms named as themselves ("posted on Twitter"): a company each. Names that are common
+# words too ("Signal", "Medium", "Threads", "X") are left to the model.
+_PLATFORM = re.compile(
+    r"(?<![\w'@#.-])(?=[A-Z])(?i:" + "|".join(
+        re.escape(p) for p in sorted(PLATFORMS - AMBIGUOUS_PLATFORMS, key=len, reverse=True))
+    + r")(?![\w'-]|\.[a-z])")
 
 LAW = "law enforcement agency"
 GOV = "government agency"
@@ -228,6 +237,9 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
     for m in _OUTLET.finditer(ft):
         out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
                              org_kind="news outlet"))
+    for m in _PLATFORM.finditer(ft):
+        out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
+                             org_kind="company"))
     counts: dict[str, int] = {}
     for m in _ACRONYM.finditer(ft):
         counts[m.group("a")] = counts.get(m.group("a"), 0) + 1

@@ -21,7 +21,8 @@ _CAP_ONLY = {"major", "general", "justice", "speaker", "chair", "father", "agent
              "coach", "president", "director", "secretary", "minister", "delegate", "marshal",
              "warden", "principal", "chief", "bishop", "inspector", "commissioner", "reverend",
              "captain", "judge", "mayor", "governor", "senator", "representative", "sheriff",
-             "deputy", "teacher", "officer", "detective", "professor"}
+             "deputy", "teacher", "officer", "detective", "professor", "commander",
+             "administrator"}
 
 
 def _title_alt(keys: list[str]) -> str:
@@ -154,11 +155,12 @@ def is_bad_name(name: str) -> bool:
         return True
     if name in lx.US_STATES or low in lx.MONTHS or low in lx.WEEKDAYS:
         return True
-    if ws[-1] in lx.NOT_NAME_WORDS or ws[-1] in lx.STREET_WORDS:
+    if ws[-1] in lx.NOT_NAME_WORDS or ws[-1] in lx.STREET_WORDS or ws[-1] in lx.ORG_LAST_WORDS:
         return True
     if len(ws) == 1 and (low in lx.FUNCTION_WORDS or low in lx.TITLES or low in lx.LEADING_VERBS):
         return True
-    if re.fullmatch(r"[A-Z]{2,}", name) or any(ch in name for ch in "@/_#"):
+    if any(re.fullmatch(r"[A-Z]{2,}", w) for w in name.split()) or any(
+            ch in name for ch in "@/_#"):
         return True
     if len(ws) == 1 and low.rstrip(".") in lx.ABBREVIATIONS:
         return True  # "Dr", "Sen", "Gen"
@@ -434,6 +436,9 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
                     cand.notes["weak"] = "1"  # kept only if its surname recurs
                     people.append(cand)
                 continue
+            if said and not ("age" in cand.notes or "party" in cand.notes
+                             or "appositive" in cand.notes):
+                cand.notes["said_only"] = "1"  # the model's organisation or place wins
             people.append(cand)
             taken.append(span)
     return people, orgs, blocked

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 from casefile.extract import lexicon as lx
@@ -17,7 +18,7 @@ from casefile.extract.claims import find_claims
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
-from casefile.extract.model import load_pipeline, model_entities
+from casefile.extract.model import ModelEntity, load_pipeline, model_entities
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -26,8 +27,9 @@ from casefile.extract.organizations import (
     cluster_organizations,
     find_organizations,
 )
-from casefile.extract.people import find_people
+from casefile.extract.people import ROLE_NOUNS, find_people
 from casefile.extract.places import find_places, outside_names
+from casefile.extract.repairs import split_entity, split_rule_org
 from casefile.extract.text import fold, norm_key, sentence_index, sentence_spans
 from casefile.extract.types import Candidate, KnownItem
 
@@ -44,25 +46,49 @@ def _model_candidates(ft: str, text: str) -> list[Candidate] | None:
     if nlp is None:
         return None
     out: list[Candidate] = []
-    for ent in model_entities(nlp, text):
-        if ent.label == "PERSON":
-            got = clean_person(ft, ent)
-            if got:
-                s, e, title = got
-                c = Candidate("person", s, e, ft[s:e], "model", titled=title is not None)
-                if title and title in lx.TITLES:
-                    c.role = lx.TITLES[title]
-                out.append(c)
-        elif ent.label == "ORG":
-            span = clean_org(ft, ent)
-            if span:
-                out.append(Candidate("organization", span[0], span[1], ft[span[0]:span[1]],
-                                     "model"))
-        elif ent.label in {"GPE", "LOC", "FAC"}:
-            span = clean_place(ft, ent)
-            if span:
-                out.append(Candidate("place", span[0], span[1], ft[span[0]:span[1]], "model"))
+    for whole in model_entities(nlp, text):
+        for piece in split_entity(ft, whole):
+            ent = replace(whole, label=piece.label, start=piece.start, end=piece.end)
+            out.extend(_model_candidate(ft, ent))
     return out
+
+
+def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
+    """The candidate one (repaired) model entity gives: cleaned, or none."""
+    if ent.label == "PERSON":
+        got = clean_person(ft, ent)
+        if got:
+            s, e, title = got
+            if ft[s:e].split()[-1].lower() in lx.ORG_LAST_WORDS:  # "... Productions"
+                return [Candidate("organization", s, e, ft[s:e], "model")]
+            c = Candidate("person", s, e, ft[s:e], "model", titled=title is not None)
+            if title and title in lx.TITLES:
+                c.role = lx.TITLES[title]
+            return [c]
+    elif ent.label == "ORG":
+        span = clean_org(ft, ent)
+        if span:
+            return [Candidate("organization", span[0], span[1], ft[span[0]:span[1]], "model")]
+    elif ent.label in {"GPE", "LOC", "FAC"}:
+        span = clean_place(ft, ent)
+        if span:
+            return [Candidate("place", span[0], span[1], ft[span[0]:span[1]], "model")]
+    return []
+
+
+def _said_people_the_model_contradicts(people: list[Candidate], model: list[Candidate]
+                                       ) -> list[Candidate]:
+    """Drop rule people found only through a speech verb ("<X> said") where the model reads an
+    organisation or place and no person: the "said" rule has no person cue of its own, so the
+    model's ORG wins ("<company> said")."""
+    others = [(c.start, c.end) for c in model if c.kind != "person"]
+    persons = [(c.start, c.end) for c in model if c.kind == "person"]
+    keep = []
+    for c in people:
+        if c.notes.get("said_only") and _overlaps(c, others) and not _overlaps(c, persons):
+            continue
+        keep.append(c)
+    return keep
 
 
 def _known_candidates(ft: str, known: Sequence[KnownItem]) -> list[Candidate]:
@@ -124,9 +150,17 @@ def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, in
     return kept
 
 
-def _reassign_people(people: list[Candidate], orgs: list[Candidate], places: list[Candidate]
-                     ) -> list[Candidate]:
-    """Move person candidates that are really places or parts of organisation names."""
+def _after_role_noun(ft: str, start: int) -> bool:
+    """True if a lower-case role noun stands right before ``start`` ("host <name>"): a person
+    follows, whatever the model's label."""
+    m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
+    return bool(m) and m.group(1) in ROLE_NOUNS
+
+
+def _reassign_people(ft: str, people: list[Candidate], orgs: list[Candidate],
+                     places: list[Candidate]) -> list[Candidate]:
+    """Move person candidates that are really places or parts of organisation names, and model
+    organisations that name a person of the text (or follow a role noun) to people."""
     agency_places = {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
     agency_first = {p.split()[0] for p in agency_places}
     place_keys = {norm_key(p.name) for p in places}
@@ -135,8 +169,11 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate], places: lis
     person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
     surname_tails = {tuple(name_words(c.name)[i:]) for c in people
                      if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
+    surname_tails |= {tuple(name_words(c.name)) for c in people
+                      if c.source == "rule" and (c.titled or c.role or "appositive" in c.notes)}
     for c in list(orgs):
-        if c.source == "model" and tuple(name_words(c.name)) in surname_tails:
+        if c.source == "model" and (tuple(name_words(c.name)) in surname_tails
+                                    or _after_role_noun(ft, c.start)):
             orgs.remove(c)
             people.append(Candidate("person", c.start, c.end, c.name, "model"))
     keep = []
@@ -473,13 +510,15 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     known = list(known)
     rejected_keys = {norm_key(r) for r in rejected}
 
-    rule_orgs = find_organizations(ft)
+    rule_orgs = [piece for c in find_organizations(ft) for piece in split_rule_org(ft, c)]
     rule_people, title_orgs, blocked = find_people(ft)
     rule_places = find_places(ft)
     model = _model_candidates(ft, text) if mode == "auto" else None
     used = "spacy" if model is not None else "rules"
 
     strong = [c for c in rule_people if not c.notes.get("weak")]
+    if model:
+        strong = _said_people_the_model_contradicts(strong, model)
     weak = [c for c in rule_people if c.notes.get("weak")]
     model = model or []
     groups = [
@@ -495,7 +534,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]
-    people = _reassign_people(people, orgs, places)
+    people = _reassign_people(ft, people, orgs, places)
     for c in orgs:  # the place part of an agency name is a place too
         if c.agency_key and c.agency_key[1] and norm_key(ft[c.start:c.end]).startswith(
                 c.agency_key[1]):
