@@ -154,7 +154,7 @@ def _after_role_noun(ft: str, start: int) -> bool:
     """True if a lower-case role noun stands right before ``start`` ("host <name>"): a person
     follows, whatever the model's label."""
     m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
-    return bool(m) and m.group(1) in ROLE_NOUNS
+    return m is not None and m.group(1) in ROLE_NOUNS
 
 
 def _reassign_people(ft: str, people: list[Candidate], orgs: list[Candidate],

@@ -121,13 +121,13 @@ def split_span(ft: str, label: str, start: int, end: int) -> list[Piece]:
         m = re.search(r"[ ]of[ ](?:the[ ])?", seg)
         if m:
             left = seg[:m.start()].split()
-            right = seg[m.end():]
+            tail = seg[m.end():]
             rs = start + m.end()
             if _is_role_words(left):
                 return [Piece("ORG", rs, end)]
             if looks_like_person(left):
                 out = [Piece("PERSON", start, start + m.start())]
-                if not (len(right.split()) == 1 and right.lower() in _GENERIC_ORG):
+                if not (len(tail.split()) == 1 and tail.lower() in _GENERIC_ORG):
                     out.append(Piece("ORG", rs, end))
                 return out
         m = re.search(r"'s[ ]", seg)
