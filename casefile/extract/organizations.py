@@ -20,6 +20,7 @@ from casefile.extract.lexicon import (
     FUNCTION_WORDS,
     NEWS_OUTLETS,
     NOT_ACRONYMS,
+    ORG_LAST_WORDS,
     OUTLET_WORDS,
     PLATFORMS,
     POSTAL_CODES,
@@ -80,6 +81,20 @@ _PLATFORM = re.compile(
     r"(?<![\w'@#.-])(?=[A-Z])(?i:" + "|".join(
         re.escape(p) for p in sorted(PLATFORMS - AMBIGUOUS_PLATFORMS, key=len, reverse=True))
     + r")(?![\w'-]|\.[a-z])")
+
+# A name right after a noun for a kind of organisation ("research firm <X>", "the chains <X>
+# and <Y>") or after a job held there ("senior director for games at <X>").
+_ORG_NOUN = (r"(?:company|companies|firm|firms|giant|startup|start-up|maker|developer|publisher|"
+             r"retailer|chain|chains|carrier|conglomerate|manufacturer|insurer|lender|nonprofit|"
+             r"charity|watchdog|powerhouse|studio|broker|automaker|airline|distributor)")
+_CUED_NAME = rf"(?P<name>{CAPWORD}(?:[ ]{CAPWORD}){{0,3}})(?=(?:'s?)?(?:[^\w'-]|$))"
+_ORG_CUE = re.compile(rf"(?<![\w'-]){_ORG_NOUN}[ ](?:called[ ]|named[ ])?{_CUED_NAME}")
+_ORG_CUE_NEXT = re.compile(rf"[ ]and[ ]{_CUED_NAME}")
+_JOB_AT = re.compile(
+    rf"\b(?:director|president|vp|vice[ ]president|manager|executive|officer|chief|head|"
+    rf"analyst|engineer|researcher|professor|partner|founder|editor|producer|designer|"
+    rf"spokesman|spokeswoman|spokesperson|employee|worker|staffer)\b[^.\n\"]{{0,40}}?[ ]at[ ]"
+    rf"(?:the[ ])?{_CUED_NAME}")
 
 LAW = "law enforcement agency"
 GOV = "government agency"
@@ -160,6 +175,13 @@ def agency_candidate(ft: str, kind: str, place_start: int, place_end: int, span_
     return out[0]
 
 
+def _cued(ft: str, m: re.Match[str]) -> Candidate:
+    cand = Candidate("organization", m.start("name"), m.end("name"), m.group("name"), "rule",
+                     org_kind="organization")
+    cand.notes["cued"] = "1"
+    return cand
+
+
 def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidate]:
     """Rule candidates for organisations in folded text ``ft`` (see ``text.fold``).
 
@@ -212,6 +234,9 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
         start = _strip_leading(ft, m.start(), m.start("suf"))
         if start >= m.start("suf"):
             continue  # only the suffix word itself ("The Committee")
+        poss = re.match(r"([A-Z][a-z]+)'s[ ]", ft[start:m.end()])
+        if poss and poss.group(1).lower() in ORG_LAST_WORDS:
+            continue  # "<...> University's <school>": two organisations, cut by the model
         cand = Candidate("organization", start, m.end(), ft[start:m.end()], "rule",
                          org_kind=_kind_for_suffix(m.group("suf")))
         cand.notes["explicit"] = "1"
@@ -237,6 +262,13 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
     for m in _OUTLET.finditer(ft):
         out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
                              org_kind="news outlet"))
+    for m in _ORG_CUE.finditer(ft):
+        out.append(_cued(ft, m))
+        nxt = _ORG_CUE_NEXT.match(ft, m.end())
+        if nxt:
+            out.append(_cued(ft, nxt))
+    for m in _JOB_AT.finditer(ft):
+        out.append(_cued(ft, m))
     for m in _PLATFORM.finditer(ft):
         out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
                              org_kind="company"))

@@ -29,7 +29,7 @@ from casefile.extract.organizations import (
 )
 from casefile.extract.people import ROLE_NOUNS, find_people
 from casefile.extract.places import find_places, outside_names
-from casefile.extract.repairs import split_entity, split_rule_org
+from casefile.extract.repairs import looks_like_person, split_entity, split_rule_org
 from casefile.extract.text import fold, norm_key, sentence_index, sentence_spans
 from casefile.extract.types import Candidate, KnownItem
 
@@ -56,6 +56,9 @@ def _model_candidates(ft: str, text: str) -> list[Candidate] | None:
 def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
     """The candidate one (repaired) model entity gives: cleaned, or none."""
     if ent.label == "PERSON":
+        if re.search(r"(?:^|[\s(])(?:[Aa]n?|[Tt]he)[ ]$", ft[max(0, ent.start - 5):ent.start]) \
+                or (ent.pos and ent.pos[0] == "DET"):
+            return []  # "a Grocery Store", "the Berm": people are not written with an article
         got = clean_person(ft, ent)
         if got:
             s, e, title = got
@@ -67,6 +70,8 @@ def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
             return [c]
     elif ent.label == "ORG":
         span = clean_org(ft, ent)
+        if span and _person_written_as_org(ft, *span):
+            return [Candidate("person", span[0], span[1], ft[span[0]:span[1]], "model")]
         if span:
             return [Candidate("organization", span[0], span[1], ft[span[0]:span[1]], "model")]
     elif ent.label in {"GPE", "LOC", "FAC"}:
@@ -89,6 +94,23 @@ def _said_people_the_model_contradicts(people: list[Candidate], model: list[Cand
             continue
         keep.append(c)
     return keep
+
+
+# Nouns for people that stand right before a name ("host <name>", "singer <name>").
+_PERSON_NOUNS = ROLE_NOUNS | {"host", "anchor", "commentator", "star", "singer", "actor",
+                              "actress", "rapper", "musician", "artist", "comedian", "designer",
+                              "pundit", "novelist", "poet", "player", "boss", "founder"}
+
+
+def _person_written_as_org(ft: str, start: int, end: int) -> bool:
+    """True if a model ORG at ``ft[start:end]`` is written as a person: a personal name after a
+    noun for a person ("host <name>"), or a personal name followed by "of <organisation>"."""
+    if not looks_like_person(ft[start:end].split()):
+        return False
+    m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
+    if m and m.group(1) in _PERSON_NOUNS and not re.match(r"[ ][a-z]", ft[end:end + 2]):
+        return True
+    return bool(re.match(r",?[ ](?:of|at|from)[ ](?:the[ ])?[A-Z]", ft[end:end + 12]))
 
 
 def _known_candidates(ft: str, known: Sequence[KnownItem]) -> list[Candidate]:
@@ -150,30 +172,23 @@ def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, in
     return kept
 
 
-def _after_role_noun(ft: str, start: int) -> bool:
-    """True if a lower-case role noun stands right before ``start`` ("host <name>"): a person
-    follows, whatever the model's label."""
-    m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
-    return m is not None and m.group(1) in ROLE_NOUNS
-
-
-def _reassign_people(ft: str, people: list[Candidate], orgs: list[Candidate],
+def _reassign_people(people: list[Candidate], orgs: list[Candidate],
                      places: list[Candidate]) -> list[Candidate]:
     """Move person candidates that are really places or parts of organisation names, and model
-    organisations that name a person of the text (or follow a role noun) to people."""
+    organisations that name a person of the text to people."""
     agency_places = {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
     agency_first = {p.split()[0] for p in agency_places}
     place_keys = {norm_key(p.name) for p in places}
     org_names = [name_words(c.name) for c in orgs if not c.agency_key
                  and len(c.name.split()) >= 2]
+    rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
     person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
     surname_tails = {tuple(name_words(c.name)[i:]) for c in people
                      if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
     surname_tails |= {tuple(name_words(c.name)) for c in people
                       if c.source == "rule" and (c.titled or c.role or "appositive" in c.notes)}
     for c in list(orgs):
-        if c.source == "model" and (tuple(name_words(c.name)) in surname_tails
-                                    or _after_role_noun(ft, c.start)):
+        if c.source == "model" and tuple(name_words(c.name)) in surname_tails:
             orgs.remove(c)
             people.append(Candidate("person", c.start, c.end, c.name, "model"))
     keep = []
@@ -183,6 +198,9 @@ def _reassign_people(ft: str, people: list[Candidate], orgs: list[Candidate],
             continue
         key = norm_key(c.name)
         words = key.split()
+        if key in rule_org_keys:  # "<firm> said": named as an organisation elsewhere
+            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
+            continue
         if key in agency_places or key in place_keys or (
                 len(words) == 1 and key in agency_first and key not in person_multi):
             places.append(Candidate("place", c.start, c.end, c.name, c.source))
@@ -534,7 +552,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]
-    people = _reassign_people(ft, people, orgs, places)
+    people = _reassign_people(people, orgs, places)
     for c in orgs:  # the place part of an agency name is a place too
         if c.agency_key and c.agency_key[1] and norm_key(ft[c.start:c.end]).startswith(
                 c.agency_key[1]):
