@@ -26,9 +26,14 @@ def _is_initial(w: str) -> bool:
     return bool(re.fullmatch(r"[^\W\d_]\.?", w))
 
 
+_SUFFIXES = {"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"}
+
+
 def surname_forms(words: list[str]) -> set[tuple[str, ...]]:
     """The ways a full name can be shortened to its surname: the last word, and every longer
     ending that starts with a particle or forms a compound ("ramos vidal", "de la cruz")."""
+    while len(words) > 2 and words[-1].rstrip(",") in _SUFFIXES:
+        words = words[:-1]  # "Patrick Carlineo Jr." is shortened to "Carlineo"
     forms = {tuple(words[-1:])}
     for i in range(1, len(words) - 1):
         tail = tuple(words[i:])
@@ -65,10 +70,18 @@ class PersonCluster:
         return {c.role.lower() for c in self.cands if c.role}
 
 
+def _core(words: list[str]) -> list[str]:
+    return [w for w in words if not _is_initial(w) and w.rstrip(",") not in _SUFFIXES]
+
+
 def _same_but_initials(a: list[str], b: list[str]) -> bool:
-    strip_a = [w for w in a if not _is_initial(w)]
-    strip_b = [w for w in b if not _is_initial(w)]
-    return strip_a == strip_b and len(strip_a) >= 2
+    """The same name but for middle initials, a generational suffix ("Jr.") and a short form
+    of the first name ("Pat" / "Patrick": one is the other's first three letters or more)."""
+    strip_a, strip_b = _core(a), _core(b)
+    if len(strip_a) < 2 or len(strip_a) != len(strip_b) or strip_a[1:] != strip_b[1:]:
+        return False
+    fa, fb = sorted((strip_a[0], strip_b[0]), key=len)
+    return fa == fb or (len(fa) >= 3 and fb.startswith(fa))
 
 
 def cluster_people(cands: Iterable[Candidate], known: Iterable[KnownItem] = ()

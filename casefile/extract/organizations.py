@@ -20,6 +20,7 @@ from casefile.extract.lexicon import (
     FUNCTION_WORDS,
     NEWS_OUTLETS,
     NOT_ACRONYMS,
+    ORG_HEADS_OF,
     ORG_LAST_WORDS,
     OUTLET_WORDS,
     PLATFORMS,
@@ -333,7 +334,21 @@ class OrgCluster:
 
 
 def _is_acronym(name: str) -> bool:
-    return bool(re.fullmatch(r"[A-Z]{2,6}", name))
+    """"FBI", "U.N." (dotted), "PG&E" (with an ampersand)."""
+    return bool(re.fullmatch(r"[A-Z]{2,6}|(?:[A-Z]\.){2,5}|[A-Z]\.(?:[A-Z]\.?){1,4}|"
+                             r"[A-Z]{1,3}&[A-Z]{1,3}", name))
+
+
+def _letters(acronym: str) -> str:
+    return re.sub(r"[.&]", "", acronym)
+
+
+def _head_key(key: str) -> str:
+    """"department of homeland security" and "homeland security department" -> one key."""
+    m = re.fullmatch(r"(\w+) of (?:the )?(.+)", key)
+    if m and m.group(1) in ORG_HEADS_OF:
+        return f"{m.group(2)} {m.group(1)}"
+    return key
 
 
 def cluster_organizations(cands: Iterable[Candidate]) -> list[OrgCluster]:
@@ -348,7 +363,7 @@ def cluster_organizations(cands: Iterable[Candidate]) -> list[OrgCluster]:
     by_key: dict[object, OrgCluster] = {}
     for c in sorted(cands, key=lambda c: c.start):
         k: object = (c.agency_key if c.agency_key and c.agency_key[1]
-                     else ("name", norm_key(c.name)))
+                     else ("name", _head_key(norm_key(c.name))))
         if c.known:
             k = ("known", c.known.name)
         if k in by_key:
@@ -401,13 +416,15 @@ def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
         return None
     name = cl.name
     if _is_acronym(name):
+        dotted = name != _letters(name)
+        name = _letters(name)
         hits = [o for o in others if not _is_acronym(o.name) and name in _initials(o.name)
                 and len(_initials(o.name)) >= len(name)]
         defined = [o for o in hits if any(
             0 < c2.start - o_c.end <= 3 for c2 in cl.cands for o_c in o.cands)]
         if defined:
             return defined[0]
-        if len(hits) == 1 and (len(name) >= 3 or name in NEWS_OUTLETS):
+        if len(hits) == 1 and (len(name) >= 3 or dotted or name in NEWS_OUTLETS):
             return hits[0]  # "AP" joins "The Associated Press"
         return None
     mine = _tokens(cl.key)
