@@ -31,7 +31,7 @@ from casefile.extract.types import Candidate
 
 ORGWORD = rf"(?:(?:[{UPPER}]\.){{2,}}|{CAPWORD})"
 # The possessive first word of an organisation name: "St. Jude's Hospital", "Children's ...".
-_POSS_FIRST = rf"(?:(?:St\.[ ])?(?!Sheriff's|Attorney's)[{UPPER}][a-z]+'s[ ])"
+_POSS_FIRST = rf"(?:(?:{ORGWORD}[ ]){{0,2}}(?:St\.[ ])?(?!Sheriff's|Attorney's)[{UPPER}][a-z]+'s[ ])"
 _PRE = rf"(?P<pre>(?:{ORGWORD}[ ]){{1,5}})"
 _OBJ = rf"(?:the[ ])?{ORGWORD}(?:[ ](?:(?:and|of|for|on|the|&)[ ])*(?![A-Z]{{2,}}\b){ORGWORD})*"
 
@@ -44,7 +44,7 @@ _POLICE = re.compile(
 _FIRE = re.compile(
     rf"{_PRE}Fire(?:[ ]and[ ]Rescue)?[ ](?P<head>Department|Dept\.|Rescue|District)\b")
 _OF = re.compile(
-    rf"(?P<pre>(?:{ORGWORD}[ ]){{0,4}})(?P<head>Department|Ministry|Office|Bureau|Board|Division|"
+    rf"(?P<pre>(?:{ORGWORD}[ ]){{0,4}}(?:(?!Sheriff's)[{UPPER}][a-z]+'s[ ])?)(?P<head>Department|Ministry|Office|Bureau|Board|Division|"
     rf"Commission|Council|University|College|Institute|Court|City|County|Town|Village|Center|"
     rf"Centre|Committee|Coalition|Alliance|Association|Society|Foundation|Campaign|Fund)"
     rf"[ ](?:of|for)[ ](?P<obj>{_OBJ})")
@@ -155,8 +155,9 @@ def _agency(ft: str, kind: str, pre_start: int, pre_end: int, span_end: int, hea
     if hd == "Department" and head and head.startswith("Dept"):
         hd = "Department"
     name = f"{place} {label} {hd}".strip()
-    if kind == "police" and head is None and place.split()[-1:] == ["State"]:
-        name = f"{place} Police"  # "<State> State Police" has no "Department"
+    if kind == "police" and head is None and (place.split()[-1:] == ["State"] or re.match(
+            r"U\.S\.|(?:US|United States|Federal|National)\b", place)):
+        name = f"{place} Police"  # "<State> State Police", "U.S. Capitol Police": no "Department"
     if not place:
         start = pre_end if pre_end > pre_start else pre_start
     cand = Candidate("organization", start, span_end, name, source,
@@ -235,7 +236,7 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
         start = _strip_leading(ft, m.start(), m.start("suf"))
         if start >= m.start("suf"):
             continue  # only the suffix word itself ("The Committee")
-        poss = re.match(r"([A-Z][a-z]+)'s[ ]", ft[start:m.end()])
+        poss = re.search(r"([A-Z][a-z]+)'s[ ]", ft[start:m.end()])
         if poss and poss.group(1).lower() in ORG_LAST_WORDS:
             continue  # "<...> University's <school>": two organisations, cut by the model
         cand = Candidate("organization", start, m.end(), ft[start:m.end()], "rule",
@@ -430,7 +431,8 @@ def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
     mine = _tokens(cl.key)
     inside = [o for o in others if len(_tokens(o.key)) > len(mine)
               and _contains(_tokens(o.key), mine)]
-    if len(inside) == 1 and not cl.agency_key:
+    cued = any(c.notes.get("cued") for c in cl.cands)  # "tech firm X": X itself, not "X Arcade"
+    if len(inside) == 1 and not cl.agency_key and not cued:
         return inside[0]
     close = [o for o in others if not o.agency_key and fuzz.ratio(o.key, cl.key) >= 95]
     return close[0] if len(close) == 1 else None

@@ -59,11 +59,14 @@ def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
         if re.search(r"(?:^|[\s(])(?:[Aa]n?|[Tt]he)[ ]$", ft[max(0, ent.start - 5):ent.start]) \
                 or (ent.pos and ent.pos[0] == "DET"):
             return []  # "a Grocery Store", "the Berm": people are not written with an article
+        words = ft[ent.start:ent.end].split()
+        if len(words) >= 2 and words[-1].lower() in lx.ORG_LAST_WORDS:  # "... Productions"
+            span = clean_org(ft, ent)
+            return [Candidate("organization", span[0], span[1], ft[span[0]:span[1]], "model")
+                    ] if span else []
         got = clean_person(ft, ent)
         if got:
             s, e, title = got
-            if ft[s:e].split()[-1].lower() in lx.ORG_LAST_WORDS:  # "... Productions"
-                return [Candidate("organization", s, e, ft[s:e], "model")]
             c = Candidate("person", s, e, ft[s:e], "model", titled=title is not None)
             if title and title in lx.TITLES:
                 c.role = lx.TITLES[title]

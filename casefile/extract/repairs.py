@@ -33,6 +33,12 @@ _GENERIC_ORG = {"university", "college", "school", "hospital", "department", "of
 _SUBJECT_END = re.compile(r"(?:tion|sion|ment|ity|ics|ism|ogy|ship|ness)s?$")
 
 
+# Possessives that belong to an organisation's name ("Children's Hospital").
+_OWNER_IN_NAME = {"children", "women", "men", "people", "veterans", "workers", "st", "saint",
+                  "magistrate", "governor", "attorney", "sheriff", "mayor", "president",
+                  "farmers", "citizens", "lawyers", "doctors", "nurses", "teachers"}
+
+
 @dataclass(frozen=True)
 class Piece:
     """A part of a model entity: its label ("PERSON", "ORG", ...) and str offsets."""
@@ -134,6 +140,9 @@ def split_span(ft: str, label: str, start: int, end: int) -> list[Piece]:
         if m:
             left = seg[:m.start()].split()
             right = seg[m.end():].split()
+            owner = left[-1].lower() if left else ""
+            if owner in lx.TITLES or owner in _ROLE_WORDS or owner in _OWNER_IN_NAME:
+                return [Piece(label, start, end)]  # "<...> Attorney's Office", "Children's"
             if len(right) >= 2 and right[0][:1].isupper():
                 out = []
                 if _org_like(left) or (len(left) == 1 and left[0].isupper()):
