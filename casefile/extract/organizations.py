@@ -31,7 +31,8 @@ from casefile.extract.types import Candidate
 
 ORGWORD = rf"(?:(?:[{UPPER}]\.){{2,}}|{CAPWORD})"
 # The possessive first word of an organisation name: "St. Jude's Hospital", "Children's ...".
-_POSS_FIRST = rf"(?:(?:{ORGWORD}[ ]){{0,2}}(?:St\.[ ])?(?!Sheriff's|Attorney's)[{UPPER}][a-z]+'s[ ])"
+_POSS_FIRST = (rf"(?:(?:{ORGWORD}[ ]){{0,2}}(?:St\.[ ])?(?!Sheriff's|Attorney's)"
+               rf"[{UPPER}][a-z]+'s[ ])")
 _PRE = rf"(?P<pre>(?:{ORGWORD}[ ]){{1,5}})"
 _OBJ = rf"(?:the[ ])?{ORGWORD}(?:[ ](?:(?:and|of|for|on|the|&)[ ])*(?![A-Z]{{2,}}\b){ORGWORD})*"
 
@@ -44,7 +45,8 @@ _POLICE = re.compile(
 _FIRE = re.compile(
     rf"{_PRE}Fire(?:[ ]and[ ]Rescue)?[ ](?P<head>Department|Dept\.|Rescue|District)\b")
 _OF = re.compile(
-    rf"(?P<pre>(?:{ORGWORD}[ ]){{0,4}}(?:(?!Sheriff's)[{UPPER}][a-z]+'s[ ])?)(?P<head>Department|Ministry|Office|Bureau|Board|Division|"
+    rf"(?P<pre>(?:{ORGWORD}[ ]){{0,4}}(?:(?!Sheriff's)[{UPPER}][a-z]+'s[ ])?)"
+    rf"(?P<head>Department|Ministry|Office|Bureau|Board|Division|"
     rf"Commission|Council|University|College|Institute|Court|City|County|Town|Village|Center|"
     rf"Centre|Committee|Coalition|Alliance|Association|Society|Foundation|Campaign|Fund)"
     rf"[ ](?:of|for)[ ](?P<obj>{_OBJ})")
