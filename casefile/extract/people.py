@@ -9,6 +9,7 @@ import re
 
 from casefile.extract import lexicon as lx
 from casefile.extract.organizations import ORGWORD, agency_candidate, place_key
+from casefile.extract.repairs import subject_words_end
 from casefile.extract.text import CAPWORD, INITIAL, UPPER
 from casefile.extract.types import Candidate
 
@@ -53,10 +54,15 @@ _CREDIT = re.compile(rf"\((?P<name>{NAME})[ ]?/[ ]?(?P<outlet>{CAPWORD}(?:[ ]{CA
 _SAID = r"(?:said|says|told|tells|wrote|writes|added|testified|tweeted|posted|explained|argued|" \
         r"noted|stated|recalled|asked|replied|responded|confirmed|denied|announced|insisted)"
 _UNTITLED = re.compile(rf"(?<![\w.'-])(?P<name>{NAME})")
+_PARTY_WORDS = {"republican", "democrat", "democratic", "gop"}
+_ROLE_WORD = r"(?:[a-z][\w'-]*|CEO|CFO|COO|CTO)"
 _APPOS = re.compile(
-    rf"^,[ ](?:a|an|the)[ ](?P<role>(?:[a-z][\w'-]*[ ]){{0,5}}?[a-z][\w'-]*?)"
+    rf"^,[ ](?:(?:a|an|the|his|her|their|its)[ ]|{CAPWORD}'s[ ]|(?:{ORGWORD}[ ]){{1,2}}(?=[a-z]))?"
+    rf"(?!(?:and|or|but|the|a|an|who|which|that|as|while|when|where|if|so|then)\b)"
+    rf"(?P<role>(?:{_ROLE_WORD}[ ]){{0,5}}?{_ROLE_WORD}?)"
     rf"(?:[ ](?:of|for|at|with|in|on)[ ](?:the[ ])?(?P<org>{ORGWORD}(?:[ ](?:(?:of|and|for|the)"
-    rf"[ ])*{ORGWORD})*))?(?=[,.;:)]|[ ](?:who|which|said|says|told|and|was|is|has)\b)")
+    rf"[ ])*{ORGWORD})*))?(?=[,.;:)]|[ ](?:who|which|said|says|told|and|was|is|has|of|for|at|"
+    rf"with|in|on)\b)")
 _PARTY = re.compile(r"^,?[ ]\(?(?P<party>[DRIG])-(?P<state>(?:[A-Z][\w.]*)(?:[ ][A-Z][\w.]*)?)"
                     r"\)?")
 _ROLE_BEFORE = re.compile(
@@ -94,6 +100,9 @@ ROLE_NOUNS = {
     "defender", "clerk", "trooper", "journalist", "columnist", "blogger", "photographer",
     "producer", "chairperson", "treasurer", "auditor", "inspector", "minister", "ambassador",
     "spokespeople", "ombudsman", "paramedic", "firefighter", "dispatcher",
+    "correspondent", "fellow", "nominee", "investor", "billionaire", "entrepreneur", "donor",
+    "host", "anchor", "singer", "rapper", "actor", "actress", "musician", "comedian",
+    "novelist", "pundit", "strategist", "pollster", "chef", "athlete",
 }
 
 
@@ -120,8 +129,13 @@ def _clean_name(ft: str, start: int, end: int) -> tuple[int, int] | None:
         m = re.match(r"([^\W\d_]+\.?)[ ]", seg)
         if m and (m.group(1).lower() in lx.FUNCTION_WORDS
                   or m.group(1).lower() in lx.LEADING_VERBS
-                  or m.group(1).lower() in lx.HONORIFICS):
+                  or m.group(1).lower() in lx.HONORIFICS
+                  or m.group(1).lower() in _PARTY_WORDS):
             start += m.end()
+            continue
+        cut = subject_words_end(seg)
+        if cut:  # "Public Prosecution <name>" after "Director of"
+            start += cut
             continue
         m2 = re.search(r"[ ]([^\W\d_][\w'.-]*)$", seg)
         if m2:
@@ -314,7 +328,8 @@ def _after_name(ft: str, cand: Candidate, before_at: int | None = None) -> None:
         cand.affiliation = lx.PARTIES.get(letter)
         return
     m = _APPOS.match(rest)
-    if m and any(w in ROLE_NOUNS for w in re.split(r"[ -]", m.group("role"))):
+    if m and m.group("role") and any(
+            w in ROLE_NOUNS for w in re.split(r"[ -]", m.group("role").lower())):
         # "the company's chief engineer"; after a title the whole phrase is kept
         role = _role_words(m.group("role"), cand, strip=not cand.titled)
         cand.notes["appositive"] = role
@@ -428,6 +443,9 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
             said = bool(re.match(rf"[ ]{_SAID}\b", after)) or bool(
                 re.search(r"(?:said|says|according to)[ ]$", before))
             multi = len(name.split()) >= 2
+            if re.search(r"(?:^|[\s(])(?:Republican|Democrat|Democratic|GOP)[ ]$",
+                         ft[max(0, s - 30):s]):
+                cand.notes.setdefault("party", "")  # "Republican <name>"
             evidence = ("age" in cand.notes or "party" in cand.notes
                         or "appositive" in cand.notes or said)
             sentence_start = not before.strip() or before.rstrip()[-1] in ".!?\"\n"

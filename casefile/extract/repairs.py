@@ -150,12 +150,19 @@ def split_span(ft: str, label: str, start: int, end: int) -> list[Piece]:
                 out.append(Piece("ORG", start + m.end(), end))
                 return out
     if label == "PERSON":
-        words = seg.split()
-        cut = 0
-        for i, w in enumerate(words[:-2]):
-            if _SUBJECT_END.search(w.lower()) and w[:1].isupper():
-                cut = i + 1
+        cut = subject_words_end(seg)
         if cut:
-            offset = len(" ".join(words[:cut])) + 1
-            return [Piece("PERSON", start + offset, end)]
+            return [Piece("PERSON", start + cut, end)]
     return [Piece(label, start, end)]
+
+
+def subject_words_end(name: str) -> int:
+    """Where the personal name starts in ``name`` after leading subject nouns ("Public
+    Prosecution Eva-Marie Persson" -> 19); 0 if it starts at once. The last two words are
+    always kept."""
+    words = name.split(" ")
+    cut = 0
+    for i, w in enumerate(words[:-2]):
+        if w[:1].isupper() and _SUBJECT_END.search(w.lower()):
+            cut = i + 1
+    return len(" ".join(words[:cut])) + 1 if cut else 0
