@@ -99,6 +99,9 @@ _JOB_AT = re.compile(
     rf"spokesman|spokeswoman|spokesperson|employee|worker|staffer)\b[^.\n\"]{{0,40}}?[ ]at[ ]"
     rf"(?:the[ ])?{_CUED_NAME}")
 
+_NATIONALITY = re.compile(r"[A-Z][a-z]+(?:ish|ian|ese|ean|ic)|Dutch|French|Swiss|Greek|Thai|"
+                          r"Irish|Welsh|Scottish")
+
 LAW = "law enforcement agency"
 GOV = "government agency"
 BODY = "government body"
@@ -208,6 +211,8 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
         ps, pe = m.start("pre"), m.end("pre") - 1
         if _strip_leading(ft, ps, pe) >= pe:
             continue
+        if m.group("kw") == "police" and _NATIONALITY.fullmatch(ft[ps:pe].split()[-1]):
+            continue  # "British police": a country's police in general, not one agency
         head = m.group("head")
         if m.group("fire"):
             _agency(ft, "police", ps, pe, m.end("kw"), None, out, True)
@@ -429,6 +434,9 @@ def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
             return defined[0]
         if len(hits) == 1 and (len(name) >= 3 or dotted or name in NEWS_OUTLETS):
             return hits[0]  # "AP" joins "The Associated Press"
+        first = [o for o in others if not _is_acronym(o.name) and o.name.split()[0] == cl.name]
+        if not hits and len(first) == 1:
+            return first[0]  # "NBC" joins "NBC News"
         return None
     mine = _tokens(cl.key)
     inside = [o for o in others if len(_tokens(o.key)) > len(mine)

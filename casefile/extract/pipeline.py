@@ -65,6 +65,10 @@ def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
             return [Candidate("organization", span[0], span[1], ft[span[0]:span[1]], "model")
                     ] if span else []
         got = clean_person(ft, ent)
+        if got and _INSTITUTION_AFTER.match(ft, got[1]):  # "<name> hospital": named after
+            return [Candidate("organization", got[0], got[1], ft[got[0]:got[1]], "model")]
+        if got and not got[2] and any(p in {"ADJ", "NOUN", "VERB"} for p in ent.pos):
+            return []  # "Full Fact" (ADJ NOUN): common words, not a personal name
         if got:
             s, e, title = got
             c = Candidate("person", s, e, ft[s:e], "model", titled=title is not None)
@@ -72,6 +76,8 @@ def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
                 c.role = lx.TITLES[title]
             return [c]
     elif ent.label == "ORG":
+        if _PLACE_NOUN_AFTER.match(ft, ent.end):
+            return []  # "Orange and Riverside counties"
         span = clean_org(ft, ent)
         if span and _person_written_as_org(ft, *span):
             return [Candidate("person", span[0], span[1], ft[span[0]:span[1]], "model")]
@@ -99,6 +105,10 @@ def _said_people_the_model_contradicts(people: list[Candidate], model: list[Cand
     return keep
 
 
+_INSTITUTION_AFTER = re.compile(r"[ ](?:hospital|university|college|school|church|prison|"
+                                r"foundation|institute|museum|library|airport|stadium)\b")
+_PLACE_NOUN_AFTER = re.compile(r"[ ](?:county|counties|city|cities|state|states|area|areas|"
+                               r"region|regions|province|provinces|valley)\b")
 # Nouns for people that stand right before a name ("host <name>", "singer <name>").
 _PERSON_NOUNS = ROLE_NOUNS | {"host", "anchor", "commentator", "star", "singer", "actor",
                               "actress", "rapper", "musician", "artist", "comedian", "designer",
@@ -281,6 +291,19 @@ def _quoted_word_only(ft: str, cl: PersonCluster) -> bool:
     return (not cl.known and len(cl.words) == 1
             and all(c.source == "model" and not c.titled and not c.role for c in cl.cands)
             and all(_in_quote(ft, c.start) for c in cl.cands))
+
+
+def _shouted_word(ft: str, cl: OrgCluster) -> bool:
+    """An all-capital word only the model took for an organisation, written once, that the
+    text neither defines ("(DCF)") nor knows as an agency: a shouted word ("VOTE"), a grade
+    ("AAA") or an abbreviation ("ASAP", "CT scan"), not an organisation."""
+    if len(cl.cands) != 1 or any(c.source != "model" for c in cl.cands):
+        return False
+    c = cl.cands[0]
+    name = ft[c.start:c.end]
+    if not re.fullmatch(r"[A-Z]{2,5}", name) or name in lx.AGENCY_ACRONYMS:
+        return False
+    return not (ft[c.start - 1:c.start] == "(" and ft[c.end:c.end + 1] == ")")
 
 
 _AREA_NOUNS = re.compile(r"[ ](?:neighborhood|neighbourhood|area|section|suburb|township|"
@@ -574,6 +597,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     oclusters = cluster_organizations(orgs)
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
+    oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)]
 
     out_people: list[dict[str, Any]] = []
     ctx = _Context(ft, sentences)
