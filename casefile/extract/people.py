@@ -146,6 +146,8 @@ def _clean_name(ft: str, start: int, end: int) -> tuple[int, int] | None:
                 end = start + m2.start()
                 continue
         break
+    if re.search(r"[ ](?:Jr|Sr)$", ft[start:end]) and ft[end:end + 1] == ".":
+        end += 1  # "Patrick Okonjo Jr."
     seg = ft[start:end]
     if not seg or not seg[0].isupper() or seg.endswith("."):
         # a bare initial or an abbreviation at the end is not a full name

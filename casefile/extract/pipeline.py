@@ -231,11 +231,20 @@ def _surname_pattern(name: str) -> str:
     """Regex for the surname of a full name: the last word, or from the first particle on
     ("van der Berg", "de la Cruz"), the particle's first letter in either case."""
     words = name.split()
+    while len(words) > 2 and words[-1].rstrip(".,").lower() in {"jr", "sr", "ii", "iii", "iv"}:
+        words = words[:-1]  # "Patrick Okonjo Jr." -> "Okonjo"
     for i in range(1, len(words) - 1):
         if words[i].lower() in lx.PARTICLES:
             tail = " ".join(words[i:])
             return f"[{tail[0].upper()}{tail[0].lower()}]{re.escape(tail[1:])}"
     return re.escape(words[-1])
+
+
+def _surname_word(words: list[str]) -> str:
+    """The surname of comparison words, past a generational suffix ("jr.")."""
+    while len(words) > 2 and words[-1].rstrip(".,") in {"jr", "sr", "ii", "iii", "iv"}:
+        words = words[:-1]
+    return words[-1]
 
 
 def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[int, int]]
@@ -245,9 +254,9 @@ def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[
     last: dict[str, list[PersonCluster]] = {}
     for cl in clusters:
         if len(cl.words) >= 2:
-            last.setdefault(cl.words[-1], []).append(cl)
+            last.setdefault(_surname_word(cl.words), []).append(cl)
     for cl in clusters:
-        if len(cl.words) < 2 or len(last[cl.words[-1]]) != 1:
+        if len(cl.words) < 2 or len(last[_surname_word(cl.words)]) != 1:
             continue
         sample = next((c for c in cl.cands if len(c.name.split()) >= 2), None)
         if sample is None:
@@ -291,6 +300,16 @@ def _quoted_word_only(ft: str, cl: PersonCluster) -> bool:
     return (not cl.known and len(cl.words) == 1
             and all(c.source == "model" and not c.titled and not c.role for c in cl.cands)
             and all(_in_quote(ft, c.start) for c in cl.cands))
+
+
+def _on_capitals_line(ft: str, pos: int) -> bool:
+    """True if ``pos`` is on a line written all in capitals (a headline, a table's header):
+    names found only there are not suggested unless the body confirms them."""
+    start = ft.rfind("\n", 0, pos) + 1
+    end = ft.find("\n", pos)
+    line = ft[start:end if end >= 0 else len(ft)]
+    letters = [ch for ch in line if ch.isalpha()]
+    return len(letters) >= 12 and not any(ch.islower() for ch in letters)
 
 
 def _shouted_word(ft: str, cl: OrgCluster) -> bool:
@@ -597,7 +616,10 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     oclusters = cluster_organizations(orgs)
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
-    oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)]
+    oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
+                 and not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
+    pclusters = [cl for cl in pclusters
+                 if not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
 
     out_people: list[dict[str, Any]] = []
     ctx = _Context(ft, sentences)
