@@ -132,7 +132,7 @@ def test_undo_of_a_reject_makes_the_name_a_suggestion_again(workspace, parkland)
     with workspace.transaction() as s:
         done = decisions.reject(s, case_id, "place", "Sunrise")
     assert done.message == ("Rejected place “Sunrise”; it will not be suggested again in this "
-                            "case.")
+                            "or any other case.")
     with workspace.transaction() as s:
         assert decisions.list_suggestions(s, case_id).find("place", "Sunrise") is None
         undone = run_step(s, done.undo)
