@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from typing import Any
 
 _CUE = re.compile(
-    r"\b(?:according[ ]to|said|says|say|told|tells|tell|reported(?:ly)?|alleged(?:ly)?|"
-    r"claimed|claims|stated|testified|confirmed|wrote|describes|described)\b", re.I)
+    r"\b(?:according[ ]to|said|says|told|tells|tell|reported(?:ly)?|alleged(?:ly)?|claimed|"
+    r"claims|stated|testified|confirmed|wrote|describes|described)\b", re.I)
 _UNNAMED = re.compile(r"\b(?:sources|a[ ]source|officials|people[ ]familiar|witnesses)\b", re.I)
 
 #: The attribution of a claim to sources the text does not name or describe.
@@ -109,7 +109,7 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
     out: list[dict[str, Any]] = []
     for s, e in sentences:
         sent = text[s:e]
-        cue = _CUE.search(sent)
+        cue = _CUE.search(sent) or _SOURCES_SAY.search(sent)  # "sources say …" too
         if not cue or sent.rstrip().endswith("?") or len(sent) < 25:
             continue
         inside = [x for x in entities if s <= x[0] and x[1] <= e]

@@ -54,3 +54,9 @@ def test_a_claim_told_by_unnamed_sources_is_theirs_via_the_outlet(
 def test_a_named_speaker_is_still_the_source() -> None:
     text = "Mayor Jane Holt said the budget would be cut by ten percent next year."
     assert claims_of(text) == [(text[-40:], "Jane Holt", None)]
+
+
+def test_sources_say_makes_a_claim_but_declining_to_say_does_not() -> None:
+    said = "The officer was not on duty that night, police sources say."
+    assert claims_of(said) == [(said[-40:], "unnamed police sources", None)]
+    assert claims_of("The chief declined to say whether the officer had been disciplined.") == []
