@@ -18,8 +18,12 @@ What a decision does with the mentions (DESIGN.md, "Data model"):
 - claim: a Claim with its statement, attributed to the case's Person or Organization of the
   suggested speaker's name (else the name is kept as ``attributed_to_text``) and via the
   case's Organization of the suggested outlet's name; its sentence is "supports" evidence.
-- reject: status "rejected"; ``suggest_for_document`` passes rejected names to the extractor, so
-  the name is never suggested again in this case.
+- reject: status "rejected"; ``suggest_for_document`` passes the rejected names of every case of
+  the workspace to the extractor, so the name is not suggested again in any case (except one
+  that holds an item of that name) until the reject is undone.
+- merge: for a person, organization or place the suggested name becomes an alias of the
+  target, so the next document's mention of it is linked to the target at once; the undo
+  takes the alias back.
 
 Each decision has two faces: ``accept_suggestion`` / ``merge_suggestion`` /
 ``reject_suggestion`` return the :class:`Decision` (what scripts and tests read), and the user
@@ -443,6 +447,22 @@ def _add_alias(item: Item, alias: str) -> bool:
     return True
 
 
+def _teach_alias(session: Session, item: Item, name: str, out: Decision, remark: str) -> None:
+    """Make the suggested ``name`` an alias of ``item`` (unless it is its title or already an
+    alias), so the next document's mention of it is linked to the item instead of suggested.
+    For an item that existed before the decision the change is recorded in
+    ``out.field_changes`` (the undo takes it back; an item the decision made goes whole)."""
+    before = list(getattr(item, "aliases", None) or [])
+    if not _add_alias(item, name):
+        return
+    assert isinstance(item, _ALIASED)
+    if item.id not in out.created_ids:
+        out.field_changes.append((item.id, "aliases", before, list(item.aliases or [])))
+    out.remarks.append(f"“{_short(name)}” {remark}")
+    session.flush()
+    reindex(session, item)
+
+
 def _link_all(session: Session, mentions: Iterable[Mention], item: Item, out: Decision) -> None:
     relation = RELATION_FOR_KIND.get(item.kind, "mentions")
     for m in mentions:
@@ -491,21 +511,24 @@ def _affiliation_org(session: Session, case_id: int, name: str, out: Decision) -
 def _claim_fields(session: Session, case_id: int, first: Mention, out: Decision
                   ) -> dict[str, Any]:
     """A claim's statement and attribution from its suggestion: ``attributed_to`` becomes the
-    case's Person or Organization of that name (else ``attributed_to_text``), ``via`` the
+    case's Person or Organization of that name (else ``attributed_to_text``; a description of
+    unnamed sources, "unnamed <modifier> sources", always stays text), ``via`` the
     case's Organization of that name (else a note). What was not found is said in
     ``out.remarks``."""
     detail = first.detail or {}
     fields: dict[str, Any] = {"statement": " ".join(first.text.split()), "status": "unverified"}
     speaker = str(detail.get("attributed_to") or "").strip()
     if speaker:
-        found = (find_named_item(session, case_id, "person", speaker)
-                 or find_named_item(session, case_id, "organization", speaker))
+        unnamed = name_key(speaker).startswith("unnamed ")  # "unnamed <modifier> sources"
+        found = None if unnamed else (find_named_item(session, case_id, "person", speaker)
+                                      or find_named_item(session, case_id, "organization",
+                                                         speaker))
         if found is not None:
             fields["attributed_to_id"] = found.id
             out.remarks.append(f"attributed to {KIND_WORDS[found.kind]} “{_short(found.title)}”")
         else:
             fields["attributed_to_text"] = speaker[:500]
-            if name_key(speaker) == name_key(UNNAMED):
+            if unnamed:
                 out.remarks.append(f"attributed to {speaker}")
             else:
                 out.remarks.append(f"attributed to “{_short(speaker)}” (no person or "
@@ -608,6 +631,8 @@ def accept_suggestion(
     else:
         out.updated_ids.append(item.id)
         out.kinds.add(kind)
+    if title is not None and kind in ("person", "organization", "place"):
+        _teach_alias(session, item, name, out, "kept as an alias")
     _link_all(session, mentions, item, out)
     if isinstance(item, Claim):
         from casefile.services.claims import refresh_claim_status
@@ -640,13 +665,9 @@ def merge_suggestion(
             f"{'an' if target.kind[:1] in 'aeiou' else 'a'} {target.kind}")
     out = Decision("merge", kind, name, item_id=target.id, title=target.title)
     out.kinds.add(kind)
-    before_aliases = list(getattr(target, "aliases", None) or [])
     changed = False
-    if kind in ("person", "organization", "place") and _add_alias(target, name):
-        changed = True
-        out.field_changes.append((target.id, "aliases", before_aliases,
-                                  list(getattr(target, "aliases", None) or [])))
-        out.remarks.append(f"“{_short(name)}” added as an alias")
+    if kind in ("person", "organization", "place"):
+        _teach_alias(session, target, name, out, "added as an alias")
     if isinstance(target, Person) and not target.role:
         role = next((m.role for m in mentions if m.role), None)
         if role:
@@ -671,9 +692,10 @@ def reject_suggestion(
     session: Session, case_id: int, kind: str, name: str, *, variant: str | None = None,
 ) -> Decision:
     """Reject the pending ``kind`` suggestion ``name``: its mentions get status "rejected", and
-    the name is not suggested again in this case (``suggest_for_document`` passes rejected
-    names to the extractor). ``variant`` as for :func:`accept_suggestion`. Raises
-    NotFoundError when no such suggestion is pending."""
+    the name is not suggested again in any case of the workspace (``suggest_for_document``
+    passes every case's rejected names to the extractor) until the reject is undone.
+    ``variant`` as for :func:`accept_suggestion`. Raises NotFoundError when no such suggestion
+    is pending."""
     mentions = _pending(session, case_id, kind, name, variant)
     for m in mentions:
         m.status = "rejected"
@@ -738,7 +760,7 @@ def _message(session: Session, d: Decision) -> str:
     extra = "".join(f", {r}" for r in d.remarks)
     if d.action == "reject":
         return (f"Rejected {_quoted(d.kind, d.name)}; it will not be suggested again in this "
-                "case.")
+                "or any other case.")
     if d.action == "merge":
         return (f"Merged “{_short(d.name)}” into {_quoted(d.kind, d.title or '')}{extra} "
                 f"({evidence_part}).")

@@ -3,7 +3,8 @@
 Names the case already holds (titles and aliases of people, organizations and places) are passed
 to the extractor so they are found in every new document; a mention of such a name is tied to
 the existing item at once (status "confirmed"), so no new suggestion appears for it. Names the
-reporter rejected in this case are never suggested again.
+reporter rejected in any case of the workspace are not suggested again (until that reject is
+undone), unless this case holds an item of that name.
 
 Events, follow-ups and claims are stored as Mentions of kind "event", "question" and "claim"
 over their sentence, with what the extractor says of them in ``detail``: ``{"date",
@@ -61,10 +62,25 @@ def _known_items(session: Session, case_id: int) -> tuple[list[KnownItem], dict[
     return known, ids
 
 
+def rejected_names(session: Session, known: Sequence[KnownItem] = ()) -> set[str]:
+    """Names of people, organizations and places the reporter rejected in any case of the
+    workspace (a reject's undo puts its mentions back to "suggested", so the name leaves this
+    set). Names in ``known`` (titles and aliases of the case's own items) are left out: an item
+    the case holds is still found in its documents when another case rejected its name."""
+    from casefile.extract.text import norm_key
+
+    rejected = set(session.scalars(
+        select(Mention.name).where(Mention.status == "rejected",
+                                   Mention.kind.in_(tuple(ENTITY_KEYS.values()))).distinct()))
+    held = {norm_key(form) for k in known for form in (k.name, *k.aliases)}
+    return {name for name in rejected if norm_key(name) not in held}
+
+
 def extract_for_document(
     session: Session, document_id: int, *, mode: Literal["auto", "rules"] = "auto"
 ) -> dict[str, Any]:
-    """Run the extractor on a stored document, with the case's known and rejected names.
+    """Run the extractor on a stored document, with the case's known names and the workspace's
+    rejected names (:func:`rejected_names`).
 
     Reads only: callers that must not hold a write transaction during extraction (two imports
     into one workspace at once) run this first, then pass its result to
@@ -76,9 +92,7 @@ def extract_for_document(
     if doc is None:
         raise NotFoundError(f"no document with id {document_id}")
     known, _ids = _known_items(session, doc.case_id)
-    rejected = set(session.scalars(
-        select(Mention.name).where(Mention.case_id == doc.case_id, Mention.status == "rejected")
-    ))
+    rejected = rejected_names(session, known)
     return extract_suggestions(doc.text, doc.published, known=known, rejected=rejected, mode=mode)
 
 

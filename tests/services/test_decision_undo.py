@@ -132,7 +132,7 @@ def test_undo_of_a_reject_makes_the_name_a_suggestion_again(workspace, parkland)
     with workspace.transaction() as s:
         done = decisions.reject(s, case_id, "place", "Sunrise")
     assert done.message == ("Rejected place “Sunrise”; it will not be suggested again in this "
-                            "case.")
+                            "or any other case.")
     with workspace.transaction() as s:
         assert decisions.list_suggestions(s, case_id).find("place", "Sunrise") is None
         undone = run_step(s, done.undo)
@@ -205,6 +205,25 @@ def test_accepting_a_claim_stores_statement_attribution_via_and_its_passage(
         run_step(s, done.undo)
         assert s.get(Claim, done.value.item_id) is None
         assert decisions.list_suggestions(s, case_id).find("claim", cnn.name) is not None
+
+
+def test_a_claim_sources_tell_cnn_is_kept_as_unnamed_sources_via_cnn(workspace, parkland) -> None:
+    case_id, _doc = parkland
+    with workspace.transaction() as s:
+        decisions.accept(s, case_id, "organization", "CNN")
+        decisions.accept(s, case_id, "organization", "Broward County Sheriff's Office")
+        told = next(c for c in decisions.list_suggestions(s, case_id).by_kind["claim"]
+                    if c.name.rstrip().endswith("Coral Springs sources tell CNN."))
+        assert told.detail["attributed_to"] == "unnamed Coral Springs sources"
+        done = decisions.accept(s, case_id, "claim", told.name)
+        claim = s.get(Claim, done.value.item_id)
+        assert claim is not None
+        # not the Sheriff's Office the sentence names: the unnamed sources, via CNN
+        assert (claim.attributed_to_id, claim.attributed_to_text) == (
+            None, "unnamed Coral Springs sources")
+        assert claim.via_id == items.find_item(s, case_id, "CNN", "organization").id
+    assert ("attributed to unnamed Coral Springs sources, via organization “CNN”"
+            in done.message)
 
 
 def test_a_suggestion_is_found_by_the_id_of_any_of_its_mentions(workspace, parkland) -> None:
