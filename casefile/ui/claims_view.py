@@ -448,6 +448,8 @@ class ClaimsView(QWidget):
         who = chain.attributed_to or "no one named"
         kind = {"person": "person", "organization": "organization",
                 "unnamed": "unnamed sources"}.get(chain.attributed_kind or "", "")
+        if kind and kind in who:
+            kind = ""  # "unnamed Coral Springs sources" says it already
         said = QTreeWidgetItem([f"said by: {who}" + (f" ({kind})" if kind else "")])
         root.addChild(said)
         parent = said

@@ -858,7 +858,8 @@ class SuggestionsPanel(QWidget):
                                                       item_id, variant=entry.variant))
 
     def reject_current(self) -> Decision | None:
-        """Reject the selected suggestion (X): it is not suggested again in this case."""
+        """Reject the selected suggestion (X): it is not suggested again in any case of the
+        workspace (until the reject is undone)."""
         entry = self.current_entry()
         if entry is None or self.case_id is None:
             return None
