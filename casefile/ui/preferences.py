@@ -67,6 +67,14 @@ def check_model(choice: str) -> str | None:
     return None
 
 
+def default_choice() -> str:
+    """What a blank suggestion model means on this machine: the ``CASEFILE_SPACY_MODEL``
+    setting, else the installed default pipeline's name, else "rules only"."""
+    from casefile.extract.model import chosen_model, default_model_name
+
+    return chosen_model() or default_model_name() or "rules only: no model installed"
+
+
 class PreferencesDialog(QDialog):
     """The Preferences dialog: ``model_edit`` (the suggestion model; blank = default), a
     Browse… button to pick a pipeline folder, and ``problem`` saying why a typed model cannot
@@ -78,7 +86,7 @@ class PreferencesDialog(QDialog):
         self.setObjectName("preferences_dialog")
         self.model_edit = QLineEdit(current or "")
         self.model_edit.setObjectName("suggestion_model_edit")
-        self.model_edit.setPlaceholderText("default (en_core_web_sm)")
+        self.model_edit.setPlaceholderText(f"default ({default_choice()})")
         self.model_edit.setToolTip(
             "The spaCy pipeline that suggests names in imported documents: blank for the "
             "default, an installed package name (e.g. en_core_web_lg) or a pipeline folder.")
@@ -95,8 +103,10 @@ class PreferencesDialog(QDialog):
         self.problem = QLabel()
         self.problem.setObjectName("suggestion_model_problem")
         self.problem.setWordWrap(True)
+        label = QLabel("Suggestion &model:")
+        label.setBuddy(self.model_edit)
         form = QFormLayout()
-        form.addRow("Suggestion &model:", row)
+        form.addRow(label, row)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel
                                         | QDialogButtonBox.StandardButton.RestoreDefaults)
