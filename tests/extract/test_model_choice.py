@@ -21,7 +21,7 @@ from casefile.extract.model import (
     model_available,
     model_in_use,
 )
-from tests.extract.conftest import ARTICLE, needs_model
+from tests.extract.conftest import needs_model
 from tests.model_dir import DEFAULT_MODEL, MODEL_DIR
 
 STORY = ("Harbor Police Chief Nadia Ferreira said Tuesday that Officer Tom Becker had been "
@@ -93,12 +93,12 @@ def test_the_result_says_which_model_made_the_suggestions() -> None:
 @pytest.mark.nlp
 def test_a_pipeline_folder_gives_the_default_models_suggestions(monkeypatch) -> None:
     assert MODEL_DIR is not None
-    text = ARTICLE.read_text(encoding="utf-8")
-    default = extract_suggestions(text, dt.date(2018, 2, 23))
-    by_path = extract_suggestions(text, dt.date(2018, 2, 23), model=str(MODEL_DIR))
+    default = extract_suggestions(STORY, PUB)
+    assert [p["name"] for p in default["people"]]  # something to compare
+    by_path = extract_suggestions(STORY, PUB, model=str(MODEL_DIR))
     assert by_path == default  # same names, mentions, dates... and the same model's name
     monkeypatch.setenv(MODEL_ENV, str(MODEL_DIR))
-    assert extract_suggestions(text, dt.date(2018, 2, 23)) == default
+    assert extract_suggestions(STORY, PUB) == default
     # each choice is loaded once and kept under its own name
     assert load_pipeline(str(MODEL_DIR)) is load_pipeline()
     assert load_pipeline(str(MODEL_DIR)) is not load_pipeline(DEFAULT_MODEL)
