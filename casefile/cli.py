@@ -48,6 +48,10 @@ def _parse_iso_date(value: str) -> date:
         raise argparse.ArgumentTypeError(f"not a date like 2018-02-23: {value!r}") from exc
 
 
+MODEL_HELP = ("the spaCy pipeline that suggests names: an installed package name or a pipeline "
+              "folder (default: $CASEFILE_SPACY_MODEL, else the installed en_core_web_sm)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``casefile`` command."""
     parser = argparse.ArgumentParser(
@@ -88,12 +92,15 @@ def build_parser() -> argparse.ArgumentParser:
                           "text, else the file's modification date (a note says which)")
     imp.add_argument("--password", help="password of an encrypted PDF")
     imp.add_argument("--no-suggest", action="store_true", help="skip entity suggestions")
+    imp.add_argument("--model", metavar="NAME_OR_PATH", help=MODEL_HELP)
     imp.add_argument("--json", action="store_true")
 
     ext = sub.add_parser("extract", help="print suggestions for a file; nothing is stored")
     ext.add_argument("file", metavar="FILE")
     ext.add_argument("--published", type=_parse_iso_date, metavar="YYYY-MM-DD")
-    ext.add_argument("--rules-only", action="store_true", help="do not use the spaCy model")
+    how = ext.add_mutually_exclusive_group()
+    how.add_argument("--rules-only", action="store_true", help="do not use the spaCy model")
+    how.add_argument("--model", metavar="NAME_OR_PATH", help=MODEL_HELP)
     ext.add_argument("--password", help="password of an encrypted PDF")
     ext.add_argument("--json", action="store_true")
 
@@ -328,6 +335,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     ws = _open(args)
     with ws.transaction() as s:
         case_id = cases.find_case(s, args.case).id
+    if not args.no_suggest:
+        _check_model(args.model)
     given = {Path(name) for name in args.files}
     results: list[dict[str, Any]] = []
 
@@ -335,7 +344,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         entry = outcome.as_json()
         r = outcome.result
         if r is not None and r.created and not args.no_suggest:
-            entry["suggestions"] = _suggest(ws, r.document_id)
+            entry["suggestions"] = _suggest(ws, r.document_id, args.model)
         results.append(entry)
         if args.json:
             return
@@ -354,7 +363,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                 print(f"  suggestions failed: {sug['error']}")
             else:
                 counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
-                print(f"  suggestions ({sug['mode']}): {counts or 'none'}")
+                print(f"  suggestions ({sug.get('model') or sug['mode']}): {counts or 'none'}")
 
     done = batch.import_paths(ws.transaction, case_id, args.files, published=args.published,
                               password=args.password, on_file=on_file,
@@ -371,13 +380,24 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0 if done.any_stored else 1
 
 
-def _suggest(ws: Any, document_id: int) -> dict[str, Any]:
+def _check_model(model: str | None) -> None:
+    """Load a chosen spaCy model (``--model``, else $CASEFILE_SPACY_MODEL) before anything is
+    imported, so a missing one is one error (ModelError) rather than one per file."""
+    try:
+        from casefile.extract.model import chosen_model, load_pipeline
+    except ImportError:
+        return
+    if chosen_model(model) is not None:
+        load_pipeline(model)
+
+
+def _suggest(ws: Any, document_id: int, model: str | None = None) -> dict[str, Any]:
     try:
         from casefile.services.suggestions import extract_for_document, suggest_for_document
         from casefile.store.conflicts import retry_on_conflict
 
         with ws.transaction() as s:  # read and extract; nothing written yet
-            extracted = extract_for_document(s, document_id)
+            extracted = extract_for_document(s, document_id, model=model)
 
         def store() -> Any:
             with ws.transaction() as s:
@@ -386,7 +406,8 @@ def _suggest(ws: Any, document_id: int) -> dict[str, Any]:
         res = retry_on_conflict(store)
     except (CasefileError, ImportError) as exc:
         return {"error": str(exc)}
-    return {"mode": res.mode, "counts": res.counts, "linked_to_known": res.linked_to_known}
+    return {"mode": res.mode, "model": res.model, "counts": res.counts,
+            "linked_to_known": res.linked_to_known}
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -398,11 +419,12 @@ def cmd_extract(args: argparse.Namespace) -> int:
         date.fromisoformat(ingested.published) if ingested.published else None
     )
     result = extract_suggestions(ingested.text, published,
-                                 mode="rules" if args.rules_only else "auto")
+                                 mode="rules" if args.rules_only else "auto", model=args.model)
     if args.json:
         _print_json(result)
         return 0
     print(f"mode: {result.get('mode')}")
+    print(f"model: {result.get('model') or 'none (rules only)'}")
     for key in ("people", "organizations", "places"):
         for e in result.get(key, []):
             extra = ", ".join(x for x in (e.get("role"), e.get("affiliation")) if x)

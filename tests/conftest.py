@@ -41,6 +41,7 @@ def _isolated_environment(tmp_path_factory: pytest.TempPathFactory,
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("CASEFILE_WORKSPACE", str(home / "default-workspace"))
     monkeypatch.delenv("CASEFILE_DB_URL", raising=False)
+    monkeypatch.delenv("CASEFILE_SPACY_MODEL", raising=False)  # the default model unless asked
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
 

@@ -1,30 +1,96 @@
-"""The statistical layer: find and lazily load an installed English spaCy pipeline.
+"""The statistical layer: find and lazily load a spaCy pipeline.
+
+The default is the installed English ``en_core_web_*`` pipeline (en_core_web_sm ships with the
+app). A reporter may choose another installed pipeline: an installed package name or a path to a
+pipeline directory, given explicitly (``extract --model``, the window's Preferences) or in the
+``CASEFILE_SPACY_MODEL`` environment variable.
 
 Importing this module does not import spaCy. ``load_pipeline`` imports it on first use and caches
-the loaded pipeline (thread-safe), so call it off the GUI thread.
+each loaded pipeline by name (thread-safe), so call it off the GUI thread.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import os
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from casefile.errors import CasefileError
+
+#: The environment variable that chooses the spaCy pipeline (a package name or a directory).
+MODEL_ENV = "CASEFILE_SPACY_MODEL"
+#: What :func:`model_in_use` says when no model is used.
+RULES_ONLY = "rules only"
+
 _PREFERRED = ("en_core_web_sm", "en_core_web_md", "en_core_web_lg", "en_core_web_trf")
+_EXCLUDE = ["parser", "lemmatizer", "senter"]
 _lock = threading.Lock()
-_pipeline: Any = None
-_load_failed = False
+_pipelines: dict[str, Any] = {}  # model name or resolved directory -> loaded pipeline
+_load_failed = False  # the default pipeline failed to load (a broken install: rules then)
 
 
-def find_model_name() -> str | None:
-    """Name of the installed en_core_web_* pipeline package to use, or None.
+class ModelError(CasefileError):
+    """A chosen spaCy model is not installed or cannot be loaded; ``str(err)`` is the one
+    line ("spaCy model 'X' is not installed or cannot be loaded: <reason>")."""
 
-    Official names come first (small before large); otherwise any package registered under the
-    ``spacy_models`` entry point, or importable, whose name starts with ``en_core_web``.
-    Does not import spaCy.
-    """
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"spaCy model {name!r} is not installed or cannot be loaded: {reason}")
+        self.name = name
+        self.reason = reason
+
+
+def chosen_model(name_or_path: str | os.PathLike[str] | None = None) -> str | None:
+    """The model the reporter chose: ``name_or_path`` if given (and not blank), else the
+    ``CASEFILE_SPACY_MODEL`` environment variable (if not blank), else None (the default
+    search). Surrounding blanks are dropped; nothing is checked or loaded."""
+    for value in (name_or_path, os.environ.get(MODEL_ENV)):
+        text = os.fspath(value).strip() if value is not None else ""
+        if text:
+            return text
+    return None
+
+
+def _is_path(choice: str) -> bool:
+    """True if ``choice`` is written as a path (has a separator, starts with ~ or .) or names
+    an existing directory; else it is a package name."""
+    return (os.sep in choice or "/" in choice or choice.startswith(("~", "."))
+            or Path(choice).is_dir())
+
+
+def _cache_key(choice: str) -> str:
+    return str(Path(choice).expanduser().resolve()) if _is_path(choice) else choice
+
+
+def _check_chosen(choice: str) -> str:
+    """The key to load ``choice`` under (a package name, or a resolved directory); raises
+    ModelError if spaCy or the model is not there. Does not import spaCy."""
+    if importlib.util.find_spec("spacy") is None:
+        raise ModelError(choice, "spaCy is not installed")
+    if _is_path(choice):
+        folder = Path(choice).expanduser()
+        if not folder.is_dir():
+            raise ModelError(choice, f"no folder {str(folder)!r}")
+        if not (folder / "config.cfg").is_file():
+            raise ModelError(choice, f"{str(folder)!r} is not a spaCy pipeline folder "
+                                     "(no config.cfg in it)")
+        return str(folder.resolve())
+    try:
+        found = importlib.util.find_spec(choice) is not None
+    except (ImportError, ValueError):  # "a.b" with no package a, an empty name part
+        found = False
+    if not found:
+        raise ModelError(choice, "no installed package of that name (install it with pip, "
+                                 "or give the path of a pipeline folder)")
+    return choice
+
+
+def default_model_name() -> str | None:
+    """The installed English pipeline used when nothing is chosen (see
+    :func:`find_model_name`), or None. Does not import spaCy."""
     if importlib.util.find_spec("spacy") is None:
         return None
     for name in _PREFERRED:
@@ -38,29 +104,85 @@ def find_model_name() -> str | None:
     return None
 
 
-def model_available() -> bool:
-    """True if spaCy and an English ``en_core_web_*`` pipeline are installed (nothing loaded)."""
-    return not _load_failed and find_model_name() is not None
+def find_model_name(name_or_path: str | os.PathLike[str] | None = None) -> str | None:
+    """The spaCy pipeline to use: a package name or a pipeline directory (absolute), or None.
+
+    The choice comes from ``name_or_path``, else ``CASEFILE_SPACY_MODEL`` (see
+    :func:`chosen_model`); a chosen model must be installed (a package spaCy can import, or a
+    folder holding a pipeline's config.cfg), else ModelError. With no choice, the default
+    search: the official en_core_web_* names first (small before large), then any package
+    registered under the ``spacy_models`` entry point, or importable, whose name starts with
+    ``en_core_web``; None if there is none (or no spaCy). Does not import spaCy.
+    """
+    choice = chosen_model(name_or_path)
+    if choice is not None:
+        return _check_chosen(choice)
+    return default_model_name()
 
 
-def load_pipeline() -> Any:
-    """Load (once) and return the spaCy pipeline; None if no model is installed or it fails
-    to load. The parser and lemmatizer are left out: only the tagger and NER are used."""
-    global _pipeline, _load_failed
+def model_available(name_or_path: str | os.PathLike[str] | None = None) -> bool:
+    """True if spaCy and the pipeline :func:`find_model_name` picks are installed (nothing is
+    loaded; a chosen model that is missing gives False)."""
+    try:
+        name = find_model_name(name_or_path)
+    except ModelError:
+        return False
+    if name is None:
+        return False
+    return chosen_model(name_or_path) is not None or not _load_failed
+
+
+def load_pipeline(name_or_path: str | os.PathLike[str] | None = None) -> Any:
+    """Load (once per model) and return the spaCy pipeline :func:`find_model_name` picks.
+
+    With no choice (no argument, no ``CASEFILE_SPACY_MODEL``): None if no model is installed
+    or the default one fails to load (suggestions then come from the rules). A chosen model
+    that is missing or fails to load raises ModelError (never a silent fall-back to rules).
+    The parser and lemmatizer are left out: only the tagger and NER are used.
+    """
+    global _load_failed
+    chosen = chosen_model(name_or_path) is not None
     with _lock:
-        if _pipeline is not None or _load_failed:
-            return _pipeline
-        name = find_model_name()
+        name = find_model_name(name_or_path)
         if name is None:
+            return None
+        if name in _pipelines:
+            return _pipelines[name]
+        if not chosen and _load_failed:
             return None
         try:
             import spacy
 
-            _pipeline = spacy.load(name, exclude=["parser", "lemmatizer", "senter"])
-        except Exception:  # a broken model install falls back to rules
-            _load_failed = True
+            nlp = spacy.load(name, exclude=_EXCLUDE)
+        except Exception as exc:
+            if chosen:
+                reason = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                raise ModelError(chosen_model(name_or_path) or name,
+                                 reason or type(exc).__name__) from exc
+            _load_failed = True  # a broken default install falls back to rules
             return None
-        return _pipeline
+        _pipelines[name] = nlp
+        return nlp
+
+
+def describe_pipeline(nlp: Any) -> str:
+    """A loaded pipeline's name and version from its meta: "en_core_web_sm 3.8.0" (or
+    :data:`RULES_ONLY` for None)."""
+    if nlp is None:
+        return RULES_ONLY
+    meta = getattr(nlp, "meta", None) or {}
+    lang, name, version = (str(meta.get(k) or "") for k in ("lang", "name", "version"))
+    full = f"{lang}_{name}" if lang and name and not name.startswith(f"{lang}_") else (
+        name or lang or "spaCy pipeline")
+    return f"{full} {version}".strip()
+
+
+def model_in_use(name_or_path: str | os.PathLike[str] | None = None) -> str:
+    """Which model suggestions with this choice come from: "en_core_web_sm 3.8.0" (name and
+    version from the pipeline's meta), or "rules only" when no model is installed. Loads the
+    pipeline if it is not loaded yet (slow once); raises ModelError like
+    :func:`load_pipeline`."""
+    return describe_pipeline(load_pipeline(name_or_path))
 
 
 @dataclass(frozen=True)
@@ -82,10 +204,15 @@ def model_entities(nlp: Any, text: str) -> list[ModelEntity]:
                         tuple(t.idx for t in e)) for e in doc.ents]
 
 
-def preload() -> bool:
-    """Load the spaCy pipeline (if installed) and dateparser's data now, e.g. in a background
-    thread at app start, so the first extraction is fast. Returns True if the model loaded."""
+def preload(name_or_path: str | os.PathLike[str] | None = None) -> bool:
+    """Load the spaCy pipeline (the chosen one, else the default, if installed) and
+    dateparser's data now, e.g. in a background thread at app start, so the first extraction
+    is fast. Returns True if the model loaded (False for a chosen model that cannot load: the
+    suggestion run says why)."""
     from casefile.extract.dates import warm_up
 
     warm_up()
-    return load_pipeline() is not None
+    try:
+        return load_pipeline(name_or_path) is not None
+    except ModelError:
+        return False

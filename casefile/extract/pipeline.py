@@ -18,7 +18,7 @@ from casefile.extract.claims import find_claims
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
-from casefile.extract.model import ModelEntity, load_pipeline, model_entities
+from casefile.extract.model import ModelEntity, load_pipeline, model_entities, model_in_use
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -41,8 +41,8 @@ def _overlaps(a: Candidate | tuple[int, int], spans: Iterable[tuple[int, int]]) 
     return any(s < e2 and s2 < e for s2, e2 in spans)
 
 
-def _model_candidates(ft: str, text: str) -> list[Candidate] | None:
-    nlp = load_pipeline()
+def _model_candidates(ft: str, text: str, model: str | None = None) -> list[Candidate] | None:
+    nlp = load_pipeline(model)
     if nlp is None:
         return None
     out: list[Candidate] = []
@@ -545,7 +545,7 @@ def _events(ft: str, text: str, sentences: list[tuple[int, int]], published: dt.
 
 def extract_suggestions(text: str, published: dt.date | None = None, *,
                         known: Sequence[KnownItem] = (), rejected: Iterable[str] = (),
-                        mode: Mode = "auto") -> dict[str, Any]:
+                        mode: Mode = "auto", model: str | None = None) -> dict[str, Any]:
     """Suggest people, organisations, places, events, follow-ups and claims found in ``text``.
 
     Returns the ``casefile extract --json`` shape::
@@ -557,14 +557,19 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
          "events": [{"date", "precision", "text", "start", "end"}],
          "followups": [{"text", "kind", "due", "start", "end"}],
          "claims": [{"text", "start", "end", "attributed_to", "via", "status"}],
-         "mode": "spacy" | "rules"}
+         "mode": "spacy" | "rules",
+         "model": "en_core_web_sm 3.8.0" (the spaCy pipeline's name and version) | None}
 
     Offsets are Python str indices into ``text`` (``text[start:end]`` is the mention); dates
     are ISO 8601 strings. ``published`` anchors relative dates and due dates (without it those
     are None/omitted). ``known`` items are found in the text and returned under their known name
     ("known": true); names in ``rejected`` (compared ignoring case and apostrophe style) are
     never suggested. ``mode="auto"`` uses an installed spaCy English pipeline, else rules;
-    ``mode="rules"`` never imports spaCy. Raises ValueError for an unknown mode.
+    ``mode="rules"`` never imports spaCy. ``model`` chooses the spaCy pipeline in "auto" mode:
+    an installed package name or a pipeline folder (default: ``CASEFILE_SPACY_MODEL``, else the
+    installed en_core_web_* one); "model" in the result says which one made the suggestions
+    (None in rules mode). Raises ValueError for an unknown mode, ModelError (a CasefileError)
+    if a chosen model is not installed or cannot load.
     """
     if mode not in ("auto", "rules"):
         raise ValueError(f"unknown extraction mode {mode!r} (use 'auto' or 'rules')")
@@ -576,21 +581,21 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     rule_orgs = [piece for c in find_organizations(ft) for piece in split_rule_org(ft, c)]
     rule_people, title_orgs, blocked = find_people(ft)
     rule_places = find_places(ft)
-    model = _model_candidates(ft, text) if mode == "auto" else None
-    used = "spacy" if model is not None else "rules"
+    found = _model_candidates(ft, text, model) if mode == "auto" else None
+    used = "spacy" if found is not None else "rules"
 
     strong = [c for c in rule_people if not c.notes.get("weak")]
-    if model:
-        strong = _said_people_the_model_contradicts(strong, model)
+    if found:
+        strong = _said_people_the_model_contradicts(strong, found)
     weak = [c for c in rule_people if c.notes.get("weak")]
-    model = model or []
+    model_cands = found or []
     groups = [
         strong, title_orgs, rule_orgs,
         _known_candidates(ft, known),
-        [c for c in model if c.kind == "person"],
-        [c for c in model if c.kind == "organization"],
+        [c for c in model_cands if c.kind == "person"],
+        [c for c in model_cands if c.kind == "organization"],
         rule_places,
-        [c for c in model if c.kind == "place"],
+        [c for c in model_cands if c.kind == "place"],
         weak,
     ]
     kept = _resolve_overlaps(groups, blocked)
@@ -684,4 +689,5 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         "claims": [{**c, "text": text[c["start"]:c["end"]]}
                    for c in find_claims(ft, sentences, entities)],
         "mode": used,
+        "model": model_in_use(model) if found is not None else None,
     }

@@ -25,7 +25,7 @@ from casefile.errors import NotFoundError
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, changes
 from casefile.services.decisions import link_mention, variant_of
-from casefile.store import Document, Item, Mention, Organization, Person, Place
+from casefile.store import ChangeLog, Document, Item, Mention, Organization, Person, Place
 
 if TYPE_CHECKING:
     from casefile.extract.types import EntityKind, KnownItem
@@ -35,12 +35,15 @@ ENTITY_KEYS = {"people": "person", "organizations": "organization", "places": "p
 
 @dataclass
 class SuggestionResult:
-    """Counts of what one suggestion run stored, by kind, and the extractor's mode."""
+    """Counts of what one suggestion run stored, by kind; the extractor's mode ("spacy" or
+    "rules") and the model that made the suggestions ("en_core_web_sm 3.8.0"; None in rules
+    mode)."""
 
     document_id: int
     mode: str
     counts: dict[str, int] = field(default_factory=dict)
     linked_to_known: int = 0
+    model: str | None = None
 
 
 def _known_items(session: Session, case_id: int) -> tuple[list[KnownItem], dict[str, int]]:
@@ -77,14 +80,17 @@ def rejected_names(session: Session, known: Sequence[KnownItem] = ()) -> set[str
 
 
 def extract_for_document(
-    session: Session, document_id: int, *, mode: Literal["auto", "rules"] = "auto"
+    session: Session, document_id: int, *, mode: Literal["auto", "rules"] = "auto",
+    model: str | None = None,
 ) -> dict[str, Any]:
     """Run the extractor on a stored document, with the case's known names and the workspace's
     rejected names (:func:`rejected_names`).
 
     Reads only: callers that must not hold a write transaction during extraction (two imports
     into one workspace at once) run this first, then pass its result to
-    :func:`suggest_for_document`. Returns the ``extract --json`` shape. NotFoundError.
+    :func:`suggest_for_document`. ``model`` chooses the spaCy pipeline (a package name or a
+    pipeline folder; None: ``CASEFILE_SPACY_MODEL``, else the installed default). Returns the
+    ``extract --json`` shape. NotFoundError; ModelError if the chosen model cannot load.
     """
     from casefile.extract import extract_suggestions
 
@@ -93,36 +99,42 @@ def extract_for_document(
         raise NotFoundError(f"no document with id {document_id}")
     known, _ids = _known_items(session, doc.case_id)
     rejected = rejected_names(session, known)
-    return extract_suggestions(doc.text, doc.published, known=known, rejected=rejected, mode=mode)
+    return extract_suggestions(doc.text, doc.published, known=known, rejected=rejected, mode=mode,
+                               model=model)
 
 
 def suggest_for_document(
     session: Session, document_id: int, *, mode: Literal["auto", "rules"] = "auto",
-    extracted: dict[str, Any] | None = None,
+    extracted: dict[str, Any] | None = None, model: str | None = None,
 ) -> SuggestionResult:
     """Extract suggestions from a stored document and store them as Mentions (one transaction).
 
-    ``mode`` is "auto" (spaCy when a model is installed, else rules) or "rules". Previous
+    ``mode`` is "auto" (spaCy when a model is installed, else rules) or "rules"; ``model``
+    chooses the spaCy pipeline (see :func:`extract_for_document`); the result and the change
+    log ("document.suggest" data ``{"mode", "model", "linked_to_known"}``) say which model
+    made the suggestions. Previous
     suggested (not confirmed or rejected) mentions of the document are replaced; spans already
     decided are left alone, so a re-run suggests nothing twice. A mention of a name the case
     already holds is tied to that item at once: status "confirmed", and its span becomes a
     passage linked to the item as "mentions" evidence (it shows in the evidence panel).
     ``extracted`` is a result of :func:`extract_for_document` computed beforehand (then no
-    extraction runs inside this transaction). Raises NotFoundError for an unknown document.
+    extraction runs inside this transaction). Raises NotFoundError for an unknown document,
+    ModelError if the chosen model cannot load.
     """
     doc = session.get(Document, document_id)
     if doc is None:
         raise NotFoundError(f"no document with id {document_id}")
     _known, known_ids = _known_items(session, doc.case_id)
     result = extracted if extracted is not None else extract_for_document(
-        session, document_id, mode=mode)
+        session, document_id, mode=mode, model=model)
     session.query(Mention).filter(
         Mention.document_id == doc.id, Mention.status == "suggested"
     ).delete()
     # spans the reporter already decided (or that are already tied to an item) stay as they are
     decided = {(m.kind, m.start, m.end, variant_of(m.kind, m.detail)) for m in session.scalars(
         select(Mention).where(Mention.document_id == doc.id))}
-    out = SuggestionResult(document_id=doc.id, mode=str(result.get("mode", mode)))
+    out = SuggestionResult(document_id=doc.id, mode=str(result.get("mode", mode)),
+                           model=result.get("model"))
     for key, kind in ENTITY_KEYS.items():
         for entry in result.get(key, []):
             item_id = known_ids.get(f"{kind}:{entry['name'].casefold()}")
@@ -157,8 +169,24 @@ def suggest_for_document(
     session.flush()
     log_change(session, "document.suggest", case_id=doc.case_id, item_id=doc.id,
                summary=", ".join(f"{n} {k}" for k, n in sorted(out.counts.items())),
-               data={"mode": out.mode, "linked_to_known": out.linked_to_known})
+               data={"mode": out.mode, "model": out.model,
+                     "linked_to_known": out.linked_to_known})
     return out
+
+
+def last_suggestion_model(session: Session, case_id: int) -> str | None:
+    """Which model made the latest suggestion run of the case: the spaCy pipeline's name and
+    version ("en_core_web_sm 3.8.0"), "rules only" for a run without a model, or None if no
+    run is recorded (or it predates this record)."""
+    data = session.scalar(
+        select(ChangeLog.data).where(ChangeLog.case_id == case_id,
+                                     ChangeLog.action == "document.suggest")
+        .order_by(ChangeLog.id.desc()).limit(1))
+    if not isinstance(data, dict):
+        return None
+    if data.get("model"):
+        return str(data["model"])
+    return "rules only" if data.get("mode") == "rules" else None
 
 
 def pending_suggestions(session: Session, case_id: int, kind: str | None = None) -> list[Mention]:
@@ -171,21 +199,23 @@ def pending_suggestions(session: Session, case_id: int, kind: str | None = None)
 
 def suggest_documents(
     session: Session, document_ids: Sequence[int], *,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, model: str | None = None,
 ) -> Changes:
     """Step two of an import for several documents: :func:`suggest_for_document` on each, in
     the caller's transaction (the window's background job; the CLI runs one per document).
     ``progress(done, total)`` is called before each document (it may raise to stop: the
     transaction is then rolled back). Returns Changes with ``suggestions`` set, ``documents``
     the documents, ``value`` the :class:`SuggestionResult` list and ``message`` the count of
-    new suggestions. There is no undo: the reporter decides each suggestion (and undoes those
-    decisions). Raises NotFoundError for an unknown document."""
+    new suggestions. ``model`` chooses the spaCy pipeline (see :func:`extract_for_document`).
+    There is no undo: the reporter decides each suggestion (and undoes those decisions).
+    Raises NotFoundError for an unknown document, ModelError if the chosen model cannot
+    load."""
     ids = [int(i) for i in document_ids]
     results: list[SuggestionResult] = []
     for n, doc_id in enumerate(ids):
         if progress is not None:
             progress(n, len(ids))
-        results.append(suggest_for_document(session, doc_id))
+        results.append(suggest_for_document(session, doc_id, model=model))
     case_id = session.get(Document, ids[0]).case_id if ids else None  # type: ignore[union-attr]
     found = sum(sum(r.counts.values()) for r in results)
     return changes(case_id, documents=ids, suggestions=True, label="suggestions",

@@ -47,6 +47,7 @@ from casefile.ui.keyboard import GlobalShortcuts, install_tab_switching, stylesh
 from casefile.ui.models import FollowupsModel
 from casefile.ui.navigator import FOLLOWUPS_KEY, CaseNavigator
 from casefile.ui.operations import CaseChange, Job, OperationRunner, change
+from casefile.ui.preferences import install_preferences
 from casefile.ui.quick_open import install_quick_open
 from casefile.ui.search_panel import install_search_panel
 from casefile.ui.status_line import StatusLine
@@ -107,6 +108,7 @@ class MainWindow(QMainWindow):
         self.folder_import = install_folder_import(self)
         self.quick_open = install_quick_open(self)
         self.search_panel = install_search_panel(self)
+        self.preferences = install_preferences(self)
         self._install_keyboard()
         self._build_status_bar()
         restore_window_state(self, self.settings, (self.splitter, self.items_splitter))

@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from sqlalchemy.orm import Session
 
+from casefile.errors import CasefileError
 from casefile.services.changes import Changes
 from casefile.ui.docks import show_dock
 from casefile.ui.operations import Job
+from casefile.ui.preferences import suggestion_model
 from casefile.ui.status_line import plural
 
 if TYPE_CHECKING:
@@ -49,11 +51,22 @@ class SuggestionsController(QObject):
 
     def start(self, document_ids: list[int]) -> Job:
         """Run entity suggestions for these documents in the background (progress in the
-        status bar; no dialog)."""
+        status bar; no dialog), with the suggestion model chosen in Edit ▸ Preferences… (else
+        the default). A chosen model that cannot load stops the run with one message box
+        saying so (never a silent fall-back to rules)."""
         from casefile.services.suggestions import suggest_documents
 
+        model = suggestion_model(self.window.settings)
+
         def work(session: Session, job: Job) -> Changes:
-            return suggest_documents(session, document_ids, progress=job.report)
+            from casefile.extract.model import ModelError
+
+            try:
+                return suggest_documents(session, document_ids, progress=job.report,
+                                         model=model)
+            except ModelError as exc:
+                raise CasefileError(f"No suggestions: {str(exc).rstrip('.')}. Choose another "
+                                    "suggestion model in Edit ▸ Preferences…") from exc
 
         job = self.window.runner.start(
             work, label="Finding names and dates…", progress=False,

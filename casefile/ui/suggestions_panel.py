@@ -58,6 +58,7 @@ from sqlalchemy.orm import Session
 from casefile.services import decisions, views
 from casefile.services.changes import Changes, Step
 from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
+from casefile.services.suggestions import last_suggestion_model
 from casefile.services.views import ItemChoice
 from casefile.ui.docks import DOCK_MIN_WIDTH, add_tabbed_dock
 from casefile.ui.operations import CaseChange, OperationRunner
@@ -518,6 +519,7 @@ class SuggestionsPanel(QWidget):
         self.case_id: int | None = None
         self.listing: SuggestionList | None = None
         self.mode: str | None = None
+        self.suggested_by: str | None = None  # the model of the latest run ("rules only")
         self.dialog: QDialog | None = None
 
         self.model = SuggestionsModel(self)
@@ -624,12 +626,13 @@ class SuggestionsPanel(QWidget):
         old_pos = self._position(self.tree.currentIndex())
         case_id = self.case_id
         if case_id is None:
-            self.listing, self.mode = None, None
+            self.listing, self.mode, self.suggested_by = None, None, None
         else:
-            def read(s: Session) -> tuple[SuggestionList, str | None]:
+            def read(s: Session) -> tuple[SuggestionList, str | None, str | None]:
                 return (decisions.list_suggestions(s, case_id),
-                        decisions.last_suggestion_mode(s, case_id))
-            self.listing, self.mode = self.runner.read(read)
+                        decisions.last_suggestion_mode(s, case_id),
+                        last_suggestion_model(s, case_id))
+            self.listing, self.mode, self.suggested_by = self.runner.read(read)
         self.model.set_listing(self.listing)
         self.tree.expandAll()
         index = self.model.index_of(old.key) if old is not None else QModelIndex()
@@ -678,10 +681,10 @@ class SuggestionsPanel(QWidget):
             text = (f"{total} suggestion{'s' if total != 1 else ''} waiting: "
                     f"{', '.join(parts)}.")
         if self.mode == "rules":
-            text += ("\nFound by rules only (no language model was used): some names may be "
-                     "missed.")
+            text += "\nSuggested by rules only (no language model): some names may be missed."
         elif self.mode == "spacy":
-            text += "\nFound with the language model and rules."
+            model = self.suggested_by or "the language model"
+            text += f"\nSuggested by {model} and rules."
         self.status_label.setText(text)
 
     def _show_context(self, entry: SuggestionEntry | None) -> None:

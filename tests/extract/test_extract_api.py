@@ -57,7 +57,7 @@ def test_auto_mode_uses_spacy_when_installed() -> None:
 def test_auto_mode_falls_back_to_rules_without_model(monkeypatch: pytest.MonkeyPatch) -> None:
     from casefile.extract import pipeline
 
-    monkeypatch.setattr(pipeline, "load_pipeline", lambda: None)
+    monkeypatch.setattr(pipeline, "load_pipeline", lambda model=None: None)
     result = extract_suggestions(STORY, dt.date(2024, 3, 15))
     assert result["mode"] == "rules"
     assert [p["name"] for p in result["people"]] == ["Maria Ortiz"]
@@ -71,7 +71,7 @@ def test_unknown_mode_is_an_error() -> None:
 def test_shape_and_keys(mode: str) -> None:
     result = extract_suggestions(STORY, dt.date(2024, 3, 15), mode=mode)  # type: ignore[arg-type]
     assert set(result) == {"people", "organizations", "places", "events", "followups", "claims",
-                           "mode"}
+                           "mode", "model"}
     person = result["people"][0]
     assert set(person) >= {"name", "role", "affiliation", "mentions"}
     org = result["organizations"][0]

@@ -290,7 +290,7 @@ def test_rules_only_mode_works_and_says_so(workspace, case_id, monkeypatch) -> N
     reported by the service (the CLI prints it; the window shows it in the panel)."""
     import casefile.extract.pipeline as pipeline
 
-    monkeypatch.setattr(pipeline, "load_pipeline", lambda: None)  # no model installed
+    monkeypatch.setattr(pipeline, "load_pipeline", lambda model=None: None)  # no model installed
     doc_id = add_document(workspace, case_id, STORY)
     with workspace.transaction() as s:
         result = suggest_for_document(s, doc_id)  # "auto" falls back to rules

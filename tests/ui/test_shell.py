@@ -122,7 +122,7 @@ def test_after_an_import_with_suggestions_the_suggestions_dock_comes_forward(
 
     original = suggestions.suggest_for_document
     monkeypatch.setattr(suggestions, "suggest_for_document",
-                        lambda session, document_id, mode="auto":
+                        lambda session, document_id, mode="auto", **_kw:
                         original(session, document_id, mode="rules"))
     window = make_window(make_case(ui_workspace), suggest_after_import=True)
     dock = window.docks["suggestions_dock"]

@@ -243,7 +243,7 @@ def test_suggestions_after_a_gui_import_run_in_the_background(
     threads: list[threading.Thread] = []
     original = suggestions.suggest_for_document
 
-    def recording(session, document_id, mode="auto"):
+    def recording(session, document_id, mode="auto", **_kw):
         threads.append(threading.current_thread())
         return original(session, document_id, mode="rules")  # keep the test quick
 
