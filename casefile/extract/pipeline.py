@@ -123,7 +123,7 @@ def _person_written_as_org(ft: str, start: int, end: int) -> bool:
     m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
     if m and m.group(1) in _PERSON_NOUNS and not re.match(r"[ ][a-z]", ft[end:end + 2]):
         return True
-    return bool(re.match(r",?[ ](?:of|at|from)[ ](?:the[ ])?[A-Z]", ft[end:end + 12]))
+    return bool(re.match(r",?[ ](?:of|at|from)[ ](?:the[ ])?[A-Z]|,[ ]who\b", ft[end:end + 12]))
 
 
 def _known_candidates(ft: str, known: Sequence[KnownItem]) -> list[Candidate]:
@@ -302,6 +302,9 @@ def _quoted_word_only(ft: str, cl: PersonCluster) -> bool:
             and all(_in_quote(ft, c.start) for c in cl.cands))
 
 
+_SAID_WORDS = r"(?:said|says|announced|reported|confirmed|denied|stated|added|told)\b"
+
+
 def _on_capitals_line(ft: str, pos: int) -> bool:
     """True if ``pos`` is on a line written all in capitals (a headline, a table's header):
     names found only there are not suggested unless the body confirms them."""
@@ -322,7 +325,11 @@ def _shouted_word(ft: str, cl: OrgCluster) -> bool:
     name = ft[c.start:c.end]
     if not re.fullmatch(r"[A-Z]{2,5}", name) or name in lx.AGENCY_ACRONYMS:
         return False
-    return not (ft[c.start - 1:c.start] == "(" and ft[c.end:c.end + 1] == ")")
+    if ft[c.start - 1:c.start] == "(" and ft[c.end:c.end + 1] == ")":
+        return False  # defined: "(DCF)"
+    # written as an organisation is: "the <X>", "<X> said", "<X>'s"
+    return not (re.search(r"\b[Tt]he[ ]$", ft[max(0, c.start - 4):c.start])
+                or re.match(rf"(?:'s\b|[ ]{_SAID_WORDS})", ft[c.end:c.end + 12]))
 
 
 _AREA_NOUNS = re.compile(r"[ ](?:neighborhood|neighbourhood|area|section|suburb|township|"
@@ -587,6 +594,11 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     strong = [c for c in rule_people if not c.notes.get("weak")]
     if found:
         strong = _said_people_the_model_contradicts(strong, found)
+        persons = [(c.start, c.end) for c in found if c.kind == "person"]
+        rule_orgs = [c for c in rule_orgs  # "publisher <first> <last>": a person, not a firm
+                     if not (c.notes.get("cued") and looks_like_person(c.name.split())
+                             and (_overlaps(c, persons) or _person_written_as_org(
+                                 ft, c.start, c.end)))]
     weak = [c for c in rule_people if c.notes.get("weak")]
     model_cands = found or []
     groups = [

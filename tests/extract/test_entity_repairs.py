@@ -131,3 +131,13 @@ def test_a_nationality_before_police_is_no_agency() -> None:
     orgs = _names(got, "organizations")
     assert "Ravensworth Police Department" in orgs
     assert not any("British" in n for n in orgs)
+
+
+@needs_model
+def test_a_person_after_a_business_noun_stays_a_person() -> None:
+    got = extract_suggestions("The magazine publisher Anna Whitcombe said on Monday that sales "
+                              "fell. NATO said it would meet. The deal came from developer "
+                              "Marcus Ellery, who owns land. The research firm Brightlane "
+                              "disagreed.")
+    assert {"Anna Whitcombe", "Marcus Ellery"} <= set(_names(got, "people"))
+    assert {"NATO", "Brightlane"} <= set(_names(got, "organizations"))
