@@ -140,10 +140,10 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate], places: lis
     person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
     surname_tails = {tuple(name_words(c.name)[i:]) for c in people
                      if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
-    for c in list(orgs):
-        if c.source == "model" and tuple(name_words(c.name)) in surname_tails:
-            orgs.remove(c)
-            people.append(Candidate("person", c.start, c.end, c.name, "model"))
+    moved = [c.source == "model" and tuple(name_words(c.name)) in surname_tails for c in orgs]
+    people.extend(Candidate("person", c.start, c.end, c.name, "model")
+                  for c, m in zip(orgs, moved, strict=True) if m)
+    orgs[:] = [c for c, m in zip(orgs, moved, strict=True) if not m]
     keep = []
     for c in people:
         if c.titled or c.role or c.source == "known":
