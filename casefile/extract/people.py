@@ -440,8 +440,10 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
     return people, orgs, blocked
 
 
-def _overlaps(span: tuple[int, int], spans: SpanSet) -> bool:
-    return spans.overlaps(*span)
+def _overlaps(span: tuple[int, int], spans: SpanSet | list[tuple[int, int]]) -> bool:
+    if isinstance(spans, SpanSet):
+        return spans.overlaps(*span)  # O(log n)
+    return any(span[0] < e and s < span[1] for s, e in spans)
 
 
 def upper_initial_pattern() -> str:

@@ -35,9 +35,12 @@ from casefile.extract.types import Candidate, KnownItem
 Mode = Literal["auto", "rules"]
 
 
-def _overlaps(a: Candidate | tuple[int, int], spans: SpanSet) -> bool:
+def _overlaps(a: Candidate | tuple[int, int], spans: SpanSet | Iterable[tuple[int, int]]
+              ) -> bool:
     s, e = (a.start, a.end) if isinstance(a, Candidate) else a
-    return spans.overlaps(s, e)
+    if isinstance(spans, SpanSet):
+        return spans.overlaps(s, e)  # O(log n)
+    return any(s < e2 and s2 < e for s2, e2 in spans)
 
 
 def _model_candidates(ft: str, text: str) -> list[Candidate] | None:
