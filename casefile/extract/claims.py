@@ -16,6 +16,7 @@ place, an agency, "police", "senior administration"), without counts, determiner
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from typing import Any
 
@@ -107,12 +108,16 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
     name when it is one, else the words as written), else the sentence's news outlet.
     """
     out: list[dict[str, Any]] = []
+    # entity indexes by start, to take a sentence's entities without scanning them all
+    order = sorted(range(len(entities)), key=lambda i: entities[i][0])
+    starts = [entities[i][0] for i in order]
     for s, e in sentences:
         sent = text[s:e]
         cue = _CUE.search(sent) or _SOURCES_SAY.search(sent)  # "sources say …" too
         if not cue or sent.rstrip().endswith("?") or len(sent) < 25:
             continue
-        inside = [x for x in entities if s <= x[0] and x[1] <= e]
+        inside = [entities[i] for i in sorted(order[bisect_left(starts, s):bisect_right(starts, e)])
+                  if entities[i][1] <= e]
         via = next((x[2] for x in inside if x[3] == "news outlet"), None)
         speakers = [x for x in inside if x[3] in {"person", "organization"}]
         attributed: str | None = None

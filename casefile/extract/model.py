@@ -197,11 +197,71 @@ class ModelEntity:
     token_starts: tuple[int, ...]
 
 
-def model_entities(nlp: Any, text: str) -> list[ModelEntity]:
-    """Run ``nlp`` on ``text`` and return its named entities with str offsets."""
-    doc = nlp(text)
-    return [ModelEntity(e.label_, e.start_char, e.end_char, tuple(t.pos_ for t in e),
-                        tuple(t.idx for t in e)) for e in doc.ents]
+#: Longest text (in characters) given to the model in one piece; longer texts go in chunks.
+CHUNK_CHARS = 60_000
+#: Context (characters, rounded out to whole lines) run with a chunk on each side, so the words
+#: at a chunk's edges are read as in one pass over the whole text.
+CONTEXT_CHARS = 300
+
+
+def text_chunks(text: str, size: int = CHUNK_CHARS) -> list[tuple[int, int]]:
+    """Split ``text`` into consecutive ``(start, end)`` str-offset spans of at most ``size``
+    characters where it can, cutting only right after a blank line ("\n\n"), else after a line
+    break. A stretch with no line break in ``size`` characters stays whole (up to its next line
+    break). The spans cover ``text`` in order; a text of at most ``size`` characters is one span.
+    Raises ValueError if ``size`` < 1."""
+    if size < 1:
+        raise ValueError(f"chunk size must be positive, not {size}")
+    out: list[tuple[int, int]] = []
+    start = 0
+    while len(text) - start > size:
+        limit = start + size
+        cut = text.rfind("\n\n", start, limit)
+        if cut >= start:
+            cut += 2
+        else:
+            cut = text.rfind("\n", start, limit)
+            if cut < start:
+                cut = text.find("\n", limit)
+                if cut < 0:
+                    break
+            cut += 1
+        out.append((start, cut))
+        start = cut
+    if start < len(text) or not out:
+        out.append((start, len(text)))
+    return out
+
+
+def model_entities(nlp: Any, text: str, chunk_chars: int = CHUNK_CHARS) -> list[ModelEntity]:
+    """Run ``nlp`` on ``text`` and return its named entities with str offsets into ``text``.
+
+    A text longer than ``chunk_chars`` characters goes through the model in chunks, one at a
+    time (``nlp.pipe``), so memory stays bounded: :func:`text_chunks` cuts it at blank lines or
+    line breaks, and each chunk is run with ``CONTEXT_CHARS`` of whole lines before and after
+    it; an entity belongs to the chunk it starts in, so none is cut or found twice. Offsets are
+    shifted back into ``text``. A text of one chunk is run exactly as ``nlp(text)``."""
+    chunks = text_chunks(text, chunk_chars)
+    if len(chunks) == 1:
+        doc = nlp(text)
+        return [ModelEntity(e.label_, e.start_char, e.end_char, tuple(t.pos_ for t in e),
+                            tuple(t.idx for t in e)) for e in doc.ents]
+    windows = []
+    for start, end in chunks:
+        lo = text.rfind("\n", 0, max(0, start - CONTEXT_CHARS)) + 1 if start else 0
+        hi = text.find("\n", min(len(text), end + CONTEXT_CHARS))
+        windows.append((lo, len(text) if hi < 0 or end == len(text) else hi))
+    docs = nlp.pipe((text[lo:hi] for lo, hi in windows), batch_size=1)
+    out: list[ModelEntity] = []
+    last_end = 0
+    for (start, end), (lo, _hi), doc in zip(chunks, windows, docs, strict=True):
+        for e in doc.ents:
+            s = e.start_char + lo
+            if start <= s < end and s >= last_end:
+                out.append(ModelEntity(e.label_, s, e.end_char + lo, tuple(t.pos_ for t in e),
+                                       tuple(t.idx + lo for t in e)))
+                last_end = e.end_char + lo
+    return out
 
 
 def preload(name_or_path: str | os.PathLike[str] | None = None) -> bool:

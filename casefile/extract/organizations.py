@@ -10,7 +10,8 @@ sheriff's agency.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, cast
 
 from rapidfuzz import fuzz
 
@@ -313,18 +314,34 @@ class OrgCluster:
 
     def __init__(self, first: Candidate) -> None:
         self.cands = [first]
+        # agency_key, key and name computed once, while cluster_organizations joins clusters
+        # (it empties the memo when it adds candidates and drops it at the end); else None
+        self._memo: dict[str, Any] | None = None
+
+    def _memoized(self, what: str, compute: Callable[[], Any]) -> Any:
+        if self._memo is None:
+            return compute()
+        if what not in self._memo:
+            self._memo[what] = compute()
+        return self._memo[what]
 
     @property
     def agency_key(self) -> tuple[str, str] | None:
+        return cast("tuple[str, str] | None", self._memoized("agency_key", self._agency_key))
+
+    def _agency_key(self) -> tuple[str, str] | None:
         keys = [c.agency_key for c in self.cands if c.agency_key and c.agency_key[1]]
         return keys[0] if keys else next((c.agency_key for c in self.cands if c.agency_key), None)
 
     @property
     def key(self) -> str:
-        return norm_key(self.name)
+        return cast(str, self._memoized("key", lambda: norm_key(self.name)))
 
     @property
     def name(self) -> str:
+        return cast(str, self._memoized("name", self._name))
+
+    def _name(self) -> str:
         known = [c for c in self.cands if c.known]
         if known and known[0].known:
             return known[0].known.name
@@ -380,6 +397,8 @@ def cluster_organizations(cands: Iterable[Candidate]) -> list[OrgCluster]:
             cl = OrgCluster(c)
             by_key[k] = cl
             clusters.append(cl)
+    for cl in clusters:
+        cl._memo = {}
     changed = True
     while changed:
         changed = False
@@ -387,9 +406,12 @@ def cluster_organizations(cands: Iterable[Candidate]) -> list[OrgCluster]:
             target = _join_target(cl, [o for o in clusters if o is not cl])
             if target is not None:
                 target.cands.extend(cl.cands)
+                target._memo = {}
                 clusters.remove(cl)
                 changed = True
                 break
+    for cl in clusters:
+        cl._memo = None
     return clusters
 
 

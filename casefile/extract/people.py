@@ -10,6 +10,7 @@ import re
 from casefile.extract import lexicon as lx
 from casefile.extract.organizations import ORGWORD, agency_candidate, place_key
 from casefile.extract.repairs import subject_words_end
+from casefile.extract.spans import SpanSet
 from casefile.extract.text import CAPWORD, INITIAL, UPPER
 from casefile.extract.types import Candidate
 
@@ -360,7 +361,7 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
     people: list[Candidate] = []
     orgs: list[Candidate] = []
     blocked: list[tuple[int, int]] = []
-    taken: list[tuple[int, int]] = []
+    taken = SpanSet()
     for m in _TITLED.finditer(ft):
         title = re.sub(r"\s+", " ", m.group("title")).lower()
         if title.split()[0] in _CAP_ONLY and not m.group("title")[0].isupper():
@@ -394,7 +395,7 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
         people.append(cand)
         pre = _PREFIX.search(ft[max(0, m.start("title") - 90):m.start("title")])
         blocked.append((m.start("title") - (len(pre.group()) if pre else 0), name_start))
-        taken.append((s, e))
+        taken.add(s, e)
     outlet = _byline_outlet(ft)
     for m in _BYLINE.finditer(ft):
         kw = m.group("kw").lower()
@@ -415,7 +416,7 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
                 if outlet and kw in {"by", "written by", "reporting by"}:
                     cand.affiliation = outlet
                 people.append(cand)
-                taken.append(span)
+                taken.add(*span)
             if kw in {"follow", "contact", "contact reporter"}:
                 break
             nxt = _BYLINE_NEXT.match(ft, ne)
@@ -428,7 +429,7 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
                 ft[span[0]:span[1]]) and not _overlaps(span, taken):
             people.append(Candidate("person", span[0], span[1], ft[span[0]:span[1]], "rule",
                                     role="Photographer", affiliation=m.group("outlet")))
-            taken.append(span)
+            taken.add(*span)
     if want_untitled:
         for m in _UNTITLED.finditer(ft):
             span = _clean_name(ft, m.start("name"), m.end("name"))
@@ -460,11 +461,13 @@ def find_people(ft: str, want_untitled: bool = True) -> tuple[list[Candidate], l
                              or "appositive" in cand.notes):
                 cand.notes["said_only"] = "1"  # the model's organisation or place wins
             people.append(cand)
-            taken.append(span)
+            taken.add(*span)
     return people, orgs, blocked
 
 
-def _overlaps(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+def _overlaps(span: tuple[int, int], spans: SpanSet | list[tuple[int, int]]) -> bool:
+    if isinstance(spans, SpanSet):
+        return spans.overlaps(*span)  # O(log n)
     return any(span[0] < e and s < span[1] for s, e in spans)
 
 

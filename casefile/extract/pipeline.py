@@ -30,14 +30,18 @@ from casefile.extract.organizations import (
 from casefile.extract.people import ROLE_NOUNS, find_people
 from casefile.extract.places import find_places, outside_names
 from casefile.extract.repairs import looks_like_person, split_entity, split_rule_org
+from casefile.extract.spans import SpanSet
 from casefile.extract.text import fold, norm_key, sentence_index, sentence_spans
 from casefile.extract.types import Candidate, KnownItem
 
 Mode = Literal["auto", "rules"]
 
 
-def _overlaps(a: Candidate | tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+def _overlaps(a: Candidate | tuple[int, int], spans: SpanSet | Iterable[tuple[int, int]]
+              ) -> bool:
     s, e = (a.start, a.end) if isinstance(a, Candidate) else a
+    if isinstance(spans, SpanSet):
+        return spans.overlaps(s, e)  # O(log n)
     return any(s < e2 and s2 < e for s2, e2 in spans)
 
 
@@ -173,15 +177,16 @@ def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, in
     """Keep candidates in priority order, dropping any that overlaps one already kept (model
     candidates also may not overlap a title region)."""
     kept: list[Candidate] = []
-    spans: list[tuple[int, int]] = []
+    spans = SpanSet()
+    blocked_spans = SpanSet(blocked)
     for group in groups:
         for c in sorted(group, key=lambda c: (c.start, -(c.end - c.start))):
             if c.end <= c.start or _overlaps(c, spans):
                 continue
-            if c.source == "model" and _overlaps(c, blocked):
+            if c.source == "model" and _overlaps(c, blocked_spans):
                 continue
             kept.append(c)
-            spans.append((c.start, c.end))
+            spans.add(c.start, c.end)
     return kept
 
 
@@ -192,18 +197,21 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate],
     agency_places = {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
     agency_first = {p.split()[0] for p in agency_places}
     place_keys = {norm_key(p.name) for p in places}
-    org_names = [name_words(c.name) for c in orgs if not c.agency_key
-                 and len(c.name.split()) >= 2]
+    org_names = {tuple(name_words(c.name)) for c in orgs if not c.agency_key
+                 and len(c.name.split()) >= 2}
+    # every run of words shorter than a whole organisation name: a person name lies inside one
+    org_parts = {n[i:i + k] for n in org_names for k in range(len(n))
+                 for i in range(len(n) - k + 1)}
     rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
     person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
     surname_tails = {tuple(name_words(c.name)[i:]) for c in people
                      if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
     surname_tails |= {tuple(name_words(c.name)) for c in people
                       if c.source == "rule" and (c.titled or c.role or "appositive" in c.notes)}
-    for c in list(orgs):
-        if c.source == "model" and tuple(name_words(c.name)) in surname_tails:
-            orgs.remove(c)
-            people.append(Candidate("person", c.start, c.end, c.name, "model"))
+    moved = [c.source == "model" and tuple(name_words(c.name)) in surname_tails for c in orgs]
+    people.extend(Candidate("person", c.start, c.end, c.name, "model")
+                  for c, m in zip(orgs, moved, strict=True) if m)
+    orgs[:] = [c for c, m in zip(orgs, moved, strict=True) if not m]
     keep = []
     for c in people:
         if c.titled or c.role or c.source == "known":
@@ -218,8 +226,7 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate],
                 len(words) == 1 and key in agency_first and key not in person_multi):
             places.append(Candidate("place", c.start, c.end, c.name, c.source))
             continue
-        inside = [n for n in org_names if len(n) > len(words) and any(
-            n[i:i + len(words)] == words for i in range(len(n) - len(words) + 1))]
+        inside = tuple(words) in org_parts
         if inside and key not in person_multi - set(words):
             orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
             continue
@@ -247,8 +254,7 @@ def _surname_word(words: list[str]) -> str:
     return words[-1]
 
 
-def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[int, int]]
-                      ) -> None:
+def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: SpanSet) -> None:
     """Add standalone surname mentions ("Mercer has resigned") to the one person with that
     surname; promote weak rule names whose surname recurs this way."""
     last: dict[str, list[PersonCluster]] = {}
@@ -268,7 +274,7 @@ def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: list[tuple[
             if _next_to_capital(ft, m.start(), m.end()):
                 continue
             cl.cands.append(Candidate("person", m.start(), m.end(), m.group(), "rule"))
-            taken.append((m.start(), m.end()))
+            taken.add(m.start(), m.end())
 
 
 def _orgs_that_are_places(clusters: list[OrgCluster], places: list[Candidate],
@@ -625,7 +631,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
 
     person_known = [k for k in known if k.kind == "person"]
     pclusters, _unresolved = cluster_people(people, person_known)
-    taken = [(c.start, c.end) for c in kept]
+    taken = SpanSet((c.start, c.end) for c in kept)
     _surname_mentions(ft, pclusters, taken)
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
