@@ -99,8 +99,8 @@ def _said_people_the_model_contradicts(people: list[Candidate], model: list[Cand
     """Drop rule people found only through a speech verb ("<X> said") where the model reads an
     organisation or place and no person: the "said" rule has no person cue of its own, so the
     model's ORG wins ("<company> said")."""
-    others = [(c.start, c.end) for c in model if c.kind != "person"]
-    persons = [(c.start, c.end) for c in model if c.kind == "person"]
+    others = SpanSet((c.start, c.end) for c in model if c.kind != "person")
+    persons = SpanSet((c.start, c.end) for c in model if c.kind == "person")
     keep = []
     for c in people:
         if c.notes.get("said_only") and _overlaps(c, others) and not _overlaps(c, persons):
@@ -600,7 +600,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     strong = [c for c in rule_people if not c.notes.get("weak")]
     if found:
         strong = _said_people_the_model_contradicts(strong, found)
-        persons = [(c.start, c.end) for c in found if c.kind == "person"]
+        persons = SpanSet((c.start, c.end) for c in found if c.kind == "person")
         rule_orgs = [c for c in rule_orgs  # "publisher <first> <last>": a person, not a firm
                      if not (c.notes.get("cued") and looks_like_person(c.name.split())
                              and (_overlaps(c, persons) or _person_written_as_org(
