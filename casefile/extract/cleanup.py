@@ -22,7 +22,8 @@ def trim_span(ft: str, start: int, end: int) -> tuple[int, int]:
     if m and m.start() > 0:
         # keep a final period that belongs to an abbreviation ("Inc.", "Co.")
         tail = seg[m.start():]
-        if tail.startswith(".") and re.search(r"\b(?:Inc|Corp|Co|Ltd|Jr|Sr)$", seg[:m.start()]):
+        if tail.startswith(".") and re.search(r"\b(?:Inc|Corp|Co|Ltd|Jr|Sr|(?:[A-Z]\.)+[A-Z])$",
+                                                    seg[:m.start()]):
             end = start + m.start() + 1
         else:
             end = start + m.start()

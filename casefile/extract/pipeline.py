@@ -203,6 +203,9 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate],
     org_parts = {n[i:i + k] for n in org_names for k in range(len(n))
                  for i in range(len(n) - k + 1)}
     rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
+    model_org_keys = {norm_key(c.name) for c in orgs if c.source == "model"}
+    cued_people = {norm_key(c.name) for c in people if c.titled or c.role or c.source != "model"
+                   and not c.notes.get("weak")}
     person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
     surname_tails = {tuple(name_words(c.name)[i:]) for c in people
                      if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
@@ -219,7 +222,11 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate],
             continue
         key = norm_key(c.name)
         words = key.split()
-        if key in rule_org_keys:  # "<firm> said": named as an organisation elsewhere
+        if key in rule_org_keys or (c.source == "model" and key in model_org_keys
+                                    and len(words) >= 2 and key not in cued_people
+                                    and tuple(words) not in surname_tails):
+            # "<firm> said", "a visit to <hospital>": named as an organisation elsewhere, and
+            # nothing in the text says person
             orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
             continue
         if key in agency_places or key in place_keys or (
@@ -675,6 +682,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     by_place: dict[str, list[Candidate]] = {}
     for c in places:
         key = c.known.name if c.known else norm_key(c.name)
+        if re.fullmatch(r"(?:[a-z]\.)+[a-z]?", key):
+            key = key.replace(".", "")  # "U.S." and "US" are one place
         by_place.setdefault(key, []).append(c)
     out_places: list[dict[str, Any]] = []
     for group in sorted(by_place.values(), key=lambda g: min(c.start for c in g)):

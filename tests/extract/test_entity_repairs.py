@@ -141,3 +141,18 @@ def test_a_person_after_a_business_noun_stays_a_person() -> None:
                               "disagreed.")
     assert {"Anna Whitcombe", "Marcus Ellery"} <= set(_names(got, "people"))
     assert {"NATO", "Brightlane"} <= set(_names(got, "organizations"))
+
+
+@needs_model
+def test_dotted_and_plain_abbreviations_are_one_place() -> None:
+    got = extract_suggestions("The U.S. said on Monday that the US would act. Officials in the "
+                              "U.S. agreed.")
+    places = [(p["name"], len(p["mentions"])) for p in got["places"]]
+    assert places == [("U.S.", 3)]
+
+
+@needs_model
+def test_a_name_written_once_as_an_institution_is_not_also_a_person() -> None:
+    got = extract_suggestions("The senator made a trip to Halvard Brun hospital on Saturday. "
+                              "Little is known about the visit to Halvard Brun, aides said.")
+    assert "Halvard Brun" not in _names(got, "people")
