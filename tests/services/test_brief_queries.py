@@ -152,3 +152,61 @@ def test_the_pinned_brief_shows_what_the_case_holds(fixed_briefs: dict[str, str]
     assert public.count("County officials said on Monday that the inspection report was late") == 1
     assert re.search(r"mentioned (once|2 times) in \[\d\]", public)
     assert "Only one source, unnamed." in internal
+
+
+def _case_of(ws, per_kind: int) -> int:
+    """A case with three documents and ``per_kind`` items of each kind, each item with two
+    quoted passages and one bare-name mention; claims attributed and via an outlet."""
+    texts = [f"Report {k}. " + " ".join(
+        f"Sentence {i} of report {k} names Officer Number{i} and the Harbor Agency."
+        for i in range(3 * per_kind)) for k in range(3)]
+    with ws.transaction() as s:
+        cid = cases.create_case(s, f"Sized {per_kind}").id
+        docs = [documents.store_document(s, cid, t.encode(), ingest_bytes(t.encode(), f"{k}.txt"),
+                                         published=f"2020-01-0{k + 1}").document_id
+                for k, t in enumerate(texts)]
+        outlet = items.create_item(s, cid, "organization", "Harbor Agency", aliases=["HA"])
+        for i in range(per_kind):
+            made = [
+                items.create_item(s, cid, "person", f"Officer Number{i}", role="officer",
+                                  affiliation_id=outlet.id),
+                items.create_item(s, cid, "organization", f"Agency {i}", parent_id=outlet.id),
+                items.create_item(s, cid, "place", f"Place {i}"),
+                items.create_item(s, cid, "question", f"Question {i}?", due="2020-02-01"),
+                items.create_item(s, cid, "event", f"Event {i}", date="2020-01-15"),
+                claims.create_claim(s, cid, f"Claim {i}.", attributed_to_id=outlet.id,
+                                    via_id=outlet.id),
+            ]
+            for j, item in enumerate(made):
+                for k in (0, 1):
+                    text = texts[(i + j + k) % 3]
+                    _add(s, docs[(i + j + k) % 3], text, f"Sentence {i} of report "
+                         f"{(i + j + k) % 3} names", item.id,
+                         relation="contradicts" if (j + k) % 5 == 4 else "supports")
+                _add(s, docs[j % 3], texts[j % 3], f"Number{i} ", item.id, relation="mentions")
+    return cid
+
+
+def _statements_of_export(ws, case_id: int, tmp: Path) -> int:
+    seen: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        seen.append(statement)
+
+    event.listen(ws.engine, "before_cursor_execute", count)
+    try:
+        with ws.transaction() as s:
+            brief.export_brief(s, case_id, tmp / f"{case_id}.pdf", today=TODAY)
+    finally:
+        event.remove(ws.engine, "before_cursor_execute", count)
+    return len(seen)
+
+
+def test_the_brief_reads_a_case_in_a_fixed_handful_of_statements(sqlite_workspace,
+                                                                  tmp_path: Path) -> None:
+    small = _case_of(sqlite_workspace, 2)
+    large = _case_of(sqlite_workspace, 8)
+    n_small = _statements_of_export(sqlite_workspace, small, tmp_path)
+    n_large = _statements_of_export(sqlite_workspace, large, tmp_path)
+    assert n_large == n_small
+    assert n_small <= 15
