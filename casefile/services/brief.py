@@ -20,7 +20,6 @@ from typing import BinaryIO
 from sqlalchemy import select
 from sqlalchemy.orm import Session, with_polymorphic
 
-from casefile.export.brief import render_brief
 from casefile.export.brief_data import (
     BriefData,
     ClaimEntry,
@@ -359,6 +358,8 @@ def export_brief(
 
     Raises ExportError (a CasefileError) when the PDF cannot be written.
     """
+    from casefile.export.brief import render_brief  # reportlab loads when a brief is printed
+
     data = build_brief_data(session, case_id, include_confidential=include_confidential,
                             today=today)
     render_brief(data, out, progress=progress)
