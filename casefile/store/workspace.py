@@ -133,6 +133,9 @@ def alembic_config(url: str | None = None) -> Config:
     return cfg
 
 
+_SHIPPED_CONFIG = alembic_config
+
+
 def head_revision() -> str:
     """The newest schema revision this version of Casefile knows."""
     from alembic.script import ScriptDirectory
@@ -245,9 +248,12 @@ def _stored_revision(engine: Engine) -> str | None:
 def _scripted_head() -> str | None:
     """The head revision read from the shipped migration scripts without importing Alembic:
     each script's module-level ``revision`` and ``down_revision`` constants; None unless
-    every script gives them plainly and exactly one revision is nobody's ``down_revision``."""
+    every script gives them plainly and exactly one revision is nobody's ``down_revision``,
+    and None when :func:`alembic_config` has been replaced (scripts elsewhere: Alembic decides)."""
     import ast
 
+    if alembic_config is not _SHIPPED_CONFIG:
+        return None
     revisions: set[str] = set()
     downs: set[str] = set()
     for script in (resources.files("casefile.db") / "versions").iterdir():
