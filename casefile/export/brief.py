@@ -101,6 +101,24 @@ _SENTENCE_END = re.compile(r"[.!?…][\"”’)\]]*[ \n]")
 _ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?")
 
 
+class _Paragraph(Paragraph):
+    """A Paragraph that breaks its lines once per width: platypus wraps a paragraph again at
+    the same width (a KeepTogether measures its content, then the frame places each piece), and
+    line breaking is most of the layout's time. The lines only depend on the width (a split
+    that drops them makes the next wrap break them again)."""
+
+    _wrapped: tuple[float, int, float, float] | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        key = (availWidth, id(self.frags))
+        cached = self._wrapped
+        if cached is not None and cached[:2] == key and "blPara" in self.__dict__:
+            return cached[2], cached[3]
+        width, height = super().wrap(availWidth, availHeight)
+        self._wrapped = (availWidth, id(self.frags), width, height)
+        return width, height
+
+
 # --------------------------------------------------------------------------------------------
 # Text helpers: user text -> safe markup
 
@@ -335,7 +353,7 @@ def _paragraphs(
             use = cont_style if (i and cont_style is not None) else style
             pieces.append((_text(piece, keep_newlines=True), use))
     last = len(pieces) - 1
-    return [Paragraph(markup + (suffix if i == last else ""), use)
+    return [_Paragraph(markup + (suffix if i == last else ""), use)
             for i, (markup, use) in enumerate(pieces)]
 
 
@@ -363,7 +381,7 @@ def _mentioned(entry: MentionEntry, styles: _Styles) -> list[Flowable]:
     line = f"<i>mentioned {times}</i> in {cite}"
     if _present(entry.context):
         line += f": “{_text(entry.context)}”"
-    return [Paragraph(line, styles.quote)]
+    return [_Paragraph(line, styles.quote)]
 
 
 def _citation(quote: QuoteEntry) -> str:
@@ -410,7 +428,7 @@ def _quote(
             markup = prefix + opening + markup
         if i == last:
             markup = markup + closing + " " + _citation(quote)
-        out.append(Paragraph(markup, style if i == 0 else cont_style))
+        out.append(_Paragraph(markup, style if i == 0 else cont_style))
     if _present(quote.note):
         out.extend(_paragraphs("Note: " + _clean(quote.note), note_style))
     return out
@@ -431,11 +449,11 @@ def _quotes(
 
 def _section(title: str, styles: _Styles) -> list[Flowable]:
     rule = HRFlowable(width="100%", thickness=0.8, color=RULE, spaceBefore=1, spaceAfter=6)
-    return [Paragraph(escape(title), styles.h1), rule]
+    return [_Paragraph(escape(title), styles.h1), rule]
 
 
 def _empty(message: str, styles: _Styles) -> list[Flowable]:
-    return [Paragraph(escape(message), styles.muted)]
+    return [_Paragraph(escape(message), styles.muted)]
 
 
 def _confidential_tag(flag: bool) -> str:
@@ -476,8 +494,8 @@ def key_counts(data: BriefData) -> list[tuple[int, str]]:
 
 def _counts_table(data: BriefData, styles: _Styles) -> Table:
     counts = key_counts(data)
-    numbers = [Paragraph(str(value), styles.count) for value, _label in counts]
-    labels = [Paragraph(escape(label), styles.count_label) for _value, label in counts]
+    numbers = [_Paragraph(str(value), styles.count) for value, _label in counts]
+    labels = [_Paragraph(escape(label), styles.count_label) for _value, label in counts]
     width = (PAGE_SIZE[0] - 2 * MARGIN_X) / len(counts)
     table = Table([numbers, labels], colWidths=[width] * len(counts))
     commands: list[tuple[Any, ...]] = [
@@ -522,10 +540,10 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
         "No summary written yet.", styles)
     story: list[Flowable] = [
         Spacer(1, 0.5 * inch),
-        Paragraph("CASE BRIEF", styles.kicker),
+        _Paragraph("CASE BRIEF", styles.kicker),
         *_paragraphs(data.case_title or "Untitled case", styles.title),
-        Paragraph(f"Generated {_text(data.generated)} by Casefile", styles.title_meta),
-        Paragraph(
+        _Paragraph(f"Generated {_text(data.generated)} by Casefile", styles.title_meta),
+        _Paragraph(
             escape(CONFIDENTIAL_LINE)
             + '<br/><font size="9.5" color="#1b1b1b">Do not forward, print for others or '
             "share outside the reporting team.</font>",
@@ -533,15 +551,15 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
         ),
         _counts_table(data, styles),
         Spacer(1, 0.1 * inch),
-        Paragraph("Summary", styles.h2),
+        _Paragraph("Summary", styles.h2),
         *summary,
         Spacer(1, 0.1 * inch),
-        Paragraph(inclusion, styles.meta),
-        Paragraph("Contents", styles.h2),
+        _Paragraph(inclusion, styles.meta),
+        _Paragraph("Contents", styles.h2),
     ]
     for name, count in contents:
         suffix = f' <font color="#5a5f66">({escape(count)})</font>' if count else ""
-        story.append(Paragraph(escape(name) + suffix, styles.contents, bulletText="•"))
+        story.append(_Paragraph(escape(name) + suffix, styles.contents, bulletText="•"))
     story.append(PageBreak())
     return story
 
@@ -560,11 +578,11 @@ def _questions(data: BriefData, styles: _Styles) -> list[Flowable]:
             if _present(value):
                 head.append(_text(value))
         block: list[Flowable] = [
-            Paragraph(" · ".join(head) + _confidential_tag(q.confidential), styles.item)
+            _Paragraph(" · ".join(head) + _confidential_tag(q.confidential), styles.item)
         ]
         block.extend(_paragraphs(q.text, styles.body, suffix=_citations(q.text_sources)))
         if _present(q.ask):
-            block.append(Paragraph(_meta_line([("Ask", q.ask)]), styles.meta))
+            block.append(_Paragraph(_meta_line([("Ask", q.ask)]), styles.meta))
         block.extend(_quotes(q.quotes, styles))
         entries.append(block)
     return _compose(heading, entries)
@@ -573,20 +591,20 @@ def _questions(data: BriefData, styles: _Styles) -> list[Flowable]:
 def _entity(entity: EntityEntry, styles: _Styles, generic_kind: str) -> list[Flowable]:
     block: list[Flowable] = _paragraphs(entity.name or "(unnamed)", styles.h2)
     if block and entity.confidential:
-        block.append(Paragraph(_confidential_tag(True).strip(), styles.meta))
+        block.append(_Paragraph(_confidential_tag(True).strip(), styles.meta))
     kind = entity.kind if entity.kind and entity.kind != generic_kind else None
     meta = _meta_line([("Type", kind), ("Role", entity.role), ("Affiliation", entity.affiliation)])
     if meta:
-        block.append(Paragraph(meta, styles.meta))
+        block.append(_Paragraph(meta, styles.meta))
     aliases = [a for a in entity.aliases if _present(a)]
     if aliases:
-        block.append(Paragraph(_meta_line([("Also known as", "; ".join(aliases))]), styles.meta))
+        block.append(_Paragraph(_meta_line([("Also known as", "; ".join(aliases))]), styles.meta))
     block.extend(_paragraphs(entity.notes, styles.body))
     block.extend(_quotes(entity.quotes, styles))
     for entry in entity.mentioned:
         block.extend(_mentioned(entry, styles))
     if not entity.quotes and not entity.mentioned:
-        block.append(Paragraph("No evidence linked yet.", styles.meta))
+        block.append(_Paragraph("No evidence linked yet.", styles.meta))
     return block
 
 
@@ -611,16 +629,16 @@ def _timeline(data: BriefData, styles: _Styles) -> list[Flowable]:
         description: str | None = event.description
         if _title_is_description(event):
             # The title is the description cut short: print the sentence once, whole.
-            block: list[Flowable] = [Paragraph(_text(event.description) + cites + tag,
+            block: list[Flowable] = [_Paragraph(_text(event.description) + cites + tag,
                                                styles.timeline, bulletText=when)]
             description = None
         else:
             title = _text(event.title) or "(untitled event)"
-            block = [Paragraph(f"<b>{title}</b>" + ("" if _present(description) else cites)
+            block = [_Paragraph(f"<b>{title}</b>" + ("" if _present(description) else cites)
                                + tag, styles.timeline, bulletText=when)]
         meta = _meta_line([("Place", event.place)])
         if meta:
-            block.append(Paragraph(meta, styles.timeline_meta))
+            block.append(_Paragraph(meta, styles.timeline_meta))
         block.extend(_paragraphs(description, styles.timeline_meta, suffix=cites))
         block.extend(_quotes(event.quotes, styles, timeline=True))
         entries.append(block)
@@ -646,25 +664,25 @@ def _claims(data: BriefData, styles: _Styles) -> list[Flowable]:
         colour = _STATUS_COLOURS.get(status.lower(), "#5a5f66")
         head = f'<font color="{colour}"><b>{escape(status.upper())}</b></font>'
         block: list[Flowable] = [
-            Paragraph(head + _confidential_tag(claim.confidential), styles.item)
+            _Paragraph(head + _confidential_tag(claim.confidential), styles.item)
         ]
         block.extend(_paragraphs(claim.statement, styles.body,
                                  suffix=_citations(claim.text_sources)))
         chain = _meta_line([("Attributed to", claim.attributed_to), ("via", claim.via)])
         if chain:
-            block.append(Paragraph(chain, styles.meta))
+            block.append(_Paragraph(chain, styles.meta))
         if _present(claim.status_reason):
             evidence_says = (
                 f" (the evidence alone: {_text(claim.computed_status)})"
                 if _present(claim.computed_status) and claim.computed_status != claim.status
                 else ""
             )
-            block.append(Paragraph(
+            block.append(_Paragraph(
                 f"<b>Status set by the reporter:</b> {_text(claim.status_reason)}{evidence_says}",
                 styles.meta,
             ))
         if _present(claim.evidence):
-            block.append(Paragraph(_meta_line([("Evidence", claim.evidence)]), styles.meta))
+            block.append(_Paragraph(_meta_line([("Evidence", claim.evidence)]), styles.meta))
         block.extend(_quotes(claim.quotes, styles))
         entries.append(block)
     return _compose(heading, entries)
@@ -679,13 +697,13 @@ def _sources(data: BriefData, styles: _Styles) -> list[Flowable]:
         block: list[Flowable] = []
         title = _chunks(_clean(src.title).strip() or "(untitled document)")
         block.append(
-            Paragraph(
+            _Paragraph(
                 f"<b>{_text(title[0])}</b>" + _confidential_tag(src.confidential),
                 styles.source,
                 bulletText=f"[{int(src.number)}]",
             )
         )
-        block.extend(Paragraph(f"<b>{_text(t)}</b>", styles.source) for t in title[1:])
+        block.extend(_Paragraph(f"<b>{_text(t)}</b>", styles.source) for t in title[1:])
         meta = _meta_line(
             [
                 ("", src.kind),
@@ -696,10 +714,10 @@ def _sources(data: BriefData, styles: _Styles) -> list[Flowable]:
             ]
         )
         if meta:
-            block.append(Paragraph(meta, styles.source_meta))
+            block.append(_Paragraph(meta, styles.source_meta))
         if _present(src.url):
-            block.append(Paragraph(_meta_line([("URL", src.url)]), styles.source_meta))
-        block.append(Paragraph(f"<b>SHA-256:</b> {_text(src.sha256)}", styles.hash))
+            block.append(_Paragraph(_meta_line([("URL", src.url)]), styles.source_meta))
+        block.append(_Paragraph(f"<b>SHA-256:</b> {_text(src.sha256)}", styles.hash))
         entries.append(block)
     return _compose(heading, entries)
 

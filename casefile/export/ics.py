@@ -27,11 +27,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import BinaryIO
-
-from icalendar import Calendar, Event, Todo
+from typing import TYPE_CHECKING, BinaryIO
 
 from casefile.export.errors import ExportError
+
+if TYPE_CHECKING:  # icalendar loads when a calendar is first written (start-up time)
+    from icalendar import Calendar, Event, Todo
 
 PRODID = "-//Casefile//Casefile follow-ups//EN"
 UID_DOMAIN = "casefile"
@@ -84,6 +85,8 @@ def build_calendar(
     ``name`` becomes X-WR-CALNAME; ``stamp`` (default now, UTC) every DTSTAMP. Raises
     ValueError for a ``component`` other than "event" or "todo".
     """
+    from icalendar import Calendar, Event, Todo
+
     if component not in COMPONENTS:
         raise ValueError(f"component must be one of {', '.join(COMPONENTS)}; got {component!r}")
     stamp = _utc(stamp or datetime.now(UTC))

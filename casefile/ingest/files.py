@@ -12,10 +12,6 @@ from pathlib import Path
 
 from casefile.errors import IngestError
 from casefile.ingest import detect
-from casefile.ingest.docx import ingest_docx
-from casefile.ingest.html import ingest_html
-from casefile.ingest.mail import ingest_email, ingest_mbox
-from casefile.ingest.pdf import ingest_pdf
 from casefile.ingest.text import ingest_markdown, ingest_plain
 from casefile.ingest.types import Ingested
 
@@ -25,19 +21,31 @@ Reader = Callable[[bytes, str, "str | None"], Ingested]
 
 
 def _reader(mime: str) -> Reader | None:
+    # The readers of HTML, PDF, Word and email (trafilatura, pypdfium2, python-docx) load when
+    # a file of their type is first read, not when the window starts.
     if mime == detect.PLAIN:
         return lambda data, name, _pw: ingest_plain(data, name)
     if mime == detect.MARKDOWN:
         return lambda data, name, _pw: ingest_markdown(data, name)
     if mime == detect.HTML:
+        from casefile.ingest.html import ingest_html
+
         return lambda data, name, _pw: ingest_html(data, name)
     if mime == detect.PDF:
+        from casefile.ingest.pdf import ingest_pdf
+
         return ingest_pdf
     if mime == detect.DOCX:
+        from casefile.ingest.docx import ingest_docx
+
         return lambda data, name, _pw: ingest_docx(data, name)
     if mime == detect.EMAIL:
+        from casefile.ingest.mail import ingest_email
+
         return lambda data, name, _pw: ingest_email(data, name, _read_child)
     if mime == detect.MBOX:
+        from casefile.ingest.mail import ingest_mbox
+
         return lambda data, name, _pw: ingest_mbox(data, name, _read_child)
     return None
 

@@ -13,13 +13,14 @@ import threading
 import zlib
 from datetime import datetime
 from pathlib import PurePath
-
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
+from typing import TYPE_CHECKING
 
 from casefile.errors import IngestError
 from casefile.ingest.detect import PDF
 from casefile.ingest.types import Ingested
+
+if TYPE_CHECKING:  # pypdfium2 loads when a PDF is first read (start-up time of the window)
+    import pypdfium2 as pdfium
 
 PAGE_SEPARATOR = "\n\n"
 _TITLE_MAX = 120
@@ -74,6 +75,9 @@ def _pdf_date(value: str) -> str | None:
 
 
 def _open(data: bytes, filename: str, password: str | None) -> pdfium.PdfDocument:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
     try:
         return pdfium.PdfDocument(data, password=password)
     except pdfium.PdfiumError as exc:
@@ -175,6 +179,9 @@ def ingest_pdf(data: bytes, filename: str, password: str | None = None) -> Inges
 
 
 def _ingest_pdf(data: bytes, filename: str, password: str | None) -> Ingested:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
     document = _open(data, filename, password)
     try:
         if len(document) == 0:

@@ -12,8 +12,6 @@ import re
 import unicodedata
 from pathlib import PurePath
 
-from charset_normalizer import from_bytes
-
 from casefile.errors import IngestError
 from casefile.ingest.detect import MARKDOWN, PLAIN, looks_binary
 from casefile.ingest.types import Ingested
@@ -117,6 +115,8 @@ def guess_decode(data: bytes) -> tuple[str, str]:
     inside words and charset-normalizer's guess does not (Central European text). Last resort:
     Latin-1, which decodes any bytes.
     """
+    from charset_normalizer import from_bytes  # loads with the first file that is not UTF-8
+
     matches = from_bytes(data)
     best = matches.best()
     if best is not None and best.encoding in _NON_LATIN and best.coherence > 0:

@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, with_polymorphic
 
-from casefile.export.brief import render_brief
 from casefile.export.brief_data import (
     BriefData,
     ClaimEntry,
@@ -33,8 +32,19 @@ from casefile.export.brief_data import (
 )
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.evidence import EvidenceView, evidence_for
-from casefile.store import Claim, Document, Event, Item, Organization, Person, Place, Question
+from casefile.services.evidence import EvidenceView
+from casefile.store import (
+    Claim,
+    Document,
+    Event,
+    EvidenceLink,
+    Item,
+    Organization,
+    Passage,
+    Person,
+    Place,
+    Question,
+)
 
 WITHHELD = "[withheld]"
 
@@ -78,7 +88,9 @@ def build_brief_data(
     """Everything the brief prints for a case, filtered for confidentiality (module docstring)."""
     case = get_case(session, case_id)
     today = today or date.today()
-    items = list(session.scalars(select(Item).where(Item.case_id == case_id)))
+    every_kind = with_polymorphic(Item, "*")  # one query for the items with all their fields
+    items: list[Item] = list(session.scalars(
+        select(every_kind).where(every_kind.case_id == case_id).order_by(every_kind.id)))
     hidden = [] if include_confidential else [i for i in items if i.confidential]
     hidden_ids = {i.id for i in hidden}
     red = _Redactor(_withheld_names(hidden))
@@ -100,6 +112,8 @@ def build_brief_data(
         for d in documents
     ]
 
+    links = _case_evidence(session, case_id, by_id)
+
     def evidence(item_id: int, own_text: str | None = None) -> _Evidence:
         """The item's evidence as the window's evidence panel counts it: every passage linked
         to it (in a source the brief prints), by relation. Passages that are the item's own
@@ -108,7 +122,7 @@ def build_brief_data(
         own = _fold(own_text) if own_text else ""
         seen: set[tuple[str, int, str]] = set()
         folded: dict[int, MentionEntry] = {}
-        for ev in evidence_for(session, item_id):
+        for ev in links.views.get(item_id, []):
             if ev.document_id not in numbers or ev.quote is None:
                 continue
             number = numbers[ev.document_id]
@@ -189,15 +203,60 @@ def build_brief_data(
         organizations=[entity(o) for o in orgs],
         places=[entity(p) for p in places],
         events=[event(e) for e in events],
-        claims=[_claim_entry(session, c, name_of, red, evidence) for c in claims],
+        claims=[_claim_entry(session, c, links.of_claims.get(c.id, []), name_of, red, evidence)
+                for c in claims],
         sources=sources,
         includes_confidential=include_confidential,
     )
 
 
+@dataclass
+class _CaseEvidence:
+    """A case's evidence read at once: ``views`` per item, as ``evidence_for`` gives them (by
+    document date, document, position); ``of_claims`` per claim, the (link, passage, document)
+    rows ``claims.assessment_of`` counts, in link id order."""
+
+    views: dict[int, list[EvidenceView]] = field(default_factory=dict)
+    of_claims: dict[int, list[tuple[EvidenceLink, Passage | None, Document]]] = field(
+        default_factory=dict)
+
+
+def _case_evidence(session: Session, case_id: int, by_id: dict[int, Item]) -> _CaseEvidence:
+    """Every evidence link of the case's items with its passage, in one query; sources are
+    looked up in ``by_id`` (the case's items, already loaded)."""
+    rows = session.execute(
+        select(EvidenceLink, Passage)
+        .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
+        .where(EvidenceLink.item_id.in_(select(Item.id).where(Item.case_id == case_id)))
+        .order_by(EvidenceLink.id)
+    ).all()
+    out = _CaseEvidence()
+    for link, passage in rows:
+        doc = by_id.get(passage.document_id if passage is not None else link.document_id or -1)
+        if not isinstance(doc, Document):
+            continue
+        if isinstance(by_id.get(link.item_id), Claim):
+            out.of_claims.setdefault(link.item_id, []).append((link, passage, doc))
+        out.views.setdefault(link.item_id, []).append(EvidenceView(
+            link_id=link.id, relation=link.relation, note=link.note, document_id=doc.id,
+            document_title=doc.title, outlet=doc.outlet,
+            published=doc.published.isoformat() if doc.published else None,
+            confidential_source=doc.confidential,
+            passage_id=passage.id if passage else None,
+            quote=passage.quote if passage else None,
+            start=passage.start if passage else None,
+            end=passage.end if passage else None,
+            page=passage.page if passage else None,
+        ))
+    for views in out.views.values():
+        views.sort(key=lambda v: (v.published or "9999", v.document_id, v.start or 0))
+    return out
+
+
 def _claim_entry(
     session: Session,
     claim: Claim,
+    links: list[tuple[EvidenceLink, Passage | None, Document]],
     name_of: Callable[[int | None], str | None],
     red: _Redactor,
     evidence_of: Callable[[int, str | None], _Evidence],
@@ -205,9 +264,9 @@ def _claim_entry(
     """A claim with the status its evidence gives now (or the reporter's override and reason)
     and its attribution chain; unnamed sources are labelled as such. The evidence line gives
     counts only, never the names of the documents (some may be confidential)."""
-    from casefile.services.claims import UNNAMED_SOURCES, assess_claim
+    from casefile.services.claims import UNNAMED_SOURCES, assessment_of
 
-    verdict = assess_claim(session, claim.id)
+    verdict = assessment_of(session, claim, links)
     attributed = name_of(claim.attributed_to_id)
     if attributed is None and claim.attributed_to_text:
         text = red(claim.attributed_to_text) or ""
@@ -299,6 +358,8 @@ def export_brief(
 
     Raises ExportError (a CasefileError) when the PDF cannot be written.
     """
+    from casefile.export.brief import render_brief  # reportlab loads when a brief is printed
+
     data = build_brief_data(session, case_id, include_confidential=include_confidential,
                             today=today)
     render_brief(data, out, progress=progress)

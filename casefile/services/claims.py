@@ -335,8 +335,16 @@ def assess_claim(session: Session, claim_id: int) -> ClaimAssessment:
 
     Reads only. Raises NotFoundError, or ValidationError for an item that is not a claim.
     """
-    claim = _claim(session, claim_id)
-    links = _evidence(session, claim_id)
+    return assessment_of(session, _claim(session, claim_id), _evidence(session, claim_id))
+
+
+def assessment_of(
+    session: Session, claim: Claim, links: list[tuple[EvidenceLink, Passage | None, Document]]
+) -> ClaimAssessment:
+    """:func:`assess_claim` from the claim's evidence already read: ``links`` are its
+    (link, passage or None, source document) rows in link id order (what a caller that reads a
+    whole case's evidence at once, such as the brief, passes). Reads only (the claim's ``via``
+    item, from the session's identity map when already loaded)."""
     supporting = [row for row in links if row[0].relation == "supports"]
     contradicting = sum(1 for row in links if row[0].relation == "contradicts")
     origins = _origins(session, claim, supporting)

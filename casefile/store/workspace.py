@@ -21,14 +21,10 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import create_engine, event, inspect
+from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
@@ -36,6 +32,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from casefile.errors import CasefileError
 from casefile.store.base import utcnow
 from casefile.store.reader import Reader, reading
+
+if TYPE_CHECKING:  # alembic loads only when a schema must be read or changed (start-up time)
+    from alembic.config import Config
 
 DB_FILENAME = "casefile.sqlite3"
 APP_NAME = "Casefile"
@@ -124,6 +123,8 @@ def sqlite_url(folder: Path) -> str:
 
 def alembic_config(url: str | None = None) -> Config:
     """An Alembic Config pointing at the migration scripts shipped in the package (db/)."""
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(resources.files("casefile.db")))
     cfg.set_main_option("path_separator", "os")
@@ -132,8 +133,13 @@ def alembic_config(url: str | None = None) -> Config:
     return cfg
 
 
+_SHIPPED_CONFIG = alembic_config
+
+
 def head_revision() -> str:
     """The newest schema revision this version of Casefile knows."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
@@ -223,8 +229,59 @@ class Workspace:
 
 def current_revision(engine: Engine) -> str | None:
     """The schema revision stored in the database, or None for an empty database."""
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+def _stored_revision(engine: Engine) -> str | None:
+    """The revision in the database's ``alembic_version`` table read with plain SQL (one row
+    when the schema is Alembic's), or None when there is no such single row."""
+    with engine.connect() as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        rows = conn.execute(text("SELECT version_num FROM alembic_version")).all()
+    return str(rows[0][0]) if len(rows) == 1 else None
+
+
+def _scripted_head() -> str | None:
+    """The head revision read from the shipped migration scripts without importing Alembic:
+    each script's module-level ``revision`` and ``down_revision`` constants; None unless
+    every script gives them plainly and exactly one revision is nobody's ``down_revision``,
+    and None when :func:`alembic_config` has been replaced (scripts elsewhere: Alembic decides)."""
+    import ast
+
+    if alembic_config is not _SHIPPED_CONFIG:
+        return None
+    revisions: set[str] = set()
+    downs: set[str] = set()
+    for script in (resources.files("casefile.db") / "versions").iterdir():
+        if not script.name.endswith(".py") or script.name.startswith("__"):
+            continue
+        found: dict[str, Any] = {}
+        for node in ast.parse(script.read_text(encoding="utf-8")).body:
+            target: ast.expr
+            if isinstance(node, ast.AnnAssign) and node.value is not None:
+                target, value = node.target, node.value
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+            else:
+                continue
+            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision"):
+                try:
+                    found[target.id] = ast.literal_eval(value)
+                except ValueError:
+                    return None
+        revision, down = found.get("revision"), found.get("down_revision", ...)
+        if not isinstance(revision, str) or down is ...:
+            return None
+        revisions.add(revision)
+        for d in (down if isinstance(down, tuple | list) else (down,)):
+            if d is not None:
+                downs.add(str(d))
+    heads = revisions - downs
+    return heads.pop() if len(heads) == 1 else None
 
 
 def _backup_sqlite(engine: Engine, revision: str) -> Path:
@@ -251,6 +308,12 @@ def upgrade(engine: Engine) -> Path | None:
     Returns the backup's path (SQLite, older schema) or None. Raises CasefileError when the
     database was written by a newer Casefile (unknown revision).
     """
+    stored = _stored_revision(engine)
+    if stored is not None and stored == _scripted_head():
+        return None  # at head: the common case, answered without loading Alembic
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
     head = head_revision()
     current = current_revision(engine)
     if current == head:

@@ -25,14 +25,14 @@ from PySide6.QtWidgets import (
     QToolButton,
 )
 
-from casefile.services import calendar, questions, views
-from casefile.services.calendar import CalendarExport
+from casefile.services import questions, views
 from casefile.ui.claims_view import ClaimsView
 from casefile.ui.items import keep_title_readable
 from casefile.ui.timeline import TimelineView
 from casefile.ui.viewer import DocumentViewer
 
 if TYPE_CHECKING:
+    from casefile.services.calendar import CalendarExport
     from casefile.ui.main_window import MainWindow
 
 
@@ -235,6 +235,8 @@ class CaseViews(QObject):
         case_id = self.window.case_id
         if case_id is None:
             return None
+        from casefile.services import calendar  # icalendar loads with the first export
+
         result = self.window.runner.run(
             lambda s: calendar.export_followups_ics(s, case_id, out), change=None,
             label="exporting follow-ups to a calendar")

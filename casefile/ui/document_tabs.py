@@ -17,7 +17,6 @@ from PySide6.QtCore import QObject, Signal, Slot
 from casefile.errors import CasefileError
 from casefile.services import views
 from casefile.ui.operations import CaseChange
-from casefile.ui.pdf_pages import install_pdf_pages
 from casefile.ui.viewer import DocumentViewer
 
 if TYPE_CHECKING:
@@ -58,6 +57,8 @@ class DocumentTabs(QObject):
             viewer.link_requested.connect(self.link_requested)
             viewer.new_item_requested.connect(self.new_item_requested)
             self.viewers[document_id] = viewer
+            from casefile.ui.pdf_pages import install_pdf_pages  # pdfium: on first open
+
             install_pdf_pages(self.window, viewer, document_id)
             title = view.title if len(view.title) <= 32 else view.title[:31] + "…"
             n = tabs.addTab(viewer, title)

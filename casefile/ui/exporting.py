@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.services import brief
 from casefile.ui.operations import Job
 
 if TYPE_CHECKING:
@@ -95,6 +94,7 @@ class ExportController(QObject):
         window = self.window
         assert window.case_id is not None
         case_id = window.case_id
+        from casefile.services import brief  # reportlab loads with the first brief
 
         def work(session: Session, job: Job) -> Path:
             tmp = out.with_name(f".{out.name}.casefile-part")

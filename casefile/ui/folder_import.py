@@ -31,10 +31,10 @@ from PySide6.QtWidgets import (
 )
 from sqlalchemy.orm import Session
 
-from casefile.services.batch import BatchResult, FileOutcome, import_paths
 from casefile.ui.operations import Job, change
 
 if TYPE_CHECKING:
+    from casefile.services.batch import BatchResult, FileOutcome
     from casefile.ui.main_window import MainWindow
 
 
@@ -176,6 +176,8 @@ class FolderImport(QObject):
             label = f"{len(paths)} folders and files"
         else:
             label = f"{len(paths)} files"
+        from casefile.services.batch import import_paths  # the ingesters load on first use
+
         progress = _FileProgress(self)
         transaction = window.workspace.transaction
 

@@ -16,16 +16,14 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog
 from sqlalchemy.orm import Session
 
-from casefile.ingest import PdfPasswordError, ingest_bytes
-from casefile.ingest.files import read_file
-from casefile.services import documents
-from casefile.services.dating import DateGuess, guess_published
 from casefile.services.items import parse_date
 from casefile.ui.date_question import PublishedDateDialog
 from casefile.ui.operations import Cancelled, CaseChange, Job, change
 from casefile.ui.passwords import ask_pdf_password
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the ingesters and the import service load with the first import
+    from casefile.services import documents
+    from casefile.services.dating import DateGuess
     from casefile.ui.main_window import MainWindow
 
 #: ``import_files``' default: ask for the published date of files that carry none.
@@ -84,6 +82,8 @@ class ImportController(QObject):
         refused file, stores nothing; an encrypted PDF stops the job (nothing stored) and the
         window asks for its password (``passwords`` holds those given so far), then imports
         again; a wrong one is said so and asked again, until the reporter cancels."""
+        from casefile.services.dating import DateGuess
+
         window = self.window
         if window.case_id is None:
             window.report_error("Create or open a case before importing documents.")
@@ -110,6 +110,10 @@ class ImportController(QObject):
         text); None when it carries none (or is an encrypted PDF, read once its password is
         given); :data:`UNREADABLE` when it cannot be imported at all (the import then says why
         at once, without asking for a date first)."""
+        from casefile.ingest import PdfPasswordError, ingest_bytes
+        from casefile.ingest.files import read_file
+        from casefile.services.dating import guess_published
+
         try:
             ingested = ingest_bytes(read_file(path), path.name)
         except PdfPasswordError:
@@ -125,6 +129,9 @@ class ImportController(QObject):
 
     def _already_there(self, paths: Sequence[Path]) -> bool:
         """True when every path is a file whose bytes the case already holds (no question)."""
+        from casefile.ingest.files import read_file
+        from casefile.services import documents
+
         case_id = self.window.case_id
         try:
             digests = [documents.sha256_hex(read_file(p)) for p in paths]
@@ -140,6 +147,8 @@ class ImportController(QObject):
         return self.window.runner.read(known)
 
     def _ask_date(self, paths: Sequence[Path], passwords: dict[Path, str] | None) -> None:
+        from casefile.services.dating import DateGuess, guess_published
+
         first = next((p for p in paths if p.is_file()), paths[0])
         suggested = guess_published(first, "")  # the file's modification date
         names = [p.name for p in paths]
@@ -167,6 +176,9 @@ class ImportController(QObject):
 
     def _import_one(self, path: Path, given: dict[Path, str],
                     published: DateGuess | None) -> Job:
+        from casefile.ingest import PdfPasswordError
+        from casefile.services import documents
+
         window = self.window
         case_id = window.case_id
         assert case_id is not None

@@ -1,0 +1,69 @@
+"""Helpers shared by the user-path benchmarks: percentiles, turns, the load, the row shape."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def load() -> list[float]:
+    """``os.getloadavg()`` rounded (1, 5, 15 minutes)."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def turns(sides: dict[str, Callable[[], float]], rounds: int) -> dict[str, list[float]]:
+    """Run each side ``rounds`` times, taking turns (a, b, a, b, ...); their timings."""
+    out: dict[str, list[float]] = {name: [] for name in sides}
+    for _ in range(rounds):
+        for name, run in sides.items():
+            out[name].append(run())
+    return out
+
+
+def row(path: str, n: int, times: dict[str, list[float]], *, unit: str, stat: str,
+        target_ratio: float, target_abs: float | None, target: str, notes: str,
+        casefile: str = "casefile", reference: str = "reference") -> dict[str, Any]:
+    """The benchmark row (issue 16 conventions): ``stat`` ("p50" or "p95") is what the target
+    is stated on; times in ``unit``."""
+    p50 = {k: round(statistics.median(v), 4) for k, v in times.items()}
+    p95 = {k: round(pct(v, 0.95), 4) for k, v in times.items()}
+    chosen = p50 if stat == "p50" else p95
+    cf, ref = chosen[casefile], chosen[reference]
+    ratio = cf / ref if ref else float("inf")
+    met = ratio <= target_ratio and (target_abs is None or cf <= target_abs)
+    return {"path": path, "n": n, "casefile": cf, "reference": ref, "unit": unit,
+            "ratio": round(ratio, 2), "target": target, "met": met, "p50": p50, "p95": p95,
+            "notes": f"{notes}; load {load()}"}
+
+
+def main(measure: Callable[[list[int], int], list[dict[str, Any]]], doc: str,
+         default_rounds: int, argv: list[str] | None = None) -> int:
+    """``--sizes 1000,10000 --rounds N --json OUT``: run ``measure`` and print/write its rows."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--sizes", default="1000")
+    parser.add_argument("--rounds", type=int, default=default_rounds)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    rows = measure(sizes, args.rounds)
+    for r in rows:
+        print(f"{r['path']:<28} n={r['n']:<7} casefile {r['casefile']:.3f} {r['unit']}  "
+              f"reference {r['reference']:.3f}  ratio {r['ratio']:.2f}  "
+              f"{'met' if r['met'] else 'NOT met'} ({r['target']})  {r['notes']}", file=sys.stderr)
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "load": load()}, indent=2))
+    return 0

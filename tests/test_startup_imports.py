@@ -1,0 +1,79 @@
+"""Start-up loads only what the window needs (issue 16): the ingesters, the exporters,
+Alembic, reportlab and spaCy load when first used, not when the window opens."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Libraries (and Casefile modules) the window must not load before the reporter uses them.
+LAZY = ("reportlab", "alembic", "spacy", "trafilatura", "pdfminer", "pypdfium2", "docx",
+        "icalendar", "casefile.export.brief", "casefile.ingest.html", "casefile.ingest.pdf",
+        "casefile.extract.pipeline", "casefile.services.batch")
+
+
+def _loaded_after(code: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    """Run ``code`` in a fresh interpreter; it must leave ``result``; returns it with the
+    lazy modules found in sys.modules under "loaded"."""
+    script = (f"import json, sys\n{code}\n"
+              f"result['loaded'] = sorted(m for m in {LAZY!r} if m in sys.modules)\n"
+              "print(json.dumps(result))\n")
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **(env or {})}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_importing_the_main_window_loads_no_heavy_library() -> None:
+    result = _loaded_after("import casefile.ui.main_window\nresult = {}")
+    assert result["loaded"] == []
+
+
+def test_opening_the_window_on_a_workspace_loads_no_heavy_library(tmp_path: Path) -> None:
+    from casefile.services import cases
+    from casefile.store.workspace import open_workspace
+
+    ws = open_workspace(tmp_path / "ws")
+    with ws.transaction() as s:
+        cases.create_case(s, "Start-up")
+    ws.close()
+    # the command line's own way in, to the first event-loop turn after the window is shown
+    code = ("from casefile.cli import main\n"
+            f"result = {{'code': main(['--workspace', {str(tmp_path / 'ws')!r}, 'gui'])}}")
+    result = _loaded_after(code, {"CASEFILE_EXIT_AFTER_SHOW": "1",
+                                  "XDG_CONFIG_HOME": str(tmp_path / "config")})
+    assert result["code"] == 0
+    assert result["loaded"] == []
+
+
+def test_the_first_import_and_brief_load_what_they_need(tmp_path: Path) -> None:
+    """What start-up leaves out still loads when used: an HTML import and a brief."""
+    page = tmp_path / "page.html"
+    page.write_text("<html><head><title>Budget</title></head><body><p>The council met on "
+                    "Monday to discuss the budget of the harbor.</p></body></html>",
+                    encoding="utf-8")
+    code = (
+        "from casefile.store.workspace import open_workspace\n"
+        "from casefile.services import brief, cases, documents\n"
+        f"ws = open_workspace({str(tmp_path / 'ws')!r})\n"
+        "with ws.transaction() as s:\n"
+        "    cid = cases.create_case(s, 'Lazy').id\n"
+        f"    documents.import_file(s, cid, __import__('pathlib').Path({str(page)!r}))\n"
+        f"    brief.export_brief(s, cid, __import__('pathlib').Path({str(tmp_path / 'b.pdf')!r}))\n"
+        "result = {}"
+    )
+    result = _loaded_after(code)
+    assert {"reportlab", "trafilatura", "casefile.export.brief"} <= set(result["loaded"])
+    assert (tmp_path / "b.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_the_schema_head_is_known_without_alembic() -> None:
+    from casefile.store.workspace import _scripted_head, head_revision
+
+    assert _scripted_head() == head_revision()
