@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy.exc import DBAPIError
 
@@ -142,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     ri.add_argument("--json", action="store_true")
 
     _add_suggestions_parser(sub)
+    _add_suggest_parser(sub)
 
     br = sub.add_parser("brief", help="write the case's PDF brief")
     br.add_argument("--case", required=True, metavar="TITLE")
@@ -180,6 +181,26 @@ def _add_suggestions_parser(sub: Any) -> None:
     for action_parser in (acc, rej, mer):
         action_parser.add_argument("--case", metavar="TITLE", default=argparse.SUPPRESS)
         action_parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+    gone = actions.add_parser("rejected", help="list the names rejected in any case (never "
+                                               "suggested again until restored)")
+    back = actions.add_parser("restore", help="suggest a rejected name again in every case")
+    back.add_argument("kind", metavar="KIND", help="person, organization or place")
+    back.add_argument("name", metavar="NAME", help="the rejected name (case is ignored)")
+    for action_parser in (gone, back):
+        action_parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_suggest_parser(sub: Any) -> None:
+    """``casefile suggest --document ID | --case TITLE [--model M] [--json]``."""
+    sg = sub.add_parser("suggest", help="find suggestions again in documents already imported "
+                                        "(after a failed run or a new model)")
+    which = sg.add_mutually_exclusive_group(required=True)
+    which.add_argument("--document", type=int, metavar="ID", help="one document, by id")
+    which.add_argument("--case", metavar="TITLE", help="every document of the case")
+    how = sg.add_mutually_exclusive_group()
+    how.add_argument("--rules-only", action="store_true", help="do not use the spaCy model")
+    how.add_argument("--model", metavar="NAME_OR_PATH", help=MODEL_HELP)
+    sg.add_argument("--json", action="store_true")
 
 
 def _suggestion_json(entry: Any) -> dict[str, Any]:
@@ -231,6 +252,8 @@ def cmd_suggestions(args: argparse.Namespace) -> int:
     from casefile.services import cases, decisions
 
     ws = _open(args)
+    if args.suggestions_command in ("rejected", "restore"):
+        return _rejected_names(ws, args)
     if args.suggestions_command is None:
         if not args.case:
             raise ValidationError("say which case: casefile suggestions --case TITLE")
@@ -281,6 +304,81 @@ def cmd_suggestions(args: argparse.Namespace) -> int:
             print(f"{sid}: {ch.message}")
     if args.json:
         _print_json(done)
+    return 1 if failed else 0
+
+
+def _rejected_names(ws: Any, args: argparse.Namespace) -> int:
+    """``suggestions rejected``: list the workspace's rejected names; ``suggestions restore KIND
+    NAME``: suggest one again in every case."""
+    from casefile.services import rejections
+
+    if args.suggestions_command == "rejected":
+        with ws.transaction() as s:
+            listed = rejections.rejected_suggestions(s)
+        if args.json:
+            _print_json([r.as_json() for r in listed])
+        elif not listed:
+            print("no rejected names")
+        else:
+            for r in listed:
+                when = f"; rejected {r.when[:10]}" if r.when else ""
+                mentions = f"{r.mentions} mention{'s' if r.mentions != 1 else ''}"
+                print(f"{r.kind:<12} {r.name}  ({mentions} in {', '.join(r.cases)}{when})")
+            print(f"{len(listed)} rejected name{'s' if len(listed) != 1 else ''}; suggest one "
+                  "again with `casefile suggestions restore KIND NAME`")
+        return 0
+    with ws.transaction() as s:
+        ch = rejections.restore_rejected(s, args.kind, args.name)
+    if args.json:
+        _print_json({"kind": args.kind, "name": args.name, "mentions": ch.value,
+                     "documents": sorted(ch.documents), "message": ch.message})
+    else:
+        print(ch.message)
+    return 0
+
+
+def cmd_suggest(args: argparse.Namespace) -> int:
+    """Run the suggestion step again on documents already imported (one, or all of a case)."""
+    from sqlalchemy import select
+
+    from casefile.errors import NotFoundError
+    from casefile.services import cases
+    from casefile.store import Document
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        if args.case is not None:
+            case_id = cases.find_case(s, args.case).id
+            docs = [(int(i), str(t)) for i, t in s.execute(
+                select(Document.id, Document.title).where(Document.case_id == case_id)
+                .order_by(Document.id))]
+            if not docs:
+                raise CasefileError(f"case {args.case!r} has no documents yet (import some: "
+                                    "casefile import PATH --case TITLE)")
+        else:
+            doc = s.get(Document, args.document)
+            if doc is None:
+                raise NotFoundError(f"no document with id {args.document}")
+            docs = [(doc.id, doc.title)]
+    mode: Literal["auto", "rules"] = "rules" if args.rules_only else "auto"
+    if not args.rules_only:
+        _check_model(args.model)
+    failed = False
+    results: list[dict[str, Any]] = []
+    for doc_id, title in docs:
+        sug = _suggest(ws, doc_id, args.model, mode)
+        results.append({"document_id": doc_id, "title": title, **sug})
+        if "error" in sug:
+            failed = True
+            if not args.json:
+                print(f"casefile: document {doc_id} “{title}”: {sug['error']}", file=sys.stderr)
+            continue
+        if not args.json:
+            counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
+            print(f"document {doc_id} “{title}”: suggestions ({sug.get('model') or sug['mode']})"
+                  f": {counts or 'none new'}")
+    if args.json:
+        _print_json(results)
     return 1 if failed else 0
 
 
@@ -391,13 +489,14 @@ def _check_model(model: str | None) -> None:
         load_pipeline(model)
 
 
-def _suggest(ws: Any, document_id: int, model: str | None = None) -> dict[str, Any]:
+def _suggest(ws: Any, document_id: int, model: str | None = None,
+             mode: Literal["auto", "rules"] = "auto") -> dict[str, Any]:
     try:
         from casefile.services.suggestions import extract_for_document, suggest_for_document
         from casefile.store.conflicts import retry_on_conflict
 
         with ws.transaction() as s:  # read and extract; nothing written yet
-            extracted = extract_for_document(s, document_id, model=model)
+            extracted = extract_for_document(s, document_id, model=model, mode=mode)
 
         def store() -> Any:
             with ws.transaction() as s:
@@ -677,6 +776,7 @@ COMMANDS = {
     "case": cmd_case, "import": cmd_import, "extract": cmd_extract, "items": cmd_items,
     "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
+    "suggest": cmd_suggest,
 }
 
 

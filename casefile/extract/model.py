@@ -85,7 +85,25 @@ def _check_chosen(choice: str) -> str:
     if not found:
         raise ModelError(choice, "no installed package of that name (install it with pip, "
                                  "or give the path of a pipeline folder)")
+    if not _is_pipeline_package(choice):
+        raise ModelError(choice, "that package is not a spaCy pipeline (no config.cfg or "
+                                 "meta.json in it)")
     return choice
+
+
+def _is_pipeline_package(name: str) -> bool:
+    """True if the installed package ``name`` is a spaCy pipeline: registered under the
+    ``spacy_models`` entry point, or its folder (or a folder in it) holds a config.cfg, or it
+    holds a meta.json. Does not import the package."""
+    if any(ep.name == name for ep in importlib.metadata.entry_points(group="spacy_models")):
+        return True
+    spec = importlib.util.find_spec(name)
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(location)
+        if ((folder / "config.cfg").is_file() or (folder / "meta.json").is_file()
+                or any(folder.glob("*/config.cfg"))):
+            return True
+    return False
 
 
 def default_model_name() -> str | None:

@@ -129,6 +129,7 @@ ACTION_MODULES: tuple[str, ...] = (
     "casefile.services.claim_actions",
     "casefile.services.relationship_actions",
     "casefile.services.decisions",
+    "casefile.services.rejections",
     "casefile.services.published",
 )
 

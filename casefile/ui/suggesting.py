@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QPoint, Qt, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
@@ -73,6 +75,65 @@ class SuggestionsController(QObject):
             change=lambda c: c, parent=self.window, on_done=self._on_done)
         self.last_job = job
         return job
+
+    def current_document_id(self) -> int | None:
+        """The document whose viewer tab is shown, or None (another tab, or none open)."""
+        shown = self.window.tabs.currentWidget()
+        for document_id, viewer in self.window.viewers.items():
+            if viewer is shown:
+                return document_id
+        return None
+
+    def suggest_again(self, document_id: int | None = None) -> Job | None:
+        """"Suggest again": run the import's suggestion job on a document already in the case
+        (``document_id``, else the one shown), e.g. after a failed run or a model chosen in
+        Preferences (re-importing it only says it is already there). Its undecided suggestions
+        are found afresh; decided ones stay as they are. Returns the job, or None when there is
+        no document to run on or no extractor (said in the status bar)."""
+        doc = document_id if document_id is not None else self.current_document_id()
+        if doc is None:
+            self.window.notify("Suggest again works on a document: open it in its tab first.",
+                               8000)
+            return None
+        if not suggestions_available():
+            self.window.notify("No suggestions: the name finder is not installed.", 8000)
+            return None
+        return self.start([doc])
+
+    def install_tab_menu(self) -> None:
+        """Give the document tabs a context menu with "Suggest again" (the tabs must exist:
+        call after the window built its widgets). ``suggest_again_action`` is the window's
+        own action for the document shown."""
+        self.suggest_again_action = QAction("Suggest &again", self.window)
+        self.suggest_again_action.setStatusTip(
+            "Find names, dates, follow-ups and claims again in the document shown")
+        self.suggest_again_action.triggered.connect(lambda _checked=False: self.suggest_again())
+        bar = self.window.tabs.tabBar()
+        bar.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        bar.customContextMenuRequested.connect(self._on_tab_menu)
+        self.tab_menu: QMenu | None = None
+
+    def tab_menu_for(self, index: int) -> QMenu | None:
+        """The context menu of the tab at ``index`` (None unless it is a document's tab)."""
+        widget = self.window.tabs.widget(index)
+        doc = next((d for d, v in self.window.viewers.items() if v is widget), None)
+        if doc is None:
+            return None
+        menu = QMenu(self.window)
+        again = menu.addAction("Suggest &again")
+        again.setStatusTip(self.suggest_again_action.statusTip())
+        again.triggered.connect(lambda _checked=False: self.suggest_again(doc))
+        return menu
+
+    @Slot(QPoint)
+    def _on_tab_menu(self, pos: QPoint) -> None:
+        bar = self.window.tabs.tabBar()
+        menu = self.tab_menu_for(bar.tabAt(pos))
+        if menu is None:
+            return
+        self.tab_menu = menu
+        menu.aboutToHide.connect(menu.deleteLater)
+        menu.popup(bar.mapToGlobal(pos))
 
     def _on_done(self, job: Job) -> None:
         if job.outcome != "succeeded":

@@ -50,18 +50,22 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QTreeView,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 from sqlalchemy.orm import Session
 
-from casefile.services import decisions, views
+from casefile.services import decisions, rejections, views
 from casefile.services.changes import Changes, Step
 from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
+from casefile.services.rejections import RejectedName
 from casefile.services.suggestions import last_suggestion_model
 from casefile.services.views import ItemChoice
 from casefile.ui.docks import DOCK_MIN_WIDTH, add_tabbed_dock
 from casefile.ui.operations import CaseChange, OperationRunner
+from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
@@ -459,6 +463,109 @@ class MergeDialog(QDialog):
             self.problem.setText("")
 
 
+class RejectedNamesDialog(QDialog):
+    """"Rejected names…": the names rejected in any case of the workspace (kind, name, cases,
+    mentions, when), and "Suggest again" for the selected one. The list is read through
+    ``panel``'s runner and read again after each restore (and after undo / redo while open);
+    ``tree`` holds one row per name (its RejectedName under ``Qt.UserRole``)."""
+
+    def __init__(self, panel: SuggestionsPanel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.panel = panel
+        self.setWindowTitle("Rejected names")
+        self.rows: list[RejectedName] = []
+        intro = QLabel("These names are not suggested in any case of this workspace. "
+                       "“Suggest again” puts their mentions back in the Suggestions panel "
+                       "of their cases (Undo takes it back).")
+        intro.setTextFormat(Qt.TextFormat.PlainText)
+        intro.setWordWrap(True)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("rejected_names_tree")
+        self.tree.setHeaderLabels(["Kind", "Name", "Cases", "#", "Rejected"])
+        self.tree.setRootIsDecorated(False)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.empty = QLabel("No names are rejected.")
+        self.empty.setTextFormat(Qt.TextFormat.PlainText)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.restore_button = self.buttons.addButton(
+            "&Suggest again", QDialogButtonBox.ButtonRole.ActionRole)
+        self.restore_button.setObjectName("suggest_again_button")
+        self.restore_button.clicked.connect(self.restore_selected)
+        self.buttons.rejected.connect(self.reject)
+        self.tree.itemSelectionChanged.connect(self._update_button)
+        self.tree.itemDoubleClicked.connect(lambda *_args: self.restore_selected())
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.empty)
+        layout.addWidget(self.buttons)
+        panel.runner.case_changed.connect(self._on_case_changed)
+        self.reload()
+        self.resize(560, 320)
+
+    def reload(self) -> None:
+        """Read the rejected names again (the selection stays on the same name if it is
+        still there, else the first row)."""
+        old = self.selected()
+        self.rows = self.panel.runner.read(rejections.rejected_suggestions)
+        self.tree.clear()
+        self._items: list[QTreeWidgetItem] = []
+        for r in self.rows:
+            row = QTreeWidgetItem([KIND_SINGULAR.get(r.kind, r.kind), r.name,
+                                   ", ".join(r.cases), str(r.mentions),
+                                   (r.when or "")[:10]])
+            row.setData(0, Qt.ItemDataRole.UserRole, r)
+            row.setToolTip(1, f"{r.name}\n{r.mentions} mention{'s' if r.mentions != 1 else ''}"
+                              f" in {r.documents} document{'s' if r.documents != 1 else ''}")
+            row.setToolTip(2, ", ".join(r.cases))
+            self.tree.addTopLevelItem(row)
+            self._items.append(row)
+        for column in (0, 3, 4):
+            self.tree.resizeColumnToContents(column)
+        target = next((n for n, r in enumerate(self.rows) if old is not None
+                       and (r.kind, r.name) == (old.kind, old.name)), 0)
+        if self.rows:
+            self.tree.setCurrentItem(self._items[target])
+        self.tree.setVisible(bool(self.rows))
+        self.empty.setVisible(not self.rows)
+        self._update_button()
+
+    def selected(self) -> RejectedName | None:
+        """The selected rejected name, or None."""
+        row = self.tree.currentItem()
+        if row is None or not row.isSelected():
+            return None
+        value = row.data(0, Qt.ItemDataRole.UserRole)
+        return value if isinstance(value, RejectedName) else None
+
+    def select(self, kind: str, name: str) -> bool:
+        """Select the row of this rejected name; True if it is listed."""
+        for n, r in enumerate(self.rows):
+            if (r.kind, r.name) == (kind, name):
+                self.tree.setCurrentItem(self._items[n])
+                return True
+        return False
+
+    def restore_selected(self) -> bool:
+        """Suggest the selected name again (through the panel: undoable); True if done."""
+        chosen = self.selected()
+        if chosen is None:
+            return False
+        done = self.panel.restore_rejected(chosen.kind, chosen.name)
+        self.reload()
+        return done
+
+    def _update_button(self) -> None:
+        self.restore_button.setEnabled(self.selected() is not None)
+
+    @Slot(object)
+    def _on_case_changed(self, ch: CaseChange) -> None:
+        if ch.suggestions and self.isVisible():
+            self.reload()
+
+
 class DecisionCommand(QUndoCommand):
     """One decision on the window's undo stack. The decision itself already ran (the first
     ``redo`` does nothing); ``undo`` / ``redo`` run the services' Steps through the panel
@@ -509,6 +616,7 @@ class SuggestionsPanel(QWidget):
     mention_activated = Signal(int, int, int)
     decided = Signal(str)
     count_changed = Signal(int)
+    suggest_again_requested = Signal()
 
     def __init__(self, runner: OperationRunner, parent: QWidget | None = None,
                  undo_stack: QUndoStack | None = None) -> None:
@@ -571,6 +679,16 @@ class SuggestionsPanel(QWidget):
         self.reject_action = self._action("Reject", ("X",), self.reject_current)
         self.open_action = self._action("Open in document", ("Return", "Enter"),
                                         self.open_current)
+        self.suggest_again_button = QPushButton("Suggest again")
+        self.suggest_again_button.setObjectName("suggest_again_document_button")
+        self.suggest_again_button.setToolTip(
+            "Find suggestions again in the document shown (after a failed run or a new "
+            "model in Edit ▸ Preferences…)")
+        self.suggest_again_button.clicked.connect(self.suggest_again_requested)
+        self.rejected_button = QPushButton("Rejected names…")
+        self.rejected_button.setObjectName("rejected_names_button")
+        self.rejected_button.setToolTip("The names rejected in any case, to suggest again")
+        self.rejected_button.clicked.connect(self.prompt_rejected)
         for button, action in ((self.accept_button, self.accept_action),
                                (self.accept_as_button, self.accept_as_action),
                                (self.merge_button, self.merge_action),
@@ -584,7 +702,8 @@ class SuggestionsPanel(QWidget):
         # little width (a row of four scrolled "Reject" out of sight at 1024 pixels)
         buttons = QGridLayout()
         for n, button in enumerate((self.accept_button, self.accept_as_button,
-                                    self.merge_button, self.reject_button)):
+                                    self.merge_button, self.reject_button,
+                                    self.suggest_again_button, self.rejected_button)):
             buttons.addWidget(button, n // 2, n % 2)
         buttons.setColumnStretch(2, 1)
         self.setMinimumWidth(DOCK_MIN_WIDTH)  # the list's columns keep their titles readable
@@ -870,6 +989,33 @@ class SuggestionsPanel(QWidget):
         return self._decide(lambda s: decisions.reject(s, case_id, entry.kind, entry.name,
                                                        variant=entry.variant))
 
+    def restore_rejected(self, kind: str, name: str) -> bool:
+        """Suggest a rejected name again in every case (``rejections.restore_rejected``),
+        pushed on the undo stack so Ctrl+Z rejects it again; the list reloads from the
+        Changes. True if it ran (a failure is reported through the runner)."""
+        case_id = self.case_id
+
+        def restore(s: Session) -> Changes:
+            return rejections.restore_rejected(s, kind, name, case_id=case_id)
+
+        command = ActionCommand(self.runner, case_id or 0, f"Suggest {name} again", restore)
+        if self.undo_stack is not None:
+            self.undo_stack.push(command)
+        else:
+            command.redo()
+        if command.changes is not None and not command.failed:
+            self.decided.emit(command.changes.message)
+            return True
+        return False
+
+    def prompt_rejected(self) -> RejectedNamesDialog:
+        """"Rejected names…": the workspace's rejected names, to suggest again (a
+        non-blocking dialog, kept in ``dialog``)."""
+        dialog = RejectedNamesDialog(self, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self._open(dialog)
+        return dialog
+
     def prompt_accept_as(self) -> RenameDialog | None:
         """Accept as… (R, F2): ask for the name (a non-blocking dialog, kept in ``dialog``)."""
         entry = self.current_entry()
@@ -942,4 +1088,6 @@ def install_suggestions_panel(window: MainWindow) -> SuggestionsPanel:
     panel.mention_activated.connect(
         lambda doc_id, start, end: window.open_document(doc_id, start, end))
     panel.decided.connect(lambda message: window.statusBar().showMessage(message, 6000))
+    window.suggestions.install_tab_menu()
+    panel.suggest_again_requested.connect(lambda: window.suggestions.suggest_again())
     return panel

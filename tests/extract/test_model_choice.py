@@ -103,3 +103,19 @@ def test_a_pipeline_folder_gives_the_default_models_suggestions(monkeypatch) -> 
     assert load_pipeline(str(MODEL_DIR)) is load_pipeline()
     assert load_pipeline(str(MODEL_DIR)) is not load_pipeline(DEFAULT_MODEL)
     assert load_pipeline(DEFAULT_MODEL) is load_pipeline(DEFAULT_MODEL)
+
+
+def test_an_installed_package_that_is_no_spacy_pipeline_is_refused() -> None:
+    """Typing ``spacy`` (or any importable package) as the model is refused at once, not when a
+    suggestion run fails later."""
+    for name in ("spacy", "sqlalchemy", "json"):
+        with pytest.raises(ModelError, match="not a spaCy pipeline"):
+            find_model_name(name)
+        assert model_available(name) is False
+
+
+@needs_model
+def test_an_installed_pipeline_package_is_accepted_by_name() -> None:
+    assert DEFAULT_MODEL is not None
+    assert find_model_name(DEFAULT_MODEL) == DEFAULT_MODEL
+    assert model_available(DEFAULT_MODEL) is True

@@ -82,6 +82,19 @@ def test_preferences_refuse_a_model_that_is_not_installed_and_store_a_real_one(
     assert suggestion_model(window.settings) is None
 
 
+def test_preferences_refuse_an_installed_package_that_is_no_spacy_pipeline(
+        make_window, ui_workspace, qtbot, monkeypatch) -> None:
+    """``spacy`` itself imports, but it is not a pipeline: refused at once, not at run time."""
+    window = make_window(make_case(ui_workspace))
+    shown: list[PreferencesDialog] = []
+    answer_preferences(monkeypatch, qtbot, "spacy", shown)
+    window.preferences.action.trigger()
+    assert shown[-1].result() == QDialog.DialogCode.Rejected  # OK stayed disabled
+    assert "'spacy'" in shown[-1].problem.text()
+    assert "not a spaCy pipeline" in shown[-1].problem.text()
+    assert suggestion_model(window.settings) is None
+
+
 def test_a_chosen_model_that_cannot_load_is_said_not_replaced_by_rules(
         make_window, ui_workspace, qtbot, monkeypatch, tmp_path: Path) -> None:
     cid = make_case(ui_workspace)
