@@ -111,3 +111,34 @@ def test_first_span_in_a_long_text_and_no_match(monkeypatch: pytest.MonkeyPatch)
     assert first_span(text, "again") == (len(text) - 5, len(text))
     assert first_span(text, "absent") is None
     assert first_span(text, "") is None
+
+
+PIECES = ("Łódź", "lodz", "Straße", "STRASSE", "strasse", "ﬁnance", "finance", "O’Brien",
+          "O'Brien", "obrien", "Jose\u0301", "José", "jose", "😀", "👮🚓", "ß", "æther", "Æ",
+          "e-mail", "email", "e mail", "the", "other", "bathe", "police", "Police", "\n",
+          "  ", ", ", ". ", "x\u0301\u0301", "İstanbul", "ǅemal", "ﬀ", "Ⅻ", "ｆｕｌｌ",
+          "harbor", "Harbor\nPolice", "audit", "auditor", "audits", "a" * 70, "日本", "?", "¿")
+QUERIES = ("lodz", "strasse", "finance", "o'brien", "jose", "the", "e-mail", "email",
+           '"harbor police"', "audit*", "ff", "xii", "full", "istanbul", "aether", "ae",
+           "police OR finance", "-police the", "lodz strasse", "fi*", '"the other"', "ss",
+           "dzemal", "a*", "日本", "e mail")
+
+
+def test_first_match_is_the_first_span_of_the_whole_folded_text() -> None:
+    """first_match folds runs whole and maps only the match's ends back: it must give the
+    span FoldedText (a segment per character) gives first, on texts of awkward pieces."""
+    import random
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(150):
+        text = "".join(rng.choice(PIECES) + rng.choice(("", " ", "", "-"))
+                       for _ in range(rng.randrange(0, 30)))
+        for query in QUERIES:
+            spans = FoldedText(text).spans(query)
+            want = spans[0] if spans else None
+            assert textfind.first_match(text, parse_query(query).phrases()) == want, (
+                text, query)
+            assert first_span(text, query) == want
+            checked += want is not None
+    assert checked > 400
