@@ -184,10 +184,11 @@ def find_spans(text: str, query: str) -> list[tuple[int, int]]:
     return FoldedText(text).spans(query)
 
 
-#: :func:`first_span` folds this many characters first, then eight times more each round.
-FIRST_SPAN_CHUNK = 65_536
-#: ... and keeps a match found in a prefix only when it ends this far before the cut.
-FIRST_SPAN_MARGIN = 4_096
+#: :func:`first_match` looks at this many characters of a text first, then FIRST_SPAN_GROWTH
+#: times more each round, until the first match is sure (see there).
+FIRST_SPAN_CHUNK = 16_384
+FIRST_SPAN_GROWTH = 8
+_WORD_RUN = re.compile(r"[^\W_]+")
 
 _RUN_FOLDS: dict[str, str] = {}
 
@@ -277,39 +278,147 @@ def _first_of_phrase(folded: str, phrase: Phrase) -> tuple[int, int] | None:
 def first_match(text: str, phrases: Sequence[Phrase]) -> tuple[int, int] | None:
     """The first match in ``text`` of any of ``phrases`` (a parsed query's positive phrases,
     :meth:`~casefile.store.search.Query.phrases`) as ``(start, end)`` str offsets, or None:
-    the first span :meth:`FoldedText.spans` would give (the earliest start, then the longest).
+    the first span :meth:`FoldedText.spans` gives for the whole text (the earliest start,
+    then the longest).
 
-    Costs one fold of the text (a few microseconds per KB of mostly ASCII text: the runs of
-    non-ASCII characters are folded whole, from a cache) and one regex search per phrase; only
-    the two ends of the match are mapped back to the original offsets. A long text is folded
-    from its start in growing pieces as :func:`first_span` says.
+    Only as much of the text is looked at as it takes: FIRST_SPAN_CHUNK characters, then
+    FIRST_SPAN_GROWTH times more each round, until the first match found in that piece is sure
+    to be the first of the whole text: it ends before the piece does, and at least one more
+    word than the longest phrase has starts in the piece at or after it (a phrase of ``k``
+    words matches exactly ``k`` runs of letters/digits, so a match starting earlier, which
+    was not found because it runs past the piece's end, cannot exist). A piece whose every
+    character folds to one character, searched for ASCII words, is searched as bytes, not
+    folded (:func:`_ascii_first`; news text in Latin script: a few microseconds per KB);
+    another is folded (runs of non-ASCII characters folded whole, from a cache) and only the
+    ends of the match are mapped back to the original offsets.
     """
     unique = tuple(dict.fromkeys(p for p in phrases if p.words))
     if not unique or not text:
         return None
-
-    def first(piece: str) -> tuple[int, int] | None:
-        qf = _QuickFold(piece)
-        found = [qf.span(*m) for m in (_first_of_phrase(qf.folded, p) for p in unique) if m]
-        return min(found, key=lambda s: (s[0], -s[1])) if found else None
-
+    most = max(len(p.words) for p in unique)
     n = FIRST_SPAN_CHUNK
-    while n < len(text):
-        span = first(text[:n])
-        if span is not None and span[1] <= n - FIRST_SPAN_MARGIN:
+    while True:
+        whole = n >= len(text)
+        piece = text if whole else text[:n]
+        found = _ascii_first(piece, unique, most)
+        if found is None:
+            qf = _QuickFold(piece)
+            first = _first_in(qf, unique)
+            found = (None if first is None else first[0],
+                     first is not None and first[1][1] < len(qf.folded)
+                     and _has_runs(qf.folded, first[1][0], most + 1))
+        span, inside = found
+        if whole or (span is not None and inside):
             return span
-        n *= 8
-    return first(text)
+        n *= FIRST_SPAN_GROWTH
+
+
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+_BYTES_RUN = re.compile(rb"[A-Za-z0-9]+")
+
+
+@lru_cache(maxsize=256)
+def _bytes_pattern(phrase: Phrase) -> re.Pattern[bytes] | None:
+    """:func:`phrase_pattern` for the ASCII bytes of a text, or None when a word of
+    ``phrase`` is not all ASCII letters and digits."""
+    if not all(_ASCII_WORD.fullmatch(w) for w in phrase.words):
+        return None
+    body = rb"[\W_]+".join(w.encode() for w in phrase.words)
+    return re.compile(body + (rb"[A-Za-z0-9]*" if phrase.prefix else b"") + rb"(?![A-Za-z0-9])")
+
+
+_SIMPLE: dict[str, int] = {}
+
+
+def _simple_byte(c: str) -> int:
+    """For a non-ASCII character: the byte standing for it in :func:`_ascii_first`'s bytes
+    (its fold when that is one ASCII letter or digit, ``?`` when it folds to one character
+    that is not a letter or digit: a curly quote, a dash), or -1 (any other fold)."""
+    b = _SIMPLE.get(c)
+    if b is None:
+        f = _fold_char(c)
+        b = -1 if len(f) != 1 else ord(f) if f.isascii() and f.isalnum() else (
+            -1 if f.isalnum() else 63)
+        if len(_SIMPLE) < 100_000:
+            _SIMPLE[c] = b
+    return b
+
+
+def _ascii_first(text: str, phrases: tuple[Phrase, ...], most: int
+                 ) -> tuple[tuple[int, int] | None, bool] | None:
+    """:func:`_first_in` without folding the text, when every phrase is ASCII letters and
+    digits and every non-ASCII character of the text folds to one character: then the text
+    as bytes, one per character (so offsets are the text's), ASCII lower-cased, each
+    non-ASCII character replaced by its fold if that is an ASCII letter or digit, else by
+    ``?``, has the same words and separators as the folded text, and :func:`_bytes_pattern`
+    finds the same first match there. Returns ``(span or None, sure)`` (``sure``: the match
+    ends before the text and ``most + 1`` runs of letters/digits start at or after it), or
+    None when the text or a phrase is not like that."""
+    patterns = [_bytes_pattern(p) for p in phrases]
+    if any(pat is None for pat in patterns):
+        return None
+    enc = text.encode("ascii", "replace")
+    buf: bytes | bytearray = enc.lower()
+    if not text.isascii():
+        buf = bytearray(buf)
+        find = enc.find
+        i = find(63)  # "?"
+        while i >= 0:
+            c = text[i]
+            if c != "?":
+                b = _simple_byte(c)
+                if b < 0:
+                    return None
+                if b != 63:
+                    buf[i] = b
+            i = find(63, i + 1)
+    best: tuple[int, int] | None = None
+    for pat, phrase in zip(patterns, phrases, strict=True):
+        assert pat is not None
+        pos = 0
+        while True:
+            m = pat.search(buf, pos)
+            if m is None:
+                break
+            a = m.start()
+            if (a and buf[a - 1:a].isalnum()) or (
+                    phrase.prefix and not _last_word_ok(bytes(m.group()).decode())):
+                pos = a + 1
+                continue
+            if best is None or (a, -m.end()) < (best[0], -best[1]):
+                best = (a, m.end())
+            break
+    if best is None:
+        return None, False
+    return best, best[1] < len(buf) and any(
+        k >= most for k, _ in enumerate(_BYTES_RUN.finditer(buf, best[0])))
+
+
+def _first_in(qf: _QuickFold, phrases: tuple[Phrase, ...]
+              ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """``(original span, folded span)`` of the first match of any of ``phrases`` in ``qf``
+    (by original start, then the longest), or None."""
+    best: tuple[tuple[int, int], tuple[int, int]] | None = None
+    for phrase in phrases:
+        m = _first_of_phrase(qf.folded, phrase)
+        if m is None:
+            continue
+        span = qf.span(*m)
+        if best is None or (span[0], -span[1]) < (best[0][0], -best[0][1]):
+            best = (span, m)
+    return best
+
+
+def _has_runs(folded: str, start: int, count: int) -> bool:
+    """True when at least ``count`` runs of letters/digits start in ``folded[start:]``."""
+    return any(k + 1 >= count for k, _ in enumerate(_WORD_RUN.finditer(folded, start)))
 
 
 def first_span(text: str, query: str) -> tuple[int, int] | None:
     """The first match of ``query`` in ``text`` (str offsets), or None; see :func:`find_spans`.
 
-    A long text is folded from its start in growing pieces (FIRST_SPAN_CHUNK characters, then
-    eight times more...) until a match ends FIRST_SPAN_MARGIN characters before the piece's
-    end, so a match near the start of a 5 MB text is found without folding all of it (only
-    a match spanning more than FIRST_SPAN_MARGIN characters, its words thousands of punctuation
-    characters apart, that crosses a piece's end could be passed over for a later one).
-    To locate one query in many texts, parse it once and call :func:`first_match`.
+    The text is folded from its start in growing pieces (:func:`first_match`), so a match
+    near the start of a 5 MB text is found without folding all of it. To locate one query in
+    many texts, parse it once and call :func:`first_match`.
     """
     return first_match(text, parse_query(query).phrases())
