@@ -852,8 +852,8 @@ class SearchSQL:
       read (``:seqscan``, ``:indexscan``).
     - SQLite only: ``prefixes``, the parsed query when it has ``prefix*`` phrases, whose
       words :func:`search_ids` looks up (:func:`prefix_words`) to write ``:q`` out; ``top``,
-      the highest item id; ``sample``, the newest ``:window`` matches among the ids above
-      ``:cut``; ``rest``, the newest ``:rest`` matches at or below ``:cut``; ``scored``, the
+      the highest item id; ``sample``, the number of matches above the id ``:cut``, up to
+      ``:window``; ``rest``, the number at or below ``:cut``, up to ``:rest``; ``scored``, the
       newest ``:window`` matches with their ``bm25`` score (one pass that both tells whether
       there are RANK_WINDOW matches and ranks them when there are fewer).
     """
@@ -892,7 +892,7 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
     if dialect == "sqlite":
         params["q"] = fts5_query(parsed)
         case_join = ("" if case_id is None else
-                     "JOIN items ci ON ci.id = search_fts.rowid AND ci.case_id = :case_id ")
+                     "CROSS JOIN items ci ON ci.id = search_fts.rowid AND ci.case_id = :case_id ")
         matches = f"FROM search_fts {case_join}WHERE search_fts MATCH :q "
         bm25 = f"bm25(search_fts, {TITLE_WEIGHT}, 1.0)"
         newest = "ORDER BY search_fts.rowid DESC LIMIT :window"
@@ -901,9 +901,10 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
             ranked=f"SELECT search_fts.rowid {matches}"
                    f"ORDER BY {bm25}, search_fts.rowid LIMIT :limit",
             top="SELECT max(id) FROM items",
-            sample=f"SELECT search_fts.rowid {matches}AND search_fts.rowid > :cut {newest}",
-            rest=f"SELECT search_fts.rowid {matches}AND search_fts.rowid <= :cut "
-                 "ORDER BY search_fts.rowid DESC LIMIT :rest",
+            sample=f"SELECT count(*) FROM (SELECT 1 {matches}AND search_fts.rowid > :cut "
+                   "LIMIT :window)",
+            rest=f"SELECT count(*) FROM (SELECT 1 {matches}AND search_fts.rowid <= :cut "
+                 "LIMIT :rest)",
             scored=f"SELECT search_fts.rowid, {bm25} {matches}{newest}",
             rows="SELECT i.id, i.case_id, i.kind, i.title, d.body, doc.text FROM items i "
                  "LEFT JOIN search_fts_docs d ON d.item_id = i.id "
@@ -981,29 +982,28 @@ def _sqlite_ids(run: Run, stmts: SearchSQL, params: dict[str, object],
     was every match, and they are sorted here as ``ranked`` would sort them (bm25, then id;
     the same float scores). That pass computes bm25 for each match, which a query matching
     many more items than RANK_WINDOW should not pay (bm25 counts all matches of each phrase
-    for its IDF), so the newest ids (``sample``: the newest 1/RANK_SAMPLE_SHARE of the ids) are
-    searched first, and the count found there, scaled up, chooses: under RANK_WINDOW, the
-    ``scored`` pass; else the search goes on below the sample (``rest``) until RANK_WINDOW
-    matches are found (newest first), and only a query whose guess was wrong, with fewer
-    matches after all, is ranked by a second pass (``ranked``). A workspace with fewer ids than
+    for its IDF), so the matches among the newest ids are counted first (``sample``: the
+    newest 1/RANK_SAMPLE_SHARE of the ids), and that count, scaled up, chooses: under
+    RANK_WINDOW, the ``scored`` pass; else the matches below the sample are counted too
+    (``rest``) up to RANK_WINDOW, and with RANK_WINDOW the hits are the newest ``limit``
+    (``newest``, which stops there); only a query whose guess was wrong, with fewer matches
+    after all, is ranked by a second pass (``ranked``). A workspace with fewer ids than
     RANK_WINDOW is ranked at once (``ranked``). The answer is the same whichever way.
     """
     assert stmts.top and stmts.sample and stmts.rest and stmts.scored
-    window = max(RANK_WINDOW, limit)  # as params["window"]
     top = int(run(stmts.top, {})[0][0] or 0)
     if top < RANK_WINDOW:  # fewer items than RANK_WINDOW: always ranked
         return [int(r[0]) for r in run(stmts.ranked, params)]
     cut = top - max(top // RANK_SAMPLE_SHARE, RANK_SAMPLE_MIN)
     if cut > 0:
-        sample = [int(r[0]) for r in run(stmts.sample, {**params, "cut": cut})]
-        if len(sample) >= window:
-            return sample[:limit]
+        found = int(run(stmts.sample, {**params, "cut": cut, "window": RANK_WINDOW})[0][0])
         # RANK_WINDOW matches or more in the sample, or likely so in all
-        if len(sample) >= RANK_WINDOW or len(sample) * top >= RANK_WINDOW * (top - cut):
-            rest = run(stmts.rest, {**params, "cut": cut, "rest": window - len(sample)})
-            newest = sample + [int(r[0]) for r in rest]
-            if len(newest) >= RANK_WINDOW:
-                return newest[:limit]
+        if found >= RANK_WINDOW or found * top >= RANK_WINDOW * (top - cut):
+            if found < RANK_WINDOW:
+                found += int(run(stmts.rest, {**params, "cut": cut,
+                                              "rest": RANK_WINDOW - found})[0][0])
+            if found >= RANK_WINDOW:
+                return [int(r[0]) for r in run(stmts.newest, {**params, "window": limit})]
             return [int(r[0]) for r in run(stmts.ranked, params)]
     scored = run(stmts.scored, params)
     if len(scored) >= RANK_WINDOW:

@@ -361,16 +361,17 @@ def _ascii_first(text: str, phrases: tuple[Phrase, ...], most: int
     buf: bytes | bytearray = enc.lower()
     if not text.isascii():
         buf = bytearray(buf)
-        find = enc.find
+        find, simple = enc.find, _SIMPLE
         i = find(63)  # "?"
         while i >= 0:
             c = text[i]
-            if c != "?":
-                b = _simple_byte(c)
+            b = simple.get(c)
+            if b is None:
+                b = 63 if c == "?" else _simple_byte(c)
+            if b != 63:
                 if b < 0:
                     return None
-                if b != 63:
-                    buf[i] = b
+                buf[i] = b
             i = find(63, i + 1)
     best: tuple[int, int] | None = None
     for pat, phrase in zip(patterns, phrases, strict=True):
