@@ -42,12 +42,16 @@ ranked by relevance: FTS5 ``bm25`` / ``ts_rank``, the title weighing TITLE_WEIGH
 matches more, ranking would cost per match (FTS5's bm25 counts all matches of each phrase for its
 IDF and reads every matching row's sizes and positions, sqlite.org/fts5.html 5.1.1), so the hits
 are the newest matching items (by id, so by import order), the same on both engines whatever the
-size of the workspace. On SQLite that is one FTS5 scan in id order, which also tells how many
-matches there are. On PostgreSQL the matches are counted up to RANK_WINDOW from the GIN index, and
-the newest are found in the newest id window, then 8, 64 windows (:func:`search_ids`); the search
-statements run with ``enable_seqscan`` and ``enable_indexscan`` off for their transaction (docs/15/
-runtime-config-query.html), because otherwise the planner walks the primary key newest first and
-reads each row's vector from TOAST (8 us a row: 0.9 s for a phrase in 1,246 of 100,000 documents).
+size of the workspace. On SQLite the matches are counted up to RANK_WINDOW (among the newest ids
+first, which guesses the answer), then either the newest ``limit`` are read, or, for fewer, one
+FTS5 pass reads every match with its bm25 score and they are sorted in Python: a ranked query
+is matched once, not counted by one pass and ranked by another (:func:`_sqlite_ids`; a phrase
+costs about as much to match as to rank). On PostgreSQL the matches are counted up to
+RANK_WINDOW from the GIN index, and the newest are found in the newest id window, then 8, 64
+windows (:func:`search_ids`); the search statements run with ``enable_seqscan`` and
+``enable_indexscan`` off for their transaction (docs/15/runtime-config-query.html), because
+otherwise the planner walks the primary key newest first and reads each row's vector from TOAST
+(8 us a row: 0.9 s for a phrase in 1,246 of 100,000 documents).
 The hits' rows (items, the body copy, documents.text) are read for the returned ids only, and
 snippets made for them only (about 0.01-0.04 ms of Python per 3 KB hit). The statements
 run through the driver (:mod:`casefile.store.reader`).
