@@ -107,3 +107,22 @@ QUERIES = (
     "treasurer Okafor", "Whitcombe hearing", "shipping bond", "Westmere \"City Council\"",
     "Tanaka lawsuit", "hospital", "warrant", "No. 42",
 )
+
+
+#: Names that occur in few documents (``news``): one document in RARE_EVERY mentions one.
+RARE_NAMES = ("Ysolde Carrabine", "Teodor Vellacourt", "Fintan Ashgrove")
+RARE_EVERY = 997
+
+
+def news(n: int, seed: int = 7, size: int = 3000) -> Iterator[SyntheticDocument]:
+    """``documents(n, seed, size)`` with rare recurring names added: document ``i`` (from 0)
+    with ``i % RARE_EVERY == RARE_EVERY // 2`` gets one more sentence naming
+    ``RARE_NAMES[(i // RARE_EVERY) % len(RARE_NAMES)]``, so a rare name is in about one
+    document in 3,000 whatever ``n`` (a name search with few hits at every size)."""
+    for i, doc in enumerate(documents(n, seed, size)):
+        if i % RARE_EVERY == RARE_EVERY // 2:
+            name = RARE_NAMES[(i // RARE_EVERY) % len(RARE_NAMES)]
+            doc = SyntheticDocument(
+                doc.title, f"{doc.text}\n\n{name}, a former clerk, declined to comment.",
+                doc.topic)
+        yield doc

@@ -3,8 +3,9 @@
 Wraps :func:`casefile.store.search.search` (ranking, snippets, query syntax: words, ``"exact
 phrase"``, ``prefix*``, ``-exclude``, ``OR``; accents and case folded) and adds what the window
 needs to show and open a hit: the case's title, and for a document the span of the first match
-in its text (:func:`casefile.store.textfind.first_span`, folded like the index), so the viewer
-opens with the matched words selected. Plain values only; nothing here writes.
+in its text (:func:`casefile.store.textfind.first_match`, folded like the index), so the viewer
+opens with the matched words selected. The query is parsed once for the whole answer, and the
+match is located for the returned hits only. Plain values only; nothing here writes.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
 from casefile.store.reader import Reader, session_reader
-from casefile.store.search import query_terms, search
-from casefile.store.textfind import first_span
+from casefile.store.search import parse_query, search
+from casefile.store.textfind import first_match
 
 #: Most hits one search returns (the panel asks for fewer).
 MAX_LIMIT = 1000
@@ -72,11 +73,13 @@ def search_workspace(source: Session | Reader, query: str, case_id: int | None =
     if case_id is not None and not reader.run(
             "SELECT 1 FROM cases WHERE id = :id", {"id": int(case_id)}):
         raise NotFoundError(f"There is no case with id {case_id}.")
-    terms = tuple(query_terms(query))
+    parsed = parse_query(query)
+    phrases = parsed.phrases()
+    terms = tuple(" ".join(p.words) for p in phrases)
     if not terms:
         return SearchResults(query, ())
     limit = max(1, min(int(limit), MAX_LIMIT))
-    found = search(reader, query, case_id, limit=limit + 1)
+    found = search(reader, query, case_id, limit=limit + 1, parsed=parsed)
     more = len(found) > limit
     found = found[:limit]
     if not found:
@@ -87,7 +90,7 @@ def search_workspace(source: Session | Reader, query: str, case_id: int | None =
         for cid, title in reader.run(f"SELECT id, title FROM cases WHERE id IN ({case_ids})", {})}
     hits = []
     for h in found:
-        match = (first_span(h.document_text, query)
+        match = (first_match(h.document_text, phrases)
                  if h.kind == "document" and h.document_text else None)
         hits.append(SearchResult(
             item_id=h.item_id, case_id=h.case_id, case_title=case_titles.get(h.case_id, ""),

@@ -42,12 +42,16 @@ ranked by relevance: FTS5 ``bm25`` / ``ts_rank``, the title weighing TITLE_WEIGH
 matches more, ranking would cost per match (FTS5's bm25 counts all matches of each phrase for its
 IDF and reads every matching row's sizes and positions, sqlite.org/fts5.html 5.1.1), so the hits
 are the newest matching items (by id, so by import order), the same on both engines whatever the
-size of the workspace. On SQLite that is one FTS5 scan in id order, which also tells how many
-matches there are. On PostgreSQL the matches are counted up to RANK_WINDOW from the GIN index, and
-the newest are found in the newest id window, then 8, 64 windows (:func:`search_ids`); the search
-statements run with ``enable_seqscan`` and ``enable_indexscan`` off for their transaction (docs/15/
-runtime-config-query.html), because otherwise the planner walks the primary key newest first and
-reads each row's vector from TOAST (8 us a row: 0.9 s for a phrase in 1,246 of 100,000 documents).
+size of the workspace. On SQLite the matches are counted up to RANK_WINDOW (among the newest ids
+first, which guesses the answer), then either the newest ``limit`` are read, or, for fewer, one
+FTS5 pass reads every match with its bm25 score and they are sorted in Python: a ranked query
+is matched once, not counted by one pass and ranked by another (:func:`_sqlite_ids`; a phrase
+costs about as much to match as to rank). On PostgreSQL the matches are counted up to
+RANK_WINDOW from the GIN index, and the newest are found in the newest id window, then 8, 64
+windows (:func:`search_ids`); the search statements run with ``enable_seqscan`` and
+``enable_indexscan`` off for their transaction (docs/15/runtime-config-query.html), because
+otherwise the planner walks the primary key newest first and reads each row's vector from TOAST
+(8 us a row: 0.9 s for a phrase in 1,246 of 100,000 documents).
 The hits' rows (items, the body copy, documents.text) are read for the returned ids only, and
 snippets made for them only (about 0.01-0.04 ms of Python per 3 KB hit). The statements
 run through the driver (:mod:`casefile.store.reader`).
@@ -851,7 +855,11 @@ class SearchSQL:
       from TOAST, up to 0.9 s at 100,000 documents); ``end``, which puts back the values ``begin``
       read (``:seqscan``, ``:indexscan``).
     - SQLite only: ``prefixes``, the parsed query when it has ``prefix*`` phrases, whose
-      words :func:`search_ids` looks up (:func:`prefix_words`) to write ``:q`` out.
+      words :func:`search_ids` looks up (:func:`prefix_words`) to write ``:q`` out; ``top``,
+      the highest item id; ``sample``, the number of matches above the id ``:cut``, up to
+      ``:window``; ``rest``, the number at or below ``:cut``, up to ``:rest``; ``scored``, the
+      newest ``:window`` matches with their ``bm25`` score (one pass that both tells whether
+      there are RANK_WINDOW matches and ranks them when there are fewer).
     """
 
     newest: str
@@ -862,6 +870,10 @@ class SearchSQL:
     begin: str | None = None
     end: str | None = None
     prefixes: Query | None = None
+    top: str | None = None
+    sample: str | None = None
+    rest: str | None = None
+    scored: str | None = None
 
 
 _PG_ROWS = (
@@ -884,14 +896,20 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
     if dialect == "sqlite":
         params["q"] = fts5_query(parsed)
         case_join = ("" if case_id is None else
-                     "JOIN items ci ON ci.id = search_fts.rowid AND ci.case_id = :case_id ")
+                     "CROSS JOIN items ci ON ci.id = search_fts.rowid AND ci.case_id = :case_id ")
         matches = f"FROM search_fts {case_join}WHERE search_fts MATCH :q "
+        bm25 = f"bm25(search_fts, {TITLE_WEIGHT}, 1.0)"
+        newest = "ORDER BY search_fts.rowid DESC LIMIT :window"
         return SearchSQL(
-            newest=f"SELECT search_fts.rowid {matches}"
-                   "ORDER BY search_fts.rowid DESC LIMIT :window",
+            newest=f"SELECT search_fts.rowid {matches}{newest}",
             ranked=f"SELECT search_fts.rowid {matches}"
-                   f"ORDER BY bm25(search_fts, {TITLE_WEIGHT}, 1.0), search_fts.rowid "
-                   "LIMIT :limit",
+                   f"ORDER BY {bm25}, search_fts.rowid LIMIT :limit",
+            top="SELECT max(id) FROM items",
+            sample=f"SELECT count(*) FROM (SELECT 1 {matches}AND search_fts.rowid > :cut "
+                   "LIMIT :window)",
+            rest=f"SELECT count(*) FROM (SELECT 1 {matches}AND search_fts.rowid <= :cut "
+                 "LIMIT :rest)",
+            scored=f"SELECT search_fts.rowid, {bm25} {matches}{newest}",
             rows="SELECT i.id, i.case_id, i.kind, i.title, d.body, doc.text FROM items i "
                  "LEFT JOIN search_fts_docs d ON d.item_id = i.id "
                  "LEFT JOIN documents doc ON doc.id = i.id WHERE i.id IN ({ids})",
@@ -943,16 +961,59 @@ def search_ids(run: Run, stmts: SearchSQL, limit: int) -> list[int]:
             words = prefix_words(run, stmts.prefixes)
             if words:
                 params["q"] = fts5_query(stmts.prefixes, words)
-        newest = [int(r[0]) for r in run(stmts.newest, params)]
-        if len(newest) >= RANK_WINDOW:
-            return newest[:limit]
-        return [int(r[0]) for r in run(stmts.ranked, params)]
+        return _sqlite_ids(run, stmts, params, limit)
     seqscan, indexscan, top = run(stmts.begin, params)[0][:3]
     # No try/finally: after an error the transaction is aborted, and its rollback puts the
     # settings back (set_config(..., true) is transaction-local).
     ids = _pg_ids(run, stmts, params, int(top or 0) // WINDOW_IDS, limit)
     run(stmts.end, {"seqscan": seqscan, "indexscan": indexscan})
     return ids
+
+
+#: SQLite: before a search matches everything, it looks at the newest 1/RANK_SAMPLE_SHARE of
+#: the ids (at least RANK_SAMPLE_MIN ids) to guess whether the query matches RANK_WINDOW items
+#: or more (:func:`_sqlite_ids`).
+RANK_SAMPLE_SHARE = 16
+RANK_SAMPLE_MIN = 1024
+
+
+def _sqlite_ids(run: Run, stmts: SearchSQL, params: dict[str, object],
+                limit: int) -> list[int]:
+    """:func:`search_ids` on SQLite: the matching runs once in the usual cases.
+
+    A query matching fewer than RANK_WINDOW items is ranked by the ``scored`` statement,
+    which reads the newest RANK_WINDOW matches with their bm25 score: if it finds fewer, that
+    was every match, and they are sorted here as ``ranked`` would sort them (bm25, then id;
+    the same float scores). That pass computes bm25 for each match, which a query matching
+    many more items than RANK_WINDOW should not pay (bm25 counts all matches of each phrase
+    for its IDF), so the matches among the newest ids are counted first (``sample``: the
+    newest 1/RANK_SAMPLE_SHARE of the ids), and that count, scaled up, chooses: under
+    RANK_WINDOW, the ``scored`` pass; else the matches below the sample are counted too
+    (``rest``) up to RANK_WINDOW, and with RANK_WINDOW the hits are the newest ``limit``
+    (``newest``, which stops there); only a query whose guess was wrong, with fewer matches
+    after all, is ranked by a second pass (``ranked``). A workspace with fewer ids than
+    RANK_WINDOW is ranked at once (``ranked``). The answer is the same whichever way.
+    """
+    assert stmts.top and stmts.sample and stmts.rest and stmts.scored
+    top = int(run(stmts.top, {})[0][0] or 0)
+    if top < RANK_WINDOW:  # fewer items than RANK_WINDOW: always ranked
+        return [int(r[0]) for r in run(stmts.ranked, params)]
+    cut = top - max(top // RANK_SAMPLE_SHARE, RANK_SAMPLE_MIN)
+    if cut > 0:
+        found = int(run(stmts.sample, {**params, "cut": cut, "window": RANK_WINDOW})[0][0])
+        # RANK_WINDOW matches or more in the sample, or likely so in all
+        if found >= RANK_WINDOW or found * top >= RANK_WINDOW * (top - cut):
+            if found < RANK_WINDOW:
+                found += int(run(stmts.rest, {**params, "cut": cut,
+                                              "rest": RANK_WINDOW - found})[0][0])
+            if found >= RANK_WINDOW:
+                return [int(r[0]) for r in run(stmts.newest, {**params, "window": limit})]
+            return [int(r[0]) for r in run(stmts.ranked, params)]
+    scored = run(stmts.scored, params)
+    if len(scored) >= RANK_WINDOW:
+        return [int(r[0]) for r in scored[:limit]]
+    ranked = sorted((float(r[1]), int(r[0])) for r in scored)
+    return [i for _score, i in ranked[:limit]]
 
 
 def _pg_ids(run: Run, stmts: SearchSQL, params: dict[str, object], last: int,
@@ -978,7 +1039,8 @@ def _pg_ids(run: Run, stmts: SearchSQL, params: dict[str, object], last: int,
 
 
 def search(
-    source: Session | Reader, query: str, case_id: int | None = None, limit: int = 50
+    source: Session | Reader, query: str, case_id: int | None = None, limit: int = 50, *,
+    parsed: Query | None = None,
 ) -> list[SearchHit]:
     """Items whose title or text match ``query`` (syntax: module docstring), best first.
 
@@ -993,9 +1055,11 @@ def search(
     first (module docstring, "Ranking and cost"). Returns an empty list for a query with
     nothing to look for. Deleted items are never returned. ``limit`` caps the number of hits
     (at least 1). Snippets (module docstring) are made for the returned hits only, from the
-    item's indexed body followed by its document text.
+    item's indexed body followed by its document text. ``parsed``: ``parse_query(query)``,
+    when the caller has it already.
     """
-    parsed = parse_query(query)
+    if parsed is None:
+        parsed = parse_query(query)
     if parsed.empty:
         return []
     reader = session_reader(source) if isinstance(source, Session) else source

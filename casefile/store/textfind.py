@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from functools import lru_cache
 
 from casefile.store.search import MAX_TOKEN_CHARS, Phrase, ascii_view, fold, parse_query
 
-__all__ = ["FoldedText", "find_spans", "first_span", "phrase_pattern"]
+__all__ = ["FoldedText", "find_spans", "first_match", "first_span", "phrase_pattern"]
 
 _FOLD_CACHE: dict[str, str] = {}
 
@@ -183,28 +184,242 @@ def find_spans(text: str, query: str) -> list[tuple[int, int]]:
     return FoldedText(text).spans(query)
 
 
-#: :func:`first_span` folds this many characters first, then eight times more each round.
-FIRST_SPAN_CHUNK = 65_536
-#: ... and keeps a match found in a prefix only when it ends this far before the cut.
-FIRST_SPAN_MARGIN = 4_096
+#: :func:`first_match` looks at this many characters of a text first, then FIRST_SPAN_GROWTH
+#: times more each round, until the first match is sure (see there).
+FIRST_SPAN_CHUNK = 16_384
+FIRST_SPAN_GROWTH = 8
+_WORD_RUN = re.compile(r"[^\W_]+")
+
+_RUN_FOLDS: dict[str, str] = {}
+
+
+def _fold_run_chars(run: str) -> str:
+    """A run of non-ASCII characters folded character by character, as :class:`FoldedText`
+    folds it (cached: the same runs, curly quotes and accented names, recur)."""
+    folded = _RUN_FOLDS.get(run)
+    if folded is None:
+        folded = "".join(_fold_char(c) for c in run)
+        if len(_RUN_FOLDS) < 50_000 and len(run) < 32:
+            _RUN_FOLDS[run] = folded
+    return folded
+
+
+class _QuickFold:
+    """``FoldedText(text).folded`` and its :meth:`FoldedText.original` map, made with one
+    piece per run of non-ASCII characters instead of a segment per character: the map is
+    worked out character by character only inside the run that holds the asked position.
+    For :func:`first_match`, which maps two positions; same results as :class:`FoldedText`."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        # per run of non-ASCII characters: folded start, original start, folded and
+        # original lengths; folded starts strictly increase (runs are apart)
+        self._runs: list[tuple[int, int, int, int]] = []
+        self._starts: list[int] = []
+        if text.isascii():
+            self.folded = text.lower()
+            return
+        lowered, runs = ascii_view(text)
+        pieces: list[str] = []
+        fp = last = 0
+        for a, b in runs:
+            pieces.append(lowered[last:a])
+            fp += a - last
+            f = _fold_run_chars(text[a:b])
+            self._runs.append((fp, a, len(f), b - a))
+            self._starts.append(fp)
+            pieces.append(f)
+            fp += len(f)
+            last = b
+        pieces.append(lowered[last:])
+        self.folded = "".join(pieces)
+
+    def original(self, position: int) -> int:
+        """As :meth:`FoldedText.original`."""
+        if position >= len(self.folded):
+            return len(self.text)
+        k = bisect_right(self._starts, position) - 1
+        if k < 0:
+            return position
+        fstart, ostart, flen, olen = self._runs[k]
+        if position >= fstart + flen:  # in the ASCII after run k
+            return ostart + olen + position - fstart - flen
+        local = position - fstart
+        seen = 0
+        for j in range(olen):
+            seen += len(_fold_char(self.text[ostart + j]))
+            if local < seen:
+                return ostart + j
+        raise AssertionError("a position inside a run maps into it")  # pragma: no cover
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """As :meth:`FoldedText._span`."""
+        return self.original(start), max(self.original(end), self.original(end - 1) + 1)
+
+
+def _first_of_phrase(folded: str, phrase: Phrase) -> tuple[int, int] | None:
+    """The folded ``(start, end)`` of the first match of ``phrase`` in ``folded``, with the
+    rules of :meth:`FoldedText.phrase_spans` (its first span, before mapping)."""
+    if not phrase.words:
+        return None
+    pattern = phrase_pattern(phrase)
+    pos = 0
+    while True:
+        m = pattern.search(folded, pos)
+        if m is None:
+            return None
+        s = m.start()
+        if (s and folded[s - 1].isalnum()) or (phrase.prefix and not _last_word_ok(m.group())):
+            pos = s + 1
+            continue
+        return s, m.end()
+
+
+def first_match(text: str, phrases: Sequence[Phrase]) -> tuple[int, int] | None:
+    """The first match in ``text`` of any of ``phrases`` (a parsed query's positive phrases,
+    :meth:`~casefile.store.search.Query.phrases`) as ``(start, end)`` str offsets, or None:
+    the first span :meth:`FoldedText.spans` gives for the whole text (the earliest start,
+    then the longest).
+
+    Only as much of the text is looked at as it takes: FIRST_SPAN_CHUNK characters, then
+    FIRST_SPAN_GROWTH times more each round, until the first match found in that piece is sure
+    to be the first of the whole text: it ends before the piece does, and at least one more
+    word than the longest phrase has starts in the piece at or after it (a phrase of ``k``
+    words matches exactly ``k`` runs of letters/digits, so a match starting earlier, which
+    was not found because it runs past the piece's end, cannot exist). A piece whose every
+    character folds to one character, searched for ASCII words, is searched as bytes, not
+    folded (:func:`_ascii_first`; news text in Latin script: a few microseconds per KB);
+    another is folded (runs of non-ASCII characters folded whole, from a cache) and only the
+    ends of the match are mapped back to the original offsets.
+    """
+    unique = tuple(dict.fromkeys(p for p in phrases if p.words))
+    if not unique or not text:
+        return None
+    most = max(len(p.words) for p in unique)
+    n = FIRST_SPAN_CHUNK
+    while True:
+        whole = n >= len(text)
+        piece = text if whole else text[:n]
+        found = _ascii_first(piece, unique, most)
+        if found is None:
+            qf = _QuickFold(piece)
+            first = _first_in(qf, unique)
+            found = (None if first is None else first[0],
+                     first is not None and first[1][1] < len(qf.folded)
+                     and _has_runs(qf.folded, first[1][0], most + 1))
+        span, inside = found
+        if whole or (span is not None and inside):
+            return span
+        n *= FIRST_SPAN_GROWTH
+
+
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+_BYTES_RUN = re.compile(rb"[A-Za-z0-9]+")
+
+
+@lru_cache(maxsize=256)
+def _bytes_pattern(phrase: Phrase) -> re.Pattern[bytes] | None:
+    """:func:`phrase_pattern` for the ASCII bytes of a text, or None when a word of
+    ``phrase`` is not all ASCII letters and digits."""
+    if not all(_ASCII_WORD.fullmatch(w) for w in phrase.words):
+        return None
+    body = rb"[\W_]+".join(w.encode() for w in phrase.words)
+    return re.compile(body + (rb"[A-Za-z0-9]*" if phrase.prefix else b"") + rb"(?![A-Za-z0-9])")
+
+
+_SIMPLE: dict[str, int] = {}
+
+
+def _simple_byte(c: str) -> int:
+    """For a non-ASCII character: the byte standing for it in :func:`_ascii_first`'s bytes
+    (its fold when that is one ASCII letter or digit, ``?`` when it folds to one character
+    that is not a letter or digit: a curly quote, a dash), or -1 (any other fold)."""
+    b = _SIMPLE.get(c)
+    if b is None:
+        f = _fold_char(c)
+        b = -1 if len(f) != 1 else ord(f) if f.isascii() and f.isalnum() else (
+            -1 if f.isalnum() else 63)
+        if len(_SIMPLE) < 100_000:
+            _SIMPLE[c] = b
+    return b
+
+
+def _ascii_first(text: str, phrases: tuple[Phrase, ...], most: int
+                 ) -> tuple[tuple[int, int] | None, bool] | None:
+    """:func:`_first_in` without folding the text, when every phrase is ASCII letters and
+    digits and every non-ASCII character of the text folds to one character: then the text
+    as bytes, one per character (so offsets are the text's), ASCII lower-cased, each
+    non-ASCII character replaced by its fold if that is an ASCII letter or digit, else by
+    ``?``, has the same words and separators as the folded text, and :func:`_bytes_pattern`
+    finds the same first match there. Returns ``(span or None, sure)`` (``sure``: the match
+    ends before the text and ``most + 1`` runs of letters/digits start at or after it), or
+    None when the text or a phrase is not like that."""
+    patterns = [_bytes_pattern(p) for p in phrases]
+    if any(pat is None for pat in patterns):
+        return None
+    enc = text.encode("ascii", "replace")
+    buf: bytes | bytearray = enc.lower()
+    if not text.isascii():
+        buf = bytearray(buf)
+        find, simple = enc.find, _SIMPLE
+        i = find(63)  # "?"
+        while i >= 0:
+            c = text[i]
+            b = simple.get(c)
+            if b is None:
+                b = 63 if c == "?" else _simple_byte(c)
+            if b != 63:
+                if b < 0:
+                    return None
+                buf[i] = b
+            i = find(63, i + 1)
+    best: tuple[int, int] | None = None
+    for pat, phrase in zip(patterns, phrases, strict=True):
+        assert pat is not None
+        pos = 0
+        while True:
+            m = pat.search(buf, pos)
+            if m is None:
+                break
+            a = m.start()
+            if (a and buf[a - 1:a].isalnum()) or (
+                    phrase.prefix and not _last_word_ok(bytes(m.group()).decode())):
+                pos = a + 1
+                continue
+            if best is None or (a, -m.end()) < (best[0], -best[1]):
+                best = (a, m.end())
+            break
+    if best is None:
+        return None, False
+    return best, best[1] < len(buf) and any(
+        k >= most for k, _ in enumerate(_BYTES_RUN.finditer(buf, best[0])))
+
+
+def _first_in(qf: _QuickFold, phrases: tuple[Phrase, ...]
+              ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """``(original span, folded span)`` of the first match of any of ``phrases`` in ``qf``
+    (by original start, then the longest), or None."""
+    best: tuple[tuple[int, int], tuple[int, int]] | None = None
+    for phrase in phrases:
+        m = _first_of_phrase(qf.folded, phrase)
+        if m is None:
+            continue
+        span = qf.span(*m)
+        if best is None or (span[0], -span[1]) < (best[0][0], -best[0][1]):
+            best = (span, m)
+    return best
+
+
+def _has_runs(folded: str, start: int, count: int) -> bool:
+    """True when at least ``count`` runs of letters/digits start in ``folded[start:]``."""
+    return any(k + 1 >= count for k, _ in enumerate(_WORD_RUN.finditer(folded, start)))
 
 
 def first_span(text: str, query: str) -> tuple[int, int] | None:
     """The first match of ``query`` in ``text`` (str offsets), or None; see :func:`find_spans`.
 
-    A long text is folded from its start in growing pieces (FIRST_SPAN_CHUNK characters, then
-    eight times more...) until a match ends FIRST_SPAN_MARGIN characters before the piece's
-    end, so a match near the start of a 5 MB text is found without folding all of it (only
-    a match spanning more than FIRST_SPAN_MARGIN characters, its words thousands of punctuation
-    characters apart, that crosses a piece's end could be passed over for a later one).
+    The text is folded from its start in growing pieces (:func:`first_match`), so a match
+    near the start of a 5 MB text is found without folding all of it. To locate one query in
+    many texts, parse it once and call :func:`first_match`.
     """
-    if not parse_query(query).phrases():
-        return None
-    n = FIRST_SPAN_CHUNK
-    while n < len(text):
-        spans = FoldedText(text[:n]).spans(query)
-        if spans and spans[0][1] <= n - FIRST_SPAN_MARGIN:
-            return spans[0]
-        n *= 8
-    spans = FoldedText(text).spans(query)
-    return spans[0] if spans else None
+    return first_match(text, parse_query(query).phrases())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from casefile.store import textfind
+from casefile.store.search import fold as search_fold
 from casefile.store.search import parse_query, tokens
 from casefile.store.textfind import FoldedText, find_spans, first_span
 from tests.conftest import ARTICLE
@@ -101,7 +102,6 @@ def test_folded_text_maps_back_to_the_original() -> None:
 
 def test_first_span_in_a_long_text_and_no_match(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(textfind, "FIRST_SPAN_CHUNK", 100)
-    monkeypatch.setattr(textfind, "FIRST_SPAN_MARGIN", 10)
     filler = "Nothing here. " * 40
     text = filler + "Ask Łódź police. " + filler + "lodz again"
     at = text.index("Łódź")
@@ -111,3 +111,62 @@ def test_first_span_in_a_long_text_and_no_match(monkeypatch: pytest.MonkeyPatch)
     assert first_span(text, "again") == (len(text) - 5, len(text))
     assert first_span(text, "absent") is None
     assert first_span(text, "") is None
+
+
+PIECES = ("Łódź", "lodz", "Straße", "STRASSE", "strasse", "ﬁnance", "finance", "O’Brien",
+          "O'Brien", "obrien", "Jose\u0301", "José", "jose", "😀", "👮🚓", "ß", "æther", "Æ",
+          "e-mail", "email", "e mail", "the", "other", "bathe", "police", "Police", "\n",
+          "  ", ", ", ". ", "x\u0301\u0301", "İstanbul", "ǅemal", "ﬀ", "Ⅻ", "ｆｕｌｌ",
+          "harbor", "Harbor\nPolice", "audit", "auditor", "audits", "a" * 70, "日本", "?", "¿")
+QUERIES = ("lodz", "strasse", "finance", "o'brien", "jose", "the", "e-mail", "email",
+           '"harbor police"', "audit*", "ff", "xii", "full", "istanbul", "aether", "ae",
+           "police OR finance", "-police the", "lodz strasse", "fi*", '"the other"', "ss",
+           "dzemal", "a*", "日本", "e mail")
+
+
+#: Pieces whose every character folds to one character (first_match's bytes path).
+SIMPLE = tuple(p for p in PIECES if all(len(search_fold(c)) == 1 for c in p))
+
+
+@pytest.mark.parametrize(("chunk", "pieces"), [(1024, PIECES), (5, PIECES), (16, PIECES),
+                                               (1024, SIMPLE)])
+def test_first_match_is_the_first_span_of_the_whole_folded_text(
+        chunk: int, pieces: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    """first_match looks in the text's bytes when every character folds to one, else folds
+    runs whole, maps only the match's ends back and folds a text in growing pieces (``chunk``
+    characters first): it must give the span FoldedText (the whole text, a segment per
+    character) gives first, on texts of awkward pieces."""
+    import random
+
+    monkeypatch.setattr(textfind, "FIRST_SPAN_CHUNK", chunk)
+    monkeypatch.setattr(textfind, "FIRST_SPAN_GROWTH", 2)
+    rng = random.Random(5 + chunk + len(pieces))
+    checked = 0
+    for _ in range(60):
+        text = "".join(rng.choice(pieces) + rng.choice(("", " ", "", "-", ",,,,,,,,"))
+                       for _ in range(rng.randrange(0, 30)))
+        for query in QUERIES:
+            spans = FoldedText(text).spans(query)
+            want = spans[0] if spans else None
+            assert textfind.first_match(text, parse_query(query).phrases()) == want, (
+                text, query)
+            assert first_span(text, query) == want
+            checked += want is not None
+    assert checked > 200
+
+
+def test_the_bytes_path_is_taken_for_plain_texts_only() -> None:
+    phrases = tuple(parse_query("lodz OR jose").phrases())
+    assert textfind._ascii_first("Łódź, José and O’Brien", phrases, 1) == ((0, 4), True)
+    assert textfind._ascii_first("José and Łódź", phrases, 3) == ((0, 4), False)
+    assert textfind._ascii_first("nothing here", phrases, 1) == (None, False)
+    assert textfind._ascii_first("Straße in Łódź", phrases, 1) is None
+    assert textfind._ascii_first("Łódź", tuple(parse_query("日本").phrases()), 1) is None
+
+
+def test_the_first_match_may_run_past_where_a_later_one_ends() -> None:
+    # the three-word phrase starts first but ends far on; "police" inside it ends early
+    text = "Harbor police" + ", " * 1500 + "department. Police again."
+    query = '"harbor police department" OR police'
+    assert first_span(text, query) == (0, text.index("department") + len("department"))
+    assert first_span(text, "police again") == (7, 13)
