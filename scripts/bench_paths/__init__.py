@@ -1,0 +1,2 @@
+"""User-path benchmarks of issue 16: one module per path, each with
+``measure(sizes, rounds) -> list[dict]`` (see scripts/bench.py)."""
