@@ -233,7 +233,7 @@ def fixed_case(ui_workspace):
         second = doc(s, cid, "Second memo", SECOND, published="2024-05-01")
         note = doc(s, cid, "Undated note", LONG)
         pid = items.create_item(s, cid, "person", "Dee Park", aliases=["D. Park"]).id
-        items.create_item(s, cid, "person", "Someone Else")
+        someone = items.create_item(s, cid, "person", "Someone Else").id
 
         def link(d, quote, relation, occurrence=1, note=None):
             p = passages.add_passage_by_quote(s, d, quote, occurrence=occurrence)
@@ -256,6 +256,10 @@ def fixed_case(ui_workspace):
         evidence.link_evidence(s, pid, document_id=second, relation="context")
         link(note, LONG[LONG.index("Dee"):-len(" and then the note ends.")], "supports")
         link(note, "Dee Park", "mentions", occurrence=3)
+        # another person's links, one of them the same passage: a quote for them
+        p = passages.add_passage_by_quote(s, memo, "Dee Park")
+        evidence.link_evidence(s, someone, passage_id=p.id, relation="mentions")
+        evidence.link_evidence(s, someone, document_id=note, relation="supports")
     return cid, pid
 
 
@@ -413,3 +417,18 @@ def test_the_evidence_rows_of_a_fixed_case(make_window, fixed_case):
     assert got == EXPECTED_ROWS
     assert panel.title.text() == (
         "Dee Park — 4 quotes, 1 whole document, mentioned 6 times in 3 documents")
+
+
+def test_the_evidence_of_several_items_at_once_is_each_ones_own(ui_workspace, fixed_case):
+    cid, pid = fixed_case
+    with ui_workspace.transaction() as s:
+        ids = [i.id for i in items.list_items(s, cid)]
+        one_by_one = {i: evidence.evidence_for(s, i) for i in ids}
+        together = evidence.evidence_for_items(s, [*ids, 10_000])
+        by_case = evidence.items_with_evidence(s, cid)
+    assert together == by_case == {i: v for i, v in one_by_one.items() if v}
+    other = next(i for i in together if i != pid)
+    # the passage that is Dee Park's bare name is a quote for someone else
+    assert [(v.quote, v.mention) for v in together[other]] == [
+        ("Dee Park", False), (None, False)]
+    assert len(together[pid]) == 11
