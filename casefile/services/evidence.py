@@ -263,9 +263,15 @@ def evidence_for_items(session: Session,
         docs = sorted({rows[n][4] for n in mentions})
         texts = {d: t for d, t in session.execute(
             select(Document.id, Document.text).where(Document.id.in_(docs)))}
+    # document date, then position (then link id, the query's order): sorted before the rows
+    # become views, each date written once per document
+    dates = {r[4]: r[7].isoformat() if r[7] else None for r in rows}
+    order = sorted(range(len(rows)), key=lambda n: (
+        dates[rows[n][4]] or "9999", rows[n][4], rows[n][11] or 0))
     out: dict[int, list[EvidenceView]] = {}
-    for n, (item_id, link_id, relation, note, document_id, title, outlet, published,
-            confidential, passage_id, quote, start, end, page) in enumerate(rows):
+    for n in order:
+        (item_id, link_id, relation, note, document_id, title, outlet, _published,
+         confidential, passage_id, quote, start, end, page) = rows[n]
         mention = n in mentions
         context: str | None = None
         context_span: tuple[int, int] | None = None
@@ -273,14 +279,11 @@ def evidence_for_items(session: Session,
             context, context_span = context_snippet(texts[document_id], start, end)
         out.setdefault(item_id, []).append(EvidenceView(
             link_id=link_id, relation=relation, note=note, document_id=document_id,
-            document_title=title, outlet=outlet,
-            published=published.isoformat() if published else None,
+            document_title=title, outlet=outlet, published=dates[document_id],
             confidential_source=bool(confidential), passage_id=passage_id, quote=quote,
             start=start, end=end, page=page, mention=mention, context=context,
             context_span=context_span,
         ))
-    for views in out.values():
-        views.sort(key=lambda v: (v.published or "9999", v.document_id, v.start or 0))
     return out
 
 

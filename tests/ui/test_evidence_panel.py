@@ -201,8 +201,15 @@ def test_a_thousand_passages_fill_the_panel_quickly(qtbot):
     elapsed = time.perf_counter() - began
     print(f"1,000 passages shown in {elapsed:.3f} s")
     assert elapsed < 1.0, elapsed
+    # the tree lays out the first rows, not every passage: the others come as it scrolls
+    assert panel.model.rowCount() < 40
+    assert _scroll_to_the_end(panel) > 1
+    assert panel.model.rowCount() == 40
     folds = panel.fold_indexes()
     assert len(folds) == 20 and not any(panel.tree.isExpanded(f) for f in folds)
+    quotes = [panel.model.index(r, 0) for r in range(20)]
+    assert all(panel.tree.isExpanded(q) and panel.tree.isFirstColumnSpanned(q.row(), QModelIndex())
+               for q in quotes)
     assert len(panel.link_indexes()) == 1000
     assert re.fullmatch(r"Someone — 500 quotes, mentioned 500 times in 20 documents",
                         panel.title.text())
@@ -408,11 +415,32 @@ def _rows(panel: EvidencePanel) -> list[tuple]:
     return out
 
 
-def test_the_evidence_rows_of_a_fixed_case(make_window, fixed_case):
+def _scroll_to_the_end(panel: EvidencePanel) -> int:
+    """Scroll the tree down as a reporter would until no more rows come; the number of
+    batches of top rows the tree fetched on the way."""
+    batches = 0
+    bar = panel.tree.verticalScrollBar()
+    while True:
+        QApplication.processEvents()
+        before = panel.model.rowCount()
+        bar.setValue(bar.maximum())
+        QApplication.processEvents()
+        if panel.model.rowCount() == before and not panel.model.has_more_rows():
+            return batches
+        batches += panel.model.rowCount() > before
+
+
+@pytest.mark.parametrize("batch", [None, 1])
+def test_the_evidence_rows_of_a_fixed_case(make_window, fixed_case, batch):
     cid, pid = fixed_case
     window = make_window(cid)
-    window.show_evidence(pid)
     panel = window.evidence_panel
+    if batch is not None:  # top rows one at a time, fetched as the tree scrolls
+        panel.model.FETCH_ROWS = batch
+    window.show_evidence(pid)
+    if batch is not None:
+        assert panel.model.rowCount() < 6
+        _scroll_to_the_end(panel)
     got = _rows(panel)
     assert got == EXPECTED_ROWS
     assert panel.title.text() == (
