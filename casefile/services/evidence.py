@@ -214,45 +214,77 @@ def evidence_for(session: Session, item_id: int) -> list[EvidenceView]:
     """The evidence of an item, grouped by document (document date, then position in the text).
 
     Bare-name mentions are marked (``mention``, with their ``context``; see
-    :class:`EvidenceView`). An unknown item has no evidence (an empty list).
+    :class:`EvidenceView`). An unknown item has no evidence (an empty list). Plain rows from
+    one query (no ORM object per link), plus the texts of the documents a mention is in.
     """
+    return evidence_for_items(session, [item_id]).get(item_id, [])
+
+
+def evidence_for_items(session: Session,
+                       item_ids: Iterable[int]) -> dict[int, list[EvidenceView]]:
+    """:func:`evidence_for` of several items at once: ``{item_id: [EvidenceView, ...]}`` for
+    those that have evidence (each list in :func:`evidence_for` order). A fixed handful of
+    queries however many items and links: the links' rows, the items' names, the mentions
+    tied to them, and the texts of the documents holding bare-name mentions."""
+    ids = sorted(set(item_ids))
+    if not ids:
+        return {}
+    doc_id = func.coalesce(Passage.document_id, EvidenceLink.document_id)
     rows = session.execute(
-        select(EvidenceLink, Passage, Document)
+        select(EvidenceLink.item_id, EvidenceLink.id, EvidenceLink.relation, EvidenceLink.note,
+               Document.id, Document.title, Document.outlet, Document.published,
+               Document.confidential, Passage.id, Passage.quote, Passage.start, Passage.end,
+               Passage.page)
+        .select_from(EvidenceLink)
         .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
-        .join(Document, Document.id == func.coalesce(Passage.document_id, EvidenceLink.document_id))
-        .where(EvidenceLink.item_id == item_id)
+        .join(Document, Document.id == doc_id)
+        .where(EvidenceLink.item_id.in_(ids))
+        .order_by(EvidenceLink.id)
     ).all()
-    item = session.get(Item, item_id)
-    names = {name_key(n) for n in
-             [item.title, *(getattr(item, "aliases", None) or [])]} if item else set()
-    spans: set[tuple[int, int, int]] = set()
-    if any(link.relation == "mentions" and passage is not None for link, passage, _d in rows):
-        spans = {(d, a, b) for d, a, b in session.execute(
-            select(Mention.document_id, Mention.start, Mention.end)
-            .where(Mention.item_id == item_id))}
-    views: list[EvidenceView] = []
-    for link, passage, doc in rows:
-        mention = passage is not None and link.relation == "mentions" and (
-            name_key(passage.quote) in names
-            or (doc.id, passage.start, passage.end) in spans)
+    if not rows:
+        return {}
+    # a link "mentions" of a passage may be the bare name (see EvidenceView)
+    candidates = [n for n, r in enumerate(rows) if r[2] == "mentions" and r[9] is not None]
+    names: dict[int, set[str]] = {}
+    spans: set[tuple[int | None, int, int, int]] = set()
+    if candidates:
+        with_mentions = sorted({rows[n][0] for n in candidates})
+        for item in session.scalars(select(Item).where(Item.id.in_(with_mentions))):
+            names[item.id] = {name_key(n) for n in
+                              [item.title, *(getattr(item, "aliases", None) or [])]}
+        spans = {(i, d, a, b) for i, d, a, b in session.execute(
+            select(Mention.item_id, Mention.document_id, Mention.start, Mention.end)
+            .where(Mention.item_id.in_(with_mentions)))}
+    mentions = {n for n in candidates
+                if name_key(rows[n][10]) in names.get(rows[n][0], ())
+                or tuple(rows[n][i] for i in (0, 4, 11, 12)) in spans}
+    texts: dict[int, str] = {}
+    if mentions:
+        docs = sorted({rows[n][4] for n in mentions})
+        texts = {d: t for d, t in session.execute(
+            select(Document.id, Document.text).where(Document.id.in_(docs)))}
+    # document date, then position (then link id, the query's order): sorted before the rows
+    # become views, each date written once per document
+    dates = {r[4]: r[7].isoformat() if r[7] else None for r in rows}
+    order = sorted(range(len(rows)), key=lambda n: (
+        dates[rows[n][4]] or "9999", rows[n][4], rows[n][11] or 0))
+    out: dict[int, list[EvidenceView]] = {}
+    for n in order:
+        (item_id, link_id, relation, note, document_id, title, outlet, _published,
+         confidential, passage_id, quote, start, end, page) = rows[n]
+        mention = n in mentions
         context: str | None = None
         context_span: tuple[int, int] | None = None
-        if mention and passage is not None:
-            context, context_span = context_snippet(doc.text, passage.start, passage.end)
-        views.append(EvidenceView(
-            link_id=link.id, relation=link.relation, note=link.note, document_id=doc.id,
-            document_title=doc.title, outlet=doc.outlet,
-            published=doc.published.isoformat() if doc.published else None,
-            confidential_source=doc.confidential,
-            passage_id=passage.id if passage else None,
-            quote=passage.quote if passage else None,
-            start=passage.start if passage else None,
-            end=passage.end if passage else None,
-            page=passage.page if passage else None,
-            mention=mention, context=context, context_span=context_span,
+        if mention:
+            context, context_span = context_snippet(texts[document_id], start, end)
+        out.setdefault(item_id, []).append(EvidenceView(
+            link_id=link_id, relation=relation, note=note, document_id=document_id,
+            document_title=title, outlet=outlet, published=dates[document_id],
+            confidential_source=bool(confidential), passage_id=passage_id, quote=quote,
+            start=start, end=end, page=page, mention=mention, context=context,
+            context_span=context_span,
         ))
-    views.sort(key=lambda v: (v.published or "9999", v.document_id, v.start or 0))
-    return views
+    return out
 
 
 def evidence_groups(session: Session, item_id: int) -> EvidenceGroups:
@@ -267,4 +299,4 @@ def items_with_evidence(session: Session, case_id: int) -> dict[int, list[Eviden
         select(EvidenceLink.item_id).join(Item, Item.id == EvidenceLink.item_id)
         .where(Item.case_id == case_id).distinct()
     ).all()
-    return {i: evidence_for(session, i) for i in ids}
+    return evidence_for_items(session, ids)

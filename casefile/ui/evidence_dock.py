@@ -74,8 +74,7 @@ class EvidenceDock(QObject):
         item_id = self.panel.item_id
         if item_id is None:
             return
-        old = next((v.relation for v in
-                    (self.panel.model.evidence_at(i) for i in self.panel.link_indexes())
-                    if v is not None and v.link_id == link_id), None)
+        old = next((v.relation for v in self.panel.model.evidence.links
+                    if v.link_id == link_id), None)
         if old is not None:
             self.items.change_relation(link_id, item_id, old, relation)

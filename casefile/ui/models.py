@@ -543,6 +543,13 @@ SPAN_ROLE = Qt.ItemDataRole.UserRole + 5
 (the row's display text); None elsewhere."""
 
 
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_GROUP_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_LINK_FLAGS = _GROUP_FLAGS | Qt.ItemFlag.ItemNeverHasChildren
+_RELATION_FLAGS = _LINK_FLAGS | Qt.ItemFlag.ItemIsEditable
+_COLUMNS = len(EVIDENCE_HEADERS)
+
+
 @dataclass
 class _Group:
     document_id: int
@@ -560,13 +567,22 @@ class EvidenceModel(QAbstractItemModel):
     around it, with ``SPAN_ROLE`` giving the name's place in them).
 
     ``ID_ROLE`` answers the link id on children and the document id on top rows. Editing a
-    child's Relation emits ``relation_change_requested(link_id, relation)``."""
+    child's Relation emits ``relation_change_requested(link_id, relation)``.
+
+    The top rows come a batch at a time (:meth:`fetch_more_rows`, which the evidence panel
+    calls as its tree scrolls to the end): about ``FETCH_ROWS`` rows of the tree each, a
+    document's quotes counted as open and its mentions as folded, so that the tree lays out
+    what it shows rather than every passage. :meth:`fetch_all` brings the rest at once. (Not
+    Qt's ``canFetchMore``/``fetchMore``: a QTreeView fetches a batch on each of its layouts.)"""
 
     relation_change_requested = Signal(int, str)
+    FETCH_ROWS = 80
+    """About how many rows of the tree (top rows and open quotes) a batch of top rows brings."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._groups: list[_Group] = []
+        self._shown = 0  # the top rows fetched so far
         self.evidence = EvidenceGroups((), ())
 
     def set_evidence(self, views: Sequence[EvidenceView] | EvidenceGroups) -> None:
@@ -586,10 +602,38 @@ class EvidenceModel(QAbstractItemModel):
             _Group(f.document_id, f.document_title, f.outlet, f.published, list(f.mentions),
                    fold=True)
             for f in evidence.folds)]
+        self._shown = self._batch_end(0)
         self.endResetModel()
 
+    def _batch_end(self, first: int) -> int:
+        """Where the batch of top rows starting at ``first`` ends (exclusive)."""
+        rows, end = 0, first
+        while end < len(self._groups) and rows < self.FETCH_ROWS:
+            group = self._groups[end]
+            rows += 1 if group.fold else 1 + len(group.links)
+            end += 1
+        return end
+
+    def has_more_rows(self) -> bool:
+        """True while some top rows are still to fetch."""
+        return self._shown < len(self._groups)
+
+    def fetch_more_rows(self) -> None:
+        """Bring the next batch of top rows (about ``FETCH_ROWS`` rows of the tree)."""
+        self._fetch_to(self._batch_end(self._shown))
+
+    def fetch_all(self) -> None:
+        """Bring every remaining top row now."""
+        self._fetch_to(len(self._groups))
+
+    def _fetch_to(self, end: int) -> None:
+        if end > self._shown:
+            self.beginInsertRows(QModelIndex(), self._shown, end - 1)
+            self._shown = end
+            self.endInsertRows()
+
     def link_count(self) -> int:
-        """Number of evidence links shown (quotes and mentions)."""
+        """Number of evidence links of the item (quotes and mentions), fetched or not."""
         return sum(len(g.links) for g in self._groups)
 
     def is_fold(self, index: Index) -> bool:
@@ -609,23 +653,25 @@ class EvidenceModel(QAbstractItemModel):
         return self._groups[index.internalId() - 1].links[index.row()]
 
     def document_index(self, document_id: int) -> QModelIndex:
-        """The top row of a document's quotes (else of its mentions), or an invalid index."""
+        """The top row of a document's quotes (else of its mentions), fetched if need be, or an
+        invalid index."""
         for n, g in enumerate(self._groups):
             if g.document_id == document_id:
+                self._fetch_to(n + 1)
                 return self.index(n, 0)
         return QModelIndex()
 
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if column < 0 or column >= len(EVIDENCE_HEADERS) or row < 0:
-            return QModelIndex()
-        if not parent.isValid():
-            return self.createIndex(row, column, 0) if row < len(self._groups) else QModelIndex()
-        if parent.internalId() != 0 or parent.column() != 0:
-            return QModelIndex()
-        group = parent.row()
-        if row >= len(self._groups[group].links):
-            return QModelIndex()
-        return self.createIndex(row, column, group + 1)
+        # asked for every row on each layout of the tree: as few calls as can be
+        if 0 <= column < _COLUMNS and row >= 0:
+            if not parent.isValid():
+                if row < self._shown:
+                    return self.createIndex(row, column, 0)
+            elif parent.internalId() == 0 and parent.column() == 0:
+                group = parent.row()
+                if row < len(self._groups[group].links):
+                    return self.createIndex(row, column, group + 1)
+        return QModelIndex()
 
     @overload
     def parent(self) -> QObject | None: ...
@@ -642,7 +688,7 @@ class EvidenceModel(QAbstractItemModel):
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         if not parent.isValid():
-            return len(self._groups)
+            return self._shown
         if parent.internalId() == 0 and parent.column() == 0:
             return len(self._groups[parent.row()].links)
         return 0
@@ -657,12 +703,12 @@ class EvidenceModel(QAbstractItemModel):
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
+        # asked for every row on each layout of the tree: constants, and links are leaves
         if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if index.internalId() != 0 and index.column() == RELATION_COLUMN:
-            return base | Qt.ItemFlag.ItemIsEditable
-        return base
+            return _NO_FLAGS
+        if index.internalId() == 0:
+            return _GROUP_FLAGS
+        return _RELATION_FLAGS if index.column() == RELATION_COLUMN else _LINK_FLAGS
 
     def _top_data(self, group: _Group, column: int, role: int) -> Any:
         if role == DISPLAY:

@@ -7,12 +7,14 @@ from functools import partial
 from html import escape
 
 from PySide6.QtCore import (
+    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
     QRect,
     QSize,
     Qt,
+    QTimer,
     Signal,
     Slot,
 )
@@ -114,6 +116,43 @@ class _WrappingDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+class _RelationDelegate(ComboDelegate):
+    """The Relation column: a combo box to edit it; every cell the same one-line size, so that
+    sizing a row never asks the model for its relation (the column has a fixed width)."""
+
+    def __init__(self, tree: QTreeView) -> None:
+        super().__init__(EVIDENCE_RELATIONS, tree)
+        self.tree = tree
+        self._size: tuple[str, QSize] | None = None  # (font key, size)
+
+    def cell_size(self) -> QSize:
+        """The size of the widest relation with its colour swatch, in the tree's font."""
+        key = self.tree.font().key()
+        if self._size is None or self._size[0] != key:
+            style = self.tree.style()
+            opt = QStyleOptionViewItem()
+            opt.initFrom(self.tree)
+            opt.font = self.tree.font()
+            opt.fontMetrics = self.tree.fontMetrics()
+            opt.features = (QStyleOptionViewItem.ViewItemFeature.HasDisplay
+                            | QStyleOptionViewItem.ViewItemFeature.HasDecoration)
+            icon = self.tree.iconSize()
+            opt.decorationSize = icon if icon.isValid() else QSize(
+                *(style.pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self.tree),) * 2)
+            sizes = []
+            for relation in EVIDENCE_RELATIONS:
+                opt.text = relation
+                sizes.append(style.sizeFromContents(QStyle.ContentsType.CT_ItemViewItem, opt,
+                                                    QSize(), self.tree))
+            self._size = (key, QSize(max(z.width() for z in sizes),
+                                     max(z.height() for z in sizes)))
+        return self._size[1]
+
+    def sizeHint(self, option: QStyleOptionViewItem,
+                 index: QModelIndex | QPersistentModelIndex) -> QSize:
+        return self.cell_size()
+
+
 class EvidencePanel(QWidget):
     """The selected item's evidence: a header naming the item and its counts, the quoted
     passages grouped by document, then one folded row per document of its bare-name mentions.
@@ -134,6 +173,7 @@ class EvidencePanel(QWidget):
         self.item_id: int | None = None
         self.model = EvidenceModel(self)
         self.model.relation_change_requested.connect(self.relation_change_requested)
+        self._open_lone_fold = False
         self.title = QLabel("No item selected")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setWordWrap(True)
@@ -145,28 +185,44 @@ class EvidencePanel(QWidget):
         self.hint.setWordWrap(True)
         self.hint.setEnabled(False)
         self.tree = QTreeView()
+        # before the tree's own slot: rows fetched as the tree scrolls are spanned and opened
+        # before it lays them out (once)
+        self.model.rowsInserted.connect(self._on_rows_inserted)
         self.tree.setModel(self.model)
+        # more top rows when the tree reaches its end: after the scroll or layout that got
+        # there (once, however many signals), not inside it
+        self._fetch_timer = QTimer(self)
+        self._fetch_timer.setSingleShot(True)
+        self._fetch_timer.setInterval(0)
+        self._fetch_timer.timeout.connect(self._fetch_if_at_end)
+        bar = self.tree.verticalScrollBar()
+        bar.valueChanged.connect(lambda *_: self._fetch_timer.start())
+        bar.rangeChanged.connect(lambda *_: self._fetch_timer.start())
         self.tree.setUniformRowHeights(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setEditTriggers(QAbstractItemView.EditTrigger.SelectedClicked
                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
-        self.tree.setItemDelegateForColumn(RELATION_COLUMN,
-                                           ComboDelegate(EVIDENCE_RELATIONS, self.tree))
+        self.relation_delegate = _RelationDelegate(self.tree)
+        self.tree.setItemDelegateForColumn(RELATION_COLUMN, self.relation_delegate)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._on_context_menu_requested)
         self.tree.doubleClicked.connect(self._on_double_clicked)
         # quotes wrap; the document's date and outlet head each group (and every tooltip), so
         # the Date and Outlet columns of the model are not shown in this narrow panel
         self.tree.setWordWrap(True)
+        # The Relation column has a fixed width (the widest relation): sizing it to its
+        # contents asked every row for its size on each fill. Quotes wrap to the width of the
+        # first column, so a new width lays the rows out again (once, before the next paint).
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        self._fit_relation_column()
         self.tree.setColumnHidden(2, True)
         self.tree.setColumnHidden(3, True)
         self.tree.setItemDelegateForColumn(0, _WrappingDelegate(self.tree))
-        header.sectionResized.connect(lambda *_: self.tree.doItemsLayout())
+        header.sectionResized.connect(self._on_section_resized)
         # short labels (the whole words in the tooltips): both fit a 240-pixel dock
         self.open_button = QPushButton("Open")
         self.open_button.setToolTip("Open the document at this passage (double-click)")
@@ -197,18 +253,10 @@ class EvidencePanel(QWidget):
         self.item_id = item_id
         self.model.set_evidence(views)
         evidence = self.model.evidence
-        # expand while the reset's layout is still pending (Qt only notes it then); spanning a
-        # row lays the tree out, so it comes after: one layout, however many rows
-        rows = range(self.model.rowCount())
         # nothing quoted and one short fold: open it, else the panel reads as empty
-        lone = (not evidence.quotes and len(evidence.folds) == 1
-                and evidence.mention_count <= self.OPEN_LONE_FOLD)
-        for row in rows:
-            index = self.model.index(row, 0)
-            if lone or not self.model.is_fold(index):
-                self.tree.expand(index)
-        for row in rows:
-            self.tree.setFirstColumnSpanned(row, QModelIndex(), True)
+        self._open_lone_fold = (not evidence.quotes and len(evidence.folds) == 1
+                                and evidence.mention_count <= self.OPEN_LONE_FOLD)
+        self._prepare_top_rows(0, self.model.rowCount() - 1, reset=True)
         if item_id is None:
             self.title.setText("No item selected")
         else:
@@ -216,9 +264,68 @@ class EvidencePanel(QWidget):
         self.hint.setVisible(item_id is not None and not evidence.links)
         self._on_current_changed(self.tree.currentIndex(), QModelIndex())
 
+    @Slot(QModelIndex, int, int)
+    def _on_rows_inserted(self, parent: QModelIndex, first: int, last: int) -> None:
+        if not parent.isValid():  # a batch of top rows, fetched as the tree scrolls down
+            self._prepare_top_rows(first, last, reset=False)
+
+    @Slot()
+    def _fetch_if_at_end(self) -> None:
+        """The tree shows its last row (scrolled to the end, or every row fits): the next
+        batch of top rows, if any."""
+        if not self.model.has_more_rows():
+            return
+        self.tree.executeDelayedItemsLayout()  # the layout due before the paint: the real end
+        bar = self.tree.verticalScrollBar()
+        if bar.value() >= bar.maximum():
+            self.model.fetch_more_rows()
+
+    def _prepare_top_rows(self, first: int, last: int, *, reset: bool) -> None:
+        """Top rows ``first..last`` span the columns; the quotes' groups open."""
+        rows = range(first, last + 1)
+        if not rows:
+            return
+        self._fetch_timer.start()  # more, if these do not fill the tree
+        if reset:
+            # After a reset, spanning a row lays the tree out and repaints the row, which
+            # places it: with rows of their own heights Qt would size every row above it. So
+            # the rows are spanned with uniform heights for the while (no row sized) and before
+            # their groups open (a layout of the first top rows alone); then the groups open
+            # while a new layout is pending (Qt only notes them), and that one layout, before
+            # the paint, sizes only the rows that show.
+            self.tree.setUniformRowHeights(True)
+        # Rows just fetched are not laid out yet: the tree only notes their spans and groups,
+        # and lays them out once.
+        for row in rows:
+            self.tree.setFirstColumnSpanned(row, QModelIndex(), True)
+        if reset:
+            self.tree.setUniformRowHeights(False)
+            self.tree.scheduleDelayedItemsLayout()
+        for row in rows:
+            index = self.model.index(row, 0)
+            if self._open_lone_fold or not self.model.is_fold(index):
+                self.tree.expand(index)
+
+    def _fit_relation_column(self) -> None:
+        width = max(self.relation_delegate.cell_size().width(),
+                    self.tree.header().sectionSizeHint(RELATION_COLUMN))
+        self.tree.header().resizeSection(RELATION_COLUMN, width + 4)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new font or style: the Relation column fits the widest relation again."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit_relation_column()
+
+    @Slot(int, int, int)
+    def _on_section_resized(self, section: int, old: int, new: int) -> None:
+        if section == 0 and old != new:
+            self.tree.scheduleDelayedItemsLayout()  # the wrapped rows' heights change
+
     def link_indexes(self) -> list[QModelIndex]:
         """Indexes (column 0) of every link row, in display order: the quotes, then the
-        mentions inside each folded row (whether it is open or not)."""
+        mentions inside each folded row (whether it is open or not). Fetches every top row."""
+        self.model.fetch_all()
         out: list[QModelIndex] = []
         for g in range(self.model.rowCount()):
             parent = self.model.index(g, 0)
@@ -226,7 +333,9 @@ class EvidencePanel(QWidget):
         return out
 
     def fold_indexes(self) -> list[QModelIndex]:
-        """Indexes (column 0) of the folded rows, one per document that mentions the item."""
+        """Indexes (column 0) of the folded rows, one per document that mentions the item.
+        Fetches every top row."""
+        self.model.fetch_all()
         return [i for i in (self.model.index(r, 0) for r in range(self.model.rowCount()))
                 if self.model.is_fold(i)]
 

@@ -1,1 +1,3 @@
-"""User-path benchmarks (issue 16): one module per path, each with ``measure(sizes, rounds)``."""
+"""User-path benchmarks of issue 16: one module per path, each with
+``measure(sizes, rounds) -> list[dict]`` (see scripts/bench.py); modules starting with "_" hold
+shared helpers."""

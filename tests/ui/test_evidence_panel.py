@@ -12,7 +12,17 @@ from PySide6.QtWidgets import QApplication
 from sqlalchemy import select
 
 from casefile.ingest import ingest_bytes
-from casefile.services import cases, decisions, documents, editing, evidence, suggestions
+from casefile.ingest.types import Ingested
+from casefile.services import (
+    cases,
+    decisions,
+    documents,
+    editing,
+    evidence,
+    items,
+    passages,
+    suggestions,
+)
 from casefile.store import Document, Mention
 from casefile.ui.models import SPAN_ROLE
 from casefile.ui.panels import EvidencePanel
@@ -191,8 +201,262 @@ def test_a_thousand_passages_fill_the_panel_quickly(qtbot):
     elapsed = time.perf_counter() - began
     print(f"1,000 passages shown in {elapsed:.3f} s")
     assert elapsed < 1.0, elapsed
+    # the tree lays out the first rows, not every passage: the others come as it scrolls
+    assert panel.model.rowCount() < 40
+    assert _scroll_to_the_end(panel) > 1
+    assert panel.model.rowCount() == 40
     folds = panel.fold_indexes()
     assert len(folds) == 20 and not any(panel.tree.isExpanded(f) for f in folds)
+    quotes = [panel.model.index(r, 0) for r in range(20)]
+    assert all(panel.tree.isExpanded(q) and panel.tree.isFirstColumnSpanned(q.row(), QModelIndex())
+               for q in quotes)
     assert len(panel.link_indexes()) == 1000
     assert re.fullmatch(r"Someone — 500 quotes, mentioned 500 times in 20 documents",
                         panel.title.text())
+
+
+MEMO = ("Officer Dee Park spoke first. Later, Park said \u201cwe waited\u201d. Nobody else did.\n"
+        "officer d. park signed the log; DEE PARK left at noon.")
+SECOND = "A second memo. Dee Park agreed. Park, 41, did not answer."
+LONG = ("The undated note runs on.   " + "Dee Park was seen near the\n\ndock " * 14
+        + "and then the note ends.")
+
+
+@pytest.fixture
+def fixed_case(ui_workspace):
+    """A person with quotes, a whole-document link and bare-name mentions over three documents
+    (one paged, one undated). Returns (case id, person id)."""
+    ws = ui_workspace
+
+    def doc(s, cid, title, text, **kw):
+        return documents.store_document(
+            s, cid, text.encode(), Ingested(text=text, mime_type="text/plain", title=title, **kw),
+            filename=f"{title}.txt").document_id
+
+    with ws.transaction() as s:
+        cid = cases.create_case(s, "Fixed").id
+        memo = doc(s, cid, "Harbor memo", MEMO, outlet="Harbor Gazette", published="2024-05-02",
+                   page_starts=[0, MEMO.index("officer")])
+        second = doc(s, cid, "Second memo", SECOND, published="2024-05-01")
+        note = doc(s, cid, "Undated note", LONG)
+        pid = items.create_item(s, cid, "person", "Dee Park", aliases=["D. Park"]).id
+        someone = items.create_item(s, cid, "person", "Someone Else").id
+
+        def link(d, quote, relation, occurrence=1, note=None):
+            p = passages.add_passage_by_quote(s, d, quote, occurrence=occurrence)
+            evidence.link_evidence(s, pid, passage_id=p.id, relation=relation, note=note)
+
+        link(memo, "DEE PARK", "mentions")
+        link(memo, "Dee Park", "mentions")
+        link(memo, "d. park", "mentions")
+        link(memo, "Later, Park said \u201cwe waited\u201d.", "supports", note="on the record")
+        link(memo, "Park", "mentions", occurrence=2)  # a reporter's own pick: a quote
+        link(memo, "Nobody else did.", "contradicts")
+        link(second, "Dee Park", "mentions")
+        # a surname tied to the person by a Mention is the bare name too
+        start = SECOND.index("Park,")
+        s.add(Mention(case_id=cid, document_id=second, item_id=pid, kind="person",
+                      name="Dee Park", start=start, end=start + 4, text="Park",
+                      status="accepted"))
+        s.flush()
+        link(second, "Park", "mentions", occurrence=2)
+        evidence.link_evidence(s, pid, document_id=second, relation="context")
+        link(note, LONG[LONG.index("Dee"):-len(" and then the note ends.")], "supports")
+        link(note, "Dee Park", "mentions", occurrence=3)
+        # another person's links, one of them the same passage: a quote for them
+        p = passages.add_passage_by_quote(s, memo, "Dee Park")
+        evidence.link_evidence(s, someone, passage_id=p.id, relation="mentions")
+        evidence.link_evidence(s, someone, document_id=note, relation="supports")
+    return cid, pid
+
+
+EXPECTED_ROWS = [
+    ('top', 'Second memo\n2024-05-01 · 1 passage', 'Second memo', True, False, True, True),
+    (   'child',
+        '(the whole document)',
+        'context',
+        'Second memo\n— Second memo (2024-05-01)',
+        None),
+    (   'top',
+        'Harbor memo\nHarbor Gazette · 2024-05-02 · 3 passages',
+        'Harbor memo',
+        True,
+        False,
+        True,
+        True),
+    (   'child',
+        '“Later, Park said “we waited”.”',
+        'supports',
+        'Later, Park said “we waited”.\n— Harbor memo, page 1 (Harbor Gazette, 2024-05-02)',
+        None),
+    (   'child',
+        '“Park”',
+        'mentions',
+        'Park\n— Harbor memo, page 1 (Harbor Gazette, 2024-05-02)',
+        None),
+    (   'child',
+        '“Nobody else did.”',
+        'contradicts',
+        'Nobody else did.\n— Harbor memo, page 1 (Harbor Gazette, 2024-05-02)',
+        None),
+    ('top', 'Undated note\n1 passage', 'Undated note', True, False, True, True),
+    (   'child',
+        '“Dee Park was seen near the dock Dee Park was seen near the dock Dee Park was seen '
+        'near the dock Dee Park was seen near the dock Dee Park was seen near the dock Dee '
+        'Park was seen near the dock Dee Park was seen near the dock Dee Park was seen near '
+        'the dock Dee Park was seen near the dock Dee Park was seen near the dock Dee Park was '
+        'seen near the dock Dee Park was seen near the dock Dee Park was se…”',
+        'supports',
+        'Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock Dee Park was seen near the\n'
+        '\n'
+        'dock\n'
+        '— Undated note',
+        None),
+    (   'top',
+        'Mentioned 2 times in Second memo\n2024-05-01',
+        'Second memo: the name alone, 2× — expand to read each with the words around it',
+        False,
+        True,
+        False,
+        True),
+    (   'child',
+        'Dee Park agreed.',
+        'mentions',
+        'Dee Park agreed.\n— Second memo (2024-05-01)',
+        (0, 8)),
+    (   'child',
+        'Park, 41, did not answer.',
+        'mentions',
+        'Park, 41, did not answer.\n— Second memo (2024-05-01)',
+        (0, 4)),
+    (   'top',
+        'Mentioned 3 times in Harbor memo\nHarbor Gazette · 2024-05-02',
+        'Harbor memo: the name alone, 3× — expand to read each with the words around it',
+        False,
+        True,
+        False,
+        True),
+    (   'child',
+        'Officer Dee Park spoke first.',
+        'mentions',
+        'Officer Dee Park spoke first.\n— Harbor memo, page 1 (Harbor Gazette, 2024-05-02)',
+        (8, 16)),
+    (   'child',
+        'officer d. park signed the log; DEE PARK left at noon.',
+        'mentions',
+        'officer d. park signed the log; DEE PARK left at noon.\n'
+        '— Harbor memo, page 2 (Harbor Gazette, 2024-05-02)',
+        (8, 15)),
+    (   'child',
+        'park signed the log; DEE PARK left at noon.',
+        'mentions',
+        'park signed the log; DEE PARK left at noon.\n'
+        '— Harbor memo, page 2 (Harbor Gazette, 2024-05-02)',
+        (21, 29)),
+    (   'top',
+        'Mentioned once in Undated note',
+        'Undated note: the name alone, 1× — expand to read each with the words around it',
+        False,
+        True,
+        False,
+        True),
+    (   'child',
+        'dock Dee Park was seen near the',
+        'mentions',
+        'dock Dee Park was seen near the\n— Undated note',
+        (5, 13)),
+]
+"""The rows of :func:`fixed_case` as the panel showed them before its model was made lazy
+(issue 16): the quotes grouped by document (dated first, the undated last), then one fold per
+document of the bare name, closed."""
+
+
+def _rows(panel: EvidencePanel) -> list[tuple]:
+    """What the panel shows, top to bottom: per top row its text, tooltip, bold/italic, open,
+    spanned; per child its text, relation, tooltip and the name's place in it."""
+    model, tree = panel.model, panel.tree
+    out: list[tuple] = []
+    for r in range(model.rowCount()):
+        top = model.index(r, 0)
+        font = top.data(Qt.ItemDataRole.FontRole)
+        out.append(("top", top.data(), top.data(Qt.ItemDataRole.ToolTipRole), font.bold(),
+                    font.italic(), tree.isExpanded(top),
+                    tree.isFirstColumnSpanned(r, QModelIndex())))
+        for c in range(model.rowCount(top)):
+            child = model.index(c, 0, top)
+            out.append(("child", child.data(), child.siblingAtColumn(1).data(),
+                        child.data(Qt.ItemDataRole.ToolTipRole), child.data(SPAN_ROLE)))
+    return out
+
+
+def _scroll_to_the_end(panel: EvidencePanel) -> int:
+    """Scroll the tree down as a reporter would until no more rows come; the number of
+    batches of top rows the tree fetched on the way."""
+    batches = 0
+    bar = panel.tree.verticalScrollBar()
+    while True:
+        QApplication.processEvents()
+        before = panel.model.rowCount()
+        bar.setValue(bar.maximum())
+        QApplication.processEvents()
+        if panel.model.rowCount() == before and not panel.model.has_more_rows():
+            return batches
+        batches += panel.model.rowCount() > before
+
+
+@pytest.mark.parametrize("batch", [None, 1])
+def test_the_evidence_rows_of_a_fixed_case(make_window, fixed_case, batch):
+    cid, pid = fixed_case
+    window = make_window(cid)
+    panel = window.evidence_panel
+    if batch is not None:  # top rows one at a time, fetched as the tree scrolls
+        panel.model.FETCH_ROWS = batch
+    window.show_evidence(pid)
+    if batch is not None:
+        assert panel.model.rowCount() < 6
+        _scroll_to_the_end(panel)
+    got = _rows(panel)
+    assert got == EXPECTED_ROWS
+    assert panel.title.text() == (
+        "Dee Park — 4 quotes, 1 whole document, mentioned 6 times in 3 documents")
+
+
+def test_the_evidence_of_several_items_at_once_is_each_ones_own(ui_workspace, fixed_case):
+    cid, pid = fixed_case
+    with ui_workspace.transaction() as s:
+        ids = [i.id for i in items.list_items(s, cid)]
+        one_by_one = {i: evidence.evidence_for(s, i) for i in ids}
+        together = evidence.evidence_for_items(s, [*ids, 10_000])
+        by_case = evidence.items_with_evidence(s, cid)
+    assert together == by_case == {i: v for i, v in one_by_one.items() if v}
+    other = next(i for i in together if i != pid)
+    # the passage that is Dee Park's bare name is a quote for someone else
+    assert [(v.quote, v.mention) for v in together[other]] == [
+        ("Dee Park", False), (None, False)]
+    assert len(together[pid]) == 11
