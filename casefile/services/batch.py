@@ -9,12 +9,13 @@ Windows hidden attribute) and Office lock files (``~$report.docx``) are skipped.
 to folders are not followed (no loops).
 
 A file that fails, or a crash half-way, never undoes or half-stores another file, and never
-leaves half a document: files are taken in groups (:data:`GROUP_FILES`, :data:`GROUP_BYTES`),
-each group is checked for duplicates once, read (slow formats in worker processes, see
-:class:`casefile.ingest.pool.ReaderPool`) and stored in one transaction, and a file is reported
-(``on_file``) only once that transaction is committed. A group in which a file cannot be stored
-is stored again one file per transaction, so that file alone fails. A crash loses at most the
-group not yet reported, whole.
+leaves half a document: files are taken in groups (at most :data:`GROUP_FILES` and
+:data:`GROUP_BYTES`; the first groups hold 1, 2, 4... new files, so the first documents are
+there at once), each group is checked for duplicates once, read (slow formats in worker
+processes, see :class:`casefile.ingest.pool.ReaderPool`) and stored in one transaction, and a
+file is reported (``on_file``) only once that transaction is committed. A group in which a
+file cannot be stored is stored again one file per transaction, so that file alone fails. A
+crash loses at most the group not yet reported, whole.
 """
 
 from __future__ import annotations
@@ -222,9 +223,10 @@ def import_paths(
     options = _Options(case_id, published_date, password, guess_dates, fallback_published)
     with ReaderPool(workers) as readers:
         at = 0
-        while at < len(files) and not batch.cancelled:
-            group: list[_File] = []
-            size = 0
+        limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once
+        group: list[_File] = []  # files read and not stored yet, in order
+        while (at < len(files) or group) and not batch.cancelled:
+            size = sum(len(f.data) for f in group)
             while at < len(files) and len(group) < GROUP_FILES and size < GROUP_BYTES:
                 if cancelled is not None and cancelled():
                     batch.cancelled = True
@@ -234,7 +236,9 @@ def import_paths(
                 group.append(_read(files[at]))
                 size += len(group[-1].data)
                 at += 1
-            for outcome in _import_group(transaction, options, group, readers):
+            outcomes, group = _import_group(transaction, options, group, readers, limit)
+            limit = min(limit * 2, GROUP_FILES)
+            for outcome in outcomes:
                 batch.outcomes.append(outcome)
                 if on_file is not None:
                     on_file(outcome)
@@ -295,13 +299,23 @@ def _parse(options: _Options, files: list[_File], readers: ReaderPool) -> None:
 
 
 def _import_group(transaction: TransactionFactory, options: _Options, group: list[_File],
-                  readers: ReaderPool) -> list[FileOutcome]:
-    """Check, parse and store a group in one transaction; the outcomes in order."""
-    readable = [f for f in group if f.error is None]
+                  readers: ReaderPool, most_new: int) -> tuple[list[FileOutcome], list[_File]]:
+    """Check a group, then parse and store it in the same transaction up to its
+    ``most_new``-th new file: the outcomes of the files taken, in order, and the files left
+    for the next group (checked again there)."""
 
-    def attempt() -> list[ImportResult | str]:
+    def attempt() -> tuple[int, list[ImportResult | str]]:
         with transaction() as session:
-            known = known_bytes(session, options.case_id, [f.sha256 for f in readable])
+            known = known_bytes(session, options.case_id,
+                                [f.sha256 for f in group if f.error is None])
+            taken, new_hashes = len(group), set()
+            for i, f in enumerate(group):
+                if f.error is None and f.sha256 not in known.in_case:
+                    new_hashes.add(f.sha256)
+                    if len(new_hashes) > most_new:
+                        taken = i
+                        break
+            readable = [f for f in group[:taken] if f.error is None]
             _parse(options, [f for f in readable if f.sha256 not in known.in_case], readers)
             new = [f for f in readable if isinstance(f.parsed, tuple)
                    and f.sha256 not in known.in_case]
@@ -318,17 +332,22 @@ def _import_group(transaction: TransactionFactory, options: _Options, group: lis
                     answers.append(f.parsed)
                 else:
                     answers.append(next(stored))
-            return answers
+            return taken, answers
 
+    taken = len(group)
     try:
-        answers = retry_on_conflict(attempt) if readable else []
+        if any(f.error is None for f in group):
+            taken, answers = retry_on_conflict(attempt)
+        else:
+            answers = []
     except DBAPIError:
         raise
     except Exception:  # a file that cannot be stored: store them one by one to find it
-        answers = [_store_alone(transaction, options, f) for f in readable]
+        taken = len(group)
+        answers = [_store_alone(transaction, options, f) for f in group if f.error is None]
     outcomes: list[FileOutcome] = []
     found = iter(answers)
-    for f in group:
+    for f in group[:taken]:
         if f.error is not None:
             outcomes.append(FileOutcome(f.path, "failed", error=f.error))
             continue
@@ -339,7 +358,7 @@ def _import_group(transaction: TransactionFactory, options: _Options, group: lis
             answer.path = str(f.path)
             outcomes.append(FileOutcome(f.path, "imported" if answer.created else
                                         "already there", answer))
-    return outcomes
+    return outcomes, group[taken:]
 
 
 def _store_alone(transaction: TransactionFactory, options: _Options,
