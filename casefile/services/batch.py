@@ -236,7 +236,9 @@ def import_paths(
                 group.append(_read(files[at]))
                 size += len(group[-1].data)
                 at += 1
-            outcomes, group = _import_group(transaction, options, group, readers, limit)
+            # once cancelled, the files already read are stored (as the current file was)
+            most_new = len(group) if batch.cancelled else limit
+            outcomes, group = _import_group(transaction, options, group, readers, most_new)
             limit = min(limit * 2, GROUP_FILES)
             for outcome in outcomes:
                 batch.outcomes.append(outcome)
