@@ -53,11 +53,33 @@ def _lower_priority() -> None:
 def extract_job(text: str, published: date | None, known: Sequence[KnownItem],
                 rejected: set[str], mode: Literal["auto", "rules"],
                 model: str | None) -> dict[str, Any]:
-    """Run in a worker: :func:`casefile.extract.extract_suggestions` on one document."""
+    """Run in a worker: :func:`casefile.extract.extract_suggestions` on one document. An
+    error comes back as ``{"_error": (kind, ...)}`` (ModelError's arguments do not survive
+    pickling; :func:`_result` raises it again in the calling process)."""
     from casefile.extract import extract_suggestions
+    from casefile.extract.model import ModelError
 
-    return extract_suggestions(text, published, known=known, rejected=rejected, mode=mode,
-                               model=model)
+    try:
+        return extract_suggestions(text, published, known=known, rejected=rejected, mode=mode,
+                                   model=model)
+    except ModelError as exc:
+        return {"_error": ("model", exc.name, exc.reason)}
+    except Exception as exc:  # any other failure: its type and message
+        return {"_error": ("other", type(exc).__name__, str(exc))}
+
+
+def _result(future: Future[dict[str, Any]]) -> dict[str, Any]:
+    """The extraction's result; raises ModelError, or RuntimeError naming the worker's
+    error."""
+    found = future.result()
+    error = found.get("_error")
+    if error is None:
+        return found
+    if error[0] == "model":
+        from casefile.extract.model import ModelError
+
+        raise ModelError(error[1], error[2])
+    raise RuntimeError(f"the extractor failed ({error[1]}: {error[2]})")
 
 
 def default_workers() -> int:
@@ -77,6 +99,9 @@ class SuggestionPool:
     def submit(self, *args: Any) -> Future[dict[str, Any]]:
         """Queue :func:`extract_job` with these arguments."""
         with self._lock:
+            if self._pool is not None and getattr(self._pool, "_broken", False):
+                self._pool.shutdown(wait=False, cancel_futures=True)  # a worker died
+                self._pool = None
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
@@ -148,7 +173,7 @@ def suggest_in_background(
                 break
             group = list(zip(ids[start:start + STORE_GROUP],
                              futures[start:start + STORE_GROUP], strict=True))
-            extracted = [(doc_id, future.result()) for doc_id, future in group]
+            extracted = [(doc_id, _result(future)) for doc_id, future in group]
 
             def store(batch: list[tuple[int, dict[str, Any]]] = extracted
                       ) -> list[SuggestionResult]:
