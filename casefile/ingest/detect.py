@@ -97,6 +97,11 @@ def _zip_type(data: bytes) -> str:
     return ZIP
 
 
+#: Every byte that :func:`looks_binary` does not count as a control character.
+_NOT_CONTROL = bytes(b for b in range(256)
+                     if not ((b < 0x20 and b not in (9, 10, 12, 13, 27)) or b == 0x7F))
+
+
 def looks_binary(data: bytes) -> bool:
     """True when the bytes are not text in any encoding: NUL bytes, or many control characters.
 
@@ -109,8 +114,8 @@ def looks_binary(data: bytes) -> bool:
         return False
     if b"\x00" in sample:
         return True
-    controls = sum(1 for byte in sample if byte < 0x20 and byte not in (9, 10, 12, 13, 27))
-    controls += sample.count(0x7F)
+    # what is left once every byte but the counted controls is deleted (C speed, not a loop)
+    controls = len(sample.translate(None, _NOT_CONTROL))
     return controls / len(sample) > 0.05
 
 

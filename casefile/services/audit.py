@@ -41,3 +41,15 @@ def log_change(
         "case_id": case_id, "action": action, "item_id": item_id, "summary": summary,
         "data": data, "actor": _actor(), "at": utcnow(),
     })
+
+
+def log_changes(session: Session, action: str, rows: list[dict[str, Any]]) -> None:
+    """Record many actions of one kind at once (one ``executemany``), each row a dict with
+    ``case_id``, ``item_id``, ``summary`` and ``data`` as :func:`log_change` takes them."""
+    if not rows:
+        return
+    actor, at = _actor(), utcnow()
+    session.connection().execute(insert(_CHANGES), [
+        {"case_id": r["case_id"], "action": action, "item_id": r.get("item_id"),
+         "summary": r.get("summary", ""), "data": r.get("data"), "actor": actor, "at": at}
+        for r in rows])

@@ -6,8 +6,16 @@ knows nothing about Qt: progress goes to a plain callback and cancelling is a pl
 A folder is walked recursively in a stable order (names compared case-insensitively, a folder's
 files before its subfolders); hidden files and folders (names starting with ``.``, or with the
 Windows hidden attribute) and Office lock files (``~$report.docx``) are skipped. Symbolic links
-to folders are not followed (no loops). Each file is imported in its own transaction, so a file
-that fails, or a crash half-way, never undoes or half-stores another file.
+to folders are not followed (no loops).
+
+A file that fails, or a crash half-way, never undoes or half-stores another file, and never
+leaves half a document: files are taken in groups (at most :data:`GROUP_FILES` and
+:data:`GROUP_BYTES`; the first groups hold 1, 2, 4... new files, so the first documents are
+there at once), each group is checked for duplicates once, read (slow formats in worker
+processes, see :class:`casefile.ingest.pool.ReaderPool`) and stored in one transaction, and a
+file is reported (``on_file``) only once that transaction is committed. A group in which a
+file cannot be stored is stored again one file per transaction, so that file alone fails. A
+crash loses at most the group not yet reported, whole.
 """
 
 from __future__ import annotations
@@ -25,16 +33,18 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.ingest import ingest_bytes
 from casefile.ingest.files import read_file
+from casefile.ingest.pool import ReaderPool
 from casefile.ingest.types import Ingested
 from casefile.services.cases import get_case
 from casefile.services.dating import guess_published
 from casefile.services.documents import (
     ImportResult,
-    existing_document,
+    NewFile,
+    known_bytes,
     sha256_hex,
     store_document,
+    store_documents,
 )
 from casefile.services.items import parse_date
 from casefile.store.conflicts import retry_on_conflict
@@ -44,6 +54,11 @@ Status = Literal["imported", "already there", "failed"]
 #: to be imported, or None once all are done (or the batch was cancelled).
 ProgressCallback = Callable[[int, int, "Path | None"], None]
 TransactionFactory = Callable[[], AbstractContextManager[Session]]
+
+#: A group of files checked, read and stored together holds at most this many files...
+GROUP_FILES = 64
+#: ... and at most this many bytes (a group of big PDFs is short).
+GROUP_BYTES = 32 * 1024**2
 
 
 @dataclass
@@ -169,15 +184,19 @@ def import_paths(
     on_file: Callable[[FileOutcome], None] | None = None,
     guess_dates: bool = False,
     fallback_published: date | None = None,
+    workers: int | None = None,
 ) -> BatchResult:
     """Import every file of ``paths`` (files and folders, see :func:`iter_import_files`).
 
-    ``transaction`` opens one committed transaction (e.g. ``Workspace.transaction``); each file
-    gets its own, so a failed file stores nothing and never undoes the others. ``published``
-    (ISO date) and ``password`` (for encrypted PDFs) apply to every file. ``progress`` is called
-    with ``(done, total, path)`` before each file and ``(total_done, total, None)`` at the end;
-    ``cancelled`` is checked before each file (returning True stops the batch: files already
-    imported stay); ``on_file`` gets each :class:`FileOutcome` right after its transaction ended.
+    ``transaction`` opens one committed transaction (e.g. ``Workspace.transaction``); a failed
+    file stores nothing and never undoes the others (see the module docstring for how files
+    are grouped). ``published`` (ISO date) and ``password`` (for encrypted PDFs) apply to
+    every file. ``progress`` is called with ``(done, total, path)`` before each file is read
+    and ``(total_done, total, None)`` at the end; ``cancelled`` is checked before each file
+    (returning True stops the batch: the files already read are stored, the others are not
+    touched); ``on_file`` gets each :class:`FileOutcome`, in order, once its transaction is
+    committed. ``workers`` is the number of processes reading slow formats (None: one fewer
+    than the cores; 0: none, everything read in this process).
 
     With ``guess_dates`` and no ``published``, each new document gets the date
     :func:`casefile.services.dating.guess_published` finds (the file's metadata, a publication
@@ -186,9 +205,10 @@ def import_paths(
     ``fallback_published`` (the window's answer to "when was it published?") replaces the
     modification date for a file that carries no date of its own.
 
-    Each file is read and hashed first: bytes already in the case are ``already there`` without
-    being parsed again. A file that cannot be imported (IngestError or any other error while
-    reading it) becomes a ``failed`` outcome with its reason.
+    Each file is read and hashed first, and checked once for bytes already in the case (in
+    the transaction that stores it): those are ``already there`` without being parsed. A file
+    that cannot be imported (IngestError or any other error while reading it) becomes a
+    ``failed`` outcome with its reason.
 
     Raises NotFoundError for an unknown case and ValidationError for a bad ``published`` date,
     before any file is touched. Otherwise raises only when the database itself fails (sqlalchemy
@@ -200,31 +220,180 @@ def import_paths(
     published_date = parse_date(published, "published")
     files = list(iter_import_files(paths))
     batch = BatchResult(total=len(files))
-    for done, path in enumerate(files):
-        if cancelled is not None and cancelled():
-            batch.cancelled = True
-            break
-        if progress is not None:
-            progress(done, len(files), path)
-        outcome = _import_one(transaction, case_id, path, published_date, password, guess_dates,
-                              fallback_published)
-        batch.outcomes.append(outcome)
-        if on_file is not None:
-            on_file(outcome)
+    options = _Options(case_id, published_date, password, guess_dates, fallback_published)
+    with ReaderPool(workers) as readers:
+        at = 0
+        limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once
+        group: list[_File] = []  # files read and not stored yet, in order
+        while (at < len(files) or group) and not batch.cancelled:
+            size = sum(len(f.data) for f in group)
+            while at < len(files) and len(group) < GROUP_FILES and size < GROUP_BYTES:
+                if cancelled is not None and cancelled():
+                    batch.cancelled = True
+                    break
+                if progress is not None:
+                    progress(at, len(files), files[at])
+                group.append(_read(files[at]))
+                size += len(group[-1].data)
+                at += 1
+            # once cancelled, the files already read are stored (as the current file was)
+            most_new = len(group) if batch.cancelled else limit
+            outcomes, group = _import_group(transaction, options, group, readers, most_new)
+            limit = min(limit * 2, GROUP_FILES)
+            for outcome in outcomes:
+                batch.outcomes.append(outcome)
+                if on_file is not None:
+                    on_file(outcome)
     if progress is not None:
         progress(len(batch.outcomes), len(files), None)
     return batch
 
 
-def _store(
-    transaction: TransactionFactory, case_id: int, data: bytes, ingested: Ingested,
-    published: date | None, path: Path,
-) -> ImportResult:
-    with transaction() as session:
-        result = store_document(session, case_id, data, ingested, published=published,
-                                filename=path.name)
-    result.path = str(path)
-    return result
+@dataclass
+class _Options:
+    case_id: int
+    published: date | None
+    password: str | None
+    guess_dates: bool
+    fallback: date | None
+
+
+@dataclass
+class _File:
+    """A file of a group: its bytes and hash once read, or why it cannot be imported."""
+
+    path: Path
+    data: bytes = b""
+    sha256: str = ""
+    error: str | None = None
+    #: once parsed: what it yields and the published date to store, or the refusal
+    parsed: tuple[Ingested, date | None] | str | None = None
+
+
+def _read(path: Path) -> _File:
+    if path.is_dir():  # only a folder that could not be listed gets here
+        return _File(path, error=f"the folder {path} cannot be read")
+    try:
+        data = read_file(path)
+    except CasefileError as exc:
+        return _File(path, error=str(exc))
+    except Exception as exc:  # an odd OS error must not stop the other files
+        return _File(path, error=f"{path.name} could not be imported "
+                                 f"({type(exc).__name__}: {exc})")
+    return _File(path, data, sha256_hex(data))
+
+
+def _parse(options: _Options, files: list[_File], readers: ReaderPool) -> None:
+    """Parse the files not parsed yet (outside any write: the group's transaction has only
+    read so far) and guess their dates."""
+    todo = [f for f in files if f.parsed is None]
+    if not todo:
+        return
+    got = readers.read([(f.data, f.path.name, options.password) for f in todo])
+    for f, ingested in zip(todo, got, strict=True):
+        if isinstance(ingested, str):
+            f.parsed = ingested
+            continue
+        dated = options.published
+        if dated is None and options.guess_dates:
+            dated = _guess(f.path, ingested, options.fallback)
+        f.parsed = (ingested, dated)
+
+
+def _import_group(transaction: TransactionFactory, options: _Options, group: list[_File],
+                  readers: ReaderPool, most_new: int) -> tuple[list[FileOutcome], list[_File]]:
+    """Check a group, then parse and store it in the same transaction up to its
+    ``most_new``-th new file: the outcomes of the files taken, in order, and the files left
+    for the next group (checked again there)."""
+
+    def attempt() -> tuple[int, list[ImportResult | str]]:
+        with transaction() as session:
+            known = known_bytes(session, options.case_id,
+                                [f.sha256 for f in group if f.error is None])
+            taken, new_hashes = len(group), set()
+            for i, f in enumerate(group):
+                if f.error is None and f.sha256 not in known.in_case:
+                    new_hashes.add(f.sha256)
+                    if len(new_hashes) > most_new:
+                        taken = i
+                        break
+            readable = [f for f in group[:taken] if f.error is None]
+            _parse(options, [f for f in readable if f.sha256 not in known.in_case], readers)
+            new = [f for f in readable if isinstance(f.parsed, tuple)
+                   and f.sha256 not in known.in_case]
+            stored = iter(store_documents(session, options.case_id, [
+                NewFile(f.data, f.parsed[0], f.path.name, f.parsed[1], f.sha256)
+                for f in new if isinstance(f.parsed, tuple)], known=known))
+            answers: list[ImportResult | str] = []
+            for f in readable:
+                if f.sha256 in known.in_case:
+                    found = known.in_case[f.sha256]
+                    answers.append(ImportResult(found.document_id, found.title, f.sha256,
+                                                False, list(found.notes)))
+                elif isinstance(f.parsed, str):
+                    answers.append(f.parsed)
+                else:
+                    answers.append(next(stored))
+            return taken, answers
+
+    taken = len(group)
+    try:
+        if any(f.error is None for f in group):
+            taken, answers = retry_on_conflict(attempt)
+        else:
+            answers = []
+    except DBAPIError:
+        raise
+    except Exception:  # a file that cannot be stored: store them one by one to find it
+        taken = len(group)
+        answers = [_store_alone(transaction, options, f) for f in group if f.error is None]
+    outcomes: list[FileOutcome] = []
+    found = iter(answers)
+    for f in group[:taken]:
+        if f.error is not None:
+            outcomes.append(FileOutcome(f.path, "failed", error=f.error))
+            continue
+        answer = next(found)
+        if isinstance(answer, str):
+            outcomes.append(FileOutcome(f.path, "failed", error=answer))
+        else:
+            answer.path = str(f.path)
+            outcomes.append(FileOutcome(f.path, "imported" if answer.created else
+                                        "already there", answer))
+    return outcomes, group[taken:]
+
+
+def _store_alone(transaction: TransactionFactory, options: _Options,
+                 f: _File) -> ImportResult | str:
+    """One file in its own transaction (the way every file went before groups)."""
+    if isinstance(f.parsed, str):
+        return f.parsed
+    try:
+        if f.parsed is None:  # already in the case when checked, or never reached
+            def check() -> ImportResult | None:
+                with transaction() as session:
+                    return known_bytes(session, options.case_id, [f.sha256]).in_case.get(
+                        f.sha256)
+            found = check()
+            if found is not None:
+                return found
+            _parse(options, [f], ReaderPool(0))
+            if isinstance(f.parsed, str) or f.parsed is None:
+                return f.parsed or f"{f.path.name} could not be imported"
+        ingested, dated = f.parsed
+
+        def store() -> ImportResult:
+            with transaction() as session:
+                return store_document(session, options.case_id, f.data, ingested,
+                                      published=dated, filename=f.path.name)
+
+        return retry_on_conflict(store)
+    except CasefileError as exc:
+        return str(exc)
+    except DBAPIError:
+        raise
+    except Exception as exc:  # a bug in a reader must not stop the other files
+        return f"{f.path.name} could not be imported ({type(exc).__name__}: {exc})"
 
 
 def _guess(path: Path, ingested: Ingested, fallback: date | None = None) -> date:
@@ -242,39 +411,3 @@ def _guess(path: Path, ingested: Ingested, fallback: date | None = None) -> date
         return fallback
     ingested.notes.append(guess.note)
     return guess.date
-
-
-def _import_one(
-    transaction: TransactionFactory, case_id: int, path: Path,
-    published: date | None, password: str | None, guess_dates: bool = False,
-    fallback: date | None = None,
-) -> FileOutcome:
-    if path.is_dir():  # only a folder that could not be listed gets here
-        return FileOutcome(path, "failed", error=f"the folder {path} cannot be read")
-    try:
-        data = read_file(path)
-        digest = sha256_hex(data)
-        # Same bytes already in the case: answer before parsing (fast re-runs after a crash).
-        with transaction() as session:
-            found = existing_document(session, case_id, digest)
-            if found is not None:
-                result = ImportResult(found.id, found.title, digest, False,
-                                      list(found.import_notes or []), path=str(path))
-        if found is None:
-            # Parse outside any transaction: a slow file never holds the workspace's write lock.
-            ingested = ingest_bytes(data, path.name, password=password)
-            dated = published
-            if dated is None and guess_dates:
-                dated = _guess(path, ingested, fallback)
-            result = retry_on_conflict(lambda: _store(transaction, case_id, data, ingested,
-                                                      dated, path))
-    except CasefileError as exc:
-        return FileOutcome(path, "failed", error=str(exc))
-    except DBAPIError:
-        raise
-    except Exception as exc:  # a bug in a reader must not stop the other files
-        return FileOutcome(
-            path, "failed",
-            error=f"{path.name} could not be imported ({type(exc).__name__}: {exc})",
-        )
-    return FileOutcome(path, "imported" if result.created else "already there", result)

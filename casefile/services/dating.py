@@ -43,6 +43,8 @@ _FULL_DATES = [
 ]
 _LABEL = re.compile(r"^\W*(?:first\s+)?(?:published|posted|updated|last\s+updated|date|dated|"
                     r"released|issued)\b", re.IGNORECASE)
+#: Every full date above holds a year 19xx/20xx: a line without one is skipped at once.
+_YEAR_SOMEWHERE = re.compile(r"\b(?:19|20)\d{2}\b")
 # "CITY, State, <date> --" / "CITY (AP) <date> —": a dateline opening a paragraph.
 _DATELINE_END = re.compile(r"^\W{0,3}\s*(?:--|—|–|-\s)")
 
@@ -99,6 +101,8 @@ def date_in_text(text: str) -> date | None:
     top = text[:TOP_CHARS]
     lines = [line.strip() for line in top.splitlines() if line.strip()][:TOP_LINES]
     for line in lines:
+        if not _YEAR_SOMEWHERE.search(line):
+            continue
         for pattern in _FULL_DATES:
             for m in pattern.finditer(line):
                 value = _to_date(m)

@@ -7,7 +7,7 @@ This is step one of DESIGN.md's two-step import; entity suggestions are a separa
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from casefile.ingest import ingest_file
 from casefile.ingest.types import Ingested
-from casefile.services.audit import log_change
+from casefile.services.audit import log_changes
 from casefile.services.cases import get_case
 from casefile.services.items import parse_date
 from casefile.store import Blob, Document, Item, search, utcnow
@@ -86,6 +86,56 @@ def existing_document(session: Session, case_id: int, sha256: str) -> Document |
     return session.get(Document, ids[0]) if ids else None
 
 
+@dataclass
+class KnownBytes:
+    """What the workspace already holds of some hashes (:func:`known_bytes`): ``blobs``, the
+    hashes whose original bytes are stored (by any case); ``in_case``, for a hash the case
+    already has a document of, that document as an ImportResult with ``created=False``
+    (title and import notes as stored)."""
+
+    blobs: set[str] = field(default_factory=set)
+    in_case: dict[str, ImportResult] = field(default_factory=dict)
+
+
+def known_bytes(session: Session, case_id: int, digests: Iterable[str]) -> KnownBytes:
+    """The duplicate check of many files at once: one query (blobs primary key,
+    ``ix_documents_sha256``), asked by hash like :func:`existing_document`. A hash with
+    several documents in the case answers with the first (lowest id)."""
+    wanted = sorted(set(digests))
+    known = KnownBytes()
+    if not wanted:
+        return known
+    blobs, docs, items = _BLOBS, _DOCUMENTS, _ITEMS
+    rows = session.connection().execute(
+        select(blobs.c.sha256, docs.c.id, items.c.case_id, items.c.title, docs.c.import_notes)
+        .select_from(blobs.outerjoin(docs, docs.c.sha256 == blobs.c.sha256)
+                     .outerjoin(items, items.c.id == docs.c.id))
+        .where(blobs.c.sha256.in_(wanted)).order_by(docs.c.id)
+    ).all()
+    for digest, doc_id, doc_case, title, notes in rows:
+        known.blobs.add(digest)
+        if doc_id is not None and doc_case == case_id and digest not in known.in_case:
+            known.in_case[digest] = ImportResult(int(doc_id), title, digest, False,
+                                                 list(notes or []))
+    return known
+
+
+@dataclass
+class NewFile:
+    """One file for :func:`store_documents`: its original bytes (``sha256`` their hash), what
+    they yield, the name it had and the published date to store (None: the file's own)."""
+
+    data: bytes
+    ingested: Ingested
+    filename: str | None = None
+    published: date | None = None
+    sha256: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.sha256:
+            self.sha256 = sha256_hex(self.data)
+
+
 def store_document(
     session: Session,
     case_id: int,
@@ -110,48 +160,126 @@ def store_document(
     digest = sha256_hex(data)
     if session.new or session.dirty or session.deleted:
         session.flush()
-    blob_stored, same_bytes = _by_hash(session, digest)
-    in_case = [doc_id for doc_id, doc_case in same_bytes if doc_case == case_id]
-    if in_case:
-        found = session.get(Document, in_case[0])
-        assert found is not None
-        return ImportResult(found.id, found.title, digest, False, list(found.import_notes or []))
-    published_date = parse_date(published, "published") or parse_date(ingested.published)
-    conn = session.connection()
-    if not blob_stored:
-        conn.execute(insert(_BLOBS), {"sha256": digest, "size": len(data), "data": data})
-    kind = ingested.kind if ingested.kind in DOCUMENT_KINDS else "other"
-    name = filename or ingested.filename
-    doc_title = (title or ingested.title or (Path(name).stem if name else "Untitled")).strip()[:500]
-    now = utcnow()
-    new_key = conn.execute(
-        insert(_ITEMS),
-        {"case_id": case_id, "kind": "document", "title": doc_title, "notes": None,
-         "confidential": False, "created": now, "updated": now, "version": 1},
-    ).inserted_primary_key
-    assert new_key is not None
-    doc_id = int(new_key[0])
-    conn.execute(insert(_DOCUMENTS), {
-        "id": doc_id, "doc_kind": kind, "author": ingested.author, "outlet": ingested.outlet,
-        "url": ingested.url, "published": published_date, "retrieved": date.today(),
-        "status": "obtained", "sha256": digest, "mime_type": ingested.mime_type,
-        "filename": name, "text": ingested.text, "page_starts": ingested.page_starts,
-        "import_notes": list(ingested.notes), "meta": dict(ingested.extra),
-        "parent_id": parent_id,
-    })
-    # what services.items.search_parts gives for this document: notes (none), author, outlet
-    body = "\n".join(p for p in (ingested.author, ingested.outlet) if p)
-    search.index_item(session, doc_id, case_id, doc_title, body, text=ingested.text, new=True)
-    log_change(session, "document.import", case_id=case_id, item_id=doc_id,
-               summary=doc_title, data={"sha256": digest, "filename": name})
-    result = ImportResult(doc_id, doc_title, digest, True, list(ingested.notes), path=name)
-    for child in ingested.attachments:
-        raw = child.original if child.original is not None else child.text.encode("utf-8")
-        result.children.append(
-            store_document(session, case_id, raw, child, parent_id=doc_id,
-                           published=published, filename=child.filename)
-        )
+    known = known_bytes(session, case_id, [digest])
+    if digest in known.in_case:
+        return known.in_case[digest]
+    published_date = parse_date(published, "published")
+    result = _insert(session, case_id, [NewFile(data, ingested, filename, published_date,
+                                                digest)], known.blobs, title=title,
+                     parent_id=parent_id)[0]
     return result
+
+
+def store_documents(session: Session, case_id: int, files: Sequence[NewFile], *,
+                    known: KnownBytes | None = None) -> list[ImportResult]:
+    """Store several files as Documents of the case in the caller's transaction, as
+    :func:`store_document` on each in turn would (same rows, same ids in the same order), in
+    a handful of statements for all of them instead of six per file.
+
+    ``known`` is :func:`known_bytes` of these files' hashes asked in this transaction (the
+    duplicate check, done once per file; asked here when None). A file whose bytes the case
+    holds, or that repeats an earlier file of ``files``, gives that document with
+    ``created=False``. Returns one ImportResult per file, in order. All or nothing: raises
+    ValidationError for a bad date in a file's metadata, and what the database raises, with
+    nothing of any file written (the caller rolls back).
+    """
+    if session.new or session.dirty or session.deleted:
+        session.flush()
+    if known is None:
+        known = known_bytes(session, case_id, [f.sha256 for f in files])
+    blobs = set(known.blobs)
+    results: list[ImportResult | None] = [None] * len(files)
+    first: dict[str, int] = {}  # hash -> index of the file that stores it
+    pending: list[int] = []
+
+    def flush() -> None:
+        if pending:
+            stored = _insert(session, case_id, [files[i] for i in pending], blobs)
+            for i, result in zip(pending, stored, strict=True):
+                results[i] = result
+            pending.clear()
+
+    for i, f in enumerate(files):
+        if f.sha256 in known.in_case:
+            results[i] = known.in_case[f.sha256]
+        elif f.sha256 in first:
+            continue  # answered below, once the first copy is stored
+        else:
+            first[f.sha256] = i
+            pending.append(i)
+            if f.ingested.attachments:  # children need their parent's id: store in order
+                flush()
+    flush()
+    out: list[ImportResult] = []
+    for i, f in enumerate(files):
+        result = results[i]
+        if result is None:  # a repeat within ``files``: the first copy's document
+            stored = results[first[f.sha256]]
+            assert stored is not None
+            result = ImportResult(stored.document_id, stored.title, f.sha256, False,
+                                  list(stored.notes))
+        out.append(result)
+    return out
+
+
+def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set[str], *,
+            title: str | None = None, parent_id: int | None = None) -> list[ImportResult]:
+    """Insert new documents (not yet in the case, distinct hashes): one statement per table
+    for all of them, then each one's attachments (:func:`store_document`). ``blobs`` holds
+    the hashes already stored; the new ones are added to it."""
+    conn = session.connection()
+    now = utcnow()
+    today = date.today()
+    rows = []
+    for f in files:
+        ing = f.ingested
+        name = f.filename or ing.filename
+        doc_title = (title or ing.title or (Path(name).stem if name else "Untitled")
+                     ).strip()[:500]
+        published_date = f.published or parse_date(ing.published)
+        rows.append((f, ing, name, doc_title, published_date))
+    new_blobs = [f for f, *_ in rows if f.sha256 not in blobs]
+    if new_blobs:
+        conn.execute(insert(_BLOBS), [{"sha256": f.sha256, "size": len(f.data), "data": f.data}
+                                      for f in new_blobs])
+        blobs.update(f.sha256 for f in new_blobs)
+    item_rows = [{"case_id": case_id, "kind": "document", "title": doc_title, "notes": None,
+                  "confidential": False, "created": now, "updated": now, "version": 1}
+                 for _f, _ing, _name, doc_title, _p in rows]
+    if len(item_rows) == 1:
+        key = conn.execute(insert(_ITEMS), item_rows[0]).inserted_primary_key
+        assert key is not None
+        ids = [int(key[0])]
+    else:
+        ids = [int(r[0]) for r in conn.execute(
+            insert(_ITEMS).returning(_ITEMS.c.id, sort_by_parameter_order=True), item_rows)]
+    conn.execute(insert(_DOCUMENTS), [{
+        "id": doc_id, "doc_kind": ing.kind if ing.kind in DOCUMENT_KINDS else "other",
+        "author": ing.author, "outlet": ing.outlet, "url": ing.url,
+        "published": published_date, "retrieved": today, "status": "obtained",
+        "sha256": f.sha256, "mime_type": ing.mime_type, "filename": name, "text": ing.text,
+        "page_starts": ing.page_starts, "import_notes": list(ing.notes),
+        "meta": dict(ing.extra), "parent_id": parent_id,
+    } for doc_id, (f, ing, name, _t, published_date) in zip(ids, rows, strict=True)])
+    # what services.items.search_parts gives for a document: notes (none), author, outlet
+    search.index_rows(session, [
+        search.IndexRow(doc_id, case_id, doc_title,
+                        "\n".join(p for p in (ing.author, ing.outlet) if p), ing.text)
+        for doc_id, (_f, ing, _n, doc_title, _p) in zip(ids, rows, strict=True)], new=True)
+    log_changes(session, "document.import", [
+        {"case_id": case_id, "item_id": doc_id, "summary": doc_title,
+         "data": {"sha256": f.sha256, "filename": name}}
+        for doc_id, (f, _ing, name, doc_title, _p) in zip(ids, rows, strict=True)])
+    results = []
+    for doc_id, (f, ing, name, doc_title, _p) in zip(ids, rows, strict=True):
+        result = ImportResult(doc_id, doc_title, f.sha256, True, list(ing.notes), path=name)
+        for child in ing.attachments:
+            raw = child.original if child.original is not None else child.text.encode("utf-8")
+            result.children.append(
+                store_document(session, case_id, raw, child, parent_id=doc_id,
+                               published=f.published, filename=child.filename))
+        results.append(result)
+    return results
 
 
 def import_file(

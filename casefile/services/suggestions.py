@@ -79,6 +79,14 @@ def rejected_names(session: Session, known: Sequence[KnownItem] = ()) -> set[str
     return {name for name in rejected if norm_key(name) not in held}
 
 
+def extraction_context(session: Session, case_id: int) -> tuple[list[KnownItem], set[str]]:
+    """What the extractor is given besides a document of the case: the case's known names
+    (people, organizations and places with their aliases) and the workspace's rejected names
+    (:func:`rejected_names`). Reads only."""
+    known, _ids = _known_items(session, case_id)
+    return known, rejected_names(session, known)
+
+
 def extract_for_document(
     session: Session, document_id: int, *, mode: Literal["auto", "rules"] = "auto",
     model: str | None = None,
@@ -97,8 +105,7 @@ def extract_for_document(
     doc = session.get(Document, document_id)
     if doc is None:
         raise NotFoundError(f"no document with id {document_id}")
-    known, _ids = _known_items(session, doc.case_id)
-    rejected = rejected_names(session, known)
+    known, rejected = extraction_context(session, doc.case_id)
     return extract_suggestions(doc.text, doc.published, known=known, rejected=rejected, mode=mode,
                                model=model)
 

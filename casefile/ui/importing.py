@@ -128,23 +128,32 @@ class ImportController(QObject):
         return guess if guess.source in ("metadata", "text") else None
 
     def _already_there(self, paths: Sequence[Path]) -> bool:
-        """True when every path is a file whose bytes the case already holds (no question)."""
+        """True when every path is a file whose bytes the case already holds (no question).
+
+        Asked on the GUI thread, so it stays short: files are read and hashed a few at a
+        time and looked up with one query per few files (:func:`documents.known_bytes`), and
+        the answer is False at the first file the case does not hold (a new import: usually
+        the first one) or that is not a readable file (a folder)."""
         from casefile.ingest.files import read_file
         from casefile.services import documents
 
         case_id = self.window.case_id
-        try:
-            digests = [documents.sha256_hex(read_file(p)) for p in paths]
-        except Exception:
-            return False
         if case_id is None:
             return False
+        step = 16
+        for start in range(0, len(paths), step):
+            try:
+                digests = [documents.sha256_hex(read_file(p)) for p in paths[start:start + step]]
+            except Exception:
+                return False
 
-        def known(session: Session) -> bool:
-            return all(documents.existing_document(session, case_id, d) is not None
-                       for d in digests)
+            def known(session: Session, digests: list[str] = digests) -> bool:
+                found = documents.known_bytes(session, case_id, digests).in_case
+                return all(d in found for d in digests)
 
-        return self.window.runner.read(known)
+            if not self.window.runner.read(known):
+                return False
+        return True
 
     def _ask_date(self, paths: Sequence[Path], passwords: dict[Path, str] | None) -> None:
         from casefile.services.dating import DateGuess, guess_published

@@ -53,19 +53,25 @@ class SuggestionsController(QObject):
 
     def start(self, document_ids: list[int]) -> Job:
         """Run entity suggestions for these documents in the background (progress in the
-        status bar; no dialog), with the suggestion model chosen in Edit ▸ Preferences… (else
-        the default). A chosen model that cannot load stops the run with one message box
-        saying so (never a silent fall-back to rules)."""
-        from casefile.services.suggestions import suggest_documents
+        status bar; no dialog; the extraction in worker processes, see
+        :func:`casefile.services.suggest_pool.suggest_in_background`), with the suggestion
+        model chosen in Edit ▸ Preferences… (else the default). A chosen model that cannot
+        load stops the run with one message box saying so (never a silent fall-back to
+        rules)."""
+        from casefile.services.suggest_pool import suggest_in_background
 
         model = suggestion_model(self.window.settings)
+        transaction = self.window.workspace.transaction
 
-        def work(session: Session, job: Job) -> Changes:
+        def work(_session: Session, job: Job) -> Changes:
+            # The extraction runs in worker processes (one per core); this thread stores the
+            # results a few documents per transaction, so the window never waits on spaCy.
             from casefile.extract.model import ModelError
 
             try:
-                return suggest_documents(session, document_ids, progress=job.report,
-                                         model=model)
+                return suggest_in_background(transaction, document_ids, model=model,
+                                             progress=job.report,
+                                             cancelled=lambda: job.cancelled)
             except ModelError as exc:
                 raise CasefileError(f"No suggestions: {str(exc).rstrip('.')}. Choose another "
                                     "suggestion model in Edit ▸ Preferences…") from exc

@@ -117,15 +117,15 @@ def test_cancelling_stops_between_files_and_keeps_the_files_done(
                                               encoding="utf-8")
     window = make_window(cid)
     reached, release = threading.Event(), threading.Event()
-    real = batch_service._import_one
+    real = batch_service.read_file
 
-    def gated_import_one(transaction, case_id, path, *args):
+    def gated_read(path, *args, **kwargs):
         if path.name == "note-1.txt":  # hold the worker inside the second file
             reached.set()
             assert release.wait(20)
-        return real(transaction, case_id, path, *args)
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(batch_service, "_import_one", gated_import_one)
+    monkeypatch.setattr(batch_service, "read_file", gated_read)
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
     job = window.folder_import.prompt()
     dialog = job.dialog

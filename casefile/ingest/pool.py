@@ -1,0 +1,133 @@
+"""Reading many files at once: the slow formats (web pages, PDFs, Word files, emails) are read
+in worker processes while the calling process reads the others itself.
+
+:class:`ReaderPool` starts its workers (``concurrent.futures.ProcessPoolExecutor``, spawn
+context, so it is safe from a thread of the window) the first time a batch holds enough slow
+files, and does not wait for them: until a worker has started and loaded the readers, the
+calling process reads every file itself. Plain text and Markdown are always read in the calling
+process (sending them to a worker costs more than reading them).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from casefile.errors import CasefileError
+from casefile.ingest import detect
+from casefile.ingest.files import ingest_bytes
+from casefile.ingest.types import Ingested
+
+#: Formats read in the calling process even when workers run.
+LIGHT_TYPES = frozenset({detect.PLAIN, detect.MARKDOWN})
+#: A batch with fewer slow files than this is read in the calling process only.
+MIN_SLOW_FILES = 8
+
+#: One file to read: ``(bytes, file name, password or None)``.
+Job = tuple[bytes, str, "str | None"]
+
+
+def read_one(data: bytes, filename: str, password: str | None) -> Ingested | str:
+    """:func:`casefile.ingest.ingest_bytes`, with a refusal returned as its sentence (an
+    IngestError's message; for any other error ``"NAME could not be imported (Type:
+    message)"``), so that it crosses a process boundary as plain data."""
+    try:
+        return ingest_bytes(data, filename, password=password)
+    except CasefileError as exc:
+        return str(exc)
+    except Exception as exc:  # a bug in a reader must not stop the other files
+        return f"{filename} could not be imported ({type(exc).__name__}: {exc})"
+
+
+def _ready() -> bool:
+    """Run once in each worker: load the readers (trafilatura, pypdfium2, python-docx)."""
+    from casefile.ingest.html import main_text_and_metadata
+
+    main_text_and_metadata("<html><body><p>warm</p></body></html>")
+    return True
+
+
+def default_workers() -> int:
+    """Worker processes for reading: one fewer than the machine's cores (the calling process
+    reads too and stores the documents), at most 4; 0 on a one-core machine."""
+    return max(0, min((os.cpu_count() or 1) - 1, 4))
+
+
+class ReaderPool:
+    """Reads batches of files (:meth:`read`), with ``workers`` processes once they pay off
+    (None: :func:`default_workers`; 0: always in the calling process). Close it
+    (:meth:`close`, or use it as a context manager) to stop the workers."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = default_workers() if workers is None else max(0, workers)
+        self._pool: ProcessPoolExecutor | None = None
+        self._warm: Future[bool] | None = None
+        self.broken = False
+        #: how many files the workers read (the rest were read here); for tests and benchmarks
+        self.read_by_workers = 0
+
+    def __enter__(self) -> ReaderPool:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers (files being read are finished first)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def _started(self, slow: int) -> ProcessPoolExecutor | None:
+        """The pool when its workers are ready; starts it (without waiting) when ``slow``
+        files are worth it."""
+        if self.workers == 0 or self.broken:
+            return None
+        if self._pool is None:
+            if slow < MIN_SLOW_FILES:
+                return None
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._warm = self._pool.submit(_ready)
+            return None
+        if self._warm is not None and not self._warm.done():
+            return None
+        return self._pool
+
+    def read(self, jobs: Sequence[Job]) -> list[Ingested | str]:
+        """Read every job (see :func:`read_one`); results in the order of ``jobs``.
+
+        Slow files go to the workers when they are ready; this process reads the light files,
+        then takes the slow files the workers have not started, from the end of the list,
+        until the two meet."""
+        results: list[Ingested | str | None] = [None] * len(jobs)
+        slow = [i for i, (data, name, _pw) in enumerate(jobs)
+                if detect.detect_type(data, name) not in LIGHT_TYPES]
+        pool = self._started(len(slow))
+        futures: dict[int, Future[Ingested | str]] = {}
+        if pool is not None:
+            try:
+                futures = {i: pool.submit(read_one, *jobs[i]) for i in slow}
+            except (BrokenProcessPool, RuntimeError):
+                self.broken = True
+                futures = {}
+        for i, job in enumerate(jobs):
+            if i not in futures:
+                results[i] = read_one(*job)
+        for i in reversed(slow):
+            future = futures.get(i)
+            if future is not None and future.cancel():
+                results[i] = read_one(*jobs[i])
+        for i, future in futures.items():
+            if results[i] is not None:
+                continue
+            try:
+                results[i] = future.result()
+                self.read_by_workers += 1
+            except Exception as exc:  # a worker died (or its answer was lost): read it here
+                self.broken = self.broken or isinstance(exc, BrokenProcessPool)
+                results[i] = read_one(*jobs[i])
+        return [r if r is not None else read_one(*jobs[i]) for i, r in enumerate(results)]

@@ -1,0 +1,451 @@
+"""Import from files on disk, committed and searchable, beside plain read + INSERT + FTS5; and
+the window's responsiveness while a 1,000-file import and its suggestions run.
+
+Run alone::
+
+    python -m scripts.bench_paths.importing --sizes 1000 --rounds 3 --json OUT
+
+Corpus (:func:`make_corpus`, seeded, nothing downloaded): ``n`` news-like articles
+(``scripts/synthetic.py``, recurring names) written as ``.txt`` files, as web pages (``.html``:
+head with title/author/date/canonical/site name meta tags, a menu, the article, a sidebar and a
+footer, about 6 KB each) and a few reportlab PDFs (``pdf``: ``max(n // 100, 5)`` files of 3
+pages).
+
+Rows (unit docs/s; ``casefile`` and ``reference`` are the p50 rate over ``rounds`` turns):
+
+- ``import txt|html|pdf (cli)``: ``casefile import DIR --case T --no-suggest`` as a subprocess
+  into a fresh workspace (case made beforehand, not timed), then a search in the workspace
+  finding the last file's unique marker word: the time from the process start to the hit.
+- ``import txt|html|pdf (in process)``: ``services.batch.import_paths(ws.transaction, ...)``
+  with ``guess_dates=True`` as the window's folder import calls it, then the same search.
+- ``reference``: an independent implementation in the same run, one process: for each file
+  ``open().read()``, decode (txt: UTF-8; HTML: ``trafilatura.extract(markup, fast=True,
+  include_tables=True)``, the library's plain main-text call without the metadata pass; PDF:
+  pypdf ``extract_text`` per page), INSERT the bytes and the text into a table and the text
+  into an FTS5 table, all in one transaction into a fresh SQLite file (WAL, synchronous
+  NORMAL), then the FTS5 query for the marker. Turns alternate: casefile, reference, ...
+- ``window import + suggestions``: the main window (offscreen) imports ``n`` txt files as a
+  dropped folder with suggestions on (``FolderImport.start``, what a drop runs once the date
+  question is answered); a 10 ms QTimer records the longest gap between its ticks from the
+  drop until the suggestions are stored and shown (unit ms, target <= 100 ms; the reference is
+  the same timer's longest gap while the event loop idles for 1 s). The notes split it: while
+  the import and the extraction run, and when the result reaches the window (the Suggestions
+  panel reloads on the GUI thread).
+
+``os.getloadavg()`` is recorded before and after each row (``notes``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import io
+import json
+import os
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from scripts import synthetic  # noqa: E402
+
+TARGETS = {"txt": 400.0, "html": 200.0}
+STALL_TARGET_MS = 100.0
+CASE = "Bench"
+
+
+def marker(i: int) -> str:
+    """The unique word the ``i``-th file carries (a search for it finds that file only)."""
+    letters = "".join(chr(ord("a") + int(d)) for d in f"{i:06d}")
+    return f"zqmark{letters}"
+
+
+def _page(title: str, text: str, i: int, rng: random.Random) -> str:
+    person = f"{rng.choice(synthetic.FIRST)} {rng.choice(synthetic.LAST)}"
+    day = f"2019-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}"
+    paragraphs = "\n".join(f"<p>{html.escape(p)}</p>" for p in text.split("\n\n"))
+    menu = "".join(f'<li><a href="/{t}">{t.title()}</a></li>' for t in synthetic.TOPICS)
+    heads = [html.escape(synthetic.document(rng, 60).title) for _ in range(5)]
+    related = "".join(f'<li><a href="/story/{rng.randrange(10**6)}">{h}</a></li>' for h in heads)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{html.escape(title)} | The Harbor Ledger</title>
+<meta name="author" content="{html.escape(person)}">
+<meta property="og:title" content="{html.escape(title)}">
+<meta property="og:site_name" content="The Harbor Ledger">
+<meta property="article:published_time" content="{day}T08:30:00Z">
+<meta name="description" content="{html.escape(text[:150])}">
+<link rel="canonical" href="https://ledger.example.org/story/{i}">
+<style>body{{font-family:serif}} nav li{{display:inline}}</style>
+<script>window.dataLayer=[];function track(){{return 1}}</script>
+</head><body>
+<header><a href="/">The Harbor Ledger</a><nav><ul>{menu}</ul></nav></header>
+<main><article>
+<h1>{html.escape(title)}</h1>
+<p class="byline">By {html.escape(person)}, {day}</p>
+{paragraphs}
+</article>
+<aside><h2>Related</h2><ul>{related}</ul></aside></main>
+<footer><p>&copy; 2019 The Harbor Ledger. All rights reserved.</p>
+<ul><li><a href="/about">About</a></li><li><a href="/privacy">Privacy</a></li></ul></footer>
+</body></html>
+"""
+
+
+def _pdf(title: str, text: str) -> bytes:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=A4, invariant=True)
+    words = (title + "\n" + text).split()
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if len(line) + len(word) > 90:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}".strip()
+    lines.append(line)
+    for start in range(0, len(lines), 45):
+        y = 800.0
+        for row in lines[start:start + 45]:
+            pdf.drawString(40, y, row)
+            y -= 16
+        pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def make_corpus(folder: Path, n: int, kind: str, seed: int = 16) -> list[tuple[Path, str]]:
+    """Write ``n`` files of ``kind`` ("txt", "html" or "pdf") into ``folder``; returns
+    ``(path, marker word)`` in import order (names sort as the batch walks them)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    out: list[tuple[Path, str]] = []
+    for i, doc in enumerate(synthetic.documents(n, seed=seed, size=3000 if kind != "pdf"
+                                                else 6000)):
+        word = marker(i)
+        text = f"{doc.text}\n\nRef {word}."
+        if kind == "txt":
+            path = folder / f"doc-{i:06d}.txt"
+            path.write_text(f"{doc.title}\n\n{text}\n", encoding="utf-8")
+        elif kind == "html":
+            path = folder / f"doc-{i:06d}.html"
+            path.write_text(_page(doc.title, text, i, rng), encoding="utf-8")
+        else:
+            path = folder / f"doc-{i:06d}.pdf"
+            path.write_bytes(_pdf(doc.title, text))
+        out.append((path, word))
+    return out
+
+
+# --- the Casefile side ---------------------------------------------------------------------
+
+
+def _fresh_workspace(where: Path) -> Path:
+    from casefile.services.cases import create_case
+    from casefile.store.workspace import open_workspace
+
+    folder = where / "ws"
+    ws = open_workspace(folder)
+    try:
+        with ws.transaction() as s:
+            create_case(s, CASE)
+    finally:
+        ws.close()
+    return folder
+
+
+def _found(folder: Path, word: str) -> bool:
+    from casefile.services.search import search_workspace
+    from casefile.store.workspace import open_workspace
+
+    ws = open_workspace(folder)
+    try:
+        with ws.transaction() as s:
+            hits = search_workspace(s, word, limit=10)
+    finally:
+        ws.close()
+    return len(hits.hits) >= 1
+
+
+def _cli(files: list[tuple[Path, str]], tmp: Path) -> float:
+    """Seconds from ``casefile import`` starting to the last file being found by a search."""
+    folder = _fresh_workspace(tmp)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "casefile", "--workspace", str(folder), "import",
+         str(files[0][0].parent), "--case", CASE, "--no-suggest", "--json"],
+        capture_output=True, text=True, env=env, cwd=str(ROOT))
+    if done.returncode != 0:
+        raise RuntimeError(f"casefile import failed: {done.stderr[-2000:]}")
+    if not _found(folder, files[-1][1]):
+        raise RuntimeError("the last file is not searchable after the CLI import")
+    return time.perf_counter() - start
+
+
+def _in_process(files: list[tuple[Path, str]], tmp: Path) -> float:
+    """Seconds for ``batch.import_paths`` (the window's folder import) and the search."""
+    from casefile.services.batch import import_paths
+    from casefile.services.cases import find_case
+    from casefile.store.workspace import open_workspace
+
+    folder = _fresh_workspace(tmp)
+    ws = open_workspace(folder)
+    try:
+        with ws.transaction() as s:
+            case_id = find_case(s, CASE).id
+        start = time.perf_counter()
+        batch = import_paths(ws.transaction, case_id, [files[0][0].parent], guess_dates=True)
+        if batch.count("imported") != len(files):
+            raise RuntimeError(f"in-process import: {batch.summary()}")
+    finally:
+        ws.close()
+    if not _found(folder, files[-1][1]):
+        raise RuntimeError("the last file is not searchable after the in-process import")
+    return time.perf_counter() - start
+
+
+# --- the reference -------------------------------------------------------------------------
+
+
+def _reference_text(kind: str, data: bytes) -> str:
+    if kind == "txt":
+        return data.decode("utf-8")
+    if kind == "html":
+        import trafilatura
+
+        return trafilatura.extract(data.decode("utf-8"), fast=True, include_tables=True,
+                                   include_comments=False) or ""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    return "\n".join(page.extract_text() or "" for page in reader.pages)
+
+
+def _reference(files: list[tuple[Path, str]], tmp: Path, kind: str) -> float:
+    """Seconds for read + INSERT + FTS5 in one transaction, then the FTS5 query."""
+    if kind == "html":
+        import trafilatura  # noqa: F401  (imported before the clock, as Casefile's CLI does)
+    db = tmp / "reference.sqlite3"
+    start = time.perf_counter()
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("CREATE TABLE docs (id INTEGER PRIMARY KEY, name TEXT, data BLOB, text TEXT)")
+    conn.execute("CREATE VIRTUAL TABLE docs_fts USING fts5(text, tokenize='unicode61')")
+    conn.execute("BEGIN")
+    for path, _word in files:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        text = _reference_text(kind, data)
+        cur = conn.execute("INSERT INTO docs (name, data, text) VALUES (?, ?, ?)",
+                           (path.name, data, text))
+        conn.execute("INSERT INTO docs_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, text))
+    conn.execute("COMMIT")
+    hit = conn.execute("SELECT rowid FROM docs_fts WHERE docs_fts MATCH ?",
+                       (files[-1][1],)).fetchall()
+    conn.close()
+    if len(hit) != 1:
+        raise RuntimeError("the reference did not find the last file")
+    return time.perf_counter() - start
+
+
+# --- the window ----------------------------------------------------------------------------
+
+
+def window_stalls(n: int, tmp: Path) -> dict[str, float]:
+    """The window imports ``n`` txt files (a dropped folder) with suggestions on: the longest
+    gap (ms) between ticks of a 10 ms QTimer from the drop until the suggestions are stored,
+    and the same timer's longest gap over 1 s of idle event loop. Runs in this process."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from casefile.services.cases import find_case
+    from casefile.store.workspace import open_workspace
+    from casefile.ui.main_window import MainWindow
+
+    files = make_corpus(tmp / "window-files", n, "txt")
+    folder = _fresh_workspace(tmp)
+    app = QApplication.instance() or QApplication(["bench"])
+    ws = open_workspace(folder)
+    with ws.transaction() as s:
+        case_id = find_case(s, CASE).id
+    window = MainWindow(ws, suggest_after_import=True)
+    window.open_case(case_id)
+    window.show()
+    gaps: list[float] = []
+    ends: list[float] = []  # when each gap ended (perf_counter)
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append((now - last[0]) * 1000.0)
+        ends.append(now)
+        last[0] = now
+
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(tick)
+
+    def run_until(done: Callable[[], bool], limit: float) -> None:
+        end = time.perf_counter() + limit
+        while not done() and time.perf_counter() < end:
+            app.processEvents()
+            time.sleep(0.001)
+
+    run_until(lambda: False, 0.5)  # settle
+    last[0] = time.perf_counter()
+    timer.start()
+    run_until(lambda: False, 1.0)
+    idle = max(gaps) if gaps else 0.0
+    gaps.clear()
+    ends.clear()
+    start = time.perf_counter()
+    last[0] = start
+    window.folder_import.start([files[0][0].parent])
+    run_until(lambda: window.folder_import.summary is not None, 600)
+    imported = time.perf_counter() - start
+    if window.folder_import.summary is not None:
+        window.folder_import.summary.accept()
+    job = window.suggestions.last_job
+    run_until(lambda: job is not None and job.done, 1200)
+    total = time.perf_counter() - start
+    timer.stop()
+    stall = max(gaps) if gaps else 0.0
+    # the gap in which the suggestions' result reached the window (the panels reload then)
+    arrived = job.finished_at if job is not None and job.finished_at else total + start
+    before = [g for g, end in zip(gaps, ends, strict=True) if end < arrived]
+    after = [g for g, end in zip(gaps, ends, strict=True) if end >= arrived]
+    stored = 0
+    with ws.transaction() as s:
+        from sqlalchemy import func, select
+
+        from casefile.store import Mention
+
+        stored = int(s.scalar(select(func.count()).select_from(Mention)) or 0)
+    window.close()
+    window.deleteLater()
+    app.processEvents()
+    ws.close()
+    return {"stall_ms": stall, "idle_ms": idle, "import_s": imported, "total_s": total,
+            "stall_running_ms": max(before, default=0.0),
+            "stall_result_ms": max(after, default=0.0),
+            "mentions": float(stored), "suggest_done": float(bool(job and job.done))}
+
+
+# --- measure -------------------------------------------------------------------------------
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _rate_row(path: str, n: int, ours: list[float], ref: list[float], target: float | None,
+              notes: str) -> dict[str, Any]:
+    ours_rate = [n / s for s in ours]
+    ref_rate = [n / s for s in ref]
+    casefile = statistics.median(ours_rate)
+    reference = statistics.median(ref_rate)
+    return {
+        "path": path, "n": n, "casefile": round(casefile, 1), "reference": round(reference, 1),
+        "unit": "docs/s", "ratio": round(reference / casefile, 2),
+        "target": f">= {target:.0f} docs/s" if target else "reported (no target)",
+        "met": casefile >= target if target else True,
+        "p50": {"casefile": round(casefile, 1), "reference": round(reference, 1)},
+        # for a rate the slow end is the 5th percentile of the rate (the p95 of the time)
+        "p95": {"casefile": round(n / _pct(ours, 0.95), 1),
+                "reference": round(n / _pct(ref, 0.95), 1)},
+        "notes": notes,
+    }
+
+
+def _load() -> str:
+    return "load " + "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def measure(sizes: list[int], rounds: int, *, kinds: tuple[str, ...] = ("txt", "html", "pdf"),
+            window: bool = True) -> list[dict[str, Any]]:
+    """The rows (see the module docstring) for each size in ``sizes``; ``rounds`` turns each."""
+    rows: list[dict[str, Any]] = []
+    for n in sizes:
+        for kind in kinds:
+            count = max(n // 100, 5) if kind == "pdf" else n
+            with tempfile.TemporaryDirectory(prefix="cf-bench-import-") as tmp_name:
+                tmp = Path(tmp_name)
+                files = make_corpus(tmp / "files", count, kind)
+                for mode, runner in (("cli", _cli), ("in process", _in_process)):
+                    before = _load()
+                    ours: list[float] = []
+                    ref: list[float] = []
+                    for r in range(rounds):
+                        with tempfile.TemporaryDirectory(dir=tmp) as a:
+                            ours.append(runner(files, Path(a)))
+                        with tempfile.TemporaryDirectory(dir=tmp) as b:
+                            ref.append(_reference(files, Path(b), kind))
+                        print(f"  import {kind} ({mode}) n={count} round {r + 1}: "
+                              f"{count / ours[-1]:.0f} vs {count / ref[-1]:.0f} docs/s",
+                              file=sys.stderr)
+                    rows.append(_rate_row(
+                        f"import {kind} ({mode})", count, ours, ref, TARGETS.get(kind),
+                        f"{before} -> {_load()}; reference: read + INSERT + FTS5 in one "
+                        "transaction" + ("; HTML text by trafilatura.extract(fast=True)"
+                                         if kind == "html" else "")))
+        if window:
+            before = _load()
+            with tempfile.TemporaryDirectory(prefix="cf-bench-window-") as tmp_name:
+                got = window_stalls(n, Path(tmp_name))
+            print(f"  window n={n}: {got}", file=sys.stderr)
+            rows.append({
+                "path": "window import + suggestions (max stall)", "n": n,
+                "casefile": round(got["stall_ms"], 1), "reference": round(got["idle_ms"], 1),
+                "unit": "ms", "ratio": round(got["stall_ms"] / max(got["idle_ms"], 1e-3), 2),
+                "target": f"<= {STALL_TARGET_MS:.0f} ms",
+                "met": got["stall_ms"] <= STALL_TARGET_MS and bool(got["suggest_done"]),
+                "p50": {}, "p95": {},
+                "notes": (f"{before} -> {_load()}; reference: the same timer over 1 s idle; "
+                          f"import {got['import_s']:.1f} s, import + suggestions "
+                          f"{got['total_s']:.1f} s, {got['mentions']:.0f} mentions stored; "
+                          f"longest stall while the import and the extraction ran "
+                          f"{got['stall_running_ms']:.0f} ms, when the suggestions' result "
+                          f"reached the window (panels reload) {got['stall_result_ms']:.0f} ms"),
+            })
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="1000")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--kinds", default="txt,html,pdf")
+    parser.add_argument("--no-window", action="store_true")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    rows = measure([int(s) for s in args.sizes.split(",")], args.rounds,
+                   kinds=tuple(args.kinds.split(",")), window=not args.no_window)
+    for row in rows:
+        print(f"{row['path']:<44} n={row['n']:<6} {row['casefile']:>9} {row['unit']:<6} "
+              f"ref {row['reference']:>9}  ratio {row['ratio']:>6}  {row['target']:<16} "
+              f"{'met' if row['met'] else 'NOT met'}  {row['notes']}")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "load": list(os.getloadavg())},
+                                        indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
