@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Libraries (and Casefile modules) the window must not load before the reporter uses them.
 LAZY = ("reportlab", "alembic", "spacy", "trafilatura", "pdfminer", "pypdfium2", "docx",
         "icalendar", "casefile.export.brief", "casefile.ingest.html", "casefile.ingest.pdf",
-        "casefile.extract.pipeline", "casefile.services.batch")
+        "casefile.extract.pipeline", "casefile.services.batch",
+        "casefile.ui.timeline", "casefile.ui.claims_view")
 
 
 def _loaded_after(code: str, env: dict[str, str] | None = None) -> dict[str, object]:
