@@ -9,7 +9,9 @@ query phrase matches consecutive runs, whatever separates them (spaces, a newlin
 punctuation, a curly or straight apostrophe), and a ``prefix*`` phrase's last word matches any
 run starting with it. So ``Lodz`` finds ``Łódź``, ``O'Brien`` finds ``O’Brien``, ``"harbor
 police"`` finds ``Harbor  Police`` and ``harbor\\npolice``, ``e-mail`` finds ``e-mail``,
-``e mail`` and ``email``.
+``e mail`` and ``email``. A word of Chinese, Japanese, Korean, Thai... is found inside a longer
+run of such characters (``예산`` in ``예산을``, ``知事`` in ``県知事は``), as the index finds it
+(:func:`casefile.store.search.gram_tokens`).
 
 Offsets are Python str indices into the original text (not UTF-16 units: an emoji counts one).
 Nothing here touches the database.
@@ -344,8 +346,9 @@ def first_match(text: str, phrases: Sequence[Phrase]) -> tuple[int, int] | None:
     FIRST_SPAN_GROWTH times more each round, until the first match found in that piece is sure
     to be the first of the whole text: it ends before the piece does, and at least one more
     word than the longest phrase has starts in the piece at or after it (a phrase of ``k``
-    words matches exactly ``k`` runs of letters/digits, so a match starting earlier, which
-    was not found because it runs past the piece's end, cannot exist). A piece whose every
+    words touches at most ``k`` runs of letters/digits, :func:`_word_run`, a run of CJK...
+    characters being one run, so a match starting earlier, which was not found because it
+    runs past the piece's end, cannot exist). A piece whose every
     character folds to one character, searched for ASCII words, is searched as bytes, not
     folded (:func:`_ascii_first`; news text in Latin script: a few microseconds per KB);
     another is folded (runs of non-ASCII characters folded whole, from a cache) and only the
