@@ -40,7 +40,9 @@ characters get exactly the tokens they got before.
   from SQLite's and depend on the server locale, never see the text (postgresql.org/docs/15/
   datatype-textsearch.html). Its limits apply: positions above 16383 are stored as 16383 and a
   lexeme keeps at most 256 positions, so in the rare documents longer than ~16,000 words a
-  phrase of three words or more far down the text can be missed on PostgreSQL.
+  phrase of three words or more far down the text can be missed on PostgreSQL; a run of CJK,
+  Hangul, Thai... characters takes about one position a character, so there it is a word of four
+  characters or more (three pairs) beyond the first ~16,000 characters of such text.
   ``search_pg.terms`` (revision 0005, :func:`terms_literal`) is a second, positionless vector
   with a GIN index: the words, every pair of adjacent words (``_harbor_police``) and an id-window
   lexeme (``_w97``). Matching is done there (:func:`terms_tsquery`): a two-word phrase is one
