@@ -115,8 +115,9 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
 
     trafilatura finds the main text (boilerplate such as menus and footers left out) and the
     metadata; ``published`` is the page's date as ``YYYY-MM-DD``, ``url`` its canonical URL,
-    ``outlet`` the site name; ``title`` follows :func:`page_title`. When trafilatura finds no main text but the page has visible text,
-    that text is kept with a note. Raises IngestError when the page has no readable body text.
+    ``outlet`` the site name; ``title`` follows :func:`page_title`. When trafilatura finds no
+    main text but the page has visible text, that text is kept with a note. Raises IngestError
+    when the page has no readable body text.
     """
     markup, notes = decode_html(data, filename)
     if not data.strip():
@@ -162,7 +163,9 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
 
 
 # " | Site", " - Site", " – Site", " — Site", " :: Site", " · Site" at the end of a <title>
-_TITLE_SUFFIX = re.compile(r"^(?P<head>.+?)\s+(?:[|\u2013\u2014\u00b7-]|::)\s+(?P<site>[^|]{1,60})$")
+_TITLE_SUFFIX = re.compile(
+    r"^(?P<head>.+?)\s+(?:[|\u2013\u2014\u00b7-]|::)\s+(?P<site>[^|]{1,60})$"
+)
 
 
 def _same(a: str | None, b: str | None) -> bool:

@@ -384,7 +384,8 @@ def split_mbox(data: bytes) -> list[bytes]:
 def ingest_mbox(data: bytes, filename: str, read_child: ChildReader) -> Ingested:
     """Read a Unix mailbox (split by :func:`split_mbox`): each message becomes a child (in
     ``attachments``, read by :func:`ingest_email`, ``original`` = its bytes); the text is an
-    index, one line per message ("n. date — sender — subject"). Raises IngestError when no message can be read."""
+    index, one line per message ("n. date — sender — subject"). Raises IngestError when no
+    message can be read."""
     stem = PurePath(filename).stem or filename
     raw_messages = split_mbox(data)
     children: list[Ingested] = []

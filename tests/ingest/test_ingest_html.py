@@ -112,7 +112,7 @@ def _korean_page(head: str) -> bytes:
     body = "서울시는 내년 예산을 크게 줄이기로 했다고 밝혔다. 시민단체는 즉시 반발했다. " * 4
     return (f'<html><head><meta charset="utf-8">{head}</head><body><div class="site">{SITE}'
             f'</div><article><h1>{HEADLINE}</h1><p>{body}</p></article></body></html>'
-            ).encode("utf-8")
+            ).encode()
 
 
 @pytest.mark.parametrize("head", [
