@@ -169,7 +169,9 @@ _TITLE_SUFFIX = re.compile(
 
 
 def _same(a: str | None, b: str | None) -> bool:
-    return bool(a and b) and " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+    if not a or not b:
+        return False
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
 def page_title(markup: str, found: str | None, sitename: str | None) -> str | None:
