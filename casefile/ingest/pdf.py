@@ -233,6 +233,9 @@ def ingest_pdf(data: bytes, filename: str, password: str | None = None) -> Inges
     a text layer ("no text layer (scanned): pages 1–2"; their text is empty, the pages are still
     in the original for viewing), a repaired cross-reference table and damaged compressed
     streams. An encrypted PDF opens with an empty user password silently, or with ``password``.
+    ``extra`` holds ``pdf_char_runs`` (per page, runs ``[start, pdfium_index, length]``: page
+    text offsets -> PDFium character indexes), ``needs_ocr`` (1-based pages) and
+    ``hyphens_joined`` (a count, when any).
 
     Raises PdfPasswordError (an IngestError) when a password is needed or is wrong, IngestError
     for a truncated file (no ``%%EOF`` in its last 1024 bytes, ISO 32000-1 7.5.5), a file PDFium
