@@ -17,7 +17,8 @@ Rules, each where it comes from:
   each box's lines in order. Other pages keep PDFium's order unchanged.
 * **Running headers and footers** (:func:`move_running_lines`): one of the first two or last
   two lines of a page, in the top or bottom :data:`RUNNING_MARGIN` of the page, whose text,
-  digits aside, is the same on at least two pages and on half the pages or more, is moved
+  digits aside, is the same on at least two pages and on half the pages or more (and like no
+  other line of its page, which would make it a line of a form or a list), is moved
   after the page's body (kept and searchable, out of the flow of
   a quote that runs from one page into the next).
 * **Hyphenated line ends** (:func:`join_hyphenated`): "protec-⏎tion" becomes "protection"
@@ -252,9 +253,11 @@ def move_running_lines(pages: list[list[Line]]) -> list[int]:
         filled = [n for n, line in enumerate(lines) if line.text.strip()]
         if len(filled) < 3:
             return []
+        keys = Counter(_running_key(lines[n]) for n in filled)
         return sorted(n for n in set(filled[:2] + filled[-2:])
                       if (depth := lines[n].depth) is not None
-                      and not RUNNING_MARGIN < depth < 1 - RUNNING_MARGIN)
+                      and not RUNNING_MARGIN < depth < 1 - RUNNING_MARGIN
+                      and keys[_running_key(lines[n])] == 1)
 
     counts: Counter[str] = Counter()
     for lines in pages:
