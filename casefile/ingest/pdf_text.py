@@ -27,11 +27,15 @@ Rules, each where it comes from:
   part in :data:`COMPOUND_FIRST`, or second in :data:`COMPOUND_SECOND`: "well-known",
   "self-defense", "long-term"), which keep their hyphen. A break before a capital, a digit or a
   dash standing alone stays as it is.
-* **Trust** (:func:`doubts`): counts what is likely a misread character: private-use and
-  replacement characters, controls and pdfminer's ``(cid:N)`` (hard signs); rare ideographs
-  (CJK extension A and beyond, compatibility ideographs), spacing modifier letters and words
-  of an impossible shape (case flipping inside a word twice or more, ``\\ ~ ^ | { } < >``
-  between letters) (soft signs).
+* **Trust** (:func:`doubts`): counts what is likely a misread character: private-use
+  characters (except one standing alone, a bullet from a symbol font), replacement
+  characters, controls and pdfminer's ``(cid:N)`` (hard signs); rare ideographs (CJK extension
+  A and beyond, compatibility ideographs), spacing modifier letters and words of an impossible
+  shape (case flipping inside a word twice or more, ``\\ ~ ^ | { } < >`` between letters)
+  (soft signs). A page whose signs reach :data:`DOUBT_RATIO` of its characters is read again
+  with pdfminer.six: when both engines read the same characters and there is no hard sign,
+  PDFium's text stays (the rare characters are on the page); else the reading with fewer signs
+  is kept, and the page needs OCR when that one too reaches the ratio.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from dataclasses import dataclass, field
 #: PDFium's mark for a hyphen that breaks a word at a line end (the lines are run together).
 SOFT_HYPHENS = "\ufffe\x02"
 _DROPPED = re.compile(r"[\x00\x01\x03-\x08\x0b\x0e-\x1f]")
+_LINE_END = re.compile(r"\r\n|\r|\n")
 
 #: First parts that make a compound kept with its hyphen across a line break.
 COMPOUND_FIRST = frozenset({
@@ -104,20 +109,18 @@ def pdfium_lines(raw: str) -> list[Line]:
     """PDFium's page text (``textpage.get_text_range()``, character i = PDFium char index i)
     split into lines; CR LF, CR and LF end a line, control characters are dropped, and PDFium's
     soft-hyphen marks are kept for :func:`join_hyphenated`."""
-    lines = [Line()]
-    n = len(raw)
-    i = 0
-    while i < n:
-        c = raw[i]
-        if c in "\r\n":
-            lines.append(Line())
-            i += 2 if c == "\r" and i + 1 < n and raw[i + 1] == "\n" else 1
-            continue
-        if c not in SOFT_HYPHENS and _DROPPED.match(c):
-            i += 1
-            continue
-        lines[-1].add(c, i)
-        i += 1
+    lines = []
+    start = 0
+    for found in (*_LINE_END.finditer(raw), None):
+        end = found.start() if found is not None else len(raw)
+        segment = raw[start:end]
+        if _DROPPED.search(segment):
+            kept = [n for n, c in enumerate(segment) if not _DROPPED.match(c)]
+            lines.append(Line([segment[n] for n in kept], [start + n for n in kept]))
+        else:
+            lines.append(Line(list(segment), list(range(start, end))))
+        if found is not None:
+            start = found.end()
     return lines
 
 
@@ -140,15 +143,25 @@ def char_runs(index: Sequence[int]) -> list[list[int]]:
     characters ``start .. start+length-1`` of the page's stored text are PDFium characters
     ``pdfium_index ..`` in turn. Characters without one (-1) are in no run."""
     runs: list[list[int]] = []
-    for position, value in enumerate(index):
+    position, count = 0, len(index)
+    while position < count:
+        value = index[position]
         if value < 0:
+            position += 1
             continue
-        if runs:
-            start, first, length = runs[-1]
-            if start + length == position and first + length == value:
-                runs[-1][2] += 1
-                continue
-        runs.append([position, value, 1])
+        length = 1
+        # jump ahead while the indexes stay consecutive (most of a line at once)
+        step = 64
+        while step:
+            end = position + length + step
+            if end <= count and index[end - 1] == value + length + step - 1 and \
+                    index[position + length:end] == list(range(value + length, value + length
+                                                               + step)):
+                length += step
+            else:
+                step //= 2
+        runs.append([position, value, length])
+        position += length
     return runs
 
 
@@ -364,6 +377,9 @@ def join_hyphenated(lines: list[Line], words: set[str], hyphenated: set[str]) ->
 _CID = re.compile(r"\(cid:\d+\)")
 _ODD_INSIDE = re.compile(r"[^\W\d_][\\~^|{}<>][^\W\d_]")
 _CASE_FLIP = re.compile(r"[^\W\d_](?<![A-Z])[A-Z]")
+# tokens worth a word-shape test: a case flip or an odd sign between letters somewhere in them
+_SHAPE_SUSPECT = re.compile(r"\S*(?:[^\W\d_][A-Z]|[^\W\d_][\\~^|{}<>][^\W\d_])\S*")
+_LONE_SYMBOL = re.compile(r"(?<!\S)[\ue000-\uf8ff](?!\S)")
 _USUAL_MODIFIERS = set("\u02bc\u02c6\u02dc\u02b9\u02bb")
 
 
@@ -393,17 +409,21 @@ def doubts(text: str) -> Doubts:
     hard = soft = visible = 0
     cids = _CID.findall(text)
     hard += sum(len(c) for c in cids)
-    for char in _CID.sub("", text):
+    counts = Counter(_CID.sub("", text))
+    for char, number in counts.items():
         if char.isspace():
             continue
-        visible += 1
+        visible += number
+        if char.isascii() and char.isprintable():
+            continue
         category = unicodedata.category(char)
         if category in ("Co", "Cn", "Cs", "Cc") or char == "\ufffd":
-            hard += 1
+            hard += number
         elif _rare(char):
-            soft += 1
+            soft += number
     visible += sum(len(c) for c in cids)
-    for token in text.split():
+    hard -= len(_LONE_SYMBOL.findall(text))  # a bullet or a box drawn from a symbol font
+    for token in _SHAPE_SUSPECT.findall(text):
         if len(_CASE_FLIP.findall(token)) >= 2 or _ODD_INSIDE.search(token):
             soft += len(token)
     return Doubts(hard, soft, visible)

@@ -222,3 +222,12 @@ def test_text_no_engine_reads_credibly_is_marked_for_ocr() -> None:
     assert pages_needing_ocr(doc) == [1]
     assert any(note.endswith("needs OCR") and "page 1 " in note for note in doc.notes)
     assert "The second page reads well." in _page_text(doc, 2)
+
+
+def test_doubts_catch_misread_text_not_bullets_or_plain_words() -> None:
+    from casefile.ingest.pdf_text import credible, doubts
+
+    assert not credible(doubts("3HQ\u010c\u00e5QtSURVW\u011cHGN\\QD~\u00feWHFK"))  # Czech, misread
+    assert not credible(doubts("ISSUE Date\u02d62019-4-25 Buyer\u02d6\u54fe\u3993"))
+    assert credible(doubts("Pen\u011b\u017en\u00ed prost\u0159edky na \u00fa\u010dtech"))
+    assert credible(doubts("\uf0b7 Item one\n\uf0b7 Item two, from McDonald and iPhone"))
