@@ -387,6 +387,38 @@ def answered(session: Session, case_id: int, *, today: date | None = None) -> li
     return dated + [f for f in result if not f.answered_on]
 
 
+def followup_view_counts(session: Session, case_id: int, views: Iterable[str], *,
+                         today: date | None = None) -> dict[str, int]:
+    """How many follow-ups each named view (FOLLOWUP_VIEWS) holds, from one load of the case's
+    follow-ups: ``{view: len(followup_view(session, case_id, view, today=today))}`` without
+    loading them once per view (the Follow-ups page's counts after every change). Raises
+    ValidationError for an unknown view name."""
+    today = today or date.today()
+    wanted = list(views)
+    for view in wanted:
+        if view not in FOLLOWUP_VIEWS:
+            raise ValidationError(
+                f"view must be one of {', '.join(FOLLOWUP_VIEWS)}; got {view!r}")
+    every = _load(session, case_id, None, today)
+    week_end = (today + timedelta(days=WEEK_DAYS)).isoformat()
+
+    def shown(f: FollowUp, view: str) -> bool:  # the filters of the functions above
+        open_ = f.status in OPEN_STATUSES
+        if view == "overdue":
+            return open_ and f.overdue
+        if view == "week":
+            return open_ and f.due is not None and f.due <= week_end and not f.overdue
+        if view == "waiting":
+            return f.status == "waiting"
+        if view == "answered":
+            return f.status == "answered"
+        if view == "open":
+            return open_
+        return True  # all
+
+    return {view: sum(1 for f in every if shown(f, view)) for view in wanted}
+
+
 def followup_view(session: Session, case_id: int, view: str, *, today: date | None = None
                   ) -> list[FollowUp]:
     """One of the named views (FOLLOWUP_VIEWS): overdue, week (due this week), waiting,

@@ -478,9 +478,8 @@ class FollowupsPage(QWidget):
         if self.case_id is None:
             return {}
         case_id, today = self.case_id, self.clock()
-        return self.runner.read(lambda s: {
-            name: len(questions.followup_view(s, case_id, name, today=today))
-            for name in COUNTED_VIEWS})
+        return self.runner.read(lambda s: questions.followup_view_counts(
+            s, case_id, COUNTED_VIEWS, today=today))
 
     def _update_heading(self) -> None:
         today = self.clock()

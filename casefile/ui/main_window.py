@@ -470,8 +470,8 @@ class MainWindow(QMainWindow):
             return
         case_id, today = self.case_id, self.clock()
         status = self.runner.read(lambda s: views.case_status(s, case_id, today=today))
-        open_count = len(self.runner.read(lambda s: questions.followups(s, case_id,
-                                                                        today=today)))
+        open_count = self.runner.read(lambda s: questions.followup_view_counts(
+            s, case_id, ("open",), today=today))["open"]
         self.picker.set_counts(status.counts, open_count)
         self.status_line.show_status(status)
 

@@ -188,3 +188,24 @@ def test_each_question_gets_its_own_lasting_uid(workspace, case_id) -> None:
     with workspace.transaction() as s:
         assert [f.uid for f in questions.followups(s, case_id)] == list(uids)
     assert len(set(uids)) == 2 and all(len(u) == 36 for u in uids)
+
+
+@pytest.mark.parametrize("today", [date(2024, 2, 19), MONDAY, date(2024, 3, 1),
+                                   date(2024, 4, 2)])
+def test_view_counts_from_one_load_match_each_view(workspace, case_id, today) -> None:
+    """The Follow-ups page's counts (one load) are the sizes of the views themselves."""
+    ids = _followups(workspace, case_id)
+    with workspace.transaction() as s:
+        questions.set_status(s, ids["friday"], "answered", answer="Posted online.",
+                             answered_on="2024-02-25")
+        questions.set_status(s, ids["next month"], "dropped")
+        questions.create_question(s, case_id, "Court docket", due="2024-03-02",
+                                  status="waiting")
+        counts = questions.followup_view_counts(s, case_id, questions.FOLLOWUP_VIEWS,
+                                                today=today)
+        sizes = {view: len(questions.followup_view(s, case_id, view, today=today))
+                 for view in questions.FOLLOWUP_VIEWS}
+        with pytest.raises(ValidationError):
+            questions.followup_view_counts(s, case_id, ["someday"], today=today)
+    assert counts == sizes
+    assert sizes["all"] == 6 and sizes["answered"] == 1 and sizes["waiting"] == 2
