@@ -180,6 +180,8 @@ class FolderImport(QObject):
 
         progress = _FileProgress(self)
         transaction = window.workspace.transaction
+        panel = window.suggestions_panel
+        suggest = window.suggestions.enabled
 
         def work(_session: Session, job: Job) -> BatchResult:
             # Each file commits in its own transaction; the runner's session stays unused.
@@ -190,6 +192,16 @@ class FolderImport(QObject):
                                  guess_dates=guess_dates, fallback_published=fallback_published,
                                  cancelled=lambda: job.cancelled)
             job.batch = batch  # type: ignore[attr-defined]  # kept when cancelled
+            if batch.outcomes:
+                # What the GUI thread does next, made ready here: the Suggestions panel's
+                # list read after the last commit, the extractor's modules imported (the
+                # suggestion run checks for them when the import ends).
+                panel.prepare(case_id)
+                if suggest:
+                    from casefile.ui.suggesting import suggestions_available
+
+                    if suggestions_available():
+                        import casefile.services.suggest_pool  # noqa: F401
             return batch
 
         job = window.runner.start(
