@@ -188,6 +188,7 @@ class SuggestionsModel(QAbstractItemModel):
         self._groups: list[tuple[str, list[SuggestionEntry]]] = []
         self._decided: dict[tuple[str, str, str], str] = {}
         self._fetched: list[int] = []  # rows of each group handed to the view
+        self._inserting = False  # rows handed over or reset now (no nested fetch meanwhile)
         # the rows of the lists shown before, freed a chunk per event-loop turn: dropping
         # thousands of entries at once takes the GUI thread ~80 ms per 12,000
         self._trash: list[SuggestionEntry] = []
@@ -201,11 +202,15 @@ class SuggestionsModel(QAbstractItemModel):
             self._trash.extend(entries)
         if self._trash:
             self._sweeper.start()
-        self.beginResetModel()
-        self._groups = list(listing.by_kind.items()) if listing is not None else []
-        self._decided = {}
-        self._fetched = [min(len(entries), FETCH_ROWS) for _k, entries in self._groups]
-        self.endResetModel()
+        self._inserting = True  # the view's reset handlers fetch after the reset, not in it
+        try:
+            self.beginResetModel()
+            self._groups = list(listing.by_kind.items()) if listing is not None else []
+            self._decided = {}
+            self._fetched = [min(len(entries), FETCH_ROWS) for _k, entries in self._groups]
+            self.endResetModel()
+        finally:
+            self._inserting = False
 
     @Slot()
     def _sweep(self) -> None:
@@ -214,7 +219,9 @@ class SuggestionsModel(QAbstractItemModel):
             self._sweeper.stop()
 
     def canFetchMore(self, parent: _Index) -> bool:
-        if not parent.isValid() or parent.internalId() != _GROUP or parent.column() != 0:
+        # the view asks again from its rowsInserted handlers: the next scroll fetches then
+        if self._inserting or not parent.isValid() or parent.internalId() != _GROUP or (
+                parent.column() != 0):
             return False
         g = parent.row()
         return 0 <= g < len(self._groups) and self._fetched[g] < len(self._groups[g][1])
@@ -228,10 +235,14 @@ class SuggestionsModel(QAbstractItemModel):
         """Hand the view the first ``rows`` rows of group ``g`` (at least)."""
         have, total = self._fetched[g], len(self._groups[g][1])
         rows = min(max(rows, have), total)
-        if rows > have:
-            self.beginInsertRows(self.createIndex(g, 0, _GROUP), have, rows - 1)
-            self._fetched[g] = rows
-            self.endInsertRows()
+        if rows > have and not self._inserting:
+            self._inserting = True
+            try:
+                self.beginInsertRows(self.createIndex(g, 0, _GROUP), have, rows - 1)
+                self._fetched[g] = rows
+                self.endInsertRows()
+            finally:
+                self._inserting = False
 
     def is_fetched(self, index: _Index) -> bool:
         """True when the view has the row of ``index`` (see :meth:`reveal`)."""

@@ -434,12 +434,17 @@ class _StackSampler:
         while not self._stop.wait(0.002):
             frame = sys._current_frames().get(self._main or 0)
             stack: list[str] = []
+            innermost = frame
             while frame is not None:
                 code = frame.f_code
                 if "casefile" in code.co_filename or "sqlalchemy" in code.co_filename:
                     name = code.co_filename.rsplit("/", 2)
                     stack.append(f"{'/'.join(name[-2:])}:{frame.f_lineno} {code.co_name}")
                 frame = frame.f_back
+            if not stack and innermost is not None:  # in a library, or the benchmark itself
+                name = innermost.f_code.co_filename.rsplit("/", 2)
+                stack.append(f"(other) {'/'.join(name[-2:])}:{innermost.f_lineno} "
+                             f"{innermost.f_code.co_name}")
             self.samples.append((time.perf_counter(), tuple(stack)))
 
     def explain(self, begin: float, end: float) -> str:
