@@ -315,6 +315,8 @@ class OperationRunner(QObject):
             if on_done is not None:
                 on_done(job)
             self.job_finished.emit(job)
+            if not self._jobs:
+                gc.unfreeze()
 
         job.signals.on_progress = on_progress
         job.signals.on_finish = finish
@@ -322,7 +324,8 @@ class OperationRunner(QObject):
         # The objects alive now (the window, its models, every module: ~100,000) stay alive
         # through the job; moved out of the collector's reach, the full collections the
         # job's allocations bring (they hold the interpreter lock, so the GUI thread waits)
-        # scan only what the job made: a few ms instead of 100-300 ms each.
+        # scan only what the job made: a few ms instead of 100-300 ms each. They are handed
+        # back to the collector when the last job ends (finish), so nothing is kept for good.
         gc.freeze()
         job.started_at = time.perf_counter()
         self._jobs[id(job)] = (job, worker)

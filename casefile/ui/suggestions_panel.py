@@ -912,7 +912,6 @@ class SuggestionsPanel(QWidget):
         with collector_paused(), self.runner.workspace.transaction() as session:
             listing, mode, model = read_contents(session, case_id)
         contents = PanelContents(case_id, listing, mode, model, stamp)
-        gc.freeze()  # the list lives until the next reload: keep it out of full collections
         self._offered = contents  # one assignment: atomic for the GUI thread reading it
         return contents
 
