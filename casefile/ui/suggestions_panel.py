@@ -13,7 +13,10 @@ transaction each, then ``case_changed``); each is pushed on the window's QUndoSt
 No row jumps under the pointer: a decided row stays where it was, greyed and marked
 ("✓ accepted", "✗ rejected"), and cannot be decided again; the selection moves to the next
 undecided row. Undo makes the row undecided again. The list is read again (decided rows
-dropped) when suggestions change from elsewhere: an import, a suggestion run.
+dropped) when suggestions change from elsewhere: an import, a suggestion run. Those jobs read
+it ahead on their worker thread (:meth:`SuggestionsPanel.prepare`), and the tree gets each
+kind's rows a chunk at a time as they come into view, so thousands of suggestions reach the
+panel without holding the window (issue 16).
 
 Keyboard (while the panel has focus): A or Ctrl+Return accept, R or F2 accept as…, M merge
 into…, X reject; double-click or Return opens the document at the mention.
@@ -23,8 +26,10 @@ from __future__ import annotations
 
 import gc
 import html
+import logging
 import re
 import threading
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -74,6 +79,8 @@ from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
 
 KIND_TITLES = {
     "person": "People", "organization": "Organizations", "place": "Places",
@@ -905,12 +912,16 @@ class SuggestionsPanel(QWidget):
         brings only fills the tree (a case with thousands of suggestions takes seconds to
         read). Touches no widget; the next :meth:`reload` uses it if it is for the case shown
         and no decision was made here since the read began, else reads again. Returns the
-        contents (None for no case)."""
+        contents (None for no case, or when the read failed: logged, the reload reads)."""
         if case_id is None:
             return None
         stamp = self._stamp
-        with collector_paused(), self.runner.workspace.transaction() as session:
-            listing, mode, model = read_contents(session, case_id)
+        try:
+            with collector_paused(), self.runner.workspace.transaction() as session:
+                listing, mode, model = read_contents(session, case_id)
+        except Exception:  # the job's own work is done: the reload reads for itself
+            log.warning("reading the suggestions ahead failed:\n%s", traceback.format_exc())
+            return None
         contents = PanelContents(case_id, listing, mode, model, stamp)
         self._offered = contents  # one assignment: atomic for the GUI thread reading it
         return contents
