@@ -998,8 +998,10 @@ class SuggestionsPanel(QWidget):
 
     def _at_position(self, pos: tuple[str, int] | None) -> QModelIndex:
         """After a decision: the row now at the decided one's place, else the next one."""
+        if pos is None:  # nothing was selected: no need to walk every row
+            return QModelIndex()
         rows = self.model.entry_indexes()
-        if pos is None or not rows:
+        if not rows:
             return QModelIndex()
         kind, row = pos
         order = list(KIND_TITLES)
