@@ -13,6 +13,11 @@ it and calls ``measure``), so one path's imports, caches and memory do not bear 
 and a module that fails or crashes becomes one row with ``met: false`` and the error in
 ``notes``. ``--only PATH`` runs that module alone (its file name without ``.py``).
 
+``--sizes`` are case sizes in documents. A module may define ``plan(sizes, rounds) -> (sizes,
+rounds)`` to say what those mean on its path (the evidence panel: an item with a tenth as many
+passages; the brief: its fixed 500-item case; import: the 1,000 files its targets are stated
+on) and how many turns it can afford; the rows carry the sizes it measured.
+
 Writes ``{"rows": [...], "load": [...]}`` to ``--json`` (``load``: ``os.getloadavg()`` before
 and after each module, the machine may be shared) and prints a table: path, n, casefile,
 reference, unit, ratio, target, met.
@@ -79,6 +84,9 @@ def _module_main(name: str, sizes: list[int], rounds: int, out: Path) -> int:
 
     try:
         module = importlib.import_module(f"scripts.bench_paths.{name}")
+        plan = getattr(module, "plan", None)
+        if plan is not None:
+            sizes, rounds = plan(sizes, rounds)
         rows = module.measure(sizes, rounds)
     except Exception as exc:  # reported as the module's row, traceback on stderr
         traceback.print_exc()

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Libraries (and Casefile modules) the window must not load before the reporter uses them.
 LAZY = ("reportlab", "alembic", "spacy", "trafilatura", "pdfminer", "pypdfium2", "docx",
         "icalendar", "casefile.export.brief", "casefile.ingest.html", "casefile.ingest.pdf",
-        "casefile.extract.pipeline", "casefile.services.batch")
+        "casefile.extract.pipeline", "casefile.services.batch",
+        "casefile.ui.timeline", "casefile.ui.claims_view")
 
 
 def _loaded_after(code: str, env: dict[str, str] | None = None) -> dict[str, object]:
@@ -77,3 +78,20 @@ def test_the_schema_head_is_known_without_alembic() -> None:
     from casefile.store.workspace import _scripted_head, head_revision
 
     assert _scripted_head() == head_revision()
+
+
+def test_the_core_loads_before_pyside6() -> None:
+    """PySide6's import hook reads the source of every module imported after it; the store,
+    the services and SQLAlchemy are imported before it (casefile.ui.preload)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import casefile.ui.app"],
+                          capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    # -X importtime prints "import time: SELF | CUMULATIVE | NAME" as each import completes
+    names = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()
+             if line.startswith("import time:") and "|" in line]
+    assert "PySide6" in names and "casefile.store.items" in names
+    after = names[names.index("PySide6") + 1:]
+    late = [n for n in after if n.split(".")[0] == "sqlalchemy"
+            or n.startswith(("casefile.store", "casefile.services"))]
+    assert late == []

@@ -6,10 +6,12 @@ python-docx's paragraph text leaves out tracked insertions (``w:ins``) and conte
 
 Layout of ``Ingested.text``: the body (one line per paragraph, one line per table row with
 cells separated by `` | ``), then, when present, sections headed ``[Page headers]``,
-``[Page footers]`` and ``[Footnotes]``, each after a blank line. ``extra["body_end"]`` is the
-offset where the body ends; ``extra["headers"]``/``["footers"]`` hold the same texts as lists.
-Deleted text (``w:del``) is left out. Comments become notes:
-"Comment by NAME on “anchored text”: comment".
+``[Page footers]``, ``[Footnotes]`` and ``[Comments]``, each after a blank line, so that all of
+them are searchable while the body's offsets stay those of the body alone. ``extra["body_end"]``
+is the offset where the body ends; ``extra["headers"]``/``["footers"]`` hold the same texts as
+lists. Deleted text (``w:del``) is left out. A reviewer comment is one line of the
+``[Comments]`` section, "NAME on “anchored text”: comment", and also a note
+("Comment by NAME on …").
 """
 
 from __future__ import annotations
@@ -138,7 +140,8 @@ def _related_roots(document: docx.document.Document, reltype: str) -> list[etree
     return roots
 
 
-def _comment_notes(document: docx.document.Document, walker: _Walker) -> list[str]:
+def _comments(document: docx.document.Document, walker: _Walker) -> list[str]:
+    """Each reviewer comment as "NAME on “anchored text”: comment" (document order)."""
     notes = []
     for root in _related_roots(document, RT.COMMENTS):
         for comment in root.iter(_w("comment")):
@@ -146,7 +149,7 @@ def _comment_notes(document: docx.document.Document, walker: _Walker) -> list[st
             author = comment.get(_w("author")) or "unknown author"
             anchor = " ".join("".join(walker.anchors.get(comment.get(_w("id"), ""), [])).split())
             where = f" on \u201c{anchor}\u201d" if anchor else ""
-            notes.append(f"Comment by {author}{where}: {body}")
+            notes.append(f"{author}{where}: {body}")
     return notes
 
 
@@ -197,7 +200,7 @@ def ingest_docx(data: bytes, filename: str) -> Ingested:
         footers = [t for t in (_squeeze(_Walker().blocks(r))
                                for r in _related_roots(document, RT.FOOTER)) if t]
         footnotes = _footnotes(document)
-        notes = _comment_notes(document, walker)
+        comments = _comments(document, walker)
         title = _title(document, body, filename)
         props = document.core_properties
         author = (props.author or "").strip() or None
@@ -209,7 +212,7 @@ def ingest_docx(data: bytes, filename: str) -> Ingested:
     footers = list(dict.fromkeys(footers))
     sections = [body]
     for label, texts in (("[Page headers]", headers), ("[Page footers]", footers),
-                         ("[Footnotes]", footnotes)):
+                         ("[Footnotes]", footnotes), ("[Comments]", comments)):
         if texts:
             sections.append(label + "\n" + "\n".join(texts))
     text = "\n\n".join(section for section in sections if section)
@@ -221,7 +224,7 @@ def ingest_docx(data: bytes, filename: str) -> Ingested:
         title=title,
         author=author,
         kind="report",
-        notes=notes,
+        notes=[f"Comment by {comment}" for comment in comments],
         filename=filename,
     )
     result.extra.update(body_end=len(body), headers=headers, footers=footers)

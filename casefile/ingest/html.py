@@ -115,8 +115,9 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
 
     trafilatura finds the main text (boilerplate such as menus and footers left out) and the
     metadata; ``published`` is the page's date as ``YYYY-MM-DD``, ``url`` its canonical URL,
-    ``outlet`` the site name. When trafilatura finds no main text but the page has visible text,
-    that text is kept with a note. Raises IngestError when the page has no readable body text.
+    ``outlet`` the site name; ``title`` follows :func:`page_title`. When trafilatura finds no
+    main text but the page has visible text, that text is kept with a note. Raises IngestError
+    when the page has no readable body text.
     """
     markup, notes = decode_html(data, filename)
     if not data.strip():
@@ -144,7 +145,7 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
     result = Ingested(
         text=text,
         mime_type=HTML,
-        title=meta_str("title"),
+        title=page_title(markup, meta_str("title"), meta_str("sitename")),
         author=meta_str("author"),
         outlet=meta_str("sitename"),
         url=meta_str("url"),
@@ -159,6 +160,63 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
     if language:
         result.extra["language"] = language
     return result
+
+
+# " | Site", " - Site", " – Site", " — Site", " :: Site", " · Site" at the end of a <title>
+_TITLE_SUFFIX = re.compile(
+    r"^(?P<head>.+?)\s+(?:[|\u2013\u2014\u00b7-]|::)\s+(?P<site>[^|]{1,60})$"
+)
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    if not a or not b:
+        return False
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def page_title(markup: str, found: str | None, sitename: str | None) -> str | None:
+    """The page's headline: trafilatura's title (``found``) unless it is the site's name.
+
+    The rule: ``found`` wins when it is not the site's name, where the site's name is
+    ``sitename`` (trafilatura's), the page's og:site_name, or the part after the last
+    " | ", " - ", " – ", " — ", " :: " or " · " of its ``<title>``. Otherwise the first of
+    these that is not empty and not the site's name is the title: og:title, twitter:title,
+    the ``<title>`` minus that site suffix, the first ``<h1>``. When all fail, ``found``
+    stays (a page titled only by its site's name is still titled). Returns None when the page
+    has no title at all. Some news CMSs put the site's name in ``<meta name="title">``, which
+    trafilatura prefers over ``<title>``; this is why.
+    """
+    def squeeze(value: object) -> str:
+        return " ".join(str(value).split()) if value else ""
+
+    try:
+        root = lxml.html.document_fromstring(_XML_DECL.sub("", markup, count=1))
+    except (lxml.etree.ParserError, ValueError):
+        return found
+
+    def meta(*names: str) -> str:
+        for name in names:
+            for element in root.iter("meta"):
+                key = element.get("property") or element.get("name") or ""
+                if key.lower() == name and squeeze(element.get("content")):
+                    return squeeze(element.get("content"))
+        return ""
+
+    head_title = next((squeeze(e.text_content()) for e in root.iter("title")), "")
+    suffix = _TITLE_SUFFIX.match(head_title)
+    sites = {s for s in (sitename, meta("og:site_name"), suffix and suffix["site"]) if s}
+
+    def is_site(value: str | None) -> bool:
+        return any(_same(value, site) for site in sites)
+
+    if found and not is_site(found):
+        return found
+    stripped = suffix["head"] if suffix and is_site(suffix["site"]) else head_title
+    heading = next((squeeze(e.text_content()) for e in root.iter("h1")), "")
+    for candidate in (meta("og:title"), meta("twitter:title"), stripped, heading):
+        if candidate and not is_site(candidate):
+            return candidate
+    return found or head_title or None
 
 
 #: The metadata :func:`ingest_html` keeps (trafilatura's names).
@@ -272,4 +330,4 @@ def _fast_extraction() -> tuple[Any, Any, Any, Any] | None:
 
 
 __all__ = ["decode_html", "declared_charset", "html_to_text", "ingest_html",
-           "main_text_and_metadata"]
+           "main_text_and_metadata", "page_title"]

@@ -10,10 +10,8 @@ each with its ``original`` bytes. A mailbox yields one child per message and an 
 from __future__ import annotations
 
 import codecs
-import mailbox
 import mimetypes
 import re
-import tempfile
 from collections.abc import Callable
 from datetime import datetime
 from email import policy
@@ -21,7 +19,7 @@ from email.header import decode_header
 from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import getaddresses, parsedate_to_datetime
-from pathlib import Path, PurePath
+from pathlib import PurePath
 
 from casefile.errors import IngestError
 from casefile.ingest.detect import EMAIL, MBOX
@@ -346,19 +344,50 @@ def ingest_email(data: bytes, filename: str, read_child: ChildReader) -> Ingeste
     )
 
 
+_FROM_LINE = re.compile(rb"From \S")
+_HEADER_LINE = re.compile(rb"[\x21-\x39\x3b-\x7e]+:")
+_QUOTED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+
+
+def split_mbox(data: bytes) -> list[bytes]:
+    """The messages of a Unix mailbox, each without its ``From_`` line, body lines unquoted.
+
+    A ``From_`` line (RFC 4155) is a line beginning "From " at the start of the file or after
+    an empty line, whose next line is a header field ("Name: value"). A body line beginning
+    "From " that some writer left unquoted is therefore kept in its message, where Python's
+    ``mailbox.mbox`` (which splits at every "From " line) would start a new message there.
+    Quoting is undone the mboxrd way: one ">" is removed from each line matching
+    ``^>+From ``. Python's ``mailbox`` writes mboxo (it quotes "From " as ">From "), which this
+    reads back exactly; a body line that was ">From " before an mboxo writer saved it cannot
+    be told apart and loses its ">" too (the convention mutt and Thunderbird read with).
+    Line endings are kept as written. Returns [] when no message is found.
+    """
+    lines = data.splitlines(keepends=True)
+    starts = [
+        number for number, line in enumerate(lines)
+        if _FROM_LINE.match(line)
+        and (number == 0 or not lines[number - 1].strip())
+        and (number + 1 < len(lines) and _HEADER_LINE.match(lines[number + 1]))
+    ]
+    if not starts and lines and _FROM_LINE.match(lines[0]):
+        starts = [0]  # one message whose first line is not a header: read it anyway
+    messages = []
+    for position, first in enumerate(starts):
+        end = starts[position + 1] if position + 1 < len(starts) else len(lines)
+        body = b"".join(lines[first + 1:end])
+        if position + 1 < len(starts):  # the empty line before the next From_ line
+            body = body[:-2] if body.endswith(b"\r\n") else body[:-1]
+        messages.append(_QUOTED_FROM.sub(rb"\1", body))
+    return messages
+
+
 def ingest_mbox(data: bytes, filename: str, read_child: ChildReader) -> Ingested:
-    """Read a Unix mailbox: each message becomes a child (in ``attachments``, read by
-    :func:`ingest_email`, ``original`` = its bytes); the text is an index, one line per message
-    ("n. date — sender — subject"). Raises IngestError when no message can be read."""
+    """Read a Unix mailbox (split by :func:`split_mbox`): each message becomes a child (in
+    ``attachments``, read by :func:`ingest_email`, ``original`` = its bytes); the text is an
+    index, one line per message ("n. date — sender — subject"). Raises IngestError when no
+    message can be read."""
     stem = PurePath(filename).stem or filename
-    with tempfile.TemporaryDirectory(prefix="casefile-mbox-") as folder:
-        path = Path(folder) / "box.mbox"
-        path.write_bytes(data)
-        box = mailbox.mbox(path, create=False)
-        try:
-            raw_messages = [box.get_bytes(key) for key in box.iterkeys()]
-        finally:
-            box.close()
+    raw_messages = split_mbox(data)
     children: list[Ingested] = []
     notes: list[str] = []
     index: list[str] = []

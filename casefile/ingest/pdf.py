@@ -1,5 +1,12 @@
 """PDF: text per page with pypdfium2 (PDFium keeps word spacing), page offsets, damage notes.
 
+Each page's text is settled by :mod:`casefile.ingest.pdf_text`: pages set in columns are stored
+column by column, running headers and footers after the body, words hyphenated at a line end
+joined; a page whose PDFium text looks misread is read again with pdfminer.six, and the better
+reading is kept (noted), or the page is marked as needing OCR (:func:`pages_needing_ocr`).
+``Ingested.extra["pdf_char_runs"]`` ties every stored character to PDFium's character on the
+page, so the page view boxes a passage on the right words whatever was moved or joined.
+
 pypdfium2 is not thread-safe: every use of it, here and in the window's page view, holds
 :data:`PDFIUM_LOCK` (an import runs on a worker thread while the window renders pages).
 """
@@ -11,12 +18,29 @@ import io
 import re
 import threading
 import zlib
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from casefile.errors import IngestError
 from casefile.ingest.detect import PDF
+from casefile.ingest.pdf_text import (
+    Doubts,
+    Line,
+    char_runs,
+    column_order,
+    credible,
+    doubts,
+    has_side_by_side_runs,
+    join_hyphenated,
+    move_running_lines,
+    page_text,
+    pdfium_lines,
+    place_lines,
+    same_reading,
+    vocabulary,
+)
 from casefile.ingest.types import Ingested
 
 if TYPE_CHECKING:  # pypdfium2 loads when a PDF is first read (start-up time of the window)
@@ -52,14 +76,6 @@ def _page_ranges(numbers: list[int]) -> str:
             spans.append([n, n])
     text = ", ".join(f"{a}" if a == b else f"{a}\u2013{b}" for a, b in spans)
     return f"{'page' if len(numbers) == 1 else 'pages'} {text}"
-
-
-def _clean_page_text(text: str) -> str:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    # PDFium marks a hyphen that breaks a word at a line end as U+FFFE or U+0002; it is a real
-    # hyphen on the page, so keep it as one. NULs and other control bytes are dropped.
-    text = text.replace("\ufffe", "-").replace("\x02", "-")
-    return re.sub(r"[\x00\x01\x03-\x08\x0b\x0e-\x1f]", "", text)
 
 
 def _pdf_date(value: str) -> str | None:
@@ -160,6 +176,56 @@ def _title(meta: dict[str, str], text: str, filename: str) -> str:
     return PurePath(filename).stem or filename
 
 
+def _second_look(document: pdfium.PdfDocument, number: int, state: _Page,
+                 boxes: _Boxes | None) -> None:
+    """Settle a page pdfminer.six was asked about (columns, or doubtful text), in place."""
+    page = document[number]
+    textpage = page.get_textpage()
+    try:
+        _settle(state, textpage, boxes)
+        _place(state.lines, textpage, page)
+    finally:
+        textpage.close()
+        page.close()
+
+
+def _settle(state: _Page, textpage: pdfium.PdfTextPage, boxes: _Boxes | None) -> None:
+    """Choose the engine of a doubtful page and the order of a page in columns."""
+    if state.doubted is not None:
+        pdfium_text = page_text(state.lines)[0]
+        other = _pdfminer_lines(boxes, textpage) if boxes else []
+        other_text = page_text(other)[0]
+        other_doubts = doubts(other_text) if other_text.strip() else None
+        if same_reading(pdfium_text, other_text) and state.doubted.hard == 0:
+            pass  # two engines read the same rare characters: they are on the page
+        elif other_doubts is not None and other_doubts.ratio < state.doubted.ratio:
+            state.lines, state.engine, state.columns = other, "pdfminer.six", False
+            state.needs_ocr = not credible(other_doubts)
+        else:
+            state.needs_ocr = True
+        if state.engine != "PDFium":
+            return
+    if state.columns and boxes:
+        bounds = []
+        for box in boxes:
+            placed = [b for _t, b in box if b is not None]
+            if placed:
+                bounds.append((min(b[0] for b in placed), min(b[1] for b in placed),
+                               max(b[2] for b in placed), max(b[3] for b in placed)))
+        char_box = {i: tuple(textpage.get_charbox(i)) for i in range(textpage.count_chars())}
+        reordered = column_order(state.lines, bounds, char_box)
+        if reordered is not None:
+            state.lines = reordered
+            state.reordered = True
+
+
+def pages_needing_ocr(document: Ingested) -> list[int]:
+    """The 1-based pages of an ingested PDF that need OCR: no text layer, or a text neither
+    PDFium nor pdfminer.six reads credibly (``extra["needs_ocr"]``; [] for other documents)."""
+    pages = document.extra.get("needs_ocr")
+    return [int(n) for n in pages] if isinstance(pages, list) else []
+
+
 def ingest_pdf(data: bytes, filename: str, password: str | None = None) -> Ingested:
     """Read a PDF: the text of each page, in order, pages separated by a blank line.
 
@@ -167,6 +233,9 @@ def ingest_pdf(data: bytes, filename: str, password: str | None = None) -> Inges
     a text layer ("no text layer (scanned): pages 1–2"; their text is empty, the pages are still
     in the original for viewing), a repaired cross-reference table and damaged compressed
     streams. An encrypted PDF opens with an empty user password silently, or with ``password``.
+    ``extra`` holds ``pdf_char_runs`` (per page, runs ``[start, pdfium_index, length]``: page
+    text offsets -> PDFium character indexes), ``needs_ocr`` (1-based pages) and
+    ``hyphens_joined`` (a count, when any).
 
     Raises PdfPasswordError (an IngestError) when a password is needed or is wrong, IngestError
     for a truncated file (no ``%%EOF`` in its last 1024 bytes, ISO 32000-1 7.5.5), a file PDFium
@@ -178,6 +247,95 @@ def ingest_pdf(data: bytes, filename: str, password: str | None = None) -> Inges
         return _ingest_pdf(data, filename, password)
 
 
+@dataclass
+class _Page:
+    """One page while it is read: its lines, and why pdfminer.six is asked about it."""
+
+    lines: list[Line]
+    columns: bool = False
+    doubted: Doubts | None = None
+    engine: str = "PDFium"
+    needs_ocr: bool = False
+    reordered: bool = False
+
+
+#: pdfminer.six's text boxes of a page, each a list of characters (text, bbox or None).
+_Boxes = list[list[tuple[str, tuple[float, ...] | None]]]
+
+
+def _pdfminer_pages(data: bytes, password: str | None, numbers: set[int]) -> dict[int, _Boxes]:
+    """pdfminer.six's layout (``LAParams`` defaults) of the 0-based pages ``numbers``: per page,
+    its text boxes in reading order, each a list of characters ``(text, bbox or None)`` with
+    "\n" ending each line. Pages pdfminer cannot read are left out."""
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LAParams, LTAnno, LTChar, LTTextBox, LTTextLine
+
+    found: dict[int, _Boxes] = {}
+    try:
+        pages = extract_pages(io.BytesIO(data), password=password or "",
+                              page_numbers=sorted(numbers), laparams=LAParams())
+        for number, layout in zip(sorted(numbers), pages, strict=False):
+            boxes = []
+            for box in layout:
+                if not isinstance(box, LTTextBox):
+                    continue
+                chars: list[tuple[str, tuple[float, ...] | None]] = []
+                for line in box:
+                    if not isinstance(line, LTTextLine):
+                        continue
+                    for item in line:
+                        if isinstance(item, LTChar):
+                            chars.append((item.get_text(), tuple(item.bbox)))
+                        elif isinstance(item, LTAnno):
+                            chars.append((item.get_text(), None))
+                    if not chars or chars[-1][0] != "\n":
+                        chars.append(("\n", None))
+                boxes.append(chars)
+            found[number] = boxes
+    except Exception:  # pdfminer cannot parse what PDFium could: PDFium's reading stands
+        return found
+    return found
+
+
+def _pdfminer_lines(boxes: _Boxes, textpage: pdfium.PdfTextPage) -> list[Line]:
+    """pdfminer.six's text of a page as lines, each character tied to the PDFium character
+    at its place on the page (``-1`` where PDFium has none)."""
+    lines: list[Line] = []
+    for box in boxes:
+        line = Line()
+        for text, bbox in box:
+            if text == "\n":
+                lines.append(line)
+                line = Line()
+                continue
+            index = -1
+            if bbox is not None:
+                x, y = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+                tolerance = max(1.0, (bbox[3] - bbox[1]) / 4)
+                index = textpage.get_index(x, y, tolerance, tolerance)
+                index = index if isinstance(index, int) and index >= 0 else -1
+            for char in text:
+                line.add(char, index)
+        if line.chars:
+            lines.append(line)
+    return lines
+
+
+def _place(lines: list[Line], textpage: pdfium.PdfTextPage, page: pdfium.PdfPage) -> None:
+    """Set each line's depth on the page (for running headers and footers)."""
+    left, bottom, right, top = page.get_bbox()
+
+    def top_of(index: int) -> float | None:
+        box = textpage.get_charbox(index)
+        return float(box[3]) - float(bottom) if box[2] > box[0] else None
+
+    place_lines(lines, top_of, float(top) - float(bottom))
+
+
+def _rects(textpage: pdfium.PdfTextPage) -> list[tuple[float, float, float, float]]:
+    return [tuple(textpage.get_rect(n)) for n in range(textpage.count_rects())]
+
+
 def _ingest_pdf(data: bytes, filename: str, password: str | None) -> Ingested:
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
@@ -186,31 +344,36 @@ def _ingest_pdf(data: bytes, filename: str, password: str | None) -> Ingested:
     try:
         if len(document) == 0:
             raise IngestError(f"{filename} has no pages")
-        parts: list[str] = []
-        starts: list[int] = []
+        pages: list[_Page] = []
         scanned: list[int] = []
         blank: list[int] = []
-        offset = 0
         for index in range(len(document)):
             page = document[index]
             try:
                 textpage = page.get_textpage()
                 try:
-                    page_text = _clean_page_text(textpage.get_text_range())
+                    lines = pdfium_lines(textpage.get_text_range())
+                    state = _Page(lines)
+                    text = page_text(lines)[0]
+                    if text.strip():
+                        found = doubts(text)
+                        state.doubted = None if credible(found) else found
+                        state.columns = has_side_by_side_runs(_rects(textpage))
+                        if not state.columns and state.doubted is None:
+                            _place(state.lines, textpage, page)
                 finally:
                     textpage.close()
-                if not page_text.strip():
-                    page_text = ""
+                if not text.strip():
+                    state.lines = []
                     has_objects = next(iter(page.get_objects(max_depth=1)), None) is not None
                     (scanned if has_objects else blank).append(index + 1)
             finally:
                 page.close()
-            if index:
-                parts.append(PAGE_SEPARATOR)
-                offset += len(PAGE_SEPARATOR)
-            starts.append(offset)
-            parts.append(page_text)
-            offset += len(page_text)
+            pages.append(state)
+        asked = {n for n, p in enumerate(pages) if p.columns or p.doubted is not None}
+        layouts = _pdfminer_pages(data, password, asked) if asked else {}
+        for number in sorted(asked):
+            _second_look(document, number, pages[number], layouts.get(number))
         meta = {
             key: value.strip()
             for key, value in document.get_metadata_dict().items()
@@ -223,8 +386,39 @@ def _ingest_pdf(data: bytes, filename: str, password: str | None) -> Ingested:
         with contextlib.suppress(Exception):
             document.close()
 
+    running = move_running_lines([p.lines for p in pages])
+    words, hyphenated = vocabulary("\n".join(line.text for line in p.lines) for p in pages)
+    parts: list[str] = []
+    starts: list[int] = []
+    runs: list[list[list[int]]] = []
+    joined = 0
+    offset = 0
+    for number, state in enumerate(pages):
+        joined += join_hyphenated(state.lines, words, hyphenated)
+        text, indexes = page_text(state.lines)
+        if number:
+            parts.append(PAGE_SEPARATOR)
+            offset += len(PAGE_SEPARATOR)
+        starts.append(offset)
+        parts.append(text)
+        runs.append(char_runs(indexes))
+        offset += len(text)
     text = "".join(parts)
     notes: list[str] = []
+    by_engine = [n + 1 for n, p in enumerate(pages) if p.engine != "PDFium"]
+    if by_engine:
+        notes.append(f"Text of {_page_ranges(by_engine)} read with pdfminer.six: PDFium's "
+                     "reading had characters that are likely wrong")
+    ocr = [n + 1 for n, p in enumerate(pages) if p.needs_ocr]
+    if ocr:
+        notes.append(f"Text likely wrong on {_page_ranges(ocr)} (neither PDFium nor "
+                     "pdfminer.six reads it credibly): needs OCR")
+    columns = [n + 1 for n, p in enumerate(pages) if p.reordered]
+    if columns:
+        notes.append(f"Text in columns, stored column by column: {_page_ranges(columns)}")
+    if running:
+        notes.append(f"Running headers or footers moved after the page's text: "
+                     f"{_page_ranges(running)}")
     if scanned:
         notes.append(f"no text layer (scanned): {_page_ranges(scanned)}")
     if blank:
@@ -250,6 +444,10 @@ def _ingest_pdf(data: bytes, filename: str, password: str | None) -> Ingested:
         filename=filename,
     )
     result.extra["pages"] = len(starts)
+    result.extra["pdf_char_runs"] = runs
+    result.extra["needs_ocr"] = sorted(set(scanned) | set(ocr))
+    if joined:
+        result.extra["hyphens_joined"] = joined
     for key, name in (("CreationDate", "created"), ("ModDate", "modified")):
         if key in meta and (iso := _pdf_date(meta[key])):
             result.extra[name] = iso

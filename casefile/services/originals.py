@@ -24,7 +24,9 @@ class Original:
 
     ``data`` is empty when the document has no stored original (a note typed in the window);
     ``page_starts`` are the str offsets where each page's text starts (empty when unpaged);
-    ``notes`` are the import notes (e.g. "no text layer (scanned): pages 1–2").
+    ``notes`` are the import notes (e.g. "no text layer (scanned): pages 1–2");
+    ``char_runs`` (PDFs imported since issue 17) are, per page, the runs tying the page's
+    stored characters to PDFium's characters (``casefile.ingest.pdf_text.char_runs``).
     """
 
     document_id: int
@@ -35,6 +37,7 @@ class Original:
     data: bytes
     page_starts: tuple[int, ...]
     notes: tuple[str, ...]
+    char_runs: tuple[tuple[tuple[int, int, int], ...], ...] = ()
 
     @property
     def is_pdf(self) -> bool:
@@ -72,5 +75,15 @@ def document_original(session: Session, document_id: int) -> Original:
     return Original(
         document_id=doc.id, title=doc.title, filename=doc.filename, mime_type=doc.mime_type,
         sha256=doc.sha256, data=bytes(data), page_starts=tuple(doc.page_starts or ()),
-        notes=tuple(doc.import_notes or ()),
+        notes=tuple(doc.import_notes or ()), char_runs=_char_runs(doc.meta),
     )
+
+
+def _char_runs(meta: object) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    runs = meta.get("pdf_char_runs") if isinstance(meta, dict) else None
+    if not isinstance(runs, list):
+        return ()
+    try:
+        return tuple(tuple((int(a), int(b), int(c)) for a, b, c in page) for page in runs)
+    except (TypeError, ValueError):
+        return ()

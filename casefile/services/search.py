@@ -1,7 +1,8 @@
 """Search the workspace or one case (the window's Search panel; issue 7). Read-only.
 
 Wraps :func:`casefile.store.search.search` (ranking, snippets, query syntax: words, ``"exact
-phrase"``, ``prefix*``, ``-exclude``, ``OR``; accents and case folded) and adds what the window
+phrase"``, ``prefix*``, ``-exclude``, ``OR``; accents and case folded; Chinese, Japanese, Korean
+and Thai words found inside longer runs of characters) and adds what the window
 needs to show and open a hit: the case's title, and for a document the span of the first match
 in its text (:func:`casefile.store.textfind.first_match`, folded like the index), so the viewer
 opens with the matched words selected. The query is parsed once for the whole answer, and the
@@ -16,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
 from casefile.store.reader import Reader, session_reader
-from casefile.store.search import parse_query, search
+from casefile.store.search import parse_query, phrase_text, search
 from casefile.store.textfind import first_match
 
 #: Most hits one search returns (the panel asks for fewer).
@@ -49,7 +50,8 @@ class SearchResult:
 class SearchResults:
     """The answer to one query: ``hits`` best first (see :func:`search_workspace`); ``more``
     is True when more items matched than were returned; ``terms`` are the query's positive
-    phrases as folded words (empty when the query has nothing to look for)."""
+    phrases as folded words (empty when the query has nothing to look for; a word of Chinese,
+    Japanese, Korean, Thai... as typed, :func:`~casefile.store.search.phrase_text`)."""
 
     query: str
     hits: tuple[SearchResult, ...]
@@ -75,7 +77,7 @@ def search_workspace(source: Session | Reader, query: str, case_id: int | None =
         raise NotFoundError(f"There is no case with id {case_id}.")
     parsed = parse_query(query)
     phrases = parsed.phrases()
-    terms = tuple(" ".join(p.words) for p in phrases)
+    terms = tuple(phrase_text(p) for p in phrases)
     if not terms:
         return SearchResults(query, ())
     limit = max(1, min(int(limit), MAX_LIMIT))

@@ -13,6 +13,19 @@ the curly apostrophe, hyphens, colons, dots and ``+`` all split words. Tokens lo
 :data:`MAX_TOKEN_CHARS` are not indexed. So ``Łódź`` finds ``Lodz`` and ``LODZ`` (and the other
 way round), ``O'Brien`` finds ``O’Brien``, ``e-mail`` finds ``e mail`` and ``email``.
 
+Scripts written without spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar) and Hangul
+(spaced, but 예산 is a word of 예산을 and 예산안은) are cut differently (:data:`GRAM_BLOCKS`,
+revision 0007): their characters are folded one for one (:func:`_fold_gram`: NFKC, marks and
+Hangul syllables kept), and a run of them gives its pairs of adjacent characters and its last
+character alone (:func:`gram_tokens`: 記者会見 → ``記者 者会 会見 見``). A typed word of them is
+the phrase of its pairs (:func:`query_tokens`), so it is found anywhere inside a run, and a
+one-character word is a prefix query (a pair starting with it, or a run's last character);
+followed by another word in a phrase, the run must end there (its last character is part of
+the phrase). Other letters next to such a run are a word of their own (``NHK`` in ``NHKの``).
+:func:`phrase_units` gives the typed words back from the tokens, for highlighting
+(:func:`_gram_matcher`) and locating (:mod:`casefile.store.textfind`). Texts without such
+characters get exactly the tokens they got before.
+
 - SQLite: ``search_fts`` is an FTS5 table (rowid = item id) over the folded tokens joined by
   spaces, with FTS5's ``ascii`` tokenizer, which then only splits at the spaces
   (sqlite.org/fts5.html, "Tokenizers": non-ASCII characters are token characters, ASCII ones
@@ -27,7 +40,9 @@ way round), ``O'Brien`` finds ``O’Brien``, ``e-mail`` finds ``e mail`` and ``e
   from SQLite's and depend on the server locale, never see the text (postgresql.org/docs/15/
   datatype-textsearch.html). Its limits apply: positions above 16383 are stored as 16383 and a
   lexeme keeps at most 256 positions, so in the rare documents longer than ~16,000 words a
-  phrase of three words or more far down the text can be missed on PostgreSQL.
+  phrase of three words or more far down the text can be missed on PostgreSQL; a run of CJK,
+  Hangul, Thai... characters takes about one position a character, so there it is a word of four
+  characters or more (three pairs) beyond the first ~16,000 characters of such text.
   ``search_pg.terms`` (revision 0005, :func:`terms_literal`) is a second, positionless vector
   with a GIN index: the words, every pair of adjacent words (``_harbor_police``) and an id-window
   lexeme (``_w97``). Matching is done there (:func:`terms_tsquery`): a two-word phrase is one
@@ -76,7 +91,8 @@ from casefile.store.reader import Reader, Run, session_reader
 #: table, and the PostgreSQL search table).
 SEARCH_TABLE_PREFIXES = ("search_fts", "search_pg")
 
-#: Longer runs of letters/digits (hashes, base64, unsegmented CJK) are not indexed or searched.
+#: Longer runs of letters/digits (hashes, base64) are not indexed or searched; runs of CJK,
+#: Hangul, Thai... are indexed as pairs of characters whatever their length (:func:`gram_tokens`).
 MAX_TOKEN_CHARS = 64
 #: At most this many terms (AND groups) and exclusions of a query are used.
 MAX_TERMS = 32
@@ -164,14 +180,28 @@ _RUN_CACHE: dict[str, str] = {}
 def _fold_run(run: str) -> str:
     folded = _RUN_CACHE.get(run)
     if folded is None:  # the same few runs (curly quotes, accented names) recur in a text
-        folded = unicodedata.normalize("NFKD", run).translate(_fold_table()).casefold()
+        if gram_block().search(run) is None:
+            folded = _fold_plain(run)
+        else:  # CJK, Hangul, Thai...: folded apart (_fold_gram), the rest as usual
+            pieces: list[str] = []
+            last = 0
+            for m in gram_run().finditer(run):
+                pieces += [_fold_plain(run[last:m.start()]), _fold_gram(m.group())]
+                last = m.end()
+            pieces.append(_fold_plain(run[last:]))
+            folded = "".join(pieces)
         if len(_RUN_CACHE) < 50_000 and len(run) < 32:
             _RUN_CACHE[run] = folded
     return folded
 
 
+def _fold_plain(run: str) -> str:
+    return unicodedata.normalize("NFKD", run).translate(_fold_table()).casefold()
+
+
 def fold(value: str) -> str:
-    """Fold text for matching: NFKD, drop combining marks, map ł/ø/ß/æ..., casefold.
+    """Fold text for matching: NFKD, drop combining marks, map ł/ø/ß/æ..., casefold; runs of
+    CJK, Hangul, Thai... (:func:`gram_class`) one character for one (:func:`_fold_gram`).
 
     Only the runs of non-ASCII characters (:func:`ascii_view`) go through Unicode
     normalisation (news text is mostly ASCII, and ``str.translate`` with a dict is slow per
@@ -210,7 +240,9 @@ TOKEN_CHUNK_CHARS = 16_384
 
 
 def tokens(value: str) -> list[str]:
-    """The index tokens of ``value``: folded runs of letters/digits of at most MAX_TOKEN_CHARS.
+    """The index tokens of ``value``: folded runs of letters/digits of at most MAX_TOKEN_CHARS;
+    a run of CJK, Hangul, Thai... characters (:func:`gram_class`) gives its pairs of adjacent
+    characters and its last character instead (:func:`gram_tokens`, any length).
 
     Long texts are folded and tokenised in pieces of about :data:`TOKEN_CHUNK_CHARS` characters
     cut at whitespace (same tokens as in one go): one ``re.findall`` over a 5 MB text held the
@@ -227,7 +259,12 @@ def tokens(value: str) -> list[str]:
 def _piece_tokens(value: str) -> list[str]:
     folded = fold(value)
     # On ASCII text [A-Za-z0-9] is the same set as [^\W_], and much faster to match.
-    pattern = _ASCII_TOKEN if folded.isascii() else _TOKEN
+    if folded.isascii():
+        pattern = _ASCII_TOKEN
+    elif gram_block().search(folded) is not None:
+        return _mixed_tokens(folded)
+    else:
+        pattern = _TOKEN
     return [t for t in pattern.findall(folded) if len(t) <= MAX_TOKEN_CHARS]
 
 
@@ -268,6 +305,207 @@ def fold_same_length(value: str) -> str:
     return _fold_pieces(value, _fold_run_same)
 
 
+# --- scripts written without spaces ----------------------------------------------------------
+
+#: Blocks of the scripts whose words are found *inside* runs of letters (:func:`gram_tokens`):
+#: Han, kana and the CJK marks (Chinese, Japanese), Hangul (Korean: spaced, but a word is
+#: found inside a longer eojeol, 예산 in 예산을), Thai, Lao, Khmer and Myanmar (no spaces).
+#: Only letters, marks and digits of these blocks count (categories L*, M*, N*): their
+#: punctuation (。, 、, ・, ฯ...) separates words as any other.
+GRAM_BLOCKS: tuple[tuple[int, int], ...] = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x1780, 0x17FF),  # Khmer
+    (0x3005, 0x3007),  # 々 〆 〇
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3130, 0x318F),  # Hangul compatibility Jamo
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FFF),  # CJK Unified Ideographs
+    (0xA960, 0xA97F),  # Hangul Jamo Extended-A
+    (0xAC00, 0xD7FF),  # Hangul Syllables, Jamo Extended-B
+    (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
+    (0xFF66, 0xFF9F),  # half-width Katakana
+    (0x20000, 0x3134F),  # CJK Unified Ideographs Extensions B-H
+)
+
+
+@cache
+def gram_class() -> str:
+    """The body of a regex character class (no brackets) of the characters of
+    :data:`GRAM_BLOCKS` that are letters, marks or digits, as ranges."""
+    ranges: list[tuple[int, int]] = []
+    for lo, hi in GRAM_BLOCKS:
+        for cp in range(lo, hi + 1):
+            if unicodedata.category(chr(cp))[0] in "LMN":
+                if ranges and ranges[-1][1] == cp - 1:
+                    ranges[-1] = (ranges[-1][0], cp)
+                else:
+                    ranges.append((cp, cp))
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+@cache
+def gram_run() -> re.Pattern[str]:
+    """A run of characters of :func:`gram_class`."""
+    return re.compile(f"[{gram_class()}]+")
+
+
+@cache
+def gram_block() -> re.Pattern[str]:
+    """A character of :data:`GRAM_BLOCKS` (of any category): a quick test of whether a text
+    may hold :func:`gram_class` characters (about 5 times faster than that class, whose
+    ranges are many)."""
+    return re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in GRAM_BLOCKS) + "]")
+
+
+@cache
+def _gram_or_word() -> re.Pattern[str]:
+    """A run of :func:`gram_class` characters (group 1), or a run of the other letters and
+    digits (group 2): what :func:`tokens` cuts a text into when it holds such characters."""
+    g = gram_class()
+    return re.compile(f"([{g}]+)|([^\\W_{g}]+)")
+
+
+_IS_GRAM: dict[str, bool] = {}
+
+
+def is_gram(c: str) -> bool:
+    """True when the character ``c`` is of :func:`gram_class` (ASCII never is)."""
+    if c.isascii():
+        return False
+    found = _IS_GRAM.get(c)
+    if found is None:
+        found = gram_run().fullmatch(c) is not None
+        if len(_IS_GRAM) < 100_000:
+            _IS_GRAM[c] = found
+    return found
+
+
+_GRAM_FOLD: dict[str, str] = {}
+
+
+def _fold_gram(run: str) -> str:
+    """A run of :func:`gram_class` characters folded character by character, one character
+    each: the NFKC form when it is one character (half-width ｶ → カ, compatibility ideographs,
+    Hangul compatibility Jamo), else the NFC form when that is one character, else the
+    character itself. Marks are kept (Thai vowels and tone marks, the kana voicing marks) and
+    Hangul syllables stay whole (NFKD, which :func:`fold` applies to other scripts, would cut
+    them into Jamo and drop the marks)."""
+    out = []
+    for c in run:
+        f = _GRAM_FOLD.get(c)
+        if f is None:
+            f = unicodedata.normalize("NFKC", c)
+            if len(f) != 1:
+                f = unicodedata.normalize("NFC", c)
+                f = f if len(f) == 1 else c
+            _GRAM_FOLD[c] = f
+        out.append(f)
+    return "".join(out)
+
+
+def gram_tokens(run: str, *, closed: bool = True) -> list[str]:
+    """The index tokens of one folded run of :func:`gram_class` characters: each pair of
+    adjacent characters in order (記者会見 → 記者 者会 会見), then its last character alone
+    (見), which marks the end of the run; a one-character run is that character.
+
+    So a word of ``n >= 2`` such characters is the phrase of its ``n - 1`` pairs, found
+    anywhere inside a run, and a one-character word is found as the prefix of a token (a pair
+    starting with it, or a run's last character). ``closed=False`` (the last word of a query
+    phrase, which a longer run in the text may continue) leaves out the last character.
+    """
+    if len(run) == 1:
+        return [run]
+    pairs = [run[i:i + 2] for i in range(len(run) - 1)]
+    return pairs + [run[-1]] if closed else pairs
+
+
+def _mixed_tokens(folded: str) -> list[str]:
+    """:func:`tokens` of a folded text holding :func:`gram_class` characters."""
+    out: list[str] = []
+    for gram, word in _gram_or_word().findall(folded):
+        if gram:
+            out += gram_tokens(gram)
+        elif len(word) <= MAX_TOKEN_CHARS:
+            out.append(word)
+    return out
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One word of a query phrase as it is looked for in a text (:func:`phrase_units`):
+    ``text`` folded; ``gram`` when it is a run of :func:`gram_class` characters, found inside
+    longer runs; ``closed`` when such a run must end where the text's run ends (it is
+    followed by another word of the phrase)."""
+
+    text: str
+    gram: bool = False
+    closed: bool = True
+
+
+@lru_cache(maxsize=1024)
+def phrase_units(words: tuple[str, ...]) -> tuple[Unit, ...]:
+    """The words of a phrase (its index tokens, :func:`parse_query`) back as the words the
+    user typed: a chain of overlapping pairs is one run (記者 者会 会見 → 記者会見), closed by
+    its last character alone when it has one; other tokens are words. The inverse of
+    :func:`query_tokens`."""
+    units: list[Unit] = []
+    i, n = 0, len(words)
+    while i < n:
+        w = words[i]
+        if not is_gram(w[0]):
+            units.append(Unit(w))
+            i += 1
+            continue
+        if len(w) == 1:
+            units.append(Unit(w, True, i < n - 1))
+            i += 1
+            continue
+        run, i = w, i + 1
+        while i < n and len(words[i]) == 2 and words[i][0] == run[-1] and is_gram(words[i][0]):
+            run += words[i][1]
+            i += 1
+        closed = i < n and words[i] == run[-1]
+        units.append(Unit(run, True, closed))
+        i += closed
+    return tuple(units)
+
+
+def has_gram(phrase: Phrase) -> bool:
+    """True when a word of ``phrase`` is a run of :func:`gram_class` characters."""
+    return any(is_gram(w[0]) for w in phrase.words)
+
+
+def query_tokens(raw: str) -> tuple[tuple[str, ...], bool]:
+    """The tokens of one typed term (a word, or a quoted phrase) and whether its last token is
+    to be matched as a prefix because it is one :func:`gram_class` character (港: any token
+    starting with it, see :func:`gram_tokens`). Words of other scripts are :func:`tokens`; a
+    run of :func:`gram_class` characters is its pairs, closed by its last character when
+    another word follows it in the term."""
+    folded = fold(raw)
+    if folded.isascii() or gram_block().search(folded) is None:
+        return tuple(tokens(raw)), False
+    found = [(g, w) for g, w in _gram_or_word().findall(folded)
+             if g or len(w) <= MAX_TOKEN_CHARS]
+    out: list[str] = []
+    for k, (gram, word) in enumerate(found):
+        if gram:
+            out += gram_tokens(gram, closed=k < len(found) - 1)
+        else:
+            out.append(word)
+    last_gram = bool(found) and bool(found[-1][0]) and len(found[-1][0]) == 1
+    return tuple(out), last_gram
+
+
+def phrase_text(phrase: Phrase) -> str:
+    """A phrase as the user reads it: its words (:func:`phrase_units`) joined by spaces."""
+    if not has_gram(phrase):
+        return " ".join(phrase.words)
+    return " ".join(u.text for u in phrase_units(phrase.words))
+
+
 # --- queries ---------------------------------------------------------------------------------
 
 
@@ -302,14 +540,14 @@ _CHUNK = re.compile(r'(-?)"([^"]*)"(\*?)|(\S+)')
 
 def _term(raw: str, *, quoted: bool, star: bool) -> list[Phrase]:
     """The alternatives for one typed term (empty when it has no letters or digits)."""
-    words = tuple(tokens(raw))
+    words, one_gram = query_tokens(raw)
     prefix = (star or (not quoted and raw.endswith("*"))) and bool(words)
     if prefix and len(words[-1]) < 2:
         prefix = False  # "a*" would match a large part of the vocabulary
     if not words:
         return []
-    alternatives = [Phrase(words, prefix)]
-    if not quoted and len(words) > 1:
+    alternatives = [Phrase(words, prefix or one_gram)]
+    if not quoted and len(words) > 1 and not one_gram and not is_gram(words[0][0]):
         core = raw.rstrip("*").strip(".,;:!?()[]{}")
         if re.fullmatch(r"[^\W_]+(?:['’ʼ‘\-‐‑][^\W_]+)+", core):
             joined = "".join(words)
@@ -365,7 +603,7 @@ def parse_query(query: str) -> Query:
 
 def query_terms(query: str) -> list[str]:
     """The positive phrases of ``query`` as space-joined folded words (for display and tests)."""
-    return [" ".join(p.words) for p in parse_query(query).phrases()]
+    return [phrase_text(p) for p in parse_query(query).phrases()]
 
 
 def fts5_query(parsed: Query, words: Mapping[str, Sequence[str]] | None = None) -> str:
@@ -686,9 +924,14 @@ def _char_class(c: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def _matcher(phrases: tuple[Phrase, ...], min_chars: int = 0) -> re.Pattern[str] | None:
+def _matcher(phrases: tuple[Phrase, ...], min_chars: int = 0,
+             gram_aware: bool = False) -> re.Pattern[str] | None:
     """A regex finding the phrases' words in the original text, or None. With ``min_chars``,
     only the words of at least that many characters, if the phrases have any.
+
+    Words of CJK, Hangul, Thai... (:func:`phrase_units`) are found anywhere, inside longer
+    runs of those characters, and the other words may then touch them (``NHK`` in ``NHKの``):
+    a phrase with such words, or ``gram_aware``, gives :func:`_gram_matcher`.
 
     Each letter of a (folded) query word is a class of every character that
     :func:`fold_same_length` maps to it (``[lLłŁĺ...]``), so the text is searched as it is, with
@@ -702,6 +945,8 @@ def _matcher(phrases: tuple[Phrase, ...], min_chars: int = 0) -> re.Pattern[str]
     word follow as look-behinds: ``[fFnN...](?<![^\\W_].)(?:(?<=[fF...])erreira|...)``.
     About 2.5x faster than an alternation for queries of several words.
     """
+    if gram_aware or any(has_gram(p) for p in phrases):
+        return _gram_matcher(phrases, min_chars)
     words: dict[str, bool] = {}
     for p in phrases:
         for i, w in enumerate(p.words):
@@ -719,6 +964,34 @@ def _matcher(phrases: tuple[Phrase, ...], min_chars: int = 0) -> re.Pattern[str]
         return which + "".join(_char_class(c) for c in w[1:]) + (r"[^\W_]*" if words[w] else "")
 
     return re.compile(rf"[{union}](?<![^\W_].)(?:{'|'.join(rest(w) for w in alts)})(?![^\W_])")
+
+
+def _gram_matcher(phrases: tuple[Phrase, ...], min_chars: int) -> re.Pattern[str] | None:
+    """:func:`_matcher` for phrases that may hold words of :func:`gram_class` characters, or
+    for a text that holds such characters: those words are matched anywhere (each character a
+    class of the characters folding to it, as the other words' letters), the longest first;
+    the other words as whole words where a letter or digit *of another script* neither
+    precedes nor follows them."""
+    words: dict[str, bool] = {}
+    grams: set[str] = set()
+    for p in phrases:
+        units = phrase_units(p.words)
+        for i, u in enumerate(units):
+            if u.gram:
+                grams.add(u.text)
+            else:
+                is_prefix = p.prefix and i == len(units) - 1
+                words[u.text] = words.get(u.text, False) or is_prefix
+    long_words = {w: star for w, star in words.items() if len(w) >= min_chars}
+    words = long_words if (long_words or grams) else words
+    if not words and not grams:
+        return None
+    letter = f"[^\\W_{gram_class()}]"
+    alts = [rf"(?<!{letter}){''.join(_char_class(c) for c in w)}"
+            + (f"{letter}*" if words[w] else "") + f"(?!{letter})"
+            for w in sorted(words, key=len, reverse=True)]
+    alts += ["".join(_char_class(c) for c in g) for g in sorted(grams, key=len, reverse=True)]
+    return re.compile("|".join(alts))
 
 
 def _squash(value: str) -> str:
@@ -816,7 +1089,8 @@ def make_snippet(
         window = window.rstrip(" ")
     spans = [m.span() for m in matcher.finditer(window)] if matcher else []
     # a window cut inside a word: a match at its start is not a word start in the body
-    if spans and lead and not spans[0][0] and body[start - 1].isalnum():
+    if (spans and lead and not spans[0][0] and body[start - 1].isalnum()
+            and not is_gram(body[start - 1]) and not is_gram(window[0])):
         del spans[0]
     if lead:
         spans = [(a + 1, b + 1) for a, b in spans]
@@ -1080,5 +1354,9 @@ def search(
         _id, hit_case, kind, title, body, doc_text = row
         full = indexed_text(body, doc_text)
         plain, spans = make_snippet(full, matcher, probes, centre)
+        if not spans and not full.isascii() and gram_block().search(full) is not None:
+            # a word touching CJK, Hangul, Thai... characters (NHK in NHKの)
+            gram = _matcher(phrases, 0, True)
+            plain, spans = make_snippet(full, gram, (), _matcher(phrases, CENTRE_MIN_CHARS, True))
         hits.append(SearchHit(item_id, hit_case, kind, title, plain, spans, doc_text))
     return hits

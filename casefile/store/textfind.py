@@ -9,7 +9,9 @@ query phrase matches consecutive runs, whatever separates them (spaces, a newlin
 punctuation, a curly or straight apostrophe), and a ``prefix*`` phrase's last word matches any
 run starting with it. So ``Lodz`` finds ``Łódź``, ``O'Brien`` finds ``O’Brien``, ``"harbor
 police"`` finds ``Harbor  Police`` and ``harbor\\npolice``, ``e-mail`` finds ``e-mail``,
-``e mail`` and ``email``.
+``e mail`` and ``email``. A word of Chinese, Japanese, Korean, Thai... is found inside a longer
+run of such characters (``예산`` in ``예산을``, ``知事`` in ``県知事は``), as the index finds it
+(:func:`casefile.store.search.gram_tokens`).
 
 Offsets are Python str indices into the original text (not UTF-16 units: an emoji counts one).
 Nothing here touches the database.
@@ -22,7 +24,17 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 
-from casefile.store.search import MAX_TOKEN_CHARS, Phrase, ascii_view, fold, parse_query
+from casefile.store.search import (
+    MAX_TOKEN_CHARS,
+    Phrase,
+    ascii_view,
+    fold,
+    gram_class,
+    has_gram,
+    is_gram,
+    parse_query,
+    phrase_units,
+)
 
 __all__ = ["FoldedText", "find_spans", "first_match", "first_span", "phrase_pattern"]
 
@@ -43,11 +55,52 @@ def phrase_pattern(phrase: Phrase) -> re.Pattern[str]:
     """The regex finding ``phrase`` in *folded* text: its words in order, separated by one or
     more characters that are not letters or digits, the last one followed by any letters or
     digits when ``phrase.prefix``. It does not check that the match starts a word (see
-    :meth:`FoldedText.spans`)."""
-    parts = [re.escape(w) for w in phrase.words]
-    body = r"[\W_]+".join(parts)
-    tail = r"[^\W_]*" if phrase.prefix else ""
-    return re.compile(body + tail + r"(?![^\W_])")
+    :meth:`FoldedText.spans`).
+
+    A word of CJK, Hangul, Thai... characters (:func:`~casefile.store.search.phrase_units`;
+    indexed as pairs of characters, :func:`~casefile.store.search.gram_tokens`) is found
+    inside a longer run of them; followed by another word of the phrase, it ends that run.
+    Other words are letters and digits of other scripts, so ``NHK`` is a word of ``NHKの``:
+    a word's end is where no such letter or digit follows, and a separator between such a
+    word and a run of CJK... characters may be empty."""
+    g = gram_class()
+    letter = f"[^\\W_{g}]"
+    if not has_gram(phrase):
+        body = r"[\W_]+".join(re.escape(w) for w in phrase.words)
+        tail = f"{letter}*" if phrase.prefix else ""
+        return re.compile(body + tail + f"(?!{letter})")
+    sep = f"(?:_|[^\\w{g}])"
+    units = phrase_units(phrase.words)
+    parts: list[str] = []
+    for k, u in enumerate(units):
+        if k:
+            parts.append(f"{sep}*" if u.gram != units[k - 1].gram else f"{sep}+")
+        parts.append(re.escape(u.text))
+        if u.gram and u.closed:
+            parts.append(f"(?![{g}])")
+    if not units[-1].gram:
+        parts.append((f"{letter}*" if phrase.prefix else "") + f"(?!{letter})")
+    return re.compile("".join(parts))
+
+
+def _starts_word(folded: str, start: int, phrase: Phrase) -> bool:
+    """True when a match of ``phrase`` at ``folded[start]`` is where its first word starts:
+    a word of CJK, Hangul, Thai... characters anywhere, another word not right after a letter
+    or digit of another script."""
+    if not start:
+        return True
+    before = folded[start - 1]
+    if not before.isalnum() or is_gram(before):
+        return True
+    return is_gram(phrase.words[0][0])
+
+
+def _prefix_ok(phrase: Phrase, matched: str) -> bool:
+    """A ``prefix*`` phrase's match ends in an indexed word (MAX_TOKEN_CHARS), unless its last
+    word is CJK, Hangul, Thai... (those are found inside runs of any length)."""
+    if not phrase.prefix or is_gram(phrase.words[-1][0]):
+        return True
+    return _last_word_ok(matched)
 
 
 class FoldedText:
@@ -139,10 +192,10 @@ class FoldedText:
             if m is None:
                 return out
             s = m.start()
-            if s and folded[s - 1].isalnum():  # inside a word: try again one further on
+            if not _starts_word(folded, s, phrase):  # inside a word: try one further on
                 pos = s + 1
                 continue
-            if phrase.prefix and not _last_word_ok(m.group()):
+            if not _prefix_ok(phrase, m.group()):
                 pos = s + 1
                 continue
             out.append(self._span(s, m.end()))
@@ -188,7 +241,15 @@ def find_spans(text: str, query: str) -> list[tuple[int, int]]:
 #: times more each round, until the first match is sure (see there).
 FIRST_SPAN_CHUNK = 16_384
 FIRST_SPAN_GROWTH = 8
-_WORD_RUN = re.compile(r"[^\W_]+")
+
+
+@lru_cache(maxsize=1)
+def _word_run() -> re.Pattern[str]:
+    """A run of CJK, Hangul, Thai... characters (marks included), or of other letters and
+    digits: each word of a phrase lies inside one such run (:func:`first_match`)."""
+    g = gram_class()
+    return re.compile(f"[{g}]+|[^\\W_{g}]+")
+
 
 _RUN_FOLDS: dict[str, str] = {}
 
@@ -269,7 +330,7 @@ def _first_of_phrase(folded: str, phrase: Phrase) -> tuple[int, int] | None:
         if m is None:
             return None
         s = m.start()
-        if (s and folded[s - 1].isalnum()) or (phrase.prefix and not _last_word_ok(m.group())):
+        if not _starts_word(folded, s, phrase) or not _prefix_ok(phrase, m.group()):
             pos = s + 1
             continue
         return s, m.end()
@@ -285,8 +346,9 @@ def first_match(text: str, phrases: Sequence[Phrase]) -> tuple[int, int] | None:
     FIRST_SPAN_GROWTH times more each round, until the first match found in that piece is sure
     to be the first of the whole text: it ends before the piece does, and at least one more
     word than the longest phrase has starts in the piece at or after it (a phrase of ``k``
-    words matches exactly ``k`` runs of letters/digits, so a match starting earlier, which
-    was not found because it runs past the piece's end, cannot exist). A piece whose every
+    words touches at most ``k`` runs of letters/digits, :func:`_word_run`, a run of CJK...
+    characters being one run, so a match starting earlier, which was not found because it
+    runs past the piece's end, cannot exist). A piece whose every
     character folds to one character, searched for ASCII words, is searched as bytes, not
     folded (:func:`_ascii_first`; news text in Latin script: a few microseconds per KB);
     another is folded (runs of non-ASCII characters folded whole, from a cache) and only the
@@ -412,7 +474,7 @@ def _first_in(qf: _QuickFold, phrases: tuple[Phrase, ...]
 
 def _has_runs(folded: str, start: int, count: int) -> bool:
     """True when at least ``count`` runs of letters/digits start in ``folded[start:]``."""
-    return any(k + 1 >= count for k, _ in enumerate(_WORD_RUN.finditer(folded, start)))
+    return any(k + 1 >= count for k, _ in enumerate(_word_run().finditer(folded, start)))
 
 
 def first_span(text: str, query: str) -> tuple[int, int] | None:

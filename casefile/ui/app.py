@@ -7,6 +7,9 @@ import sys
 import time
 from pathlib import Path
 
+import casefile.ui.preload  # noqa: F401  (the core first, before PySide6: see that module)
+
+# isort: split
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 

@@ -9,11 +9,12 @@ follow the event or claim selected in those views. The window calls
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFileDialog,
@@ -23,17 +24,19 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from casefile.services import questions, views
-from casefile.ui.claims_view import ClaimsView
 from casefile.ui.items import keep_title_readable
-from casefile.ui.timeline import TimelineView
 from casefile.ui.viewer import DocumentViewer
 
 if TYPE_CHECKING:
     from casefile.services.calendar import CalendarExport
+    from casefile.ui.claims_view import ClaimsView
     from casefile.ui.main_window import MainWindow
+    from casefile.ui.timeline import TimelineView
 
 
 def overdue_message(count: int) -> str:
@@ -69,6 +72,40 @@ class OverdueNotice(QFrame):
         self.setVisible(False)
 
 
+class LazyTab(QWidget):
+    """A tab's page that builds its view the first time it is shown or asked for (issue 16:
+    the Timeline and Claims views, their modules and their first query stay out of a cold
+    start). ``build`` returns the view; it fills the page."""
+
+    def __init__(self, build: Callable[[], QWidget]) -> None:
+        super().__init__()
+        self._build = build
+        self._view: QWidget | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+
+    @property
+    def built(self) -> bool:
+        """Whether the view exists yet."""
+        return self._view is not None
+
+    def view(self) -> QWidget:
+        """The view, built now if it was not."""
+        if self._view is None:
+            self._view = self._build()
+            layout = self.layout()
+            assert layout is not None
+            layout.addWidget(self._view)
+            if self.isVisible():  # built while shown: lay it out and show it now, not later
+                layout.activate()
+                self._view.show()
+        return self._view
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.view()
+        super().showEvent(event)
+
+
 class CaseViews(QObject):
     """The issue-6 views of a window: ``timeline``, ``claims`` (and the window's follow-ups
     page), the calendar export action and the overdue notice."""
@@ -78,24 +115,19 @@ class CaseViews(QObject):
         self.window = window
         self.overdue_count = 0
         self.overdue_text = ""
-        self.timeline = TimelineView(window.runner)
-        self.timeline.setObjectName("timeline_view")
-        self.claims = ClaimsView(window.runner, window.undo_stack)
-        keep_title_readable(self.claims.table.horizontalHeader())
-        self.claims.setObjectName("claims_view")
+        self.case_id: int | None = None
+        self.timeline_tab = LazyTab(self._make_timeline)
+        self.timeline_tab.setObjectName("timeline_tab")
+        self.claims_tab = LazyTab(self._make_claims)
+        self.claims_tab.setObjectName("claims_tab")
         tabs = window.tabs
         at = tabs.indexOf(window.followups_view) + 1
-        tabs.insertTab(at, self.timeline, "Timeline")
-        tabs.insertTab(at + 1, self.claims, "Claims")
+        tabs.insertTab(at, self.timeline_tab, "Timeline")
+        tabs.insertTab(at + 1, self.claims_tab, "Claims")
         bar = tabs.tabBar()
         for n in (at, at + 1):
             for side in (bar.ButtonPosition.RightSide, bar.ButtonPosition.LeftSide):
                 bar.setTabButton(n, side, None)
-        self.timeline.event_selected.connect(self._on_item_selected)
-        self.timeline.event_activated.connect(lambda i: window.select_item(i, "event"))
-        self.claims.claim_selected.connect(self._on_item_selected)
-        self.claims.claim_activated.connect(lambda i: window.select_item(i, "claim"))
-        self.claims.passage_activated.connect(window.open_passage)
         window.followups_view.source_requested.connect(self._open_source)
         tabs.currentChanged.connect(self._on_tab_changed)
 
@@ -108,10 +140,11 @@ class CaseViews(QObject):
         self.timeline_action = QAction("&Timeline", window)
         self.timeline_action.setShortcut(QKeySequence("Ctrl+Shift+T"))
         self.timeline_action.triggered.connect(
-            lambda: window.tabs.setCurrentWidget(self.timeline))
+            lambda: window.tabs.setCurrentWidget(self.timeline_tab))
         self.claims_action = QAction("&Claims", window)
         self.claims_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
-        self.claims_action.triggered.connect(lambda: window.tabs.setCurrentWidget(self.claims))
+        self.claims_action.triggered.connect(
+            lambda: window.tabs.setCurrentWidget(self.claims_tab))
         self.calendar_action = QAction("Export follow-ups to &calendar\u2026", window)
         self.calendar_action.triggered.connect(self.prompt_export_calendar)
         for action in (self.timeline_action, self.claims_action, self.calendar_action):
@@ -134,13 +167,53 @@ class CaseViews(QObject):
                 else:
                     menu.addAction(self.calendar_action)
 
+    # -- the lazy views ------------------------------------------------------------------------
+
+    @property
+    def timeline(self) -> TimelineView:
+        """The Timeline view (built on first use)."""
+        return cast("TimelineView", self.timeline_tab.view())
+
+    @property
+    def claims(self) -> ClaimsView:
+        """The Claims view (built on first use)."""
+        return cast("ClaimsView", self.claims_tab.view())
+
+    def _make_timeline(self) -> QWidget:
+        from casefile.ui.timeline import TimelineView
+
+        window = self.window
+        view = TimelineView(window.runner)
+        view.setObjectName("timeline_view")
+        view.event_selected.connect(self._on_item_selected)
+        view.event_activated.connect(lambda i: window.select_item(i, "event"))
+        view.set_case(self.case_id)
+        return view
+
+    def _make_claims(self) -> QWidget:
+        from casefile.ui.claims_view import ClaimsView
+
+        window = self.window
+        view = ClaimsView(window.runner, window.undo_stack)
+        keep_title_readable(view.table.horizontalHeader())
+        view.setObjectName("claims_view")
+        view.claim_selected.connect(self._on_item_selected)
+        view.claim_activated.connect(lambda i: window.select_item(i, "claim"))
+        view.passage_activated.connect(window.open_passage)
+        view.set_case(self.case_id)
+        return view
+
     # -- case ---------------------------------------------------------------------------------
 
     def set_case(self, case_id: int | None) -> None:
-        """Show a case in every view and say how many follow-ups are overdue."""
+        """Show a case in every view and say how many follow-ups are overdue (the Timeline and
+        Claims views only once built; they open on the current case)."""
+        self.case_id = case_id
         self.window.followups_view.set_case(case_id)
-        self.timeline.set_case(case_id)
-        self.claims.set_case(case_id)
+        if self.timeline_tab.built:
+            self.timeline.set_case(case_id)
+        if self.claims_tab.built:
+            self.claims.set_case(case_id)
         self.calendar_action.setEnabled(case_id is not None)
         if case_id is None:
             self.overdue_count, self.overdue_text = 0, ""
@@ -170,9 +243,9 @@ class CaseViews(QObject):
     @Slot(int)
     def _on_tab_changed(self, index: int) -> None:
         widget = self.window.tabs.widget(index)
-        if widget is self.timeline:
+        if widget is self.timeline_tab:
             self.window.show_evidence(self.timeline.selected_event_id())
-        elif widget is self.claims:
+        elif widget is self.claims_tab:
             self.window.show_evidence(self.claims.current_claim_id())
         elif isinstance(widget, DocumentViewer) and not widget.property("answer_hooked"):
             self.hook_viewer(widget)

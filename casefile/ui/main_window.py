@@ -96,6 +96,7 @@ class MainWindow(QMainWindow):
 
         self.setWindowTitle("Casefile")
         self.setAcceptDrops(True)
+        self.setStyleSheet(stylesheet())  # before the children: each is polished once, at show
         self.suggestions = SuggestionsController(self, enabled=suggest_after_import)
         self._build_widgets()
         self.imports = ImportController(self)
@@ -246,7 +247,6 @@ class MainWindow(QMainWindow):
             self.import_action, self.export_action, self.quick_open.action,
             self.followups_action, *[a for a in [self.search_panel.action] if a is not None],
             self.next_tab_action, self.previous_tab_action, *self.dock_actions.values()])
-        self.setStyleSheet(stylesheet())
 
     def _build_status_bar(self) -> None:
         self.status_line = StatusLine(self.statusBar(), self.runner, self.workspace.label)

@@ -108,30 +108,37 @@ def _cleaned_with_indexes(raw: str) -> tuple[str, list[int]]:
 
 
 def span_boxes(document: pdfium.PdfDocument, index: int, page_text: str, start: int,
-               end: int) -> list[QRectF]:
+               end: int, runs: tuple[tuple[int, int, int], ...] | None = None) -> list[QRectF]:
     """Boxes covering ``page_text[start:end]`` on page ``index`` as fractions of the page
-    (0..1, top-left origin, the page's rotation applied); empty when PDFium's text of the page
-    does not match the stored one. Hold PDFIUM_LOCK."""
+    (0..1, top-left origin, the page's rotation applied). ``runs``, the page's stored
+    character runs (``Original.char_runs``), place the characters; without them (documents
+    imported before), the boxes are empty when PDFium's text of the page does not match the
+    stored one. Hold PDFIUM_LOCK."""
+    from casefile.ingest.pdf_text import pdfium_ranges
+
     page = document[index]
     textpage = page.get_textpage()
     try:
-        raw = textpage.get_text_range()
-        cleaned, chars = _cleaned_with_indexes(raw)
-        if cleaned != page_text or not (0 <= start < end <= len(chars)):
-            return []
-        first, last = chars[start], chars[end - 1]
+        if runs is not None:
+            ranges = pdfium_ranges(runs, start, end)
+        else:
+            cleaned, chars = _cleaned_with_indexes(textpage.get_text_range())
+            if cleaned != page_text or not (0 <= start < end <= len(chars)):
+                return []
+            ranges = [(chars[start], chars[end - 1] - chars[start] + 1)]
         width, height = page.get_size()
         size_x, size_y = max(1, round(width * 10)), max(1, round(height * 10))
         conv = PdfPosConv(page, (0, 0, size_x, size_y, 0))
         boxes = []
-        for n in range(textpage.count_rects(first, last - first + 1)):
-            left, bottom, right, top = textpage.get_rect(n)
-            x0, y0 = conv.to_bitmap(left, top)
-            x1, y1 = conv.to_bitmap(right, bottom)
-            box = QRectF(min(x0, x1) / size_x, min(y0, y1) / size_y,
-                         abs(x1 - x0) / size_x, abs(y1 - y0) / size_y)
-            if box.width() > 0 and box.height() > 0:
-                boxes.append(box)
+        for first, count in ranges:
+            for n in range(textpage.count_rects(first, count)):
+                left, bottom, right, top = textpage.get_rect(n)
+                x0, y0 = conv.to_bitmap(left, top)
+                x1, y1 = conv.to_bitmap(right, bottom)
+                box = QRectF(min(x0, x1) / size_x, min(y0, y1) / size_y,
+                             abs(x1 - x0) / size_x, abs(y1 - y0) / size_y)
+                if box.width() > 0 and box.height() > 0:
+                    boxes.append(box)
         return boxes
     finally:
         textpage.close()
@@ -562,8 +569,10 @@ class PdfPagesView(QWidget):
             if local_end > local_start and self._document is not None and \
                     PDFIUM_LOCK.acquire(timeout=0.5):
                 try:
+                    runs = (original.char_runs[page - 1]
+                            if page <= len(original.char_runs) else None)
                     state.boxes = span_boxes(self._document, page - 1, page_text,
-                                             local_start, local_end)
+                                             local_start, local_end, runs)
                 except pdfium.PdfiumError:
                     state.boxes = []
                 finally:

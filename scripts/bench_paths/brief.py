@@ -154,6 +154,12 @@ def _timed_run(cmd: list[str]) -> float:
     return time.perf_counter() - t
 
 
+def plan(sizes: list[int], rounds: int) -> tuple[list[int], int]:
+    """For ``scripts/bench.py``: the brief is timed on the target's case, 500 items / 1,000
+    passages, whatever the workspace sizes; at most 5 turns."""
+    return [500], min(rounds, 5)
+
+
 def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
     """Rows for a brief of each size of items (passages: twice that), in seconds, p50."""
     rows: list[dict[str, Any]] = []

@@ -152,6 +152,12 @@ def _reference_rows(groups: Any) -> list[tuple[str, bool, list[tuple[str, str]]]
     return rows
 
 
+def plan(sizes: list[int], rounds: int) -> tuple[list[int], int]:
+    """For ``scripts/bench.py``: a workspace of N documents is timed on one item with N / 10
+    passages (1,000 at 10k, the target's size), at most 15 turns."""
+    return sorted({max(n // 10, 10) for n in sizes}), min(rounds, 15)
+
+
 def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
     """One row per size: p50/p95 (ms) of the panel filled and painted, beside the bare tree."""
     from PySide6.QtCore import QSettings

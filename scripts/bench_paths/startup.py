@@ -134,6 +134,11 @@ def time_to_line(cmd: list[str], env: dict[str, str], marker: str) -> float:
     return elapsed
 
 
+def plan(sizes: list[int], rounds: int) -> tuple[list[int], int]:
+    """For ``scripts/bench.py``: every size, at most 7 turns (each turn starts two processes)."""
+    return sizes, min(rounds, 7)
+
+
 def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
     """One row per size: process start to the first event-loop turn after show, seconds, p50."""
     py = sys.executable

@@ -111,15 +111,37 @@ def test_content_controls_block_and_inline_are_kept() -> None:
     assert doc.text == "Case number: 18-0214\nText inside a block content control."
 
 
-def test_comments_become_notes_with_their_anchor() -> None:
+def _commented() -> bytes:
     document = docx.Document()
     paragraph = document.add_paragraph("Deputies arrived at ")
     anchored = paragraph.add_run("14:23")
     paragraph.add_run(".")
     document.add_comment(anchored, text="Check against the CAD log.", author="Maria Lopez")
-    doc = ingest_bytes(_save(document), "commented.docx")
-    assert doc.text == "Deputies arrived at 14:23."
+    return _save(document)
+
+
+def test_comments_become_notes_and_a_section_after_the_body() -> None:
+    doc = ingest_bytes(_commented(), "commented.docx")
+    assert doc.text == ("Deputies arrived at 14:23.\n\n[Comments]\n"
+                        "Maria Lopez on \u201c14:23\u201d: Check against the CAD log.")
+    assert doc.extra["body_end"] == len("Deputies arrived at 14:23.")
     assert doc.notes == ["Comment by Maria Lopez on \u201c14:23\u201d: Check against the CAD log."]
+
+
+def test_a_reviewer_comment_is_found_by_search(sqlite_workspace, tmp_path) -> None:
+    from casefile.services.cases import create_case
+    from casefile.services.documents import import_file
+    from casefile.store.search import search
+
+    path = tmp_path / "commented.docx"
+    path.write_bytes(_commented())
+    with sqlite_workspace.transaction() as s:
+        case = create_case(s, "Comments")
+        s.flush()
+        case_id = case.id
+        doc_id = import_file(s, case_id, path).document_id
+    with sqlite_workspace.transaction() as s:
+        assert [hit.item_id for hit in search(s, "CAD log", case_id)] == [doc_id]
 
 
 def test_docx_named_pdf_is_read_as_word() -> None:

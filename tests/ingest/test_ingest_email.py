@@ -168,3 +168,49 @@ def test_mbox_gives_one_child_per_message_and_an_index(tmp_path: Path) -> None:
     assert doc.attachments[1].original is not None
     index_line = "2. 2018-02-23 \u2014 Other <other@example.org> \u2014 Second"
     assert doc.text.splitlines()[1] == index_line
+
+
+MBOX_WITH_FROM_LINES = (
+    b"From alice@example.org Fri Feb 23 10:00:00 2018\n"
+    b"From: Alice <alice@example.org>\n"
+    b"To: desk@example.org\n"
+    b"Subject: Timeline\n"
+    b"Date: Fri, 23 Feb 2018 10:00:00 +0000\n"
+    b"\n"
+    b"Here is the order of events.\n"
+    b"\n"
+    b"From the first call to the last, nine minutes passed.\n"
+    b">From the dispatcher: units on scene.\n"
+    b">>From a quoted reply.\n"
+    b"\n"
+    b"From bob@example.org Fri Feb 23 11:00:00 2018\n"
+    b"From: Bob <bob@example.org>\n"
+    b"Subject: Re: Timeline\n"
+    b"Date: Fri, 23 Feb 2018 11:00:00 +0000\n"
+    b"\n"
+    b"Thanks.\n"
+)
+
+
+def test_mbox_keeps_from_body_lines_and_unquotes_them() -> None:
+    doc = ingest_bytes(MBOX_WITH_FROM_LINES, "timeline.mbox")
+    assert [child.title for child in doc.attachments] == ["Timeline", "Re: Timeline"]
+    assert doc.notes == []
+    body = doc.attachments[0].text
+    # an unquoted "From " line after a blank line stays in its message
+    assert "\nFrom the first call to the last, nine minutes passed.\n" in body
+    # mboxrd quoting undone: one ">" removed
+    assert "\nFrom the dispatcher: units on scene.\n" in body
+    assert "\n>From a quoted reply." in body
+    assert doc.attachments[1].text.endswith("Thanks.")
+
+
+def test_mbox_written_by_python_reads_back_as_written(tmp_path: Path) -> None:
+    message = _message(Subject="Quoted")
+    message.set_content("Intro.\nFrom here on, the log.\n>From a reply.\nEnd.")
+    box = mailbox.mbox(tmp_path / "out.mbox")
+    box.add(message)
+    box.close()
+    assert b"\n>From here on" in (tmp_path / "out.mbox").read_bytes()
+    doc = ingest_bytes((tmp_path / "out.mbox").read_bytes(), "out.mbox")
+    assert "Intro.\nFrom here on, the log.\n" in doc.attachments[0].text

@@ -102,3 +102,34 @@ def test_html_to_text_keeps_blocks_on_lines_and_drops_scripts() -> None:
     text = html_to_text("<div>Hello <b>there</b></div><script>evil()</script><p>Line two<br>three"
                         "</p><table><tr><td>a</td><td>b</td></tr></table>")
     assert text == "Hello there\n\nLine two\nthree\n\na b"
+
+
+HEADLINE = "서울시 예산 삭감에 시민단체 반발"
+SITE = "엔터 미디어"
+
+
+def _korean_page(head: str) -> bytes:
+    body = "서울시는 내년 예산을 크게 줄이기로 했다고 밝혔다. 시민단체는 즉시 반발했다. " * 4
+    return (f'<html><head><meta charset="utf-8">{head}</head><body><div class="site">{SITE}'
+            f'</div><article><h1>{HEADLINE}</h1><p>{body}</p></article></body></html>'
+            ).encode()
+
+
+@pytest.mark.parametrize("head", [
+    # the CMS puts the site's name in <meta name="title">, which trafilatura prefers
+    f'<title>{HEADLINE} | {SITE}</title><meta name="title" content="{SITE}">'
+    f'<meta property="og:site_name" content="{SITE}">',
+    f'<title>{SITE}</title><meta name="title" content="{SITE}">'
+    f'<meta property="og:site_name" content="{SITE}"><meta property="og:title" content="{SITE}">',
+    f'<title>{HEADLINE} - {SITE}</title><meta name="title" content="{SITE}">',
+])
+def test_korean_page_is_titled_by_its_headline_not_its_site(head: str) -> None:
+    doc = ingest_bytes(_korean_page(head), "news.html")
+    assert doc.title == HEADLINE
+    assert "시민단체는 즉시 반발했다" in doc.text
+
+
+def test_page_titled_by_site_name_alone_keeps_it() -> None:
+    page = (f'<html><head><meta charset="utf-8"><title>{SITE}</title></head><body><p>'
+            + "짧은 공지 사항입니다. " * 10 + "</p></body></html>").encode("utf-8")
+    assert ingest_bytes(page, "notice.html").title == SITE

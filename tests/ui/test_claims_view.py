@@ -54,7 +54,8 @@ def test_two_independent_supporting_passages_show_corroborated(qtbot, ui_workspa
     window = open_window(qtbot, ui_workspace, ids["case"], date(2018, 3, 5))
     window.case_views.claims_action.trigger()
     view = window.case_views.claims
-    assert window.tabs.currentWidget() is view
+    assert window.tabs.currentWidget() is window.case_views.claims_tab
+    assert view.parent() is window.case_views.claims_tab and view.isVisible()
     qtmodeltester.check(view.model)
     model = view.model
     row = model.row_of_id(ids["claim"])
@@ -103,7 +104,7 @@ def test_single_source_then_a_contradicting_passage_disputes(qtbot, ui_workspace
 def test_override_requires_a_reason_and_shows_the_computed_status(qtbot, ui_workspace):
     ids = _case(ui_workspace, second_source=False)
     window = open_window(qtbot, ui_workspace, ids["case"], date(2018, 3, 5))
-    window.tabs.setCurrentWidget(window.case_views.claims)
+    window.case_views.claims_action.trigger()
     view = window.case_views.claims
     view.select_claim(ids["claim"])
     view.override_box.setCurrentText("false")

@@ -43,7 +43,8 @@ def test_events_left_to_right_in_date_order_approximate_drawn_differently(qtbot,
     window = open_window(qtbot, ui_workspace, ids["case"], date(2018, 3, 5))
     window.case_views.timeline_action.trigger()
     view = window.case_views.timeline
-    assert window.tabs.currentWidget() is view
+    assert window.tabs.currentWidget() is window.case_views.timeline_tab
+    assert view.parent() is window.case_views.timeline_tab and view.isVisible()
     order = [e.title for e in view.events]
     assert order == ["Shooting", "Vigils", "Deputies resign", "Review", "Hearing", "Rumour"]
     markers = [view.markers[ids[t]] for t in order]
@@ -75,7 +76,7 @@ def test_events_left_to_right_in_date_order_approximate_drawn_differently(qtbot,
 def test_clicking_an_event_selects_it_and_fills_the_evidence_panel(qtbot, ui_workspace):
     ids = _events(ui_workspace)
     window = open_window(qtbot, ui_workspace, ids["case"], date(2018, 3, 5))
-    window.tabs.setCurrentWidget(window.case_views.timeline)
+    window.case_views.timeline_action.trigger()
     view = window.case_views.timeline
     marker = view.markers[ids["Deputies resign"]]
     centre = marker.mapToScene(marker.marker_rect().center())
@@ -101,7 +102,7 @@ def test_clicking_an_event_selects_it_and_fills_the_evidence_panel(qtbot, ui_wor
 def test_zoom_with_keys_and_ctrl_wheel_then_fit(qtbot, ui_workspace):
     ids = _events(ui_workspace)
     window = open_window(qtbot, ui_workspace, ids["case"], date(2018, 3, 5))
-    window.tabs.setCurrentWidget(window.case_views.timeline)
+    window.case_views.timeline_action.trigger()
     view = window.case_views.timeline
     fitted = view.px_per_day
     width = view.view.sceneRect().width()

@@ -1,0 +1,51 @@
+"""The Qt-free modules the window reads through, imported before PySide6 (issue 16, cold start).
+
+Once PySide6 is loaded, its ``__feature__`` import hook reads the source text of every module
+imported after it (``inspect.getsource``, to look for ``from __feature__ import``), about 0.4 ms
+a module. Importing the store, the services the window calls and SQLAlchemy's ORM and SQLite
+dialect first keeps ~150 modules out of that hook: 0.1-0.2 s of a cold start on this machine.
+``tests/test_startup_imports.py`` checks that none of them is left to load after PySide6.
+
+Importing this module has no other effect; it must never import Qt.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: Imported in this order by :func:`load`; each pulls in what it needs of the store.
+MODULES = (
+    "sqlalchemy.orm",
+    "sqlalchemy.dialects.sqlite",
+    "casefile.store",
+    "casefile.store.workspace",
+    "casefile.store.watch",
+    "casefile.services.cases",
+    "casefile.services.claim_actions",
+    "casefile.services.claims",
+    "casefile.services.decisions",
+    "casefile.services.editing",
+    "casefile.services.evidence",
+    "casefile.services.evidence_actions",
+    "casefile.services.followup_actions",
+    "casefile.services.item_actions",
+    "casefile.services.items",
+    "casefile.services.published",
+    "casefile.services.questions",
+    "casefile.services.quick_open",
+    "casefile.services.rejections",
+    "casefile.services.relationship_actions",
+    "casefile.services.search",
+    "casefile.services.suggestions",
+    "casefile.services.timeline",
+    "casefile.services.views",
+)
+
+
+def load() -> None:
+    """Import :data:`MODULES` (a no-op for those already imported)."""
+    for name in MODULES:
+        importlib.import_module(name)
+
+
+load()
