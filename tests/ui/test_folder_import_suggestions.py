@@ -60,9 +60,9 @@ def test_a_dropped_folder_stores_every_file_and_shows_its_suggestions(
         return original(session, case_id)
 
     monkeypatch.setattr(suggestions_panel, "read_contents", recording)
-    job = window.folder_import.start([folder])
-    assert job is not None
-    qtbot.waitUntil(lambda: window.folder_import.summary is not None, timeout=60000)
+    with qtbot.waitSignal(window.folder_import.finished, timeout=60000):
+        job = window.folder_import.start([folder])
+        assert job is not None
     summary = window.folder_import.summary
     assert "5 imported, 0 already there, 0 failed" in summary.counts_label.text()
     summary.accept()
