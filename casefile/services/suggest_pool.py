@@ -160,7 +160,7 @@ def suggest_in_background(
             raise NotFoundError(f"no document with id {missing[0]}")
         contexts = {case: extraction_context(session, case)
                     for case in sorted({rows[i][0] for i in ids})}
-    futures = []
+    futures: list[Future[dict[str, Any]] | None] = []
     for doc_id in ids:
         case_id, text, published = rows[doc_id]
         known, rejected = contexts[case_id]
@@ -173,7 +173,11 @@ def suggest_in_background(
                 break
             group = list(zip(ids[start:start + STORE_GROUP],
                              futures[start:start + STORE_GROUP], strict=True))
-            extracted = [(doc_id, _result(future)) for doc_id, future in group]
+            extracted = [(doc_id, _result(future)) for doc_id, future in group
+                         if future is not None]
+            # results stored are let go: a batch's results kept to the end grow the heap
+            # the garbage collector scans (its pauses hold every thread, the window's too)
+            futures[start:start + STORE_GROUP] = [None] * len(group)
 
             def store(batch: list[tuple[int, dict[str, Any]]] = extracted
                       ) -> list[SuggestionResult]:
@@ -187,7 +191,8 @@ def suggest_in_background(
                 progress(len(done_ids), len(ids))
     finally:
         for future in futures:
-            future.cancel()
+            if future is not None:
+                future.cancel()
     first_case = rows[ids[0]][0] if ids else None
     found = sum(sum(r.counts.values()) for r in results)
     return changes(first_case, documents=done_ids, suggestions=True, label="suggestions",

@@ -62,6 +62,7 @@ class SuggestionsController(QObject):
 
         model = suggestion_model(self.window.settings)
         transaction = self.window.workspace.transaction
+        panel = self.window.suggestions_panel
 
         def work(_session: Session, job: Job) -> Changes:
             # The extraction runs in worker processes (one per core); this thread stores the
@@ -69,9 +70,11 @@ class SuggestionsController(QObject):
             from casefile.extract.model import ModelError
 
             try:
-                return suggest_in_background(transaction, document_ids, model=model,
+                done = suggest_in_background(transaction, document_ids, model=model,
                                              progress=job.report,
                                              cancelled=lambda: job.cancelled)
+                panel.prepare(done.case_id)  # the panel's list, read here, not on the GUI
+                return done
             except ModelError as exc:
                 raise CasefileError(f"No suggestions: {str(exc).rstrip('.')}. Choose another "
                                     "suggestion model in Edit ▸ Preferences…") from exc

@@ -13,7 +13,10 @@ transaction each, then ``case_changed``); each is pushed on the window's QUndoSt
 No row jumps under the pointer: a decided row stays where it was, greyed and marked
 ("✓ accepted", "✗ rejected"), and cannot be decided again; the selection moves to the next
 undecided row. Undo makes the row undecided again. The list is read again (decided rows
-dropped) when suggestions change from elsewhere: an import, a suggestion run.
+dropped) when suggestions change from elsewhere: an import, a suggestion run. Those jobs read
+it ahead on their worker thread (:meth:`SuggestionsPanel.prepare`), and the tree gets each
+kind's rows a chunk at a time as they come into view, so thousands of suggestions reach the
+panel without holding the window (issue 16).
 
 Keyboard (while the panel has focus): A or Ctrl+Return accept, R or F2 accept as…, M merge
 into…, X reject; double-click or Return opens the document at the mention.
@@ -21,9 +24,15 @@ into…, X reject; double-click or Return opens the document at the mention.
 
 from __future__ import annotations
 
+import gc
 import html
+import logging
 import re
-from collections.abc import Callable, Sequence
+import threading
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
 from PySide6.QtCore import (
@@ -33,6 +42,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QStringListModel,
     Qt,
+    QTimer,
     Signal,
     Slot,
 )
@@ -70,6 +80,8 @@ from casefile.ui.undo import ActionCommand
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
 
+log = logging.getLogger(__name__)
+
 KIND_TITLES = {
     "person": "People", "organization": "Organizations", "place": "Places",
     "event": "Events", "question": "Follow-ups", "claim": "Claims",
@@ -95,6 +107,9 @@ ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 #: The kind of a row (group rows and suggestion rows).
 KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 _GROUP = 0  # internalId of group rows; suggestion rows carry their group's row + 1
+#: Suggestion rows a group shows at first and adds each time its last row comes into view
+#: (a case with thousands of suggestions fills the tree in a few milliseconds).
+FETCH_ROWS = 32
 
 _Index = QModelIndex | QPersistentModelIndex
 
@@ -169,19 +184,95 @@ def claim_attribution(entry: SuggestionEntry) -> str:
 
 class SuggestionsModel(QAbstractItemModel):
     """A two-level tree: one group row per kind ("People (3)"), under it one row per suggested
-    name with the columns of :data:`COLUMNS`. Group rows are not selectable."""
+    name with the columns of :data:`COLUMNS`. Group rows are not selectable.
+
+    A group's rows are handed to the view lazily: :data:`FETCH_ROWS` at first, more through
+    ``fetchMore`` (or :meth:`reveal` for a row to select). The model's own lookups
+    (:meth:`entry`, :meth:`index_of`, :meth:`entry_indexes`, counts) cover every row."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._groups: list[tuple[str, list[SuggestionEntry]]] = []
         self._decided: dict[tuple[str, str, str], str] = {}
+        self._fetched: list[int] = []  # rows of each group handed to the view
+        self._inserting = False  # rows handed over or reset now (no nested fetch meanwhile)
+        # the rows of the lists shown before, freed a chunk per event-loop turn: dropping
+        # thousands of entries at once takes the GUI thread ~80 ms per 12,000
+        self._trash: list[SuggestionEntry] = []
+        self._sweeper = QTimer(self)
+        self._sweeper.setInterval(0)
+        self._sweeper.timeout.connect(self._sweep)
 
     def set_listing(self, listing: SuggestionList | None) -> None:
         """Show ``listing`` (None: nothing); every row undecided."""
-        self.beginResetModel()
-        self._groups = list(listing.by_kind.items()) if listing is not None else []
-        self._decided = {}
-        self.endResetModel()
+        for _kind, entries in self._groups:
+            self._trash.extend(entries)
+        if self._trash:
+            self._sweeper.start()
+        self._inserting = True  # the view's reset handlers fetch after the reset, not in it
+        try:
+            self.beginResetModel()
+            self._groups = list(listing.by_kind.items()) if listing is not None else []
+            self._decided = {}
+            self._fetched = [min(len(entries), FETCH_ROWS) for _k, entries in self._groups]
+            self.endResetModel()
+        finally:
+            self._inserting = False
+
+    @Slot()
+    def _sweep(self) -> None:
+        del self._trash[-1000:]
+        if not self._trash:
+            self._sweeper.stop()
+
+    def canFetchMore(self, parent: _Index) -> bool:
+        # the view asks again from its rowsInserted handlers: the next scroll fetches then
+        if self._inserting or not parent.isValid() or parent.internalId() != _GROUP or (
+                parent.column() != 0):
+            return False
+        g = parent.row()
+        return 0 <= g < len(self._groups) and self._fetched[g] < len(self._groups[g][1])
+
+    def fetchMore(self, parent: _Index) -> None:
+        if self.canFetchMore(parent):
+            g = parent.row()
+            self._fetch(g, self._fetched[g] + FETCH_ROWS)
+
+    def _fetch(self, g: int, rows: int) -> None:
+        """Hand the view the first ``rows`` rows of group ``g`` (at least)."""
+        have, total = self._fetched[g], len(self._groups[g][1])
+        rows = min(max(rows, have), total)
+        if rows > have and not self._inserting:
+            self._inserting = True
+            try:
+                self.beginInsertRows(self.createIndex(g, 0, _GROUP), have, rows - 1)
+                self._fetched[g] = rows
+                self.endInsertRows()
+            finally:
+                self._inserting = False
+
+    def is_fetched(self, index: _Index) -> bool:
+        """True when the view has the row of ``index`` (see :meth:`reveal`)."""
+        if not index.isValid() or index.internalId() == _GROUP:
+            return index.isValid()
+        g = int(index.internalId()) - 1
+        return 0 <= g < len(self._fetched) and index.row() < self._fetched[g]
+
+    def reveal(self, index: QModelIndex) -> QModelIndex:
+        """Hand the view the rows up to ``index`` (a suggestion row) so it can be selected and
+        scrolled to; returns the index (column 0)."""
+        if not index.isValid() or index.internalId() == _GROUP:
+            return index
+        g = int(index.internalId()) - 1
+        if 0 <= g < len(self._groups):
+            self._fetch(g, index.row() + 1)
+        return self.createIndex(index.row(), 0, g + 1)
+
+    def last_fetched(self) -> list[QModelIndex]:
+        """The last row handed to the view of each group that has more to fetch."""
+        return [self.createIndex(self._fetched[g] - 1, 0, g + 1)
+                for g, (_k, entries) in enumerate(self._groups)
+                if 0 < self._fetched[g] < len(entries)]
 
     def decided(self, key: tuple[str, str, str]) -> str | None:
         """How the row with this key was decided ("accept", "merge", "reject"), or None."""
@@ -191,12 +282,12 @@ class SuggestionsModel(QAbstractItemModel):
         """Mark rows decided (``how``: "accept", "merge", "reject") or, with None, undecided
         again. Rows stay where they are; only their look and flags change."""
         for key in keys:
+            index = self.index_of(key)
             if how is None:
                 self._decided.pop(key, None)
-            else:
+            elif index.isValid():  # only rows of this listing (waiting() counts on it)
                 self._decided[key] = how
-            index = self.index_of(key)
-            if index.isValid():
+            if index.isValid() and self.is_fetched(index):
                 self.dataChanged.emit(index, index.siblingAtColumn(len(COLUMNS) - 1))
                 group = self.parent(index)
                 self.dataChanged.emit(group, group)
@@ -209,8 +300,9 @@ class SuggestionsModel(QAbstractItemModel):
 
     def waiting(self, kind: str | None = None) -> int:
         """Number of undecided rows (of one kind)."""
-        return sum(1 for k, entries in self._groups if kind in (None, k)
-                   for e in entries if e.key not in self._decided)
+        # decided keys are rows of this listing (set_listing forgets the others)
+        rows = sum(len(entries) for k, entries in self._groups if kind in (None, k))
+        return rows - sum(1 for key in self._decided if kind in (None, key[0]))
 
     def waiting_counts(self) -> dict[str, int]:
         """Undecided rows per kind (kinds with none left out)."""
@@ -228,12 +320,20 @@ class SuggestionsModel(QAbstractItemModel):
         return entries[index.row()] if 0 <= index.row() < len(entries) else None
 
     def index_of(self, key: tuple[str, str, str]) -> QModelIndex:
-        """The index (column 0) of the suggestion with this ``(kind, name, variant)`` key."""
-        for g, (_kind, entries) in enumerate(self._groups):
-            for r, e in enumerate(entries):
-                if e.key == key:
-                    return self.createIndex(r, 0, g + 1)
+        """The index (column 0) of the suggestion with this ``(kind, name, variant)`` key (the
+        view may not have its row yet: :meth:`reveal` it before selecting it)."""
+        kind, name = key[0], key[1]
+        for g, (k, entries) in enumerate(self._groups):
+            if k == kind:
+                for r, e in enumerate(entries):
+                    if e.name == name and e.key == key:
+                        return self.createIndex(r, 0, g + 1)
         return QModelIndex()
+
+    def first_entry_index(self) -> QModelIndex:
+        """Column-0 index of the first suggestion row (invalid when there is none)."""
+        g = next((g for g, (_k, entries) in enumerate(self._groups) if entries), None)
+        return self.createIndex(0, 0, g + 1) if g is not None else QModelIndex()
 
     def entry_indexes(self) -> list[QModelIndex]:
         """Column-0 indexes of every suggestion row, in display order."""
@@ -258,7 +358,7 @@ class SuggestionsModel(QAbstractItemModel):
         if parent.internalId() != _GROUP or parent.column() != 0:
             return QModelIndex()
         g = parent.row()
-        if g >= len(self._groups) or row >= len(self._groups[g][1]):
+        if g >= len(self._groups) or row >= self._fetched[g]:
             return QModelIndex()
         return self.createIndex(row, column, g + 1)
 
@@ -280,8 +380,14 @@ class SuggestionsModel(QAbstractItemModel):
             return len(self._groups)
         if parent.internalId() == _GROUP and parent.column() == 0 and (
                 parent.row() < len(self._groups)):
-            return len(self._groups[parent.row()][1])
+            return self._fetched[parent.row()]
         return 0
+
+    def hasChildren(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
+        if not parent.isValid():
+            return bool(self._groups)
+        return parent.internalId() == _GROUP and parent.column() == 0 and (
+            parent.row() < len(self._groups)) and bool(self._groups[parent.row()][1])
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return len(COLUMNS)
@@ -360,6 +466,57 @@ class SuggestionsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == MENTIONS_COLUMN:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+
+@dataclass(frozen=True)
+class PanelContents:
+    """What the panel shows for a case, read ahead (e.g. on a job's worker thread right after
+    its last commit, :meth:`SuggestionsPanel.prepare`): the pending suggestions, how the
+    latest run found them ("spacy", "rules" or None) and its model. ``stamp`` is the panel's
+    count of its own decisions when the read began: contents read before a later decision
+    are not used."""
+
+    case_id: int
+    listing: SuggestionList
+    mode: str | None
+    suggested_by: str | None
+    stamp: int
+
+
+_PAUSES = threading.Lock()
+_paused = 0  # collector_paused blocks running now
+_was_on = True  # whether the collector ran before the first of them
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a big read builds its objects (a case's
+    suggestions: several objects per mention). A full collection holds the interpreter lock,
+    so the GUI thread waits for it, and while a read grows the heap the collector runs full
+    passes over it again and again (seconds for 50,000 mentions). Nested and concurrent uses
+    resume it when the last one ends (if it was on before the first)."""
+    global _paused, _was_on
+    with _PAUSES:
+        if _paused == 0:
+            _was_on = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        yield
+    finally:
+        with _PAUSES:
+            _paused -= 1
+            if _paused == 0 and _was_on:
+                gc.enable()
+
+
+def read_contents(session: Session, case_id: int
+                  ) -> tuple[SuggestionList, str | None, str | None]:
+    """The case's pending suggestions (``decisions.list_suggestions``), the latest run's mode
+    and model: what the panel shows. Plain reads, no Qt: callable from any thread."""
+    return (decisions.list_suggestions(session, case_id),
+            decisions.last_suggestion_mode(session, case_id),
+            last_suggestion_model(session, case_id))
 
 
 class RenameDialog(QDialog):
@@ -624,6 +781,8 @@ class SuggestionsPanel(QWidget):
         self.runner = runner
         self.undo_stack = undo_stack
         self._applying = False  # True while our own decision's case_changed goes out
+        self._stamp = 0  # own decisions shown in place so far (see PanelContents)
+        self._offered: PanelContents | None = None  # read ahead by a job, for the next reload
         self.case_id: int | None = None
         self.listing: SuggestionList | None = None
         self.mode: str | None = None
@@ -653,13 +812,21 @@ class SuggestionsPanel(QWidget):
         header.setStretchLastSection(False)
         header.setMinimumSectionSize(40)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(MENTIONS_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
+        # the counts' width from the largest count (reload), not from asking every row
+        header.setSectionResizeMode(MENTIONS_COLUMN, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(DETAILS_COLUMN, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(DETAILS_COLUMN, 100)
         self.tree.setIndentation(12)
         self.tree.setColumnHidden(CONTEXT_COLUMN, True)
         self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.doubleClicked.connect(self._on_double_clicked)
+        # more rows are fetched after the view's own handling (never inside its layout)
+        self._fetch_timer = QTimer(self)
+        self._fetch_timer.setSingleShot(True)
+        self._fetch_timer.setInterval(0)
+        self._fetch_timer.timeout.connect(self._fetch_visible)
+        self.tree.verticalScrollBar().valueChanged.connect(self._fetch_timer.start)
+        self.tree.expanded.connect(self._fetch_timer.start)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
         self.context_label = QLabel()
         self.context_label.setObjectName("suggestion_context")
@@ -722,6 +889,7 @@ class SuggestionsPanel(QWidget):
         row's tooltip), so the names keep room to be told apart."""
         super().resizeEvent(event)
         self.tree.setColumnHidden(DETAILS_COLUMN, self.width() < NARROW_PANEL)
+        self._fetch_timer.start()
 
     def _action(self, text: str, keys: Sequence[str], slot: Callable[[], Any]) -> QAction:
         action = QAction(text, self)
@@ -738,34 +906,91 @@ class SuggestionsPanel(QWidget):
         self.case_id = case_id
         self.reload()
 
+    def prepare(self, case_id: int | None) -> PanelContents | None:
+        """Read what the panel will show for ``case_id`` now, off the GUI thread: a job calls
+        it on its worker thread after its last commit, so the reload its ``case_changed``
+        brings only fills the tree (a case with thousands of suggestions takes seconds to
+        read). Touches no widget; the next :meth:`reload` uses it if it is for the case shown
+        and no decision was made here since the read began, else reads again. Returns the
+        contents (None for no case, or when the read failed: logged, the reload reads)."""
+        if case_id is None:
+            return None
+        stamp = self._stamp
+        try:
+            with collector_paused(), self.runner.workspace.transaction() as session:
+                listing, mode, model = read_contents(session, case_id)
+        except Exception:  # the job's own work is done: the reload reads for itself
+            log.warning("reading the suggestions ahead failed:\n%s", traceback.format_exc())
+            return None
+        contents = PanelContents(case_id, listing, mode, model, stamp)
+        self._offered = contents  # one assignment: atomic for the GUI thread reading it
+        return contents
+
     def reload(self) -> None:
-        """Read the case's pending suggestions again, keeping the selection where it was (the
-        same suggestion, else the row that took its place)."""
+        """Read the case's pending suggestions again (or take those a job read ahead, see
+        :meth:`prepare`), keeping the selection where it was (the same suggestion, else the
+        row that took its place)."""
         old = self.current_entry()
         old_pos = self._position(self.tree.currentIndex())
         case_id = self.case_id
+        offered, self._offered = self._offered, None
         if case_id is None:
             self.listing, self.mode, self.suggested_by = None, None, None
+        elif offered is not None and offered.case_id == case_id and (
+                offered.stamp == self._stamp):
+            self.listing, self.mode, self.suggested_by = (
+                offered.listing, offered.mode, offered.suggested_by)
         else:
-            def read(s: Session) -> tuple[SuggestionList, str | None, str | None]:
-                return (decisions.list_suggestions(s, case_id),
-                        decisions.last_suggestion_mode(s, case_id),
-                        last_suggestion_model(s, case_id))
-            self.listing, self.mode, self.suggested_by = self.runner.read(read)
+            self.listing, self.mode, self.suggested_by = self.runner.read(
+                lambda s: read_contents(s, case_id))
         self.model.set_listing(self.listing)
-        self.tree.expandAll()
+        self._fit_mentions_column()
+        for g in range(self.model.rowCount()):
+            self.tree.setExpanded(self.model.index(g, 0), True)
         index = self.model.index_of(old.key) if old is not None else QModelIndex()
         if not index.isValid():
             index = self._at_position(old_pos)
-        if not index.isValid() and self.model.entry_indexes():
-            index = self.model.entry_indexes()[0]  # ready for the keyboard at once
+        if not index.isValid():
+            first = self.model.first_entry_index()
+            index = first  # ready for the keyboard at once
         if index.isValid():
-            self.tree.setCurrentIndex(index)
-            self.tree.scrollTo(index)
+            self._show(index)
+        self._fetch_timer.start()
         self._show_context(self.current_entry())
         self._update_buttons()
         self._show_status()
         self.count_changed.emit(self.model.waiting())
+
+    def _fit_mentions_column(self) -> None:
+        """The mentions column as wide as its title or largest count, whichever is wider."""
+        most = max((e.mentions for _k, entries in (self.listing.by_kind.items()
+                                                   if self.listing else ())
+                    for e in entries), default=0)
+        metrics = self.tree.fontMetrics()
+        text = max(metrics.horizontalAdvance(str(most)),
+                   self.tree.header().fontMetrics().horizontalAdvance(COLUMNS[MENTIONS_COLUMN]))
+        self.tree.header().resizeSection(MENTIONS_COLUMN, max(text + 16, 40))
+
+    def _show(self, index: QModelIndex) -> None:
+        """Select the suggestion row ``index`` and scroll to it (its rows fetched first)."""
+        index = self.model.reveal(index)
+        self.tree.setCurrentIndex(index)
+        self.tree.scrollTo(index)
+        self._fetch_timer.start()
+
+    @Slot()
+    def _fetch_visible(self) -> None:
+        """Hand the view more rows of each expanded group whose last row is in sight (the
+        tree fetches only below its very last row by itself)."""
+        viewport = self.tree.viewport().rect()
+        for _ in range(100):  # a tall panel may want a few chunks; never loop forever
+            wanted = [ix for ix in self.model.last_fetched()
+                      if (rect := self.tree.visualRect(ix)).isValid()
+                      and rect.top() <= viewport.bottom() + rect.height()]
+            if not wanted:
+                return
+            for ix in wanted:
+                self.model.fetchMore(self.model.parent(ix))
 
     def _position(self, index: QModelIndex) -> tuple[str, int] | None:
         entry = self.model.entry(index)
@@ -773,8 +998,10 @@ class SuggestionsPanel(QWidget):
 
     def _at_position(self, pos: tuple[str, int] | None) -> QModelIndex:
         """After a decision: the row now at the decided one's place, else the next one."""
+        if pos is None:  # nothing was selected: no need to walk every row
+            return QModelIndex()
         rows = self.model.entry_indexes()
-        if pos is None or not rows:
+        if not rows:
             return QModelIndex()
         kind, row = pos
         order = list(KIND_TITLES)
@@ -850,8 +1077,7 @@ class SuggestionsPanel(QWidget):
             entry = self.model.entry(index)
             if entry is not None and entry.kind == kind and entry.name == name \
                     and self.model.decided(entry.key) is None:
-                self.tree.setCurrentIndex(index)
-                self.tree.scrollTo(index)
+                self._show(index)
                 return True
         return False
 
@@ -880,6 +1106,7 @@ class SuggestionsPanel(QWidget):
             return None
         origin = self.tree.currentIndex()
         self._applying = True
+        self._stamp += 1
         try:
             out = self.runner.apply(fn, label="deciding on a suggestion")
         finally:
@@ -904,6 +1131,7 @@ class SuggestionsPanel(QWidget):
         rows are marked decided again) step of a decision; returns its Changes, or None when
         it failed (reported through the runner's ``operation_failed``)."""
         self._applying = True
+        self._stamp += 1
         try:
             out = self.runner.apply_step(step)
         finally:
@@ -917,9 +1145,7 @@ class SuggestionsPanel(QWidget):
         else:
             self.model.set_decided(shown, how)
             if how is None and shown:  # the row is back: select it, ready to decide again
-                index = self.model.index_of(shown[0])
-                self.tree.setCurrentIndex(index)
-                self.tree.scrollTo(index)
+                self._show(self.model.index_of(shown[0]))
             elif how is not None:
                 self._select_next_waiting(self.tree.currentIndex())
             self._after_change()
@@ -940,8 +1166,7 @@ class SuggestionsPanel(QWidget):
         before = [ix for ix in rows[:max(at, 0)] if waiting(ix)]
         target = after[0] if after else (before[-1] if before else QModelIndex())
         if target.isValid():
-            self.tree.setCurrentIndex(target)
-            self.tree.scrollTo(target)
+            self._show(target)
         else:
             self.tree.selectionModel().clearSelection()
             self.tree.setCurrentIndex(QModelIndex())
