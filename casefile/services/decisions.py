@@ -295,18 +295,24 @@ def list_suggestions(session: Session, case_id: int, kind: str | None = None) ->
     if kind is not None and kind not in SUGGESTION_KINDS:
         raise ValidationError(f"unknown suggestion kind {kind!r}; use one of "
                               f"{', '.join(SUGGESTION_KINDS)}")
-    stmt = select(Mention).where(Mention.case_id == case_id, Mention.status == "suggested")
+    # plain rows, not ORM objects: a case may hold 50,000 suggested mentions, and the window
+    # reads this list when it opens the case (issue 16)
+    stmt = select(Mention.id, Mention.kind, Mention.name, Mention.detail, Mention.document_id,
+                  Mention.start, Mention.end, Mention.text, Mention.role,
+                  Mention.affiliation).where(Mention.case_id == case_id,
+                                             Mention.status == "suggested")
     if kind is not None:
         stmt = stmt.where(Mention.kind == kind)
-    rows = list(session.scalars(stmt.order_by(Mention.document_id, Mention.start, Mention.id)))
-    groups: dict[tuple[str, str, str], list[Mention]] = {}
+    rows = session.execute(stmt.order_by(Mention.document_id, Mention.start, Mention.id)).all()
+    groups: dict[tuple[str, str, str], list[Any]] = {}
     for m in rows:
         if m.kind in SUGGESTION_KINDS:
             groups.setdefault((m.kind, m.name, variant_of(m.kind, m.detail)), []).append(m)
     doc_ids = {ms[0].document_id for ms in groups.values()}
     docs: dict[int, tuple[str, str]] = {
-        d.id: (d.title, d.text) for d in session.scalars(
-            select(Document).where(Document.id.in_(doc_ids)))
+        d.id: (d.title, d.text) for d in session.execute(
+            select(Document.id, Document.title, Document.text)
+            .where(Document.id.in_(doc_ids)))
     } if doc_ids else {}
     by_kind: dict[str, list[SuggestionEntry]] = {}
     for (k, name, variant), ms in groups.items():

@@ -15,7 +15,7 @@ from casefile.extract import model_available
 from casefile.ingest import ingest_bytes
 from casefile.services import cases, decisions, documents, evidence, items
 from casefile.services.suggestions import pending_suggestions, suggest_for_document
-from casefile.store import ChangeLog, Event, Mention, Person, Question
+from casefile.store import ChangeLog, Document, Event, Mention, Person, Question
 
 STORY = (
     "Harbor Police Chief Nadia Ferreira said Tuesday that the department's review of the crash "
@@ -331,3 +331,35 @@ def test_snippet_of_a_long_sentence_is_cut_around_the_mention() -> None:
     assert snippet.startswith("…") and snippet.endswith("…")
     assert snippet[h0:h1] == "Dana Whitlock"
     assert len(snippet) <= 2 * decisions.SNIPPET_WIDTH + len("Dana Whitlock") + 2
+
+
+def test_the_listing_read_as_plain_rows_matches_the_mentions_stored(workspace, case_id) -> None:
+    """list_suggestions reads plain rows (issue 16); every suggested mention of two real
+    articles is in exactly one entry, grouped by kind and name, first mention first."""
+    from tests.conftest import ARTICLE, SAMPLES
+
+    import_text(workspace, case_id, ARTICLE.read_text(encoding="utf-8"), "parkland.txt")
+    other = sorted((SAMPLES / "articles").glob("*.txt"))[0]
+    import_text(workspace, case_id, other.read_text(encoding="utf-8"), "other.txt")
+    listed = listing(workspace, case_id)
+    with workspace.transaction() as s:
+        stored = list(s.scalars(select(Mention).where(
+            Mention.case_id == case_id, Mention.status == "suggested",
+            Mention.kind.in_(decisions.SUGGESTION_KINDS))
+            .order_by(Mention.document_id, Mention.start, Mention.id)))
+        docs = {m.document_id: s.get(Document, m.document_id) for m in stored}
+        titles = {i: (d.title, d.text) for i, d in docs.items()}
+    entries = [e for kind in listed.by_kind.values() for e in kind]
+    assert sorted(i for e in entries for i in e.mention_ids) == sorted(m.id for m in stored)
+    by_id = {m.id: m for m in stored}
+    for e in entries:
+        ms = [by_id[i] for i in e.mention_ids]
+        assert {(m.kind, m.name) for m in ms} == {(e.kind, e.name)}
+        first = ms[0]
+        assert (e.document_id, e.start, e.end) == (first.document_id, first.start, first.end)
+        title, text = titles[first.document_id]
+        assert e.document_title == title
+        assert e.documents == len({m.document_id for m in ms}) and e.mentions == len(ms)
+        assert decisions.context_snippet(text, first.start, first.end) == (e.snippet,
+                                                                            e.highlight)
+    assert len({m.document_id for m in stored}) == 2 and len(entries) > 20
