@@ -25,6 +25,7 @@ build (already filtered for confidentiality).
 from __future__ import annotations
 
 import functools
+import io
 import os
 import re
 import tempfile
@@ -62,6 +63,11 @@ from casefile.export.brief_data import (
 )
 from casefile.export.errors import ExportError
 from casefile.export.fonts import RegisteredFonts, register_fonts
+from casefile.export.pdf_check import (
+    ProtectedStringFoundError,
+    check_written_pdf,
+    find_protected,
+)
 
 __all__ = ["CHUNK_CHARS", "PAGE_SIZE", "format_event_date", "render_brief", "sort_questions"]
 
@@ -77,6 +83,8 @@ MARGIN_BOTTOM = 0.9 * inch
 CHUNK_CHARS = 2500
 
 CONFIDENTIAL_LINE = "CONFIDENTIAL — contains unpublished reporting"
+#: Creator and producer written into the PDF metadata: the program, no version, no user.
+PRODUCER = "Casefile"
 
 INK = colors.HexColor("#1b1b1b")
 MUTED = colors.HexColor("#5a5f66")
@@ -855,6 +863,7 @@ def render_brief(
     out: Path | BinaryIO,
     *,
     progress: ProgressCallback | None = None,
+    protected: Iterable[str] = (),
 ) -> None:
     """Write the PDF brief of ``data`` to ``out`` (a file path or a binary file object).
 
@@ -868,6 +877,17 @@ def render_brief(
     its owner only (mode 0600, from :func:`tempfile.mkstemp`), as it holds unpublished
     reporting. A file object is written to as is and not closed.
 
+    Metadata (issue 18, "Safe exports"): the document information carries the case title, the
+    confidentiality line as subject, "Casefile" as creator and producer, and dates; no author,
+    user name, path or machine name (reportlab's own producer string is replaced too).
+
+    Self-check: when ``protected`` strings are given (names of withheld people, contact
+    details...), the finished PDF is re-read (:func:`casefile.export.pdf_check.find_protected`:
+    page text, bookmarks, metadata, annotations) before it is put in place; if one is found,
+    nothing is written to ``out`` (a path's temporary file is deleted; a file object receives no
+    byte) and :class:`~casefile.export.pdf_check.ProtectedStringFoundError` names the string
+    and the place.
+
     ``progress(done, total)``, if given, is called as the layout advances: ``total`` is a fixed
     number of layout steps, ``done`` never decreases and reaches ``total`` on the last call, made
     once the PDF is complete. It runs on the caller's thread.
@@ -875,7 +895,9 @@ def render_brief(
     Raises:
         FontNotFoundError: no usable Unicode font on this machine.
         ExportError: the output path cannot be written (folder missing, no permission, ...).
+        ProtectedStringFoundError: the self-check found a protected string (an ExportError).
     """
+    protected = list(protected)
     fonts = register_fonts()
     styles = _Styles(fonts)
     story = _story(data, styles)
@@ -907,9 +929,11 @@ def render_brief(
             topMargin=MARGIN_TOP,
             bottomMargin=MARGIN_BOTTOM,
             title=title,
-            author="Casefile",
+            author="",
             subject=CONFIDENTIAL_LINE,
-            creator="Casefile",
+            creator=PRODUCER,
+            producer=PRODUCER,
+            keywords="",
             initialFontName=fonts.regular,  # else the canvas starts each page in Helvetica
         )
         doc.setProgressCallBack(on_layout)
@@ -922,13 +946,22 @@ def render_brief(
 
     report(0)
     if isinstance(out, (str, os.PathLike)):
-        _build_to_path(Path(out), build)
+        _build_to_path(Path(out), build, lambda tmp: check_written_pdf(tmp, protected))
+    elif protected:
+        buffer = io.BytesIO()
+        build(buffer)
+        found = find_protected(buffer.getvalue(), protected)
+        if found is not None:
+            raise ProtectedStringFoundError(found.text, found.place)
+        out.write(buffer.getvalue())
     else:
         build(out)
     report(total)
 
 
-def _build_to_path(path: Path, build: Callable[[str], None]) -> None:
+def _build_to_path(
+    path: Path, build: Callable[[str], None], check: Callable[[Path], None]
+) -> None:
     folder = path.parent
     if not folder.is_dir():
         raise ExportError(f"cannot write the brief to {path}: the folder {folder} does not exist")
@@ -940,6 +973,7 @@ def _build_to_path(path: Path, build: Callable[[str], None]) -> None:
     tmp = Path(tmp_name)
     try:
         build(str(tmp))
+        check(tmp)
         os.replace(tmp, path)
     except OSError as exc:
         raise ExportError(f"cannot write the brief to {path}: {exc.strerror or exc}") from exc

@@ -68,7 +68,33 @@ class _Redactor:
         return self._re.sub(WITHHELD, text)
 
 
+#: Contact details the brief withholds: e-mail addresses, web addresses and handles, phone
+#: numbers (at least 7 digits, with the usual separators).
+_CONTACT_PIECE = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|(?:https?://|www\.)\S+"
+    r"|(?<!\w)@\w{3,}"
+    r"|\+?\(?\d[\d\s().-]{5,}\d"
+)
+
+
+def contact_pieces(contact: str | None) -> list[str]:
+    """The e-mail addresses, web addresses, @handles and phone numbers in a person's contact
+    details, in order (a phone number counts when it has at least 7 digits; trailing
+    punctuation of a web address is dropped)."""
+    out: list[str] = []
+    for match in _CONTACT_PIECE.finditer(contact or ""):
+        piece = match.group().strip().rstrip(".,;:)")
+        phone = piece.startswith(("+", "(")) or piece[:1].isdigit()
+        if phone and sum(c.isdigit() for c in piece) < 7:
+            continue
+        out.append(piece)
+    return out
+
+
 def _withheld_names(items: list[Item]) -> set[str]:
+    """What the brief withholds of left-out items (module docstring): names, aliases, a
+    person's surname and the pieces of their contact details (:func:`contact_pieces`)."""
     names: set[str] = set()
     for item in items:
         if isinstance(item, Person | Organization | Place):
@@ -78,7 +104,16 @@ def _withheld_names(items: list[Item]) -> set[str]:
             words = item.title.split()
             if len(words) >= 2:
                 names.add(words[-1])
+            names.update(contact_pieces(item.contact))
     return names
+
+
+def protected_strings(items: list[Item]) -> list[str]:
+    """The strings a brief withholding ``items`` must not contain, as the self-check searches
+    for them (:mod:`casefile.export.pdf_check`): the withheld names of :func:`_withheld_names`
+    the redaction replaces (three characters or more), longest first."""
+    names = {" ".join(n.split()) for n in _withheld_names(items)}
+    return sorted((n for n in names if len(n) >= 3), key=lambda n: (-len(n), n))
 
 
 def build_brief_data(
@@ -86,6 +121,13 @@ def build_brief_data(
     today: date | None = None,
 ) -> BriefData:
     """Everything the brief prints for a case, filtered for confidentiality (module docstring)."""
+    return _gather(session, case_id, include_confidential=include_confidential, today=today)[0]
+
+
+def _gather(
+    session: Session, case_id: int, *, include_confidential: bool, today: date | None,
+) -> tuple[BriefData, list[str]]:
+    """The brief's data and its protected strings (:func:`protected_strings`)."""
     case = get_case(session, case_id)
     today = today or date.today()
     every_kind = with_polymorphic(Item, "*")  # one query for the items with all their fields
@@ -194,7 +236,7 @@ def build_brief_data(
         (i for i in visible if isinstance(i, Event)), key=lambda e: (e.date or date.max, e.title)
     )
     claims = [i for i in visible if isinstance(i, Claim)]
-    return BriefData(
+    data = BriefData(
         case_title=case.title,
         generated=today.isoformat(),
         summary=red(case.summary),
@@ -208,6 +250,7 @@ def build_brief_data(
         sources=sources,
         includes_confidential=include_confidential,
     )
+    return data, protected_strings(hidden)
 
 
 @dataclass
@@ -356,13 +399,20 @@ def export_brief(
 ) -> BriefData:
     """Write the case's PDF brief to ``out`` (a path or binary file); returns what was printed.
 
-    Raises ExportError (a CasefileError) when the PDF cannot be written.
+    The written PDF is checked before it is put in place (issue 18, "Safe exports"): it is
+    re-read and searched for every string the brief withholds (:func:`protected_strings` of the
+    left-out items); if one is there, no file is left at ``out``.
+
+    Raises:
+        ProtectedStringFoundError: the check found a withheld string; the message names it and
+            the place ("text of page 3", "metadata Title"...). An ExportError.
+        ExportError (a CasefileError): the PDF cannot be written.
     """
     from casefile.export.brief import render_brief  # reportlab loads when a brief is printed
 
-    data = build_brief_data(session, case_id, include_confidential=include_confidential,
-                            today=today)
-    render_brief(data, out, progress=progress)
+    data, protected = _gather(session, case_id, include_confidential=include_confidential,
+                              today=today)
+    render_brief(data, out, progress=progress, protected=protected)
     log_change(session, "brief.export", case_id=case_id,
                summary=str(out) if isinstance(out, Path) else "brief",
                data={"include_confidential": include_confidential})
