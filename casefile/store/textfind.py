@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from casefile.store.search import (
@@ -181,25 +181,7 @@ class FoldedText:
         A match starts a word (the folded character before it is not a letter or digit); with
         ``phrase.prefix`` the matched last word is at most MAX_TOKEN_CHARS long, as the index
         keeps no longer word."""
-        if not phrase.words:
-            return []
-        pattern = phrase_pattern(phrase)
-        folded = self.folded
-        out: list[tuple[int, int]] = []
-        pos = 0
-        while True:
-            m = pattern.search(folded, pos)
-            if m is None:
-                return out
-            s = m.start()
-            if not _starts_word(folded, s, phrase):  # inside a word: try one further on
-                pos = s + 1
-                continue
-            if not _prefix_ok(phrase, m.group()):
-                pos = s + 1
-                continue
-            out.append(self._span(s, m.end()))
-            pos = m.end()
+        return [self._span(a, b) for a, b in _folded_matches(self.folded, phrase)]
 
     def spans(self, query: str) -> list[tuple[int, int]]:
         """Every match of ``query``'s positive phrases (search syntax; exclusions and OR/AND
@@ -318,22 +300,30 @@ class _QuickFold:
         return self.original(start), max(self.original(end), self.original(end - 1) + 1)
 
 
-def _first_of_phrase(folded: str, phrase: Phrase) -> tuple[int, int] | None:
-    """The folded ``(start, end)`` of the first match of ``phrase`` in ``folded``, with the
-    rules of :meth:`FoldedText.phrase_spans` (its first span, before mapping)."""
+def _folded_matches(folded: str, phrase: Phrase) -> Iterator[tuple[int, int]]:
+    """The matches of ``phrase`` in ``folded``, in order, as folded ``(start, end)`` offsets,
+    with the rules of :meth:`FoldedText.phrase_spans` (a match starts a word; a prefix's last
+    word is no longer than the index keeps)."""
     if not phrase.words:
-        return None
+        return
     pattern = phrase_pattern(phrase)
     pos = 0
     while True:
         m = pattern.search(folded, pos)
         if m is None:
-            return None
+            return
         s = m.start()
         if not _starts_word(folded, s, phrase) or not _prefix_ok(phrase, m.group()):
-            pos = s + 1
+            pos = s + 1  # inside a word, or too long a prefix: try one further on
             continue
-        return s, m.end()
+        yield s, m.end()
+        pos = m.end()
+
+
+def _first_of_phrase(folded: str, phrase: Phrase) -> tuple[int, int] | None:
+    """The folded ``(start, end)`` of the first match of ``phrase`` in ``folded``, with the
+    rules of :meth:`FoldedText.phrase_spans` (its first span, before mapping)."""
+    return next(_folded_matches(folded, phrase), None)
 
 
 def first_match(text: str, phrases: Sequence[Phrase]) -> tuple[int, int] | None:
