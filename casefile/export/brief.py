@@ -534,7 +534,9 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
         ("Claims", str(len(data.claims))),
         ("Sources", plural(len(data.sources), "document")),
     ]
-    if data.includes_confidential:
+    if data.cover_note:
+        inclusion = _text(data.cover_note)
+    elif data.includes_confidential:
         inclusion = (
             '<font color="#b3261e"><b>Confidential items and sources are INCLUDED in this '
             "brief.</b></font> Handle it as you would the source material itself."

@@ -124,7 +124,12 @@ class ClaimEntry:
 
 @dataclass
 class BriefData:
-    """Everything one brief prints, in print order."""
+    """Everything one brief prints, in print order.
+
+    ``profile`` names the export profile the data was made under (internal, editor, legal,
+    public: :mod:`casefile.services.disclosure`); ``cover_note``, when set, is what the cover
+    says about confidential material instead of the renderer's own line.
+    """
 
     case_title: str
     generated: str
@@ -137,3 +142,5 @@ class BriefData:
     claims: list[ClaimEntry] = field(default_factory=list)
     sources: list[SourceEntry] = field(default_factory=list)
     includes_confidential: bool = False
+    profile: str = "editor"
+    cover_note: str | None = None

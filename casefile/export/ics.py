@@ -23,7 +23,7 @@ Choices, and why:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -132,13 +132,27 @@ def render_ics(
     name: str,
     component: str = "event",
     stamp: datetime | None = None,
+    protected: Iterable[str] = (),
 ) -> bytes:
     """Write the calendar of ``entries`` to ``out`` (a path or a binary file) and return its
     bytes (UTF-8, CRLF line ends, lines folded at 75 octets, as RFC 5545 asks).
 
-    Raises ExportError when the file cannot be written.
+    Self-check: when ``protected`` strings are given, the calendar is read back
+    (:func:`ics_places`) before anything is written; if one of them is in it, nothing is
+    written (an earlier file at ``out`` stays as it was) and ProtectedStringFoundError names
+    the string and the place ("SUMMARY of the entry due 2024-03-01", "calendar name"...).
+
+    Raises ExportError when the file cannot be written; ProtectedStringFoundError (an
+    ExportError) when the self-check finds a protected string.
     """
+    from casefile.export.pdf_check import ProtectedStringFoundError, find_in_places
+
     data = build_calendar(entries, name=name, component=component, stamp=stamp).to_ical()
+    protected = list(protected)
+    if protected:
+        found = find_in_places(ics_places(data), protected)
+        if found is not None:
+            raise ProtectedStringFoundError(found.text, found.place, deleted=False)
     if isinstance(out, Path):
         tmp = out.with_name(out.name + ".part")
         try:
@@ -150,3 +164,41 @@ def render_ics(
     else:
         out.write(data)
     return data
+
+
+def ics_places(data: bytes) -> Iterator[tuple[str, str]]:
+    """Every text a calendar app shows of an .ics file's bytes, read back with icalendar (lines
+    unfolded, escapes undone), as ``(place, text)`` pairs: "calendar name", then for each entry
+    every property (SUMMARY, DESCRIPTION, CATEGORIES...: "SUMMARY of the entry due
+    2024-03-01").
+
+    Raises ExportError when the bytes are not a calendar.
+    """
+    from icalendar import Calendar
+
+    try:
+        cal = Calendar.from_ical(data)
+    except ValueError as exc:
+        raise ExportError(f"cannot re-read the written calendar: {exc}") from exc
+    for key in ("X-WR-CALNAME", "PRODID"):
+        if key in cal:
+            yield "calendar name" if key == "X-WR-CALNAME" else key, str(cal[key])
+    for comp in cal.walk():
+        if comp.name not in ("VEVENT", "VTODO"):
+            continue
+        when = comp.get("DTSTART") or comp.get("DUE")
+        label = f"the entry due {when.dt.isoformat()}" if when is not None else "an entry"
+        for key, value in comp.property_items(recursive=False):
+            if key in ("BEGIN", "END"):
+                continue
+            values = value if isinstance(value, list) else [value]
+            text = " ".join(_unescape(v.to_ical()) if hasattr(v, "to_ical") else str(v)
+                            for v in values)
+            yield f"{key} of {label}", text
+
+
+def _unescape(raw: bytes | str) -> str:
+    """An iCalendar TEXT value as shown (RFC 5545, 3.3.11: ``\\,`` ``\\;`` ``\\n``)."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    return (text.replace("\\n", "\n").replace("\\N", "\n").replace("\\,", ",")
+            .replace("\\;", ";").replace("\\\\", "\\"))

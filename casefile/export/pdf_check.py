@@ -37,18 +37,19 @@ _SPACES = re.compile(r"\s+")
 
 
 class ProtectedStringFoundError(ExportError):
-    """A written export contains a protected string; the file has been deleted.
+    """A written export contains a protected string; the file has been deleted (``deleted``
+    False: the check ran before writing, and nothing was written).
 
     ``found`` is the string as the caller gave it, ``place`` where it was (e.g. "text of page
     3", "bookmark", "metadata Title").
     """
 
-    def __init__(self, found: str, place: str) -> None:
+    def __init__(self, found: str, place: str, *, deleted: bool = True) -> None:
         self.found = found
         self.place = place
         super().__init__(
             f"export refused: the protected string {found!r} was found in the {place}; "
-            "the file was deleted"
+            + ("the file was deleted" if deleted else "nothing was written")
         )
 
 
@@ -167,18 +168,31 @@ def _patterns(protected: Iterable[str]) -> list[tuple[str, re.Pattern[str]]]:
     return out
 
 
-def find_protected(pdf: Path | bytes, protected: Iterable[str]) -> Finding | None:
-    """The first protected string found in ``pdf`` (places in :func:`pdf_places` order, then
-    strings in the order given), or None when it holds none of them."""
+def find_in_places(
+    places: Iterable[tuple[str, str]], protected: Iterable[str],
+) -> Finding | None:
+    """The first protected string found in ``places`` (``(place, text)`` pairs, in order; the
+    strings in the order given), matched as :func:`normalize` and whole words; None when none
+    is there. Any export can call it with the texts of its own file (the brief's PDF through
+    :func:`find_protected`, the calendar's entries through ``casefile.export.ics.ics_places``)."""
     patterns = _patterns(protected)
     if not patterns:
         return None
-    for place, text in pdf_places(pdf):
+    for place, text in places:
         folded = normalize(text)
         for original, pattern in patterns:
             if pattern.search(folded):
                 return Finding(original, place)
     return None
+
+
+def find_protected(pdf: Path | bytes, protected: Iterable[str]) -> Finding | None:
+    """The first protected string found in ``pdf`` (places in :func:`pdf_places` order, then
+    strings in the order given), or None when it holds none of them."""
+    protected = list(protected)
+    if not protected:
+        return None
+    return find_in_places(pdf_places(pdf), protected)
 
 
 def check_written_pdf(path: Path, protected: Iterable[str]) -> None:

@@ -1,17 +1,21 @@
 """Assemble a case into :class:`~casefile.export.brief_data.BriefData` and print the PDF brief.
 
-Confidentiality (DESIGN.md: "exports that protect confidential sources by default"): unless
-``include_confidential`` is set, items flagged confidential are left out, passages and documents
-from confidential documents are left out, and the names and aliases of left-out people and
-organizations are replaced by "[withheld]" wherever they would still appear in printed text
-(quotes, question texts, event and claim text, titles). A person's bare surname counts as an
-alias, since a quote naming "Peterson" identifies Scot Peterson as surely as his full name.
+Confidentiality (DESIGN.md: "exports that protect confidential sources by default") follows
+the export profile (:mod:`casefile.services.disclosure`: internal, editor -- the default --,
+legal, public). Under every profile but internal, items flagged confidential are left out,
+passages and documents from confidential documents are left out, and the names and aliases of
+left-out people and organizations are replaced by "[withheld]" wherever they would still appear
+in printed text (quotes, question texts, event and claim text, titles, notes). Under legal and
+public, confidential people are not left out but printed as "Source A", "Source B"… (in quotes
+"[Source A]"), and no contact detail is printed. All of it is done here, in the data the
+renderer is given (one function, :meth:`Disclosure.substitute`); the renderer prints what it
+gets, and the written PDF is re-read and refused if a protected string is in it anyway.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -32,6 +36,14 @@ from casefile.export.brief_data import (
 )
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
+from casefile.services.disclosure import (
+    WITHHELD,
+    Disclosure,
+    ExportProfile,
+    contact_pieces,
+    disclosure_for,
+    get_profile,
+)
 from casefile.services.evidence import EvidenceView
 from casefile.store import (
     Claim,
@@ -46,96 +58,33 @@ from casefile.store import (
     Question,
 )
 
-WITHHELD = "[withheld]"
-
-
-class _Redactor:
-    """Replaces withheld names in text; whole words only, curly/straight apostrophes alike."""
-
-    def __init__(self, names: set[str]) -> None:
-        parts = sorted({n.strip() for n in names if len(n.strip()) >= 3}, key=len, reverse=True)
-        if parts:
-            alts = "|".join(re.escape(p).replace("'", "['\u2019]") for p in parts)
-            self._re: re.Pattern[str] | None = re.compile(
-                rf"(?<!\w)(?:{alts})(?!\w)", re.IGNORECASE
-            )
-        else:
-            self._re = None
-
-    def __call__(self, text: str | None) -> str | None:
-        if text is None or self._re is None:
-            return text
-        return self._re.sub(WITHHELD, text)
-
-
-#: Contact details the brief withholds: e-mail addresses, web addresses and handles, phone
-#: numbers (at least 7 digits, with the usual separators).
-_CONTACT_PIECE = re.compile(
-    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    r"|(?:https?://|www\.)\S+"
-    r"|(?<!\w)@\w{3,}"
-    r"|\+?\(?\d[\d\s().-]{5,}\d"
-)
-
-
-def contact_pieces(contact: str | None) -> list[str]:
-    """The e-mail addresses, web addresses, @handles and phone numbers in a person's contact
-    details, in order (a phone number counts when it has at least 7 digits; trailing
-    punctuation of a web address is dropped)."""
-    out: list[str] = []
-    for match in _CONTACT_PIECE.finditer(contact or ""):
-        piece = match.group().strip().rstrip(".,;:)")
-        phone = piece.startswith(("+", "(")) or piece[:1].isdigit()
-        if phone and sum(c.isdigit() for c in piece) < 7:
-            continue
-        out.append(piece)
-    return out
-
-
-def _withheld_names(items: list[Item]) -> set[str]:
-    """What the brief withholds of left-out items (module docstring): names, aliases, a
-    person's surname and the pieces of their contact details (:func:`contact_pieces`)."""
-    names: set[str] = set()
-    for item in items:
-        if isinstance(item, Person | Organization | Place):
-            names.add(item.title)
-            names.update(item.aliases or [])
-        if isinstance(item, Person):
-            words = item.title.split()
-            if len(words) >= 2:
-                names.add(words[-1])
-            names.update(contact_pieces(item.contact))
-    return names
-
-
-def protected_strings(items: list[Item]) -> list[str]:
-    """The strings a brief withholding ``items`` must not contain, as the self-check searches
-    for them (:mod:`casefile.export.pdf_check`): the withheld names of :func:`_withheld_names`
-    the redaction replaces (three characters or more), longest first."""
-    names = {" ".join(n.split()) for n in _withheld_names(items)}
-    return sorted((n for n in names if len(n) >= 3), key=lambda n: (-len(n), n))
+__all__ = ["WITHHELD", "build_brief_data", "contact_pieces", "export_brief"]
 
 
 def build_brief_data(
     session: Session, case_id: int, *, include_confidential: bool = False,
-    today: date | None = None,
+    profile: str | ExportProfile | None = None, today: date | None = None,
 ) -> BriefData:
-    """Everything the brief prints for a case, filtered for confidentiality (module docstring)."""
-    return _gather(session, case_id, include_confidential=include_confidential, today=today)[0]
+    """Everything the brief prints for a case under ``profile`` (module docstring; None: the
+    default, or "internal" with ``include_confidential``). Raises ValidationError for an
+    unknown profile or ``include_confidential`` with another profile than internal."""
+    chosen = get_profile(profile, include_confidential=include_confidential)
+    return _gather(session, case_id, chosen, today=today)[0]
 
 
 def _gather(
-    session: Session, case_id: int, *, include_confidential: bool, today: date | None,
-) -> tuple[BriefData, list[str]]:
-    """The brief's data and its protected strings (:func:`protected_strings`)."""
+    session: Session, case_id: int, profile: ExportProfile, *, today: date | None,
+) -> tuple[BriefData, Disclosure]:
+    """The brief's data and the disclosure it was made under (its ``protected`` strings are
+    what the written PDF is searched for)."""
     case = get_case(session, case_id)
     today = today or date.today()
     every_kind = with_polymorphic(Item, "*")  # one query for the items with all their fields
     items: list[Item] = list(session.scalars(
         select(every_kind).where(every_kind.case_id == case_id).order_by(every_kind.id)))
-    hidden = [] if include_confidential else [i for i in items if i.confidential]
-    hidden_ids = {i.id for i in hidden}
-    red = _Redactor(_withheld_names(hidden))
+    shown = disclosure_for(items, profile)
+    hidden_ids = shown.hidden
+    red = shown.substitute
     visible = [i for i in items if i.id not in hidden_ids]
     by_id = {i.id: i for i in items}
 
@@ -148,7 +97,7 @@ def _gather(
         SourceEntry(
             number=numbers[d.id], title=red(d.title) or "", sha256=d.sha256 or "",
             published=d.published.isoformat() if d.published else None,
-            outlet=red(d.outlet), author=red(d.author), kind=d.doc_kind, url=d.url,
+            outlet=red(d.outlet), author=red(d.author), kind=d.doc_kind, url=shown.url(d.url),
             status=d.status,
         )
         for d in documents
@@ -172,7 +121,7 @@ def _gather(
             if ev.relation == "mentions" and _is_bare_mention(ev.quote):
                 entry = folded.get(number)
                 if entry is None:
-                    folded[number] = MentionEntry(number, 1, _context(by_id, ev, red), ev.page)
+                    folded[number] = MentionEntry(number, 1, _context(by_id, ev, shown), ev.page)
                 else:
                     entry.count += 1
                 continue
@@ -180,7 +129,7 @@ def _gather(
             if key in seen:  # the same words from the same source, once is enough
                 continue
             seen.add(key)
-            quote = _quote(ev, number, red)
+            quote = _quote(ev, number, shown)
             if own and _same_words(words, own):
                 out.text_sources.append(quote)
             else:
@@ -189,12 +138,10 @@ def _gather(
         return out
 
     def name_of(ref: int | None) -> str | None:
-        if ref is None:
-            return None
-        if ref in hidden_ids:
-            return WITHHELD
-        target = by_id.get(ref)
-        return target.title if target else None
+        return shown.name_of(by_id.get(ref)) if ref is not None else None
+
+    def notes(text: str | None) -> str | None:
+        return red(text) if profile.notes else None
 
     def entity(item: Person | Organization | Place) -> EntityEntry:
         role = getattr(item, "role", None) if isinstance(item, Person) else getattr(
@@ -202,16 +149,20 @@ def _gather(
         affiliation = name_of(item.affiliation_id) if isinstance(item, Person) else (
             name_of(item.parent_id) if isinstance(item, Organization) else None)
         found = evidence(item.id)
+        if item.id in shown.pseudonyms:  # no alias; role and affiliation as the profile says
+            aliases: list[str] = []
+            if not profile.source_details:
+                role = affiliation = None
+        else:
+            aliases = [red(a) or "" for a in (item.aliases or []) if a != item.title]
         return EntityEntry(
-            name=item.title, kind=item.kind, role=red(role), affiliation=affiliation,
-            aliases=[a for a in (item.aliases or []) if a != item.title],
-            notes=red(item.notes), quotes=found.quotes, mentioned=found.mentioned,
+            name=shown.name_of(item) or "", kind=item.kind, role=red(role),
+            affiliation=affiliation, aliases=aliases, notes=notes(item.notes),
+            quotes=found.quotes, mentioned=found.mentioned,
         )
 
-    people = sorted((i for i in visible if isinstance(i, Person)), key=lambda p: p.title.lower())
-    orgs = sorted((i for i in visible if isinstance(i, Organization)),
-                  key=lambda o: o.title.lower())
-    places = sorted((i for i in visible if isinstance(i, Place)), key=lambda p: p.title.lower())
+    def by_name(entries: Iterable[Person | Organization | Place]) -> list[EntityEntry]:
+        return sorted((entity(i) for i in entries), key=lambda e: e.name.lower())
     def question(q: Question) -> QuestionEntry:
         found = evidence(q.id, q.title)
         return QuestionEntry(
@@ -241,16 +192,18 @@ def _gather(
         generated=today.isoformat(),
         summary=red(case.summary),
         questions=questions,
-        people=[entity(p) for p in people],
-        organizations=[entity(o) for o in orgs],
-        places=[entity(p) for p in places],
+        people=by_name(i for i in visible if isinstance(i, Person)),
+        organizations=by_name(i for i in visible if isinstance(i, Organization)),
+        places=by_name(i for i in visible if isinstance(i, Place)),
         events=[event(e) for e in events],
-        claims=[_claim_entry(session, c, links.of_claims.get(c.id, []), name_of, red, evidence)
+        claims=[_claim_entry(session, c, links.of_claims.get(c.id, []), name_of, shown, evidence)
                 for c in claims],
         sources=sources,
-        includes_confidential=include_confidential,
+        includes_confidential=profile.confidential_items,
+        profile=profile.name,
+        cover_note=profile.cover_note,
     )
-    return data, protected_strings(hidden)
+    return data, shown
 
 
 @dataclass
@@ -301,7 +254,7 @@ def _claim_entry(
     claim: Claim,
     links: list[tuple[EvidenceLink, Passage | None, Document]],
     name_of: Callable[[int | None], str | None],
-    red: _Redactor,
+    shown: Disclosure,
     evidence_of: Callable[[int, str | None], _Evidence],
 ) -> ClaimEntry:
     """A claim with the status its evidence gives now (or the reporter's override and reason)
@@ -309,6 +262,7 @@ def _claim_entry(
     counts only, never the names of the documents (some may be confidential)."""
     from casefile.services.claims import UNNAMED_SOURCES, assessment_of
 
+    red = shown.substitute
     verdict = assessment_of(session, claim, links)
     attributed = name_of(claim.attributed_to_id)
     if attributed is None and claim.attributed_to_text:
@@ -362,8 +316,9 @@ def _same_words(quote: str, own: str) -> bool:
     return own.endswith("…") and len(cut) >= 20 and quote.startswith(cut)
 
 
-def _context(by_id: dict[int, Item], ev: EvidenceView, red: _Redactor) -> str | None:
-    """The words around a mention (its sentence, or ~60 characters either side), redacted."""
+def _context(by_id: dict[int, Item], ev: EvidenceView, shown: Disclosure) -> str | None:
+    """The words around a mention (its sentence, or ~60 characters either side), substituted
+    as a quote."""
     from casefile.services.decisions import context_snippet
 
     doc = by_id.get(ev.document_id)
@@ -371,7 +326,7 @@ def _context(by_id: dict[int, Item], ev: EvidenceView, red: _Redactor) -> str | 
     if not text or ev.start is None or ev.end is None:
         return None
     snippet, _span = context_snippet(text, ev.start, ev.end)
-    return red(snippet)
+    return shown.quote(snippet)
 
 
 def _fold(text: str) -> str:
@@ -381,10 +336,10 @@ def _fold(text: str) -> str:
     return folded.removesuffix("'s")
 
 
-def _quote(ev: EvidenceView, number: int, red: _Redactor) -> QuoteEntry:
+def _quote(ev: EvidenceView, number: int, shown: Disclosure) -> QuoteEntry:
     return QuoteEntry(
-        text=red(ev.quote) or "", source_number=number, relation=ev.relation, page=ev.page,
-        note=red(ev.note),
+        text=shown.quote(ev.quote) or "", source_number=number, relation=ev.relation,
+        page=ev.page, note=shown.substitute(ev.note) if shown.profile.notes else None,
     )
 
 
@@ -394,26 +349,35 @@ def export_brief(
     out: Path | BinaryIO,
     *,
     include_confidential: bool = False,
+    profile: str | ExportProfile | None = None,
     today: date | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> BriefData:
     """Write the case's PDF brief to ``out`` (a path or binary file); returns what was printed.
 
+    ``profile`` is the export profile's name (internal, editor, legal, public; see
+    :data:`casefile.services.disclosure.PROFILES`); None is the default, editor, or internal
+    when ``include_confidential`` is set.
+
     The written PDF is checked before it is put in place (issue 18, "Safe exports"): it is
-    re-read and searched for every string the brief withholds (:func:`protected_strings` of the
-    left-out items); if one is there, no file is left at ``out``.
+    re-read and searched for every string the profile protects (``Disclosure.protected``:
+    names, aliases and contact details of left-out and pseudonymous people...); if one is
+    there, no file is left at ``out``.
 
     Raises:
+        ValidationError: an unknown profile, or ``include_confidential`` with a profile other
+            than internal.
         ProtectedStringFoundError: the check found a withheld string; the message names it and
             the place ("text of page 3", "metadata Title"...). An ExportError.
         ExportError (a CasefileError): the PDF cannot be written.
     """
     from casefile.export.brief import render_brief  # reportlab loads when a brief is printed
 
-    data, protected = _gather(session, case_id, include_confidential=include_confidential,
-                              today=today)
-    render_brief(data, out, progress=progress, protected=protected)
+    chosen = get_profile(profile, include_confidential=include_confidential)
+    data, shown = _gather(session, case_id, chosen, today=today)
+    render_brief(data, out, progress=progress, protected=shown.protected)
     log_change(session, "brief.export", case_id=case_id,
                summary=str(out) if isinstance(out, Path) else "brief",
-               data={"include_confidential": include_confidential})
+               data={"include_confidential": chosen.confidential_items,
+                     "profile": chosen.name})
     return data

@@ -5,11 +5,14 @@ re-import updates an entry the reporter already has, instead of leaving it stale
 have no place on a calendar and are left out. The entries' format and UIDs are described in
 :mod:`casefile.export.ics`.
 
-Confidentiality (the brief's rule, DESIGN.md: "exports that protect confidential sources by
-default"; calendars are often synced to servers): unless ``include_confidential`` is set,
-follow-ups flagged confidential are left out, a confidential person or organization to ask is
-shown as "[withheld]" without contact details, passages of confidential documents are not
-quoted, and withheld names are replaced in the texts that remain.
+Confidentiality (the brief's rules, DESIGN.md: "exports that protect confidential sources by
+default"; calendars are often synced to servers) follows the export profile
+(:mod:`casefile.services.disclosure`): under every profile but internal, follow-ups flagged
+confidential are left out, a confidential person or organization to ask is shown as
+"[withheld]" without contact details, passages of confidential documents are not quoted, and
+withheld names are replaced in the texts that remain; under legal and public a confidential
+person is "Source A"… (the same letter as in the brief), no contact detail is printed, and
+public leaves out the notes. The file is read back and refused if a protected string is in it.
 
 Each entry's description holds, one per line: the kind, the status and since when, whom to ask
 (with role, affiliation and contact details), the passage that raised it, the answer (date,
@@ -29,8 +32,8 @@ from sqlalchemy.orm import Session
 from casefile.errors import ValidationError
 from casefile.export.ics import CalendarEntry, ical_uid, render_ics
 from casefile.services.audit import log_change
-from casefile.services.brief import WITHHELD, _Redactor, _withheld_names
 from casefile.services.cases import get_case
+from casefile.services.disclosure import Disclosure, ExportProfile, disclosure_for, get_profile
 from casefile.services.evidence import evidence_for
 from casefile.services.questions import followups
 from casefile.store import Item, Organization, Person
@@ -53,41 +56,54 @@ class CalendarExport:
                 "withheld": self.withheld}
 
 
-def _who(item: Item | None, by_id: dict[int, Item], hidden: set[int]) -> str | None:
+def _who(item: Item | None, by_id: dict[int, Item], shown: Disclosure) -> str | None:
+    """Whom to ask, as the profile allows: pseudonym or "[withheld]" without details, else
+    the name with role, affiliation and (if the profile prints them) contact details."""
     if item is None:
         return None
-    if item.id in hidden:
-        return WITHHELD
+    name = shown.name_of(item) or ""
+    if not shown.shows(item.id):
+        return name
     details: list[str] = []
-    if isinstance(item, Person):
+    if isinstance(item, Person) and (item.id not in shown.pseudonyms
+                                     or shown.profile.source_details):
         if item.role:
-            details.append(item.role)
+            details.append(shown.substitute(item.role) or "")
         if item.affiliation_id and item.affiliation_id in by_id:
-            details.append(WITHHELD if item.affiliation_id in hidden
-                           else by_id[item.affiliation_id].title)
+            details.append(shown.name_of(by_id[item.affiliation_id]) or "")
     elif isinstance(item, Organization) and item.org_kind:
-        details.append(item.org_kind)
-    text = item.title + (f" ({', '.join(details)})" if details else "")
-    contact = getattr(item, "contact", None)
-    if contact and contact.strip():
-        text += " \u2014 contact: " + " ".join(contact.split())
+        details.append(shown.substitute(item.org_kind) or "")
+    text = name + (f" ({', '.join(details)})" if details else "")
+    contact = shown.contact_of(item)
+    if contact:
+        text += " \u2014 contact: " + contact
     return text
 
 
 def calendar_entries(
     session: Session, case_id: int, *, include_confidential: bool = False,
+    profile: str | ExportProfile | None = None,
 ) -> tuple[list[CalendarEntry], int, int]:
-    """The calendar entries of a case's dated follow-ups, with the numbers of follow-ups left
-    out as undated and as confidential: ``(entries, undated, withheld)``."""
+    """The calendar entries of a case's dated follow-ups under ``profile`` (None: the default,
+    or internal with ``include_confidential``), with the numbers of follow-ups left out as
+    undated and as confidential: ``(entries, undated, withheld)``. Raises ValidationError for
+    an unknown profile."""
+    return _entries(session, case_id, get_profile(
+        profile, include_confidential=include_confidential))[:3]
+
+
+def _entries(
+    session: Session, case_id: int, profile: ExportProfile,
+) -> tuple[list[CalendarEntry], int, int, Disclosure]:
     case = get_case(session, case_id)
     items = list(session.scalars(select(Item).where(Item.case_id == case_id)))
     by_id = {i.id: i for i in items}
-    hidden = set() if include_confidential else {i.id for i in items if i.confidential}
-    red = _Redactor(_withheld_names([i for i in items if i.id in hidden]))
+    shown = disclosure_for(items, profile)
+    red, quote = shown.substitute, shown.quote
     entries: list[CalendarEntry] = []
     undated = withheld = 0
     for f in followups(session, case_id, include_closed=True):
-        if f.id in hidden:
+        if not shown.shows(f.id):
             withheld += 1
             continue
         if f.due is None or f.uid is None:
@@ -96,21 +112,21 @@ def calendar_entries(
         q = by_id[f.id]
         lines = [f"Kind: {f.kind}",
                  f"Status: {f.status}" + (f" since {f.status_since}" if f.status_since else "")]
-        ask = _who(by_id.get(f.ask_id) if f.ask_id else None, by_id, hidden)
+        ask = _who(by_id.get(f.ask_id) if f.ask_id else None, by_id, shown)
         if ask:
-            lines.append(f"Ask: {red(ask)}")
+            lines.append(f"Ask: {ask}")
         for ev in evidence_for(session, f.id):
-            if ev.quote and (include_confidential or not ev.confidential_source):
-                lines.append(f"Raised by: \u201c{red(ev.quote)}\u201d \u2014 "
+            if ev.quote and shown.shows(ev.document_id):
+                lines.append(f"Raised by: \u201c{quote(ev.quote)}\u201d \u2014 "
                              f"{red(ev.document_title)}")
         if f.status == "answered":
             head = "Answer" + (f" ({f.answered_on})" if f.answered_on else "")
             lines.append(f"{head}: {red(f.answer) or '(no text)'}")
             src = f.answered_by
-            if src is not None and (include_confidential or src.document_id not in hidden):
-                quoted = f"\u201c{red(src.quote)}\u201d \u2014 " if src.quote else ""
+            if src is not None and shown.shows(src.document_id):
+                quoted = f"\u201c{quote(src.quote)}\u201d \u2014 " if src.quote else ""
                 lines.append(f"Answered by: {quoted}{red(src.document_title)}")
-        if q.notes:
+        if q.notes and profile.notes:
             lines.append(f"Notes: {red(q.notes)}")
         lines.append(f"Case: {case.title}")
         entries.append(CalendarEntry(
@@ -120,7 +136,7 @@ def calendar_entries(
             answered_on=date.fromisoformat(f.answered_on) if f.answered_on else None,
             categories=("Casefile", f.kind),
         ))
-    return entries, undated, withheld
+    return entries, undated, withheld, shown
 
 
 def export_followups_ics(
@@ -129,25 +145,32 @@ def export_followups_ics(
     out: Path | BinaryIO,
     *,
     include_confidential: bool = False,
+    profile: str | ExportProfile | None = None,
     component: str = "event",
     stamp: datetime | None = None,
 ) -> CalendarExport:
     """Write the case's dated follow-ups to ``out`` as an .ics file; returns what was written.
 
     ``component`` is "event" (all-day VEVENTs on the due dates, the default) or "todo"
-    (VTODOs with DUE); ``stamp`` the export time for DTSTAMP (default now). Raises
-    NotFoundError for an unknown case, ValidationError for another component, ExportError
-    when the file cannot be written.
+    (VTODOs with DUE); ``stamp`` the export time for DTSTAMP (default now); ``profile`` the
+    export profile (:data:`casefile.services.disclosure.PROFILES`; None: editor, or internal
+    with ``include_confidential``). The calendar is read back before it is written and refused
+    if it holds a string the profile protects (nothing is written then).
+
+    Raises NotFoundError for an unknown case, ValidationError for another component or an
+    unknown profile, ProtectedStringFoundError (naming the string and the entry) when the
+    self-check finds a protected string, ExportError when the file cannot be written.
     """
     if component not in ("event", "todo"):
         raise ValidationError(f"calendar entries are events or todos, not {component!r}")
     case = get_case(session, case_id)
-    entries, undated, withheld = calendar_entries(
-        session, case_id, include_confidential=include_confidential)
+    chosen = get_profile(profile, include_confidential=include_confidential)
+    entries, undated, withheld, shown = _entries(session, case_id, chosen)
     data = render_ics(entries, out, name=f"Casefile: {case.title}", component=component,
-                      stamp=stamp)
+                      stamp=stamp, protected=shown.protected)
     log_change(session, "followups.ics", case_id=case_id,
                summary=str(out) if isinstance(out, Path) else "calendar",
-               data={"entries": len(entries), "include_confidential": include_confidential})
+               data={"entries": len(entries), "include_confidential": chosen.confidential_items,
+                     "profile": chosen.name})
     return CalendarExport(len(entries), tuple(e.uid for e in sorted(
         entries, key=lambda e: (e.due, e.uid))), undated, withheld, data)

@@ -1,0 +1,337 @@
+"""Export profiles: who an export is for, and what it may show of confidential material.
+
+Issue 18, "Safe exports". Every export (the PDF brief, the follow-ups calendar, later the case
+archive) is made for someone; the profile says what that reader may see. The four profiles are
+defined once, in :data:`PROFILES`; :func:`disclosure_for` turns a profile and a case's items
+into a :class:`Disclosure`, the one object an export asks what to leave out, what to call a
+confidential person and which strings its output must not contain (the self-check of
+:mod:`casefile.export.pdf_check` searches the written file for them).
+
+Substitution (:meth:`Disclosure.substitute`, the one function every printed text goes
+through): a withheld name becomes "[withheld]", a confidential person's name "Source A" (in a
+quote, where the words are someone else's, as a bracketed substitution: "[Source A]"), and a
+contact detail of a withheld or pseudonymous person "[withheld]". Names match ignoring case,
+on word boundaries ("Ann" is not replaced in "Annual"), longest name first (so "Scot Peterson"
+becomes one "Source A", not "Scot Source A"), curly and straight apostrophes alike, spacing
+alike (a name broken across a line still matches), and with a possessive kept after the
+substitution ("Peterson's" becomes "Source A's", in a quote "[Source A]'s"). What counts as a
+person's name: the title, the aliases and, for a name of two words or more, the surname (a
+quote naming "Peterson" identifies Scot Peterson as surely as his full name). Names shorter than
+three characters are not replaced (they would match everywhere).
+
+Pseudonyms are given in a stable order: the case's confidential people by item id, "Source A",
+"Source B"… "Source Z", "Source AA"… so that the same person is the same source in the brief and
+the calendar of the same case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from casefile.errors import ValidationError
+from casefile.store import Item, Organization, Person, Place
+
+WITHHELD = "[withheld]"
+
+#: Names shorter than this are never replaced (nor searched for by the self-check).
+MIN_NAME_CHARS = 3
+
+
+@dataclass(frozen=True)
+class ExportProfile:
+    """One audience of an export.
+
+    ``confidential_items``: items and documents flagged confidential are printed as they are
+    (else left out). ``pseudonyms``: confidential *people* are printed as "Source A"… with their
+    quotes (else left out with the other confidential items and named "[withheld]").
+    ``source_details``: a pseudonymous source's role and affiliation are printed.
+    ``notes``: the reporter's notes on items and on evidence are printed. ``contact_details``:
+    the contact details of people who are shown are printed where an export prints them (the
+    calendar's "Ask:" line; the brief never prints contact details).
+    """
+
+    name: str
+    label: str
+    confidential_items: bool
+    pseudonyms: bool
+    source_details: bool
+    notes: bool
+    contact_details: bool
+    #: What the brief's cover says about confidential material; None: the renderer's own line.
+    cover_note: str | None = None
+
+
+_PSEUDONYM_NOTE = (
+    "Confidential sources are named Source A, Source B… here (inside quotes as “[Source A]”); "
+    "their names, aliases and contact details, and the other items and documents flagged "
+    "confidential, are left out of this brief."
+)
+
+#: The profiles, in the order menus offer them.
+#:
+#: * **internal** -- the reporting team's own copy: everything, confidential items and sources
+#:   included (what ``--include-confidential`` always gave).
+#: * **editor** -- for an editor reviewing the story: confidential items and documents left out,
+#:   the names of the left-out people and organizations "[withheld]" where other text still
+#:   names them. This is what the brief and the calendar did before profiles (the default).
+#: * **legal** -- for a pre-publication legal review: the lawyer must see what each source
+#:   supports, so confidential people stay in, as "Source A"… with their quotes, role and
+#:   affiliation; no name, alias or contact detail of theirs, no contact detail of anyone.
+#: * **public** -- for anyone outside the newsroom (a partner outlet, a published methods
+#:   note): as legal, and also without the reporter's notes and without a pseudonymous source's
+#:   role and affiliation (a role often names the one person who holds it).
+PROFILES: dict[str, ExportProfile] = {p.name: p for p in (
+    ExportProfile("internal", "Internal: everything, confidential sources included",
+                  confidential_items=True, pseudonyms=False, source_details=True, notes=True,
+                  contact_details=True),
+    ExportProfile("editor", "Editor: confidential items left out, their names [withheld]",
+                  confidential_items=False, pseudonyms=False, source_details=False, notes=True,
+                  contact_details=True),
+    ExportProfile("legal", "Legal review: confidential people as Source A…, no contact details",
+                  confidential_items=False, pseudonyms=True, source_details=True, notes=True,
+                  contact_details=False, cover_note=_PSEUDONYM_NOTE),
+    ExportProfile("public", "Public: as legal, without notes or the sources' roles",
+                  confidential_items=False, pseudonyms=True, source_details=False, notes=False,
+                  contact_details=False, cover_note=_PSEUDONYM_NOTE),
+)}
+
+#: The profile of an export that names none (what exports did before profiles).
+DEFAULT_PROFILE = "editor"
+
+
+def get_profile(
+    profile: str | ExportProfile | None = None, *, include_confidential: bool = False,
+) -> ExportProfile:
+    """The profile named ``profile``; None gives "internal" when ``include_confidential`` is
+    set (the flag exports took before profiles) and :data:`DEFAULT_PROFILE` otherwise.
+
+    Raises:
+        ValidationError: an unknown name, or ``include_confidential`` with a profile other
+            than "internal".
+    """
+    if isinstance(profile, ExportProfile):
+        chosen = profile
+    elif profile is None:
+        chosen = PROFILES["internal" if include_confidential else DEFAULT_PROFILE]
+    elif profile in PROFILES:
+        chosen = PROFILES[profile]
+    else:
+        raise ValidationError(
+            f"no export profile {profile!r}; choose one of {', '.join(PROFILES)}")
+    if include_confidential and not chosen.confidential_items:
+        raise ValidationError(
+            f"confidential material cannot be included in a {chosen.name!r} export; "
+            "use the 'internal' profile")
+    return chosen
+
+
+def pseudonym(index: int) -> str:
+    """The pseudonym of the ``index``-th confidential person (0-based): "Source A" … "Source
+    Z", then "Source AA", "Source AB"…"""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return f"Source {letters}"
+
+
+#: Contact details: e-mail addresses, web addresses and handles, phone numbers (at least 7
+#: digits, with the usual separators).
+_CONTACT_PIECE = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|(?:https?://|www\.)\S+"
+    r"|(?<!\w)@\w{3,}"
+    r"|\+?\(?\d[\d\s().-]{5,}\d"
+)
+
+
+def contact_pieces(contact: str | None) -> list[str]:
+    """The e-mail addresses, web addresses, @handles and phone numbers in a person's contact
+    details, in order (a phone number counts when it has at least 7 digits; trailing
+    punctuation of a web address is dropped)."""
+    out: list[str] = []
+    for match in _CONTACT_PIECE.finditer(contact or ""):
+        piece = match.group().strip().rstrip(".,;:)")
+        phone = piece.startswith(("+", "(")) or piece[:1].isdigit()
+        if phone and sum(c.isdigit() for c in piece) < 7:
+            continue
+        out.append(piece)
+    return out
+
+
+def names_of(item: Item) -> set[str]:
+    """The names that identify an item: its title and aliases and, for a person whose name has
+    two words or more, the surname."""
+    names = {item.title}
+    if isinstance(item, Person | Organization | Place):
+        names.update(item.aliases or [])
+    if isinstance(item, Person):
+        words = item.title.split()
+        if len(words) >= 2:
+            names.add(words[-1])
+    return {" ".join(n.split()) for n in names if n and n.strip()}
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.replace("\u2019", "'").replace("\u2018", "'").casefold().split())
+
+
+def _loose(name: str) -> str:
+    """A regex for ``name``: any case, curly or straight apostrophes, any run of spacing."""
+    parts = []
+    for word in name.split():
+        parts.append(re.escape(word).replace("'", "['\u2018\u2019]"))
+    return r"\s+".join(parts)
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    """What one export of one case may show, under one profile (module docstring).
+
+    ``hidden``: ids of the items left out (confidential items, except the people given a
+    pseudonym). ``pseudonyms``: person id -> "Source A"… ``protected``: the strings the written
+    export must not contain (names, aliases, surnames and contact details of hidden and
+    pseudonymous people; names of other hidden items; under a profile without contact details,
+    every person's contact details), longest first.
+    """
+
+    profile: ExportProfile
+    hidden: frozenset[int]
+    pseudonyms: Mapping[int, str]
+    protected: tuple[str, ...]
+    _replacements: Mapping[str, str] = field(repr=False)
+    _pattern: re.Pattern[str] | None = field(repr=False)
+
+    def shows(self, item_id: int | None) -> bool:
+        """True when the item (or document) with this id may be printed."""
+        return item_id is not None and item_id not in self.hidden
+
+    def substitute(self, text: str | None, *, quoted: bool = False) -> str | None:
+        """``text`` with every withheld name "[withheld]", every pseudonymous person's name
+        their pseudonym ("[Source A]" when ``quoted``: the words of a document, printed as a
+        quote), and protected contact details "[withheld]"; None stays None."""
+        if text is None or self._pattern is None:
+            return text
+
+        def replace(match: re.Match[str]) -> str:
+            found = match.group("name")
+            new = self._replacements.get(_fold(found)) or self._replacement_of(found)
+            if quoted and not new.startswith("["):
+                new = f"[{new}]"
+            return new + (match.group("possessive") or "")
+
+        return self._pattern.sub(replace, text)
+
+    def _replacement_of(self, found: str) -> str:
+        """The replacement of a match whose folded form is not a key (a case mapping that
+        ``re.IGNORECASE`` and ``str.casefold`` do not agree on): the first name matching it."""
+        for key, new in self._replacements.items():
+            if re.fullmatch(_loose(key), found, re.IGNORECASE):
+                return new
+        return WITHHELD
+
+    def quote(self, text: str | None) -> str | None:
+        """:meth:`substitute` for a document's words (``quoted=True``)."""
+        return self.substitute(text, quoted=True)
+
+    def name_of(self, item: Item | None) -> str | None:
+        """How an export names ``item``: its pseudonym, "[withheld]" when it is left out, else
+        its title (substituted)."""
+        if item is None:
+            return None
+        if item.id in self.pseudonyms:
+            return self.pseudonyms[item.id]
+        if item.id in self.hidden:
+            return WITHHELD
+        return self.substitute(item.title)
+
+    def contact_of(self, item: Item) -> str | None:
+        """The contact details an export may print for ``item`` (one line), or None."""
+        contact = getattr(item, "contact", None)
+        if (not self.profile.contact_details or item.id in self.pseudonyms
+                or item.id in self.hidden or not contact or not contact.strip()):
+            return None
+        return self.substitute(" ".join(contact.split()))
+
+    def url(self, url: str | None) -> str | None:
+        """A document's web address, or None when it holds a protected string (a URL cannot
+        be edited without breaking it: it is left out instead)."""
+        if url is None or self._pattern is None:
+            return url
+        readable = re.sub(r"[-_+./%]+", " ", url)
+        return None if self._pattern.search(readable) or self._pattern.search(url) else url
+
+
+def disclosure_for(
+    items: Sequence[Item], profile: str | ExportProfile | None = None,
+) -> Disclosure:
+    """The :class:`Disclosure` of a case whose items (all of them, any order) are ``items``,
+    under ``profile`` (a name, a profile, or None for the default).
+
+    Raises:
+        ValidationError: an unknown profile name.
+    """
+    chosen = get_profile(profile)
+    ordered = sorted(items, key=lambda i: i.id)
+    confidential = [] if chosen.confidential_items else [i for i in ordered if i.confidential]
+    pseudonyms: dict[int, str] = {}
+    if chosen.pseudonyms:
+        people = [i for i in confidential if isinstance(i, Person)]
+        pseudonyms = {p.id: pseudonym(n) for n, p in enumerate(people)}
+    hidden_people = {i.id for i in confidential}
+    replacements: dict[str, str] = {}  # folded name -> what it becomes
+    originals: dict[str, str] = {}  # folded name -> the name as written
+
+    def protect(names: Iterable[str], replacement: str) -> None:
+        for name in names:
+            key = _fold(name)
+            if len(key) >= MIN_NAME_CHARS and key not in replacements:
+                replacements[key] = replacement
+                originals[key] = " ".join(name.split())
+
+    # pseudonyms first: a pseudonymous person's name stays their pseudonym even when a
+    # withheld item has the same name
+    for item in confidential:
+        if item.id in pseudonyms:
+            protect(names_of(item), pseudonyms[item.id])
+    for item in confidential:
+        if isinstance(item, Person | Organization | Place) and item.id not in pseudonyms:
+            protect(names_of(item), WITHHELD)
+    for item in ordered:
+        if isinstance(item, Person) and (item.id in hidden_people
+                                         or not chosen.contact_details):
+            protect(contact_pieces(item.contact), WITHHELD)
+    protected = tuple(sorted(originals.values(), key=lambda n: (-len(n), n)))
+    pattern = None
+    if originals:
+        alternatives = "|".join(_loose(n) for n in protected)  # longest first
+        pattern = re.compile(
+            rf"(?<!\w)(?P<name>{alternatives})(?P<possessive>['\u2019]s)?(?!\w)", re.IGNORECASE)
+    return Disclosure(
+        profile=chosen,
+        hidden=frozenset(i.id for i in confidential if i.id not in pseudonyms),
+        pseudonyms=pseudonyms,
+        protected=protected,
+        _replacements=replacements,
+        _pattern=pattern,
+    )
+
+
+def case_disclosure(
+    session: Session, case_id: int, profile: str | ExportProfile | None = None,
+) -> Disclosure:
+    """The :class:`Disclosure` of case ``case_id`` under ``profile``: the one call an export
+    (the brief, the calendar, the case archive) makes to learn what it may show, what to call
+    confidential people, and which strings to search its written file for.
+
+    Raises:
+        ValidationError: an unknown profile name.
+    """
+    items = list(session.scalars(select(Item).where(Item.case_id == case_id)))
+    return disclosure_for(items, profile)
