@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError
 
 from casefile import __version__
 from casefile.errors import CasefileError, ValidationError
+from casefile.export.profiles import PROFILE_HELP, PROFILE_NAMES
 
 if TYPE_CHECKING:
     from casefile.store.workspace import Workspace
@@ -104,6 +105,16 @@ def build_parser() -> argparse.ArgumentParser:
     ext.add_argument("--password", help="password of an encrypted PDF")
     ext.add_argument("--json", action="store_true")
 
+    it = sub.add_parser("item", help="mark an item confidential (or not)")
+    it.add_argument("id", type=int, metavar="ITEM_ID", help="an id from `casefile items`")
+    flag = it.add_mutually_exclusive_group(required=True)
+    flag.add_argument("--confidential", dest="confidential", action="store_true",
+                      default=None, help="flag the item confidential (exports then leave it "
+                                         "out, or give a person a pseudonym)")
+    flag.add_argument("--not-confidential", dest="confidential", action="store_false",
+                      help="clear the flag")
+    it.add_argument("--json", action="store_true")
+
     items = sub.add_parser("items", help="list a case's items")
     items.add_argument("--case", required=True, metavar="TITLE")
     items.add_argument("--kind", choices=("person", "organization", "place", "document", "event",
@@ -122,8 +133,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write every dated follow-up to a calendar file instead of listing")
     fu.add_argument("--ics-as", choices=("event", "todo"), default="event",
                     help="calendar entries as all-day events (default) or to-dos")
-    fu.add_argument("--include-confidential", action="store_true",
-                    help="with --ics: include follow-ups and names flagged confidential")
+    fu_who = fu.add_mutually_exclusive_group()
+    fu_who.add_argument("--profile", choices=PROFILE_NAMES, metavar="PROFILE",
+                        help="with --ics: " + PROFILE_HELP)
+    fu_who.add_argument("--include-confidential", action="store_true",
+                        help="with --ics: include follow-ups and names flagged confidential "
+                             "(the same as --profile internal)")
     fu.add_argument("--today", type=_parse_iso_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
     fu.add_argument("--json", action="store_true")
 
@@ -147,8 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
     br = sub.add_parser("brief", help="write the case's PDF brief")
     br.add_argument("--case", required=True, metavar="TITLE")
     br.add_argument("-o", "--output", required=True, metavar="FILE.pdf")
-    br.add_argument("--include-confidential", action="store_true",
-                    help="include items and sources flagged confidential")
+    br_who = br.add_mutually_exclusive_group()
+    br_who.add_argument("--profile", choices=PROFILE_NAMES, metavar="PROFILE",
+                        help=PROFILE_HELP)
+    br_who.add_argument("--include-confidential", action="store_true",
+                        help="include items and sources flagged confidential (the same as "
+                             "--profile internal)")
     br.add_argument("--today", type=_parse_iso_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
     return parser
 
@@ -561,6 +580,25 @@ def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
     return out
 
 
+def cmd_item(args: argparse.Namespace) -> int:
+    """``casefile item ID --confidential | --not-confidential``: the window's edit of the
+    Confidential box (``item_actions.edit``)."""
+    from casefile.services import item_actions, items
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        item = items.get_item(s, args.id)
+        item_actions.edit(s, item.id, {"confidential": args.confidential})
+        row = {"id": item.id, "kind": item.kind, "title": item.title,
+               "confidential": item.confidential}
+    if args.json:
+        _print_json(row)
+    else:
+        state = "confidential" if row["confidential"] else "not confidential"
+        print(f"{row['id']} {row['kind']} {row['title']}: {state}")
+    return 0
+
+
 def cmd_items(args: argparse.Namespace) -> int:
     from casefile.services import cases, items
 
@@ -625,7 +663,7 @@ def _followups_ics(args: argparse.Namespace) -> int:
         case_id = cases.find_case(s, args.case).id
         done = calendar.export_followups_ics(
             s, case_id, out, include_confidential=args.include_confidential,
-            component=args.ics_as)
+            profile=args.profile, component=args.ics_as)
     if args.json:
         _print_json({"file": str(out), **done.as_json()})
         return 0
@@ -718,9 +756,9 @@ def cmd_brief(args: argparse.Namespace) -> int:
     ws = _open(args)
     with ws.transaction() as s:  # the renderer writes a temp file and renames it into place
         case_id = cases.find_case(s, args.case).id
-        brief.export_brief(s, case_id, out, include_confidential=args.include_confidential,
-                           today=args.today)
-    print(f"wrote {out}")
+        data = brief.export_brief(s, case_id, out, include_confidential=args.include_confidential,
+                                  profile=args.profile, today=args.today)
+    print(f"wrote {out} (profile {data.profile})")
     return 0
 
 
@@ -774,6 +812,7 @@ def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
 
 COMMANDS = {
     "case": cmd_case, "import": cmd_import, "extract": cmd_extract, "items": cmd_items,
+    "item": cmd_item,
     "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
     "suggest": cmd_suggest,

@@ -163,10 +163,12 @@ def _gather(
 
     def by_name(entries: Iterable[Person | Organization | Place]) -> list[EntityEntry]:
         return sorted((entity(i) for i in entries), key=lambda e: e.name.lower())
+
     def question(q: Question) -> QuestionEntry:
         found = evidence(q.id, q.title)
+        own = _own_text(shown, found)
         return QuestionEntry(
-            text=red(q.title) or "", kind=q.question_kind, status=q.status,
+            text=own(q.title) or "", kind=q.question_kind, status=q.status,
             due=q.due.isoformat() if q.due else None,
             overdue=bool(q.due and q.due < today), ask=name_of(q.ask_id),
             quotes=found.quotes, text_sources=found.text_sources,
@@ -174,10 +176,11 @@ def _gather(
 
     def event(e: Event) -> EventEntry:
         found = evidence(e.id, e.description or e.title)
+        own = _own_text(shown, found)
         return EventEntry(
-            title=red(e.title) or "", date=e.date.isoformat() if e.date else None,
+            title=own(e.title) or "", date=e.date.isoformat() if e.date else None,
             precision=e.precision, end=e.end.isoformat() if e.end else None,
-            place=name_of(e.place_id), description=red(e.description),
+            place=name_of(e.place_id), description=own(e.description),
             quotes=found.quotes, text_sources=found.text_sources,
         )
 
@@ -278,11 +281,19 @@ def _claim_entry(
         evidence += f"; {m} contradicting passage{'s' if m != 1 else ''}"
     found = evidence_of(claim.id, claim.statement or claim.title)
     return ClaimEntry(
-        statement=red(claim.statement or claim.title) or "", status=verdict.status,
+        statement=_own_text(shown, found)(claim.statement or claim.title) or "",
+        status=verdict.status,
         attributed_to=attributed, via=name_of(claim.via_id), quotes=found.quotes,
         text_sources=found.text_sources,
         status_reason=red(verdict.reason), computed_status=verdict.computed, evidence=evidence,
     )
+
+
+def _own_text(shown: Disclosure, found: _Evidence) -> Callable[[str | None], str | None]:
+    """How an entry's own text is substituted: as a quote ("[Source A]") when a passage of a
+    document is that text (``found.text_sources``: the words are the document's), else as the
+    reporter's text ("Source A")."""
+    return shown.quote if found.text_sources else shown.substitute
 
 
 @dataclass
