@@ -1,6 +1,11 @@
 """Writing the brief from the window: File ▸ Export brief… (Ctrl+E), with or without the
 confidential sources, in the background.
 
+The save dialog's file-type list is the profile choice (:mod:`casefile.export.profiles`:
+internal, editor, legal, public), one "PDF" entry per profile with what it prints; the entry
+chosen is the profile the brief is written under. "Export brief…" offers editor first (the
+default), "Export brief with confidential…" internal first.
+
 :class:`ExportController` uses the window's public interface only (``case_id``, ``runner``,
 ``notify``, ``case_title``, ``last_job``). After a brief is written a non-modal box offers to
 open it or show its folder (:class:`BriefWrittenBox`).
@@ -19,6 +24,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
+from casefile.export.profiles import DEFAULT_PROFILE, PROFILES
 from casefile.ui.operations import Job
 
 if TYPE_CHECKING:
@@ -31,6 +37,21 @@ def safe_file_name(title: str) -> str:
     names (``<>:"/\\|?*``, control characters) become "-", spaces and dots trimmed."""
     cleaned = "".join("-" if c in '<>:"/\\|?*' or ord(c) < 32 else c for c in title)
     return " ".join(cleaned.split()).strip(" .")
+
+def profile_filters(first: str) -> list[str]:
+    """The save dialog's file types: one per export profile, ``first`` at the top."""
+    names = [first, *(n for n in PROFILES if n != first)]
+    return [f"{PROFILES[n].label} (*.pdf)" for n in names]
+
+
+def profile_of_filter(selected: str, default: str) -> str:
+    """The profile a file type of :func:`profile_filters` stands for (``default`` for any
+    other text, e.g. a platform dialog that reports no filter)."""
+    for name in PROFILES:
+        if selected == f"{PROFILES[name].label} (*.pdf)":
+            return name
+    return default
+
 
 class BriefWrittenBox(QMessageBox):
     """"Brief written to …" with "Open brief" (the PDF in the desktop's viewer), "Show folder"
@@ -75,22 +96,26 @@ class ExportController(QObject):
         self.written_box: BriefWrittenBox | None = None
 
     def prompt(self, include_confidential: bool = False) -> Job | None:
-        """Choose where (QFileDialog) and write the PDF in the background."""
+        """Choose where and for whom (QFileDialog; its file type is the export profile) and
+        write the PDF in the background."""
         if self.window.case_id is None:
             return None
+        first = "internal" if include_confidential else DEFAULT_PROFILE
         suggested = Path.home() / f"{safe_file_name(self.window.case_title()) or 'brief'}.pdf"
-        name, _filter = QFileDialog.getSaveFileName(
-            self.window, "Export brief", str(suggested), "PDF files (*.pdf)")
+        name, chosen = QFileDialog.getSaveFileName(
+            self.window, "Export brief", str(suggested), ";;".join(profile_filters(first)))
         if not name:
             return None
         out = Path(name)
         if not out.suffix:
             out = out.with_suffix(".pdf")
-        return self.export_brief(out, include_confidential=include_confidential)
+        return self.export_brief(out, profile=profile_of_filter(chosen, first))
 
-    def export_brief(self, out: Path, *, include_confidential: bool = False) -> Job:
-        """Write the case's PDF brief to ``out`` off the GUI thread (progress, cancellable);
-        a partial file never replaces ``out``."""
+    def export_brief(self, out: Path, *, include_confidential: bool = False,
+                     profile: str | None = None) -> Job:
+        """Write the case's PDF brief to ``out`` under ``profile`` (None: editor, or internal
+        with ``include_confidential``) off the GUI thread (progress, cancellable); a partial
+        file never replaces ``out``; a brief the self-check refuses leaves nothing."""
         window = self.window
         assert window.case_id is not None
         case_id = window.case_id
@@ -101,7 +126,7 @@ class ExportController(QObject):
             try:
                 brief.export_brief(session, case_id, tmp,
                                    include_confidential=include_confidential,
-                                   progress=job.report)
+                                   profile=profile, progress=job.report)
                 job.check()
                 os.replace(tmp, out)
             except OSError as exc:
@@ -112,7 +137,8 @@ class ExportController(QObject):
 
         def done(job: Job) -> None:
             if job.outcome == "succeeded":
-                window.notify(f"Brief written to {out}", 10000)
+                label = profile or ("internal" if include_confidential else DEFAULT_PROFILE)
+                window.notify(f"Brief ({label}) written to {out}", 10000)
                 self.offer_to_open(out)
             elif job.outcome == "cancelled":
                 window.notify("Export cancelled.", 6000)
