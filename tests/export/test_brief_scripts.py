@@ -200,3 +200,19 @@ def test_arabic_ligatures_extract_as_their_letters(tmp_path: Path) -> None:
     out = tmp_path / "ligature.pdf"
     render_brief(data, out)
     assert name in extracted(out)
+
+
+@pytest.mark.parametrize("withheld", [HEBREW, ARABIC])
+def test_self_check_finds_a_right_to_left_name_inside_a_left_to_right_line(
+    tmp_path: Path, withheld: str
+) -> None:
+    from casefile.export.pdf_check import ProtectedStringFoundError
+
+    data = BriefData(case_title="Check", generated="2024-05-01",
+                     people=[EntityEntry(name="Someone", kind="person",
+                                         notes=f"Spoke to {withheld} on Monday.")])
+    out = tmp_path / "check.pdf"
+    with pytest.raises(ProtectedStringFoundError) as caught:
+        render_brief(data, out, protected=[withheld])
+    assert caught.value.found == withheld
+    assert not out.exists()
