@@ -35,7 +35,7 @@ from typing import Any, BinaryIO
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
-from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.enums import TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
@@ -62,11 +62,19 @@ from casefile.export.brief_data import (
     QuoteEntry,
 )
 from casefile.export.errors import ExportError
-from casefile.export.fonts import RegisteredFonts, register_fonts
+from casefile.export.fonts import RegisteredFonts, fallback_fonts, register_fonts
 from casefile.export.pdf_check import (
     ProtectedStringFoundError,
     check_written_pdf,
     find_protected,
+)
+from casefile.export.textruns import (
+    TextRuns,
+    has_rtl,
+    markup,
+    rtl_base,
+    using_runs,
+    visual_lines,
 )
 
 __all__ = ["CHUNK_CHARS", "PAGE_SIZE", "format_event_date", "render_brief", "sort_questions"]
@@ -116,6 +124,19 @@ class _Paragraph(Paragraph):
     that drops them makes the next wrap break them again)."""
 
     _wrapped: tuple[float, int, float, float] | None = None
+    _rtl = False
+    _rtl_style: ParagraphStyle | None = None
+
+    def __init__(self, text: str | None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(text, *args, **kwargs)
+        # Right-to-left text is reordered line by line when drawn (casefile.export.textruns).
+        if text is not None and text.isascii():
+            return
+        source = "".join(getattr(f, "text", "") for f in self.frags)
+        self._rtl = has_rtl(source)
+        if self._rtl and rtl_base(source):
+            style: Any = self.__dict__["style"]
+            self._rtl_style = ParagraphStyle("rtl", style, alignment=TA_RIGHT)
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         key = (availWidth, id(self.frags))
@@ -125,6 +146,19 @@ class _Paragraph(Paragraph):
         width, height = super().wrap(availWidth, availHeight)
         self._wrapped = (availWidth, id(self.frags), width, height)
         return width, height
+
+    def drawPara(self, debug: int = 0) -> None:  # noqa: N802 - reportlab's name
+        if not self._rtl:
+            super().drawPara(debug)
+            return
+        logical: Any = self.__dict__["blPara"]
+        style: Any = self.__dict__["style"]
+        self.blPara = visual_lines(logical, self._rtl_style is not None)
+        self.style = self._rtl_style or style
+        try:
+            super().drawPara(debug)
+        finally:
+            self.blPara, self.style = logical, style
 
 
 # --------------------------------------------------------------------------------------------
@@ -141,11 +175,12 @@ def _clean(value: object) -> str:
 
 def _text(value: object, *, keep_newlines: bool = False) -> str:
     """Escape a user value for Paragraph markup (``&``, ``<``, ``>``); newlines become
-    ``<br/>`` when ``keep_newlines`` else spaces."""
+    ``<br/>`` when ``keep_newlines`` else spaces. While a brief is built, runs the main font
+    lacks are wrapped in ``<font name=…>`` of a fallback font (:mod:`casefile.export.textruns`)."""
     text = _clean(value)
     if not keep_newlines:
-        return escape(" ".join(text.split("\n")))
-    return "<br/>".join(escape(line) for line in text.split("\n"))
+        return markup(" ".join(text.split("\n")))
+    return "<br/>".join(markup(line) for line in text.split("\n"))
 
 
 def _chunks(text: str, limit: int = CHUNK_CHARS) -> list[str]:
@@ -830,7 +865,9 @@ class _NumberedCanvas(rl_canvas.Canvas):
         self.restoreState()
 
 
-def _draw_header(fonts: RegisteredFonts, title: str) -> Callable[[Any, Any], None]:
+def _draw_header(
+    fonts: RegisteredFonts, title: str, runs: TextRuns
+) -> Callable[[Any, Any], None]:
     def draw(canv: Any, _doc: Any) -> None:
         width, height = PAGE_SIZE
         y = height - MARGIN_TOP + 0.4 * inch
@@ -843,7 +880,11 @@ def _draw_header(fonts: RegisteredFonts, title: str) -> Callable[[Any, Any], Non
         canv.setFont(fonts.regular, 8.5)
         canv.setFillColor(MUTED)
         room = width - 2 * MARGIN_X - tag_width - 18
-        canv.drawString(MARGIN_X, y, _fit(title, fonts.regular, 8.5, room))
+        x = MARGIN_X
+        for font, piece in runs.fit_visual_runs(title, fonts.regular, 8.5, room):
+            canv.setFont(font, 8.5)
+            canv.drawString(x, y, piece)
+            x += stringWidth(piece, font, 8.5)
         canv.setStrokeColor(RULE)
         canv.setLineWidth(0.5)
         canv.line(MARGIN_X, y - 6, width - MARGIN_X, y - 6)
@@ -902,7 +943,13 @@ def render_brief(
     protected = list(protected)
     fonts = register_fonts()
     styles = _Styles(fonts)
-    story = _story(data, styles)
+    runs = TextRuns(fonts, fallback_fonts())
+    with using_runs(runs):
+        story = _story(data, styles)
+    note = runs.missing_note()
+    if note:  # on the cover, before its page break
+        at = next((i for i, f in enumerate(story) if isinstance(f, PageBreak)), len(story))
+        story.insert(at, _Paragraph(note, styles.meta))
     total = len(story)
     reported = -1
 
@@ -942,7 +989,7 @@ def render_brief(
         doc.build(
             story,
             onFirstPage=_no_header,
-            onLaterPages=_draw_header(fonts, title),
+            onLaterPages=_draw_header(fonts, title, runs),
             canvasmaker=canvasmaker,
         )
 

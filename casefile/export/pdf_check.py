@@ -14,6 +14,9 @@ Where it looks (each with the place named in the message):
 * the XMP metadata stream, if any -- "XMP metadata";
 * the annotations of every page (contents, title, link target) -- "annotation on page N".
 
+Page text holding Hebrew or Arabic is searched twice: as extracted, and with the words of each
+right-to-left phrase put back in reading order (:func:`rtl_words_in_logical_order`).
+
 Matching (:func:`normalize`) ignores case, Unicode compatibility forms (ligatures, full-width
 letters: NFKC), curly vs straight apostrophes, soft hyphens and runs of whitespace (a name broken
 across two lines still matches); a string only matches as whole words (``Ann`` is not found in
@@ -179,10 +182,14 @@ def find_in_places(
     if not patterns:
         return None
     for place, text in places:
-        folded = normalize(text)
-        for original, pattern in patterns:
-            if pattern.search(folded):
-                return Finding(original, place)
+        readings = [text]
+        if _RTL.search(text):
+            readings.append(rtl_words_in_logical_order(text))
+        for reading in readings:
+            folded = normalize(reading)
+            for original, pattern in patterns:
+                if pattern.search(folded):
+                    return Finding(original, place)
     return None
 
 
@@ -193,6 +200,32 @@ def find_protected(pdf: Path | bytes, protected: Iterable[str]) -> Finding | Non
     if not protected:
         return None
     return find_in_places(pdf_places(pdf), protected)
+
+
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+
+
+def rtl_words_in_logical_order(text: str) -> str:
+    """``text`` with each run of consecutive right-to-left words (Hebrew, Arabic) on a line put
+    back in reading order. The brief draws right-to-left text in display order
+    (:mod:`casefile.export.textruns`); pdfium gives each word's letters back in logical order
+    but leaves the words of a right-to-left phrase inside a left-to-right line right to left
+    (``Name: בן־גוריון דוד``), so a withheld name would not match without this reading."""
+    lines = []
+    for line in text.split("\n"):
+        words = line.split(" ")
+        out: list[str] = []
+        group: list[str] = []
+        for word in words:
+            if _RTL.search(word):
+                group.append(word)
+                continue
+            out.extend(reversed(group))
+            group = []
+            out.append(word)
+        out.extend(reversed(group))
+        lines.append(" ".join(out))
+    return "\n".join(lines)
 
 
 def check_written_pdf(path: Path, protected: Iterable[str]) -> None:
