@@ -169,6 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="include items and sources flagged confidential (the same as "
                              "--profile internal)")
     br.add_argument("--today", type=_parse_iso_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
+
+    from casefile.cli_tables import add_export_parser, add_import_table_parser
+    add_export_parser(sub)
+    add_import_table_parser(sub)
     return parser
 
 
@@ -815,8 +819,14 @@ COMMANDS = {
     "item": cmd_item,
     "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
-    "suggest": cmd_suggest,
+    "suggest": cmd_suggest, "export": lambda args: _tables_command(args),
+    "import-table": lambda args: _tables_command(args),
 }
+
+
+def _tables_command(args: argparse.Namespace) -> int:
+    from casefile.cli_tables import cmd_export, cmd_import_table
+    return cmd_export(args) if args.command == "export" else cmd_import_table(args)
 
 
 def _database_failure(exc: DBAPIError) -> str:

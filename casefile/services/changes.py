@@ -131,6 +131,7 @@ ACTION_MODULES: tuple[str, ...] = (
     "casefile.services.decisions",
     "casefile.services.rejections",
     "casefile.services.published",
+    "casefile.services.table_import",
 )
 
 

@@ -50,6 +50,7 @@ from casefile.ui.operations import CaseChange, Job, OperationRunner, change
 from casefile.ui.preferences import install_preferences
 from casefile.ui.quick_open import install_quick_open
 from casefile.ui.search_panel import install_search_panel
+from casefile.ui.spreadsheets import SpreadsheetController
 from casefile.ui.status_line import StatusLine
 from casefile.ui.suggesting import SuggestionsController
 from casefile.ui.suggestions_panel import install_suggestions_panel
@@ -101,6 +102,7 @@ class MainWindow(QMainWindow):
         self._build_widgets()
         self.imports = ImportController(self)
         self.exports = ExportController(self)
+        self.spreadsheets = SpreadsheetController(self)
         self.prompt_import, self.import_files = self.imports.prompt, self.imports.import_files
         self.prompt_export, self.export_brief = self.exports.prompt, self.exports.export_brief
         self._build_actions()
@@ -198,6 +200,14 @@ class MainWindow(QMainWindow):
         self.export_confidential_action = file_menu.addAction(
             "Export brief with &confidential sources…",
             lambda: self.prompt_export(include_confidential=True))
+        export_menu = file_menu.addMenu("Export &case as")
+        self.export_xlsx_action = export_menu.addAction("&Excel workbook (.xlsx)…",
+                                                        self.spreadsheets.prompt_xlsx)
+        self.export_csv_action = export_menu.addAction("&CSV files…",
+                                                       self.spreadsheets.prompt_csv)
+        import_menu = file_menu.addMenu("Import &from")
+        self.import_table_action = import_menu.addAction(
+            "&Spreadsheet of people or organizations…", self.spreadsheets.prompt_import)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.close)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)

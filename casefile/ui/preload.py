@@ -37,6 +37,7 @@ MODULES = (
     "casefile.services.relationship_actions",
     "casefile.services.search",
     "casefile.services.suggestions",
+    "casefile.services.table_import",
     "casefile.services.timeline",
     "casefile.services.views",
 )

@@ -1,0 +1,141 @@
+"""Write a case's tables (:class:`casefile.services.sheets.Table`) as CSV files or one .xlsx.
+
+- CSV: one file per section, UTF-8 with a byte-order mark (so Excel reads accents and CJK),
+  RFC 4180 quoting, ``\\r\\n`` line ends.
+- XLSX (openpyxl): one sheet per section, header row bold and frozen, column widths from the
+  content (capped), every text cell stored as text.
+
+Formula injection (OWASP "CSV Injection"): a text cell starting with ``=``, ``+``, ``-``, ``@``,
+tab or carriage return would run as a formula in a spreadsheet. In the .xlsx such a cell is
+stored with the string type and Excel's quote prefix (the value itself is unchanged); in CSV,
+which has no types, it gets a leading apostrophe, which Excel hides and
+:func:`unguard` removes on import.
+
+Both writers write to a temporary name and rename into place, so a failed export leaves no
+half file. Errors: :class:`casefile.export.errors.ExportError` for a file that cannot be written.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from casefile.export.errors import ExportError
+
+if TYPE_CHECKING:
+    from casefile.services.sheets import Cell, Table
+
+RISKY_START = ("=", "+", "-", "@", "\t", "\r")
+MAX_WIDTH = 60  # characters; longer cells wrap instead of widening the column
+
+
+def is_risky(value: object) -> bool:
+    """True for a text cell a spreadsheet would read as a formula (module docstring)."""
+    return isinstance(value, str) and value.startswith(RISKY_START)
+
+
+def unguard(value: str) -> str:
+    """A CSV cell as it was before :func:`write_csv` guarded it ("'=1+1" -> "=1+1")."""
+    if value.startswith("'") and value[1:].startswith(RISKY_START):
+        return value[1:]
+    return value
+
+
+def _csv_cell(value: Cell) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    text = str(value)
+    return "'" + text if is_risky(text) else text
+
+
+def file_stem(name: str) -> str:
+    """A section name as a file name: "evidence links" -> "evidence-links"."""
+    return name.replace(" ", "-")
+
+
+def _replace_into(target: Path, write: object) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # A hidden name beside the target (same file system, so the rename is atomic); opened
+    # normally, so the file gets the user's usual permissions.
+    tmp = target.with_name(f".{target.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}{target.suffix}")
+    try:
+        write(Path(tmp))  # type: ignore[operator]
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_csv(tables: Sequence[Table], folder: Path) -> list[Path]:
+    """One ``SECTION.csv`` per table in ``folder`` (created if missing); returns the paths."""
+    if folder.exists() and not folder.is_dir():
+        raise ExportError(f"{folder} is a file; give a folder for the CSV files")
+    out: list[Path] = []
+    try:
+        for table in tables:
+            path = folder / f"{file_stem(table.name)}.csv"
+
+            def write(tmp: Path, table: Table = table) -> None:
+                with tmp.open("w", encoding="utf-8-sig", newline="") as fh:
+                    writer = csv.writer(fh)
+                    writer.writerow(table.columns)
+                    writer.writerows([_csv_cell(v) for v in row] for row in table.rows)
+
+            _replace_into(path, write)
+            out.append(path)
+    except OSError as exc:
+        raise ExportError(f"could not write the CSV files to {folder}: {exc.strerror}") from exc
+    return out
+
+
+def write_xlsx(tables: Sequence[Table], target: Path) -> Path:
+    """The whole case as one workbook at ``target``, a sheet per table (module docstring)."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font
+    from openpyxl.utils import get_column_letter
+
+    if target.is_dir():
+        raise ExportError(f"{target} is a folder; give a file name ending in .xlsx")
+    book = Workbook()
+    book.remove(book.active)
+    bold = Font(bold=True)
+    wrap = Alignment(wrap_text=True, vertical="top")
+    for table in tables:
+        sheet = book.create_sheet(title=table.name[:31])
+        sheet.append(table.columns)
+        for cell in sheet[1]:
+            cell.font = bold
+        widths = [len(c) for c in table.columns]
+        for r, row in enumerate(table.rows, start=2):
+            for c, value in enumerate(row, start=1):
+                if value is None:
+                    continue
+                cell = sheet.cell(row=r, column=c)
+                if isinstance(value, str):
+                    cell.value = value
+                    cell.data_type = "s"  # never a formula, whatever it starts with
+                    if is_risky(value):
+                        cell.quotePrefix = True
+                    longest = max((len(line) for line in value.splitlines()), default=0)
+                    if longest > MAX_WIDTH:
+                        cell.alignment = wrap
+                    widths[c - 1] = max(widths[c - 1], min(longest, MAX_WIDTH))
+                else:
+                    cell.value = value
+                    widths[c - 1] = max(widths[c - 1], len(str(value)))
+        for c, width in enumerate(widths, start=1):
+            sheet.column_dimensions[get_column_letter(c)].width = width + 2
+        sheet.freeze_panes = "A2"
+        if table.rows:
+            sheet.auto_filter.ref = sheet.dimensions
+    try:
+        _replace_into(target, lambda tmp: book.save(tmp))
+    except OSError as exc:
+        raise ExportError(f"could not write {target}: {exc.strerror}") from exc
+    return target

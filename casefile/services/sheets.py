@@ -1,0 +1,190 @@
+"""A case as tables, one per section, for the CSV and Excel exports (:mod:`casefile.export.sheets`).
+
+Shape: :func:`case_tables` returns ``list[Table]`` in a fixed section order (people,
+organizations, places, documents, events, follow-ups, claims, evidence links); each table has a
+header and rows of plain values (``str``, ``int``, ``bool``, ISO 8601 date strings or ``None``).
+
+Confidentiality follows the brief (DESIGN.md: "exports that protect confidential sources by
+default"): unless ``include_confidential`` is set, confidential items are not rows, evidence
+quoted from a confidential document is not a row, and a reference to a withheld item reads
+"[withheld]", as do its names and aliases inside the text of the rows that remain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, with_polymorphic
+
+from casefile.errors import ValidationError
+from casefile.services.audit import log_change
+from casefile.services.brief import WITHHELD, _Redactor, _withheld_names
+from casefile.services.cases import get_case
+from casefile.store import (
+    Claim,
+    Document,
+    Event,
+    EvidenceLink,
+    Item,
+    Organization,
+    Passage,
+    Person,
+    Place,
+    Question,
+)
+
+Cell = str | int | bool | None
+
+
+@dataclass
+class Table:
+    """One section: ``name`` (file and sheet name, e.g. ``"people"``), ``columns`` (header
+    labels) and ``rows`` (each as long as ``columns``)."""
+
+    name: str
+    columns: list[str]
+    rows: list[list[Cell]] = field(default_factory=list)
+
+
+SECTIONS = ("people", "organizations", "places", "documents", "events", "follow-ups",
+            "claims", "evidence links")
+
+
+def _iso(value: object) -> str | None:
+    return value.isoformat() if value is not None else None  # type: ignore[attr-defined]
+
+
+def _aliases(values: Sequence[str] | None, red: Callable[[str | None], str | None]) -> str:
+    return "; ".join(red(a) or "" for a in values or [])
+
+
+def case_tables(session: Session, case_id: int, *,
+                include_confidential: bool = False) -> list[Table]:
+    """Every section of the case as a :class:`Table`, in :data:`SECTIONS` order, filtered for
+    confidentiality (module docstring). Raises ``NotFoundError`` for an unknown case."""
+    get_case(session, case_id)
+    every_kind = with_polymorphic(Item, "*")
+    items: list[Item] = list(session.scalars(
+        select(every_kind).where(every_kind.case_id == case_id).order_by(every_kind.id)))
+    hidden = {i.id for i in items if i.confidential and not include_confidential}
+    red = _Redactor(_withheld_names([i for i in items if i.id in hidden]))
+    by_id = {i.id: i for i in items}
+    shown = [i for i in items if i.id not in hidden]
+
+    def ref(item_id: int | None) -> str | None:
+        if item_id is None:
+            return None
+        if item_id in hidden:
+            return WITHHELD
+        target = by_id.get(item_id)
+        return red(target.title) if target is not None else None
+
+    def of(kind: type[Item]) -> list[Item]:
+        return [i for i in shown if isinstance(i, kind)]
+
+    people = Table("people", ["id", "name", "aliases", "role", "affiliation", "contact",
+                              "confidential", "notes"])
+    for p in of(Person):
+        assert isinstance(p, Person)
+        people.rows.append([p.id, p.title, _aliases(p.aliases, red), red(p.role),
+                            ref(p.affiliation_id), p.contact, p.confidential, red(p.notes)])
+    orgs = Table("organizations", ["id", "name", "aliases", "kind", "jurisdiction", "part of",
+                                   "confidential", "notes"])
+    for o in of(Organization):
+        assert isinstance(o, Organization)
+        orgs.rows.append([o.id, o.title, _aliases(o.aliases, red), o.org_kind, o.jurisdiction,
+                          ref(o.parent_id), o.confidential, red(o.notes)])
+    places = Table("places", ["id", "name", "aliases", "confidential", "notes"])
+    for pl in of(Place):
+        assert isinstance(pl, Place)
+        places.rows.append([pl.id, pl.title, _aliases(pl.aliases, red), pl.confidential,
+                            red(pl.notes)])
+    docs = Table("documents", ["id", "title", "kind", "author", "outlet", "published",
+                               "retrieved", "status", "url", "file name", "sha256",
+                               "confidential", "notes"])
+    for d in of(Document):
+        assert isinstance(d, Document)
+        docs.rows.append([d.id, red(d.title), d.doc_kind, red(d.author), red(d.outlet),
+                          _iso(d.published), _iso(d.retrieved), d.status, d.url, d.filename,
+                          d.sha256, d.confidential, red(d.notes)])
+    events = Table("events", ["id", "title", "date", "precision", "end", "place",
+                              "description", "confidential", "notes"])
+    for e in of(Event):
+        assert isinstance(e, Event)
+        events.rows.append([e.id, red(e.title), _iso(e.date), e.precision, _iso(e.end),
+                            ref(e.place_id), red(e.description), e.confidential, red(e.notes)])
+    follow = Table("follow-ups", ["id", "question", "kind", "status", "due", "ask",
+                                  "answer", "answered on", "confidential", "notes"])
+    for q in of(Question):
+        assert isinstance(q, Question)
+        follow.rows.append([q.id, red(q.title), q.question_kind, q.status, _iso(q.due),
+                            ref(q.ask_id), red(q.answer), _iso(q.answered_at), q.confidential,
+                            red(q.notes)])
+    claims = Table("claims", ["id", "statement", "status", "status reason", "attributed to",
+                              "via", "confidential", "notes"])
+    for c in of(Claim):
+        assert isinstance(c, Claim)
+        who = ref(c.attributed_to_id) if c.attributed_to_id else red(c.attributed_to_text)
+        claims.rows.append([c.id, red(c.statement or c.title), c.status, red(c.status_reason),
+                            who, ref(c.via_id), c.confidential, red(c.notes)])
+    links = Table("evidence links", ["id", "item", "item kind", "relation", "document",
+                                     "page", "start", "end", "quote", "note"])
+    rows = session.execute(
+        select(EvidenceLink, Passage)
+        .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
+        .where(EvidenceLink.case_id == case_id).order_by(EvidenceLink.id))
+    for link, passage in rows:
+        doc_id = passage.document_id if passage is not None else link.document_id
+        if link.item_id in hidden or (doc_id is not None and doc_id in hidden):
+            continue
+        item = by_id.get(link.item_id)
+        links.rows.append([
+            link.id, ref(link.item_id), item.kind if item else None, link.relation,
+            ref(doc_id), passage.page if passage else None,
+            passage.start if passage else None, passage.end if passage else None,
+            red(passage.quote) if passage else None, red(link.note)])
+    return [people, orgs, places, docs, events, follow, claims, links]
+
+
+def export_csv(session: Session, case_id: int, folder: Path, *,
+               include_confidential: bool = False) -> list[Path]:
+    """Write the case as one CSV file per section into ``folder`` (see
+    :func:`casefile.export.sheets.write_csv`); logs ``tables.export``. Returns the paths written.
+    Raises ``NotFoundError`` (case) or ``ExportError`` (folder not writable)."""
+    from casefile.export.sheets import write_csv
+
+    paths = write_csv(case_tables(session, case_id, include_confidential=include_confidential),
+                      folder)
+    log_change(session, "tables.export", case_id=case_id, summary=str(folder),
+               data={"format": "csv", "include_confidential": include_confidential})
+    return paths
+
+
+def export_xlsx(session: Session, case_id: int, target: Path, *,
+                include_confidential: bool = False) -> Path:
+    """Write the case as one .xlsx workbook, a sheet per section (see
+    :func:`casefile.export.sheets.write_xlsx`); logs ``tables.export``. Raises ``NotFoundError``
+    (case) or ``ExportError`` (file not writable)."""
+    from casefile.export.sheets import write_xlsx
+
+    path = write_xlsx(case_tables(session, case_id, include_confidential=include_confidential),
+                      target)
+    log_change(session, "tables.export", case_id=case_id, summary=str(target),
+               data={"format": "xlsx", "include_confidential": include_confidential})
+    return path
+
+
+def export_tables(session: Session, case_id: int, out: Path, fmt: str, *,
+                  include_confidential: bool = False) -> Path:
+    """The window's one call: ``fmt`` "xlsx" writes the workbook ``out`` (:func:`export_xlsx`),
+    "csv" the CSV files into the folder ``out`` (:func:`export_csv`). Returns ``out``. Raises
+    ValidationError for another format."""
+    if fmt == "xlsx":
+        return export_xlsx(session, case_id, out, include_confidential=include_confidential)
+    if fmt == "csv":
+        export_csv(session, case_id, out, include_confidential=include_confidential)
+        return out
+    raise ValidationError(f"export as csv or xlsx, not {fmt!r}")

@@ -1,0 +1,221 @@
+"""Spreadsheets from the window: File ▸ Export ▸ Excel workbook… / CSV files…, and File ▸
+Import ▸ People or organizations from a spreadsheet… with its column-mapping dialog.
+
+The exports run :func:`casefile.services.sheets.export_xlsx` / ``export_csv`` off the GUI thread;
+the import is one undoable :class:`~casefile.ui.undo.ActionCommand` over
+:func:`casefile.services.table_import.import_records`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy.orm import Session
+
+from casefile.errors import CasefileError
+from casefile.services import table_import
+from casefile.ui.exporting import safe_file_name
+from casefile.ui.operations import Job
+from casefile.ui.undo import ActionCommand
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+#: How the mapping dialog names each field.
+FIELD_LABELS = {
+    "title": "Name", "aliases": "Other names (separated by ;)", "role": "Role",
+    "affiliation": "Organization", "contact": "Contact details", "org_kind": "Kind",
+    "jurisdiction": "Jurisdiction", "notes": "Notes", "confidential": "Confidential (yes/no)",
+}
+NOT_USED = "(not imported)"
+PREVIEW_ROWS = 5
+
+
+class ColumnMappingDialog(QDialog):
+    """Which column fills which field, with the first rows of the file shown. ``kind_box``,
+    ``boxes`` (field -> QComboBox) and ``preview`` are public for tests."""
+
+    def __init__(self, sheet: table_import.SheetRows, file_name: str,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Import people or organizations from {file_name}")
+        self.sheet = sheet
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(f"{len(sheet.rows):,} rows. Choose what each field is taken "
+                                "from; a name already in the case is merged, not repeated."))
+        self.form = QFormLayout()
+        self.kind_box = QComboBox()
+        self.kind_box.addItem("People", "person")
+        self.kind_box.addItem("Organizations", "organization")
+        self.kind_box.currentIndexChanged.connect(self._fill_fields)
+        self.form.addRow("Import as", self.kind_box)
+        layout.addLayout(self.form)
+        self.preview = QTableWidget(min(PREVIEW_ROWS, len(sheet.rows)), len(sheet.columns))
+        self.preview.setHorizontalHeaderLabels(sheet.columns)
+        for r, row in enumerate(sheet.rows[:PREVIEW_ROWS]):
+            for c, value in enumerate(row):
+                self.preview.setItem(r, c, QTableWidgetItem(value))
+        self.preview.setMaximumHeight(170)
+        layout.addWidget(self.preview)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Import")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.boxes: dict[str, QComboBox] = {}
+        self._fill_fields()
+        self.resize(640, 480)
+
+    def kind(self) -> str:
+        return str(self.kind_box.currentData())
+
+    def _fill_fields(self) -> None:
+        while self.form.rowCount() > 1:
+            self.form.removeRow(1)
+        self.boxes = {}
+        guess = table_import.guess_mapping(self.sheet.columns, self.kind())
+        for fld in table_import.MAPPABLE[self.kind()]:
+            box = QComboBox()
+            box.addItem(NOT_USED, None)
+            for column in self.sheet.columns:
+                box.addItem(column, column)
+            if fld in guess:
+                box.setCurrentIndex(box.findData(guess[fld]))
+            self.boxes[fld] = box
+            self.form.addRow(FIELD_LABELS.get(fld, fld), box)
+
+    def mapping(self) -> dict[str, str]:
+        """The chosen ``{field: column}``."""
+        return {f: str(b.currentData()) for f, b in self.boxes.items()
+                if b.currentData() is not None}
+
+
+class SpreadsheetController(QObject):
+    """The window's spreadsheet exports and its people/organizations import. ``last_dialog``
+    is the mapping dialog while it is open (tests fill it)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.last_dialog: ColumnMappingDialog | None = None
+
+    def _confidential_box(self, dialog: QFileDialog) -> QCheckBox:
+        box = QCheckBox("Include confidential items")
+        layout = dialog.layout()
+        if layout is not None:
+            layout.addWidget(box)
+        return box
+
+    def prompt_xlsx(self) -> Job | None:
+        """Ask for a file name and write the case's workbook in the background."""
+        if self.window.case_id is None:
+            return None
+        dialog = QFileDialog(self.window, "Export case as Excel workbook",
+                             str(Path.home() / f"{self._stem()}.xlsx"),
+                             "Excel workbooks (*.xlsx)")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+        confidential = self._confidential_box(dialog)
+        if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return None
+        out = Path(dialog.selectedFiles()[0])
+        if out.suffix.lower() != ".xlsx":
+            out = out.with_suffix(".xlsx")
+        return self.export(out, "xlsx", include_confidential=confidential.isChecked())
+
+    def prompt_csv(self) -> Job | None:
+        """Ask for a folder and write a CSV file per section into it in the background."""
+        if self.window.case_id is None:
+            return None
+        dialog = QFileDialog(self.window, "Export case as CSV files (choose a folder)",
+                             str(Path.home()))
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
+        confidential = self._confidential_box(dialog)
+        if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return None
+        return self.export(Path(dialog.selectedFiles()[0]) / self._stem(), "csv",
+                           include_confidential=confidential.isChecked())
+
+    def _stem(self) -> str:
+        return safe_file_name(self.window.case_title()) or "case"
+
+    def export(self, out: Path, fmt: str, *, include_confidential: bool = False) -> Job:
+        """Write the case as ``fmt`` ("xlsx": the file ``out``; "csv": files in the folder
+        ``out``) off the GUI thread."""
+        from casefile.services import sheets
+
+        window = self.window
+        assert window.case_id is not None
+        case_id = window.case_id
+
+        def work(session: Session, job: Job) -> Path:
+            return sheets.export_tables(session, case_id, out, fmt,
+                                        include_confidential=include_confidential)
+
+        def done(job: Job) -> None:
+            if job.outcome == "succeeded":
+                what = "Workbook" if fmt == "xlsx" else "CSV files"
+                window.notify(f"{what} written to {out}", 10000)
+
+        job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
+                                  parent=window, on_done=done)
+        window.last_job = job
+        return job
+
+    def prompt_import(self) -> bool:
+        """Choose a .csv or .xlsx file, map its columns, and import (undoable)."""
+        if self.window.case_id is None:
+            return False
+        name, _filter = QFileDialog.getOpenFileName(
+            self.window, "Import people or organizations", str(Path.home()),
+            "Spreadsheets (*.csv *.xlsx);;All files (*)")
+        return bool(name) and self.import_file(Path(name))
+
+    def import_file(self, path: Path, *, ask: bool = True) -> bool:
+        """Read ``path``, show the mapping dialog (``ask``; else take the guessed mapping) and
+        run the import as one undoable command. Returns True when something was imported."""
+        window = self.window
+        try:
+            sheet = table_import.read_table(path)
+        except CasefileError as exc:
+            window.runner.operation_failed.emit(str(exc))
+            return False
+        dialog = ColumnMappingDialog(sheet, path.name, window)
+        self.last_dialog = dialog
+        try:
+            if ask and dialog.exec() != QDialog.DialogCode.Accepted:
+                return False
+            kind, mapping = dialog.kind(), dialog.mapping()
+        finally:
+            self.last_dialog = None
+            dialog.deleteLater()
+        try:
+            records = table_import.map_rows(sheet, kind, mapping)
+        except CasefileError as exc:
+            window.runner.operation_failed.emit(str(exc))
+            return False
+        assert window.case_id is not None
+        case_id = window.case_id
+        command = ActionCommand(
+            window.runner, case_id, f"Import {len(records)} rows from {path.name}",
+            lambda s: table_import.import_records(s, case_id, kind, records))
+        window.undo_stack.push(command)
+        return not command.failed
