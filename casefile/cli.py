@@ -173,6 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     from casefile.cli_tables import add_export_parser, add_import_table_parser
     add_export_parser(sub)
     add_import_table_parser(sub)
+    from casefile.cli_archive import add_archive_parser
+    add_archive_parser(sub)
     return parser
 
 
@@ -821,7 +823,13 @@ COMMANDS = {
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
     "suggest": cmd_suggest, "export": lambda args: _tables_command(args),
     "import-table": lambda args: _tables_command(args),
+    "archive": lambda args: _archive_command(args),
 }
+
+
+def _archive_command(args: argparse.Namespace) -> int:
+    from casefile.cli_archive import cmd_archive
+    return cmd_archive(args)
 
 
 def _tables_command(args: argparse.Namespace) -> int:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from casefile.services import cases, questions, views
 from casefile.store.workspace import Workspace
 from casefile.ui.actions import undo_redo_actions
+from casefile.ui.case_archive import ArchiveController
 from casefile.ui.case_views import install_case_views
 from casefile.ui.dialogs import NewCaseDialog
 from casefile.ui.docks import focusing_view_action, show_dock
@@ -103,6 +104,7 @@ class MainWindow(QMainWindow):
         self.imports = ImportController(self)
         self.exports = ExportController(self)
         self.spreadsheets = SpreadsheetController(self)
+        self.archives = ArchiveController(self)
         self.prompt_import, self.import_files = self.imports.prompt, self.imports.import_files
         self.prompt_export, self.export_brief = self.exports.prompt, self.exports.export_brief
         self._build_actions()
@@ -195,6 +197,12 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self.import_action = file_menu.addAction("&Import documents…", self.prompt_import)
         self.import_action.setShortcut(QKeySequence("Ctrl+I"))
+        import_menu = file_menu.addMenu("Import &from")
+        self.import_table_action = import_menu.addAction(
+            "&Spreadsheet of people or organizations…", self.spreadsheets.prompt_import)
+        self.import_archive_action = file_menu.addAction("Import case a&rchive…",
+                                                         self.archives.prompt_import)
+        file_menu.addSeparator()
         self.export_action = file_menu.addAction("&Export brief…", self.prompt_export)
         self.export_action.setShortcut(QKeySequence("Ctrl+E"))
         self.export_confidential_action = file_menu.addAction(
@@ -205,9 +213,8 @@ class MainWindow(QMainWindow):
                                                         self.spreadsheets.prompt_xlsx)
         self.export_csv_action = export_menu.addAction("&CSV files…",
                                                        self.spreadsheets.prompt_csv)
-        import_menu = file_menu.addMenu("Import &from")
-        self.import_table_action = import_menu.addAction(
-            "&Spreadsheet of people or organizations…", self.spreadsheets.prompt_import)
+        self.export_archive_action = file_menu.addAction("Export case &archive…",
+                                                         self.archives.prompt_export)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.close)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -309,7 +316,9 @@ class MainWindow(QMainWindow):
         else:
             self.setWindowTitle("Casefile")
             self.statusBar().showMessage("Create a case to begin: File ▸ New case…")
-        for action in (self.import_action, self.export_action, self.export_confidential_action):
+        for action in (self.import_action, self.export_action, self.export_confidential_action,
+                       self.export_archive_action, self.export_xlsx_action,
+                       self.export_csv_action, self.import_table_action):
             action.setEnabled(case_id is not None)
         self._refresh_counts()
         self.suggestions_panel.set_case(case_id)

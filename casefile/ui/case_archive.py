@@ -1,0 +1,139 @@
+"""Case archives from the window: File ▸ Export case… and File ▸ Import case…, each one call of
+:mod:`casefile.services.archive` off the GUI thread, with progress and cancel. A passphrase is
+asked in a dialog and kept only for the call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox
+from sqlalchemy.orm import Session
+
+from casefile.ui.exporting import safe_file_name
+from casefile.ui.operations import Job, change
+
+if TYPE_CHECKING:
+    from casefile.services.archive import ArchiveImport
+    from casefile.ui.main_window import MainWindow
+
+FILTER = "Casefile case archives (*.casefile);;All files (*)"
+
+
+class ArchiveController(QObject):
+    """The window's case export and import. ``ask_passphrase`` is the prompt (tests replace
+    it); ``last_import`` the last import's result."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.last_import: ArchiveImport | None = None
+
+    def ask_passphrase(self, label: str, *, confirm: bool) -> str | None:
+        """A passphrase from the reporter (twice when ``confirm``); None when cancelled."""
+        first, ok = QInputDialog.getText(self.window, "Passphrase", label,
+                                         QLineEdit.EchoMode.Password, "")
+        if not ok or not first:
+            return None
+        if confirm:
+            again, ok = QInputDialog.getText(self.window, "Passphrase", "Repeat the passphrase:",
+                                             QLineEdit.EchoMode.Password, "")
+            if not ok:
+                return None
+            if again != first:
+                self.window.runner.operation_failed.emit(
+                    "The two passphrases differ; nothing was written.")
+                return None
+        return first
+
+    def prompt_export(self) -> Job | None:
+        """Choose the file, whether to seal it, and write the archive in the background."""
+        window = self.window
+        if window.case_id is None:
+            return None
+        name, _f = QFileDialog.getSaveFileName(
+            window, "Export case", str(Path.home() / f"{safe_file_name(window.case_title())}"
+                                       ".casefile"), FILTER)
+        if not name:
+            return None
+        seal = QMessageBox.question(
+            window, "Seal the archive?",
+            "Seal the archive with a passphrase? Anyone with the file and the passphrase can "
+            "read the whole case.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes) == QMessageBox.StandardButton.Yes
+        passphrase = None
+        if seal:
+            passphrase = self.ask_passphrase("Passphrase for the archive:", confirm=True)
+            if passphrase is None:
+                return None
+        return self.export(Path(name), passphrase=passphrase)
+
+    def export(self, out: Path, *, passphrase: str | None = None,
+               include_confidential: bool = False) -> Job:
+        """Write the open case's archive to ``out`` off the GUI thread."""
+        from casefile.services import archive
+
+        window = self.window
+        assert window.case_id is not None
+        case_id = window.case_id
+
+        def work(session: Session, job: Job) -> Path:
+            return archive.export_archive(session, case_id, out, passphrase=passphrase,
+                                          include_confidential=include_confidential)
+
+        def done(job: Job) -> None:
+            if job.outcome == "succeeded":
+                window.notify(f"Case archive written to {out}", 10000)
+
+        job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
+                                  parent=window, on_done=done)
+        window.last_job = job
+        return job
+
+    def prompt_import(self) -> Job | None:
+        """Choose an archive (and its passphrase when sealed) and import it as a new case."""
+        from casefile.export.archive_file import is_sealed
+
+        name, _f = QFileDialog.getOpenFileName(self.window, "Import case", str(Path.home()),
+                                               FILTER)
+        if not name:
+            return None
+        path = Path(name)
+        passphrase = None
+        try:
+            sealed = is_sealed(path)
+        except OSError as exc:
+            self.window.runner.operation_failed.emit(f"Cannot read {path.name}: {exc.strerror}")
+            return None
+        if sealed:
+            passphrase = self.ask_passphrase(f"{path.name} is sealed. Its passphrase:",
+                                             confirm=False)
+            if passphrase is None:
+                return None
+        return self.import_file(path, passphrase=passphrase)
+
+    def import_file(self, path: Path, *, passphrase: str | None = None) -> Job:
+        """Import the archive at ``path`` as a new case and open it when done."""
+        from casefile.services import archive
+
+        window = self.window
+
+        def work(session: Session, job: Job) -> ArchiveImport:
+            return archive.import_archive(session, path, passphrase=passphrase,
+                                          progress=job.report)
+
+        def done(job: Job) -> None:
+            if job.outcome == "succeeded" and job.result is not None:
+                self.last_import = job.result
+                window.open_case(job.result.case_id)
+                window.notify(job.result.summary()[0].upper() + job.result.summary()[1:],
+                              10000)
+
+        job = window.runner.start(
+            work, label=f"Importing {path.name}…",
+            change=lambda r: change(r.case_id, cases=True, label="import case"),
+            parent=window, on_done=done)
+        window.last_job = job
+        return job
