@@ -1,0 +1,361 @@
+"""Crash safety, shown (issue 18): kill the ``casefile`` command with SIGKILL at random moments
+during import, edit (accepting suggestions), merge, archive import and backup, then check that
+everything it reported as done is there, nothing is half-written, and SQLite's
+``integrity_check`` is ok.
+
+    .venv/bin/python scripts/crash_trials.py [--trials 100] [--seed 1] [--json OUT]
+
+Each trial copies a prepared workspace, starts one command, kills it after a random delay
+between 0 and 1.2x the time that command takes to finish (measured first on its own copy), and
+checks the copy:
+
+- ``integrity``: ``PRAGMA integrity_check`` is ok and ``foreign_key_check`` is empty;
+- ``lost``: something the command printed as done (a document imported, a suggestion decided,
+  a case imported, a backup taken) is not in the workspace;
+- ``half``: a half-written row — a document without its item row, blob or search row; an item
+  missing from the search index; a mention marked decided without its item; one name's mentions
+  partly decided; an imported case with fewer items than its archive; a backup file that is
+  not a whole database.
+
+It prints a table (one row per operation) and exits 1 when anything was lost or half-written.
+POSIX only (SIGKILL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLES = REPO.parent / "shared" / "samples"
+CASE = "Crash trials"
+DB = "casefile.sqlite3"
+
+
+def _cli(ws: Path, *args: str) -> list[str]:
+    return [sys.executable, "-m", "casefile", "--workspace", str(ws), *args]
+
+
+def _env() -> dict[str, str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1",
+           "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH"))
+                                         if p)}
+    env.pop("CASEFILE_DEBUG", None)
+    return env
+
+
+def _run(cmd: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, capture_output=True, text=True, env=_env(), timeout=600,
+                          check=False)
+
+
+@dataclass
+class Operation:
+    """One kind of trial: ``command(ws)`` is the argv to run on the workspace copy ``ws``;
+    ``check(ws, stdout)`` returns (lost, half) counts."""
+
+    name: str
+    command: Callable[[Path], list[str]]
+    check: Callable[[Path, str], tuple[int, int]]
+    full_time: float = 0.0
+
+
+@dataclass
+class Tally:
+    trials: int = 0
+    killed: int = 0
+    killed_after_commit: int = 0
+    finished: int = 0
+    lost: int = 0
+    half: int = 0
+    integrity_ok: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def _integrity(ws: Path) -> bool:
+    db = sqlite3.connect(ws / DB)
+    try:
+        return (db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+                and db.execute("PRAGMA foreign_key_check").fetchall() == [])
+    finally:
+        db.close()
+
+
+def _common_half(db: sqlite3.Connection) -> int:
+    """Half-written rows any operation could leave (module docstring)."""
+    half = 0
+    half += db.execute("SELECT count(*) FROM documents d LEFT JOIN items i ON i.id = d.id "
+                       "WHERE i.id IS NULL").fetchone()[0]
+    half += db.execute("SELECT count(*) FROM items WHERE kind = 'document' AND id NOT IN "
+                       "(SELECT id FROM documents)").fetchone()[0]
+    half += db.execute("SELECT count(*) FROM documents WHERE sha256 IS NOT NULL AND sha256 "
+                       "NOT IN (SELECT sha256 FROM blobs)").fetchone()[0]
+    half += db.execute("SELECT count(*) FROM items WHERE id NOT IN "
+                       "(SELECT rowid FROM search_fts_docs)").fetchone()[0]
+    half += db.execute("SELECT count(*) FROM mentions WHERE status IN ('accepted', 'merged') "
+                       "AND item_id IS NULL").fetchone()[0]
+    half += db.execute(
+        "SELECT count(*) FROM (SELECT case_id, kind, name FROM mentions "
+        "WHERE status IN ('suggested', 'accepted', 'merged') GROUP BY case_id, kind, name "
+        "HAVING count(DISTINCT CASE WHEN status = 'suggested' THEN 0 ELSE 1 END) > 1)"
+    ).fetchone()[0]
+    return half
+
+
+def _changes(ws: Path) -> int:
+    """Rows in the change log (every committed action writes at least one)."""
+    db = sqlite3.connect(ws / DB)
+    try:
+        return int(db.execute("SELECT count(*) FROM change_log").fetchone()[0])
+    finally:
+        db.close()
+
+
+def _open(ws: Path) -> sqlite3.Connection:
+    return sqlite3.connect(ws / DB)
+
+
+def check_import(ws: Path, out: str) -> tuple[int, int]:
+    db = _open(ws)
+    try:
+        said = [int(line.split("(document ", 1)[1].split(",", 1)[0]) for line in
+                out.splitlines() if line.startswith("imported: ") and "(document " in line]
+        there = {r[0] for r in db.execute("SELECT id FROM documents")}
+        return sum(1 for d in said if d not in there), _common_half(db)
+    finally:
+        db.close()
+
+
+def check_decisions(ws: Path, out: str) -> tuple[int, int]:
+    db = _open(ws)
+    try:
+        done = [int(line.split(":", 1)[0]) for line in out.splitlines()
+                if line.split(":", 1)[0].isdigit()]
+        lost = 0
+        for sid in done:
+            row = db.execute("SELECT status, item_id FROM mentions WHERE id = ?",
+                             (sid,)).fetchone()
+            if row is None or row[0] == "suggested" or row[1] is None:
+                lost += 1
+        return lost, _common_half(db)
+    finally:
+        db.close()
+
+
+def check_archive_import(ws: Path, out: str, expected_items: int) -> tuple[int, int]:
+    db = _open(ws)
+    try:
+        cases = db.execute("SELECT id FROM cases ORDER BY id").fetchall()
+        half = _common_half(db)
+        for (case_id,) in cases[1:]:
+            n = db.execute("SELECT count(*) FROM items WHERE case_id = ?",
+                           (case_id,)).fetchone()[0]
+            half += n != expected_items
+        lost = int("imported case" in out and len(cases) < 2)
+        return lost, half
+    finally:
+        db.close()
+
+
+def check_backup(ws: Path, out: str) -> tuple[int, int]:
+    db = _open(ws)
+    try:
+        half = _common_half(db)
+    finally:
+        db.close()
+    folder = ws / "backups"
+    written = [line.split()[-1] for line in out.splitlines() if line.startswith("backup ")]
+    lost = sum(1 for name in written if not any(name in p.name for p in folder.glob("*")))
+    for path in folder.glob("*.sqlite3") if folder.is_dir() else []:
+        try:
+            copy = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            ok = copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+            copy.close()
+        except sqlite3.DatabaseError:
+            ok = False
+        half += not ok
+    return lost, half
+
+
+def prepare(root: Path) -> tuple[Path, Path, Path, int, list[int], list[tuple[int, int]]]:
+    """The base workspace (a case with the sample article and its suggestions, and the demo
+    case), a folder of files to import and an archive of the demo case. Returns (workspace,
+    folder, archive, items in the archive, suggestion ids to accept, (suggestion, item) pairs
+    to merge)."""
+    ws = root / "base"
+    steps = [
+        _cli(ws, "--new-workspace", "case", "new", CASE),
+        _cli(ws, "import", str(SAMPLES / "parkland-coral-springs-article.txt"), "--case", CASE,
+             "--published", "2018-02-23"),
+        _cli(ws, "demo"),
+    ]
+    for cmd in steps:
+        done = _run(cmd)
+        if done.returncode != 0:
+            raise SystemExit(f"setup failed: {' '.join(cmd[3:])}: {done.stderr.strip()}")
+    listed = json.loads(_run(_cli(ws, "suggestions", "--case", CASE, "--json")).stdout)
+    people = [s for s in listed if s.get("kind") in ("person", "organization", "place")]
+    first = next(s for s in people if s["kind"] == "person")
+    taken = json.loads(_run(_cli(ws, "suggestions", "accept", str(first["id"]), "--json")).stdout)
+    target = int(taken[0]["item_id"])  # the item the merge trials merge into
+    listed = json.loads(_run(_cli(ws, "suggestions", "--case", CASE, "--json")).stdout)
+    people = [s for s in listed if s.get("kind") in ("person", "organization", "place")]
+    # Accepting one suggestion can settle others (an affiliation accepted with its person):
+    # keep the ids that still succeed when accepted one after another on a scratch copy.
+    scratch = root / "scratch"
+    shutil.copytree(ws, scratch)
+    persons = [s for s in people if s["kind"] == "person"]
+    merge = [(int(s["id"]), target) for s in persons[-2:]]
+    keep = {m for m, _t in merge}
+    accept = [int(s["id"]) for s in people if int(s["id"]) not in keep][:16]
+    accept = [sid for sid in accept
+              if _run(_cli(scratch, "suggestions", "accept", str(sid))).returncode == 0][:10]
+    shutil.rmtree(scratch)
+    folder = root / "inbox"
+    folder.mkdir()
+    article = (SAMPLES / "parkland-coral-springs-article.txt").read_text(encoding="utf-8")
+    paragraphs = [p for p in article.split("\n") if len(p) > 80]
+    rng = random.Random(7)
+    for n in range(40):
+        body = "\n\n".join(rng.sample(paragraphs, min(6, len(paragraphs))))
+        (folder / f"note-{n:03}.txt").write_text(f"Note {n} on the response\n\n{body}\n",
+                                                 encoding="utf-8")
+    archive = root / "demo.casefile"
+    done = _run(_cli(ws, "archive", "export", "--case", "Sample: Alder Creek flood response",
+                     "-o", str(archive)))
+    if done.returncode != 0:
+        raise SystemExit(f"setup failed: archive export: {done.stderr.strip()}")
+    db = sqlite3.connect(ws / DB)
+    expected = db.execute("SELECT count(*) FROM items i JOIN cases c ON c.id = i.case_id "
+                          "WHERE c.title LIKE 'Sample:%'").fetchone()[0]
+    db.close()
+    return ws, folder, archive, expected, accept, merge
+
+
+def _has_backup_command() -> bool:
+    return "backup" in _run([sys.executable, "-m", "casefile", "--help"]).stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", metavar="OUT")
+    args = parser.parse_args(argv)
+    if sys.platform == "win32":
+        raise SystemExit("SIGKILL is POSIX; run this on Linux or macOS")
+    rng = random.Random(args.seed)
+    root = Path(tempfile.mkdtemp(prefix="casefile-crash-"))
+    try:
+        t0 = time.perf_counter()
+        base, folder, archive, expected, accept, merge = prepare(root)
+        print(f"prepared in {time.perf_counter() - t0:.1f} s: {len(accept)} suggestions to "
+              f"accept, {len(merge)} to merge, 40 files, an archive of {expected} items",
+              flush=True)
+        ops = [
+            Operation("import 40 files", lambda ws: _cli(ws, "import", str(folder), "--case",
+                                                         CASE, "--no-suggest"),
+                      check_import),
+            Operation("edit: accept suggestions",
+                      lambda ws: _cli(ws, "suggestions", "accept", *map(str, accept)),
+                      check_decisions),
+            Operation("merge suggestions", lambda ws: [
+                *_cli(ws, "suggestions", "merge", str(merge[0][0]), "--into",
+                      str(merge[0][1]))], check_decisions),
+            Operation("archive import", lambda ws: _cli(ws, "archive", "import", str(archive)),
+                      lambda ws, out: check_archive_import(ws, out, expected)),
+        ]
+        if _has_backup_command():
+            ops.append(Operation("backup now", lambda ws: _cli(ws, "backup", "now"),
+                                 check_backup))
+        for op in ops:  # how long each takes when left alone
+            ws = root / f"timing-{op.name.split()[0]}"
+            shutil.copytree(base, ws)
+            t = time.perf_counter()
+            done = _run(op.command(ws))
+            op.full_time = time.perf_counter() - t
+            if done.returncode != 0:
+                raise SystemExit(f"{op.name} fails even without a kill: {done.stderr.strip()}")
+            shutil.rmtree(ws)
+        tallies = {op.name: Tally() for op in ops}
+        base_changes = _changes(base)
+        for n in range(args.trials):
+            op = ops[n % len(ops)]
+            tally = tallies[op.name]
+            ws = root / f"trial-{n:03}"
+            shutil.copytree(base, ws)
+            delay = rng.uniform(0.0, op.full_time * 1.2)
+            proc = subprocess.Popen(op.command(ws), stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True, env=_env())
+            try:
+                proc.wait(timeout=delay)
+                tally.finished += 1
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGKILL)
+                proc.wait()
+                tally.killed += 1
+            out = proc.stdout.read() if proc.stdout else ""
+            if proc.stdout:
+                proc.stdout.close()
+            tally.trials += 1
+            if proc.returncode == -signal.SIGKILL and _changes(ws) > base_changes:
+                tally.killed_after_commit += 1  # killed mid-run, some of its work committed
+            ok = _integrity(ws)
+            tally.integrity_ok += ok
+            lost, half = op.check(ws, out)
+            tally.lost += lost
+            tally.half += half
+            if lost or half or not ok:
+                tally.notes.append(f"trial {n} after {delay:.2f} s: lost {lost}, half {half}, "
+                                   f"integrity {'ok' if ok else 'FAILED'} ({ws})")
+            else:
+                shutil.rmtree(ws)
+            print(f"  trial {n + 1}/{args.trials} {op.name}: "
+                  f"{'killed' if proc.returncode == -signal.SIGKILL else 'finished'} after "
+                  f"{delay:.2f} s; lost {lost}, half {half}, integrity {'ok' if ok else 'BAD'}",
+                  flush=True)
+        print()
+        print("| operation | full run (s) | trials | killed | killed after a commit | "
+              "finished first | lost | half rows | integrity ok |")
+        print("|---|---|---|---|---|---|---|---|---|")
+        for op in ops:
+            t = tallies[op.name]
+            print(f"| {op.name} | {op.full_time:.2f} | {t.trials} | {t.killed} "
+                  f"| {t.killed_after_commit} | {t.finished} | {t.lost} | {t.half} "
+                  f"| {t.integrity_ok}/{t.trials} |")
+        total = Tally()
+        for t in tallies.values():
+            for key in ("trials", "killed", "killed_after_commit", "finished", "lost", "half",
+                        "integrity_ok"):
+                setattr(total, key, getattr(total, key) + getattr(t, key))
+        print(f"| **all** | | {total.trials} | {total.killed} | {total.killed_after_commit} "
+              f"| {total.finished} | {total.lost} | {total.half} "
+              f"| {total.integrity_ok}/{total.trials} |")
+        for t in tallies.values():
+            for note in t.notes:
+                print("  " + note)
+        if args.json:
+            Path(args.json).write_text(json.dumps(
+                {name: {k: v for k, v in vars(t).items()} for name, t in tallies.items()},
+                indent=1), encoding="utf-8")
+        bad = total.lost or total.half or total.integrity_ok != total.trials
+        return 1 if bad else 0
+    finally:
+        if not any(t.notes for t in locals().get("tallies", {}).values()):
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
