@@ -20,7 +20,11 @@ def add_export_parser(sub: Any) -> None:
     ex.add_argument("-o", "--output", required=True, metavar="OUT",
                     help="a folder (csv) or a file ending in .xlsx")
     ex.add_argument("--include-confidential", action="store_true",
-                    help="include items flagged confidential and their names")
+                    help="include items flagged confidential and their names (the internal "
+                         "profile)")
+    ex.add_argument("--profile", choices=("internal", "editor", "legal", "public"),
+                    help="who the export is for, as for the brief (default editor: "
+                         "confidential items left out, their names [withheld])")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -35,11 +39,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     with ws.transaction() as s:
         case_id = cases.find_case(s, args.case).id
         if args.format == "csv":
-            paths = sheets.export_csv(s, case_id, out,
+            paths = sheets.export_csv(s, case_id, out, profile=args.profile,
                                       include_confidential=args.include_confidential)
             print(f"wrote {len(paths)} files to {out}")
         else:
-            sheets.export_xlsx(s, case_id, out, include_confidential=args.include_confidential)
+            sheets.export_xlsx(s, case_id, out, profile=args.profile,
+                               include_confidential=args.include_confidential)
             print(f"wrote {out}")
     return 0
 

@@ -150,3 +150,38 @@ def test_mapping_without_a_name_column_is_refused(tmp_path: Path):
     bad.write_bytes(b"PK\x03\x04 not really a workbook")
     with pytest.raises(ValidationError, match="not a readable .xlsx"):
         table_import.read_table(bad)
+
+
+def test_public_tables_name_a_confidential_person_only_as_a_source(workspace, case_id):
+    with workspace.transaction() as s:
+        secret = _person(s, case_id, "Hidden Informant", confidential=True,
+                         contact="+1 555 010 2030", role="night clerk")
+        items.create_item(s, case_id, "question", "Ask Hidden Informant about the memo",
+                          ask_id=secret, notes="private reporter's note")
+        public = {t.name: t for t in sheets.case_tables(s, case_id, profile="public")}
+    assert [r[1] for r in public["people"].rows] == ["Source A"]
+    assert public["people"].rows[0][3] is None and public["people"].rows[0][5] is None
+    follow = public["follow-ups"].rows[0]
+    assert follow[1] == "Ask Source A about the memo" and follow[5] == "Source A"
+    assert follow[-1] is None  # no notes in a public export
+    assert "Informant" not in repr(public) and "555" not in repr(public)
+
+
+def test_a_cell_left_unsubstituted_is_refused_with_its_place(workspace, case_id, tmp_path,
+                                                             monkeypatch):
+    from casefile.export.pdf_check import ProtectedStringFoundError
+    from casefile.services.disclosure import Disclosure
+
+    with workspace.transaction() as s:
+        _person(s, case_id, "Hidden Informant", confidential=True)
+        items.create_item(s, case_id, "question", "Call Hidden Informant back")
+    real = Disclosure.substitute
+    # the follow-up text slips through unsubstituted; every other field is still replaced
+    monkeypatch.setattr(Disclosure, "substitute", lambda self, text, quoted=False: (
+        text if text and text.startswith("Call") else real(self, text, quoted=quoted)))
+    out = tmp_path / "leak.xlsx"
+    with workspace.transaction() as s, pytest.raises(ProtectedStringFoundError) as caught:
+        sheets.export_xlsx(s, case_id, out, profile="public")
+    assert caught.value.found == "Hidden Informant"
+    assert "follow-ups section, row 2, column 'question'" in caught.value.place
+    assert not out.exists()
