@@ -56,6 +56,7 @@ from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.viewer import DocumentViewer
 from casefile.ui.watch import install_workspace_watch
 from casefile.ui.window_state import remembered_case, restore_window_state, save_window_state
+from casefile.ui.workspace_menu import install_workspace_actions
 
 
 def app_settings() -> QSettings:
@@ -198,6 +199,8 @@ class MainWindow(QMainWindow):
         self.export_confidential_action = file_menu.addAction(
             "Export brief with &confidential sources…",
             lambda: self.prompt_export(include_confidential=True))
+        file_menu.addSeparator()
+        install_workspace_actions(self, file_menu)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.close)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
