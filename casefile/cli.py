@@ -147,6 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_suggestions_parser(sub)
     _add_suggest_parser(sub)
     _add_workspace_parser(sub)
+    bk = sub.add_parser("backup", help="list, take or restore the workspace's backups")
+    bk_acts = bk.add_subparsers(dest="backup_command", metavar="ACTION", required=True)
+    bk_list = bk_acts.add_parser("list", help="the backups, newest first")
+    bk_list.add_argument("--json", action="store_true")
+    bk_acts.add_parser("now", help="take a backup now (checked, then older ones rotated)")
+    bk_res = bk_acts.add_parser("restore", help="restore a backup (checked first; the current "
+                                                "state is backed up before)")
+    bk_res.add_argument("backup_id", metavar="ID")
 
     br = sub.add_parser("brief", help="write the case's PDF brief")
     br.add_argument("--case", required=True, metavar="TITLE")
@@ -451,6 +459,34 @@ def _open(args: argparse.Namespace) -> Workspace:
         passphrase = _ask_new("Passphrase for the new encrypted workspace", PASSPHRASE_ENV)
     return open_workspace(args.workspace, args.db, create=args.new_workspace,
                           passphrase=passphrase, encrypt=args.encrypt)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from casefile.services import backups
+
+    ws = _open(args)
+    try:
+        if args.backup_command == "list":
+            listed = backups.list_backups(ws)
+            if args.json:
+                _print_json([{"id": b.id, "taken": b.taken.isoformat(), "reason": b.reason,
+                              "size": b.size, "path": str(b.path)} for b in listed])
+            elif not listed:
+                print("no backups yet")
+            for b in listed if not args.json else ():
+                print(f"{b.id:<32} {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason:<15} "
+                      f"{b.size / 1e6:.1f} MB")
+            return 0
+        if args.backup_command == "now":
+            made = backups.backup_now(ws)
+            print(f"backup {made.id} taken ({made.size / 1e6:.1f} MB): {made.path}")
+            return 0
+        done = backups.restore(ws, args.backup_id)
+        print(f"restored backup {done.restored.id} ({sum(done.tables.values())} rows checked); "
+              f"the state before it is backup {done.before.id}")
+        return 0
+    finally:
+        ws.close()
 
 
 def cmd_workspace(args: argparse.Namespace) -> int:
@@ -878,6 +914,7 @@ COMMANDS = {
     "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
     "suggest": cmd_suggest, "workspace": cmd_workspace,
+    "backup": cmd_backup,
 }
 
 

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from casefile.services import cases, questions, views
 from casefile.store.workspace import Workspace
 from casefile.ui.actions import undo_redo_actions
+from casefile.ui.auto_backup import install_auto_backup
 from casefile.ui.case_views import install_case_views
 from casefile.ui.dialogs import NewCaseDialog
 from casefile.ui.docks import focusing_view_action, show_dock
@@ -120,6 +121,7 @@ class MainWindow(QMainWindow):
         ids = self.picker.case_ids()
         self.open_case(chosen if chosen in ids else (ids[0] if ids else None))
         self.watch = install_workspace_watch(self)  # other processes' commits, other windows
+        self.auto_backup = install_auto_backup(self)
 
     def _build_widgets(self) -> None:
         self.picker = CaseNavigator()

@@ -238,3 +238,22 @@ def test_encrypt_is_refused_for_an_existing_plain_workspace_and_without_new_work
     assert "casefile workspace encrypt" in _one_line(plain.err)
     usage = casefile(folder, "--encrypt", "case", "list", env=KEY, new_workspace=False)
     assert usage.code == 2
+
+
+def test_backup_now_list_and_restore_from_the_command_line(tmp_path: Path) -> None:
+    folder = tmp_path / "ws"
+    made = casefile(folder, "--encrypt", "case", "new", "Harbor inquiry", env=KEY,
+                    new_workspace=True)
+    assert made.code == 0, made.err
+    now = casefile(folder, "backup", "now", env=KEY)
+    assert now.code == 0, now.err
+    assert casefile(folder, "case", "new", "Later case", env=KEY).code == 0
+    listed = casefile(folder, "backup", "list", "--json", env=KEY)
+    (manual,) = [b for b in json.loads(listed.out) if b["reason"] == "manual"]
+    restored = casefile(folder, "backup", "restore", manual["id"], env=KEY)
+    assert restored.code == 0, restored.err
+    titles = casefile(folder, "case", "list", "--json", env=KEY)
+    assert [c["title"] for c in json.loads(titles.out)] == ["Harbor inquiry"]
+    missing = casefile(folder, "backup", "restore", "nope", env=KEY)
+    assert missing.code == 1 and "no backup 'nope'" in _one_line(missing.err)
+    assert leaks(folder, ("Later case", "Harbor inquiry")) == {}

@@ -157,3 +157,27 @@ def test_encrypt_workspace_from_the_window_reopens_it_encrypted(
     finally:
         reopened.runner.shutdown()
         reopened.close()
+
+
+def test_the_window_backs_up_on_open_and_again_only_after_changes(
+        qapp, qtbot, tmp_path, make_window) -> None:
+    from casefile.services import backups
+    from casefile.ui.auto_backup import AutoBackup
+
+    ws = open_workspace(tmp_path / "enc", passphrase=PASS, encrypt=True)
+    with ws.transaction() as s:
+        case_id = int(cases.create_case(s, "Harbor inquiry").id)
+    window = make_window(case_id=case_id, workspace=ws)
+    auto = AutoBackup(window, interval_ms=60_000, first_ms=0)
+    qtbot.waitUntil(lambda: auto.taken == 1, timeout=10_000)  # the one on open
+    auto.tick()
+    assert auto.taken == 1  # nothing changed: no second copy
+    with ws.transaction() as s:
+        items.create_item(s, case_id, "person", "Board clerk", notes=f"{NOTE_WORD} cafe")
+    auto.tick()
+    assert auto.taken == 2
+    taken = [b for b in backups.list_backups(ws) if b.reason == "auto"]
+    assert len(taken) >= 2
+    assert all(b.path.read_bytes()[:16] != SQLITE_HEADER for b in taken)
+    assert leaks(tmp_path / "enc", (NOTE_WORD,)) == {}
+    ws.close()
