@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--new-workspace", action="store_true",
                         help="create the workspace when the --workspace / $CASEFILE_WORKSPACE "
                              "folder holds none (otherwise such a path is refused)")
+    parser.add_argument("--encrypt", action="store_true",
+                        help="with --new-workspace: encrypt the new workspace (SQLCipher) with a "
+                             "passphrase, asked twice or taken from $CASEFILE_PASSPHRASE")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     sub.add_parser("gui", help="open the desktop app (the default)")
@@ -158,6 +161,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_suggestions_parser(sub)
     _add_suggest_parser(sub)
+    _add_workspace_parser(sub)
+    bk = sub.add_parser("backup", help="list, take or restore the workspace's backups")
+    bk_acts = bk.add_subparsers(dest="backup_command", metavar="ACTION", required=True)
+    bk_list = bk_acts.add_parser("list", help="the backups, newest first")
+    bk_list.add_argument("--json", action="store_true")
+    bk_acts.add_parser("now", help="take a backup now (checked, then older ones rotated)")
+    bk_res = bk_acts.add_parser("restore", help="restore a backup (checked first; the current "
+                                                "state is backed up before)")
+    bk_res.add_argument("backup_id", metavar="ID")
 
     br = sub.add_parser("brief", help="write the case's PDF brief")
     br.add_argument("--case", required=True, metavar="TITLE")
@@ -176,6 +188,50 @@ def build_parser() -> argparse.ArgumentParser:
     from casefile.cli_archive import add_archive_parser
     add_archive_parser(sub)
     return parser
+
+
+def _add_workspace_parser(sub: Any) -> None:
+    """``casefile workspace info | encrypt | passphrase``."""
+    wsp = sub.add_parser("workspace", help="the workspace itself: whether it is encrypted; "
+                                           "encrypt it; change its passphrase")
+    acts = wsp.add_subparsers(dest="workspace_command", metavar="ACTION", required=True)
+    info = acts.add_parser("info", help="where the workspace is and whether it is encrypted")
+    info.add_argument("--json", action="store_true")
+    acts.add_parser("encrypt", help="encrypt a plain workspace in place (passphrase asked twice, "
+                                    "or $CASEFILE_PASSPHRASE); the plain file is overwritten")
+    acts.add_parser("passphrase", help="change the passphrase of an encrypted workspace (old one "
+                                       "asked or $CASEFILE_PASSPHRASE, new one asked twice or "
+                                       "$CASEFILE_NEW_PASSPHRASE)")
+
+
+#: Environment variables a script can give passphrases in (a terminal is asked otherwise).
+PASSPHRASE_ENV = "CASEFILE_PASSPHRASE"
+NEW_PASSPHRASE_ENV = "CASEFILE_NEW_PASSPHRASE"
+
+
+def _ask(prompt: str, env: str) -> str:
+    """A passphrase from ``$env``, else typed at the terminal without echo. Raises
+    CasefileError when there is neither (a script without the variable)."""
+    given = os.environ.get(env)
+    if given:
+        return given
+    if not sys.stdin.isatty():
+        what = prompt.rstrip(": ")
+        raise CasefileError(f"{what[0].lower()}{what[1:]} is needed and there is no terminal "
+                            f"to ask on; set ${env}")
+    import getpass
+
+    return getpass.getpass(prompt)
+
+
+def _ask_new(what: str, env: str) -> str:
+    """A new passphrase: from ``$env``, else typed twice (both must agree)."""
+    from casefile.store.encryption import check_new_passphrase
+
+    if os.environ.get(env):
+        return check_new_passphrase(os.environ[env])
+    first = _ask(f"{what}: ", env)
+    return check_new_passphrase(first, _ask(f"{what} again: ", env))
 
 
 def _suggestion_id(value: str) -> int:
@@ -417,9 +473,88 @@ def _case_of(session: Any, mention_id: int) -> int:
 
 
 def _open(args: argparse.Namespace) -> Workspace:
-    from casefile.store.workspace import open_workspace
+    from casefile.store.workspace import encrypted_database, is_new_database, open_workspace
 
-    return open_workspace(args.workspace, args.db, create=args.new_workspace)
+    encrypted = encrypted_database(args.workspace, args.db)
+    passphrase = None
+    if encrypted is not None:
+        passphrase = _ask(f"Passphrase for the workspace at {encrypted.parent}: ",
+                          PASSPHRASE_ENV)
+    elif args.encrypt and is_new_database(args.workspace, args.db):
+        passphrase = _ask_new("Passphrase for the new encrypted workspace", PASSPHRASE_ENV)
+    return open_workspace(args.workspace, args.db, create=args.new_workspace,
+                          passphrase=passphrase, encrypt=args.encrypt)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from casefile.services import backups
+
+    ws = _open(args)
+    try:
+        if args.backup_command == "list":
+            listed = backups.list_backups(ws)
+            if args.json:
+                _print_json([{"id": b.id, "taken": b.taken.isoformat(), "reason": b.reason,
+                              "size": b.size, "path": str(b.path)} for b in listed])
+            elif not listed:
+                print("no backups yet")
+            for b in listed if not args.json else ():
+                print(f"{b.id:<32} {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason:<15} "
+                      f"{b.size / 1e6:.1f} MB")
+            return 0
+        if args.backup_command == "now":
+            made = backups.backup_now(ws)
+            print(f"backup {made.id} taken ({made.size / 1e6:.1f} MB): {made.path}")
+            return 0
+        done = backups.restore(ws, args.backup_id)
+        print(f"restored backup {done.restored.id} ({sum(done.tables.values())} rows checked); "
+              f"the state before it is backup {done.before.id}")
+        return 0
+    finally:
+        ws.close()
+
+
+def cmd_workspace(args: argparse.Namespace) -> int:
+    from casefile.services import encryption
+    from casefile.store.workspace import choose_location, database_path, missing_workspace
+
+    missing = missing_workspace(args.workspace, args.db)
+    if missing is not None:
+        raise missing
+    url = choose_location(args.workspace, args.db).url
+    path = database_path(url)
+    if path is None:
+        raise CasefileError("a database server workspace is not encrypted by Casefile")
+    if not path.is_file():
+        raise CasefileError(f"no workspace at {path.parent}")
+    from casefile.store.encryption import is_encrypted_file
+
+    if args.workspace_command == "info":
+        encrypted = is_encrypted_file(path)
+        if args.json:
+            _print_json({"folder": str(path.parent), "database": str(path),
+                         "encrypted": encrypted})
+        else:
+            print(f"{path.parent}: {'encrypted' if encrypted else 'not encrypted'}")
+        return 0
+    if args.workspace_command == "encrypt":
+        if is_encrypted_file(path):
+            raise CasefileError(f"the workspace at {path.parent} is already encrypted")
+        _open(args).close()  # brings the schema to head, with its pre-upgrade backup
+        passphrase = _ask_new("New passphrase", PASSPHRASE_ENV)
+        result = encryption.encrypt_workspace(path.parent, passphrase)
+        print(f"encrypted {path.parent}: {sum(result.tables.values())} rows in "
+              f"{len(result.tables)} tables checked, {len(result.backups)} backups encrypted, "
+              f"{len(result.erased)} plain files overwritten and removed")
+        for other in result.others:
+            print(f"casefile: note: {other} is not part of the database and was left as it is",
+                  file=sys.stderr)
+        return 0
+    old = _ask(f"Current passphrase for the workspace at {path.parent}: ", PASSPHRASE_ENV)
+    new = _ask_new("New passphrase", NEW_PASSPHRASE_ENV)
+    rekeyed = encryption.change_workspace_passphrase(path.parent, old, new)
+    print(f"passphrase changed for {path.parent} ({len(rekeyed)} backups re-keyed)")
+    return 0
 
 
 def cmd_case(args: argparse.Namespace) -> int:
@@ -786,7 +921,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         # README's first command still ends with something to look at.
         from casefile.services import brief
 
-        target = (ws.folder or Path.cwd()) / "sample-brief.pdf"
+        # never a plain PDF beside an encrypted database
+        folder = ws.folder if ws.folder is not None and not ws.encrypted else Path.cwd()
+        target = folder / "sample-brief.pdf"
         with ws.transaction() as s:
             brief.export_brief(s, case_id, target)
         print(f"casefile: {exc}; wrote the sample brief to {target} instead", file=sys.stderr)
@@ -813,7 +950,7 @@ def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
     except ImportError as exc:
         raise GuiUnavailable(f"the desktop app cannot start: {exc}") from exc
     return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id,
-                   new_workspace=args.new_workspace)
+                   new_workspace=args.new_workspace, encrypt=args.encrypt)
 
 
 COMMANDS = {
@@ -821,7 +958,8 @@ COMMANDS = {
     "item": cmd_item,
     "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
-    "suggest": cmd_suggest, "export": lambda args: _tables_command(args),
+    "suggest": cmd_suggest, "workspace": cmd_workspace, "backup": cmd_backup,
+    "export": lambda args: _tables_command(args),
     "import-table": lambda args: _tables_command(args),
     "archive": lambda args: _archive_command(args),
 }
@@ -852,6 +990,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``casefile`` command; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.encrypt and not args.new_workspace:
+        parser.error("--encrypt only goes with --new-workspace (to encrypt an existing "
+                     "workspace: casefile workspace encrypt)")
     try:
         if args.command in (None, "gui"):
             return _run_gui(args)

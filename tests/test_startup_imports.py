@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAZY = ("reportlab", "alembic", "spacy", "trafilatura", "pdfminer", "pypdfium2", "docx",
         "icalendar", "casefile.export.brief", "casefile.ingest.html", "casefile.ingest.pdf",
         "casefile.extract.pipeline", "casefile.services.batch",
-        "casefile.ui.timeline", "casefile.ui.claims_view")
+        "casefile.ui.timeline", "casefile.ui.claims_view", "sqlcipher3")
 
 
 def _loaded_after(code: str, env: dict[str, str] | None = None) -> dict[str, object]:

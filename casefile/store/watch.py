@@ -165,8 +165,9 @@ class Presence:
     :class:`CommitWatch`). File errors (a read-only folder) are ignored: presence is a courtesy.
     """
 
-    def __init__(self, workspace: Workspace) -> None:
-        folder = workspace.folder
+    def __init__(self, workspace: Workspace | Path) -> None:
+        # a folder: only to read the marks there (e.g. before encrypting the workspace)
+        folder = workspace if isinstance(workspace, Path) else workspace.folder
         self.folder: Path | None = folder / PRESENCE_DIR if folder is not None else None
         self.host = socket.gethostname()
         self.pid = os.getpid()

@@ -10,6 +10,11 @@ A folder chosen by ``--workspace`` or ``$CASEFILE_WORKSPACE`` that holds no work
 empty, or without ``casefile.sqlite3``) is only made into one when asked (``create=True``; the
 command line's ``--new-workspace``): a mistyped path must not open an empty workspace that looks
 as if the cases were gone. The default folder is always created on first use.
+
+A SQLite workspace may be encrypted (SQLCipher, :mod:`casefile.store.encryption`): chosen when
+it is created (``encrypt=True`` with a ``passphrase``), recognised afterwards by its database
+file (no plain SQLite header), opened only with its passphrase, which the open Workspace keeps
+in memory and nothing writes to disk.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -154,10 +159,33 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def make_engine(url: str) -> Engine:
+def database_path(url: str) -> Path | None:
+    """The database file of a SQLite workspace URL (``sqlite:///PATH``), else None."""
+    return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
+
+
+def encrypted_database(workspace: str | Path | None = None,
+                       db_url: str | None = None) -> Path | None:
+    """The database file of the chosen workspace when it is an encrypted one (so a passphrase
+    is needed to open it), else None. Reads the file's first 16 bytes; creates nothing."""
+    from casefile.store.encryption import is_encrypted_file
+
+    path = database_path(resolve_location(workspace, db_url))
+    return path if path is not None and is_encrypted_file(path) else None
+
+
+def is_new_database(workspace: str | Path | None = None, db_url: str | None = None) -> bool:
+    """True when the chosen workspace is a SQLite one whose database file does not exist yet
+    (or is empty): opening it creates it, so ``encrypt=True`` applies. Creates nothing."""
+    path = database_path(resolve_location(workspace, db_url))
+    return path is not None and (not path.is_file() or path.stat().st_size == 0)
+
+
+def make_engine(url: str, passphrase: str | None = None) -> Engine:
     """Create the engine for ``url``; on SQLite, every connection gets the workspace PRAGMAs.
 
-    Raises CasefileError when the folder cannot be created.
+    With ``passphrase`` (SQLite only) the database is a SQLCipher one opened with that key
+    (created encrypted when new). Raises CasefileError when the folder cannot be created.
     """
     if url.startswith("sqlite:///"):
         path = Path(url.removeprefix("sqlite:///"))
@@ -167,12 +195,23 @@ def make_engine(url: str) -> Engine:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CasefileError(f"cannot create the workspace folder {path.parent}: {exc}") from exc
-        engine = create_engine(url)
+        if passphrase is None:
+            engine = create_engine(url)
+        else:
+            from sqlalchemy.pool import QueuePool
+
+            from casefile.store.encryption import engine_url
+
+            # the dialect keys each connection (PRAGMA key) before the listeners below run
+            engine = create_engine(engine_url(path, passphrase), poolclass=QueuePool)
         event.listen(engine, "connect", _sqlite_pragmas)
         # Let SQLAlchemy, not pysqlite, issue BEGIN so a transaction covers reads and writes.
         event.listen(engine, "connect", _disable_pysqlite_begin)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
+    if passphrase is not None:
+        raise CasefileError("only a SQLite workspace folder can be encrypted, not a database "
+                            "server")
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -196,13 +235,19 @@ class Workspace:
     engine: Engine
     sessions: sessionmaker[Session]
     backup_path: Path | None = None
+    #: The passphrase of an encrypted workspace (None: plain); held in memory only.
+    passphrase: str | None = field(default=None, repr=False)
 
     @property
     def folder(self) -> Path | None:
         """The workspace folder for SQLite workspaces, else None."""
-        if self.url.startswith("sqlite:///"):
-            return Path(self.url.removeprefix("sqlite:///")).parent
-        return None
+        path = database_path(self.url)
+        return path.parent if path is not None else None
+
+    @property
+    def encrypted(self) -> bool:
+        """True for an encrypted (SQLCipher) workspace."""
+        return self.passphrase is not None
 
     @property
     def label(self) -> str:
@@ -279,12 +324,21 @@ def _scripted_head() -> str | None:
     return heads.pop() if len(heads) == 1 else None
 
 
-def _backup_sqlite(engine: Engine, revision: str) -> Path:
+def _backup_sqlite(engine: Engine, revision: str, passphrase: str | None = None) -> Path:
     db_path = Path(engine.url.database or "")
     backups = db_path.parent / "backups"
     backups.mkdir(exist_ok=True)
     stamp = utcnow().strftime("%Y%m%dT%H%M%S")
     target = backups / f"casefile-{stamp}-rev{revision}.sqlite3"
+    if passphrase is not None:  # the copy stays encrypted, with the same key
+        from casefile.store.encryption import backup_encrypted, connect_raw
+
+        keyed = connect_raw(db_path, passphrase)
+        try:
+            backup_encrypted(keyed, target, passphrase)
+        finally:
+            keyed.close()
+        return target
     src = sqlite3.connect(db_path)
     try:
         dst = sqlite3.connect(target)
@@ -297,10 +351,11 @@ def _backup_sqlite(engine: Engine, revision: str) -> Path:
     return target
 
 
-def upgrade(engine: Engine) -> Path | None:
+def upgrade(engine: Engine, passphrase: str | None = None) -> Path | None:
     """Bring the database to the head revision; back it up first if it held an older schema.
 
-    Returns the backup's path (SQLite, older schema) or None. Raises CasefileError when the
+    Returns the backup's path (SQLite, older schema; encrypted with ``passphrase`` when the
+    workspace is) or None. Raises CasefileError when the
     database was written by a newer Casefile (unknown revision).
     """
     stored = _stored_revision(engine)
@@ -323,7 +378,7 @@ def upgrade(engine: Engine) -> Path | None:
                 f"this workspace was made by a newer Casefile (schema {current}); update Casefile"
             ) from exc
         if engine.dialect.name == "sqlite":
-            backup = _backup_sqlite(engine, current)
+            backup = _backup_sqlite(engine, current, passphrase)
     cfg = alembic_config()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
@@ -333,25 +388,29 @@ def upgrade(engine: Engine) -> Path | None:
 
 def open_workspace(
     workspace: str | Path | None = None, db_url: str | None = None, *, migrate: bool = True,
-    create: bool = True,
+    create: bool = True, passphrase: str | None = None, encrypt: bool = False,
 ) -> Workspace:
     """Open (creating or upgrading as needed) the workspace chosen by the arguments/environment.
 
     With ``create=False`` a folder chosen by ``workspace`` or ``$CASEFILE_WORKSPACE`` that holds
     no workspace raises NoWorkspaceError and nothing is created (the default folder is still
-    created). Raises CasefileError when the database cannot be opened or is not a Casefile
-    workspace.
+    created). An encrypted workspace needs its ``passphrase`` (PassphraseNeededError without
+    one, WrongPassphraseError for a wrong one; both CasefileErrors). ``encrypt=True`` makes a
+    new workspace encrypted with ``passphrase`` (at least 8 characters); it is refused for a
+    plain workspace that exists already (see :func:`casefile.store.encryption.encrypt_in_place`).
+    Raises CasefileError when the database cannot be opened or is not a Casefile workspace.
     """
     if not create:
         missing = missing_workspace(workspace, db_url)
         if missing is not None:
             raise missing
     url = resolve_location(workspace, db_url)
-    engine = make_engine(url)
+    key = _key_for(url, passphrase, encrypt)
+    engine = make_engine(url, key)
     backup = None
     if migrate:
         try:
-            backup = upgrade(engine)
+            backup = upgrade(engine, key)
         except DBAPIError as exc:
             engine.dispose()
             raise CasefileError(f"cannot open the workspace database: {exc.orig}") from exc
@@ -359,7 +418,33 @@ def open_workspace(
             engine.dispose()
             raise
     factory = sessionmaker(engine, expire_on_commit=False)
-    return Workspace(url=url, engine=engine, sessions=factory, backup_path=backup)
+    return Workspace(url=url, engine=engine, sessions=factory, backup_path=backup,
+                     passphrase=key)
+
+
+def _key_for(url: str, passphrase: str | None, encrypt: bool) -> str | None:
+    """The key to open ``url`` with (None: plain), checked; see :func:`open_workspace`."""
+    path = database_path(url)
+    if path is None:
+        if encrypt:
+            raise CasefileError("only a SQLite workspace folder can be encrypted, not a "
+                                "database server")
+        return None
+    from casefile.store import encryption
+
+    if encryption.is_encrypted_file(path):
+        if passphrase is None:
+            raise encryption.PassphraseNeededError(path)
+        encryption.check_passphrase(path, passphrase)
+        return passphrase
+    if not encrypt:
+        return None
+    if path.is_file() and path.stat().st_size > 0:
+        raise CasefileError(f"the workspace at {path.parent} exists and is not encrypted; "
+                            "encrypt it with: casefile workspace encrypt")
+    if passphrase is None:
+        raise CasefileError("a new encrypted workspace needs a passphrase")
+    return encryption.check_new_passphrase(passphrase)
 
 
 def table_names(engine: Engine) -> list[str]:

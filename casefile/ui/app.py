@@ -14,8 +14,14 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from casefile.errors import CasefileError
-from casefile.store.workspace import missing_workspace, open_workspace
+from casefile.store.workspace import (
+    Workspace,
+    is_new_database,
+    missing_workspace,
+    open_workspace,
+)
 from casefile.ui.main_window import MainWindow
+from casefile.ui.workspace_dialogs import NewPassphraseDialog, open_asking
 
 #: Set to 1 to quit at the first event-loop turn after the window is shown, printing
 #: ``casefile: shown CPU_SECONDS`` on stdout (the start-up benchmark times the process to it).
@@ -52,9 +58,23 @@ def confirm_new_workspace(folder: Path, parent: QWidget | None = None) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+def _create_encrypted(workspace: str | Path | None, db_url: str | None) -> Workspace | None:
+    """A new encrypted workspace, its passphrase typed twice in a dialog; None if cancelled."""
+    from casefile.store.workspace import choose_location
+
+    where = choose_location(workspace, db_url)
+    dialog = NewPassphraseDialog(
+        "New encrypted workspace",
+        f"Passphrase for the new encrypted workspace in {where.folder or where.url}.\n"
+        "It cannot be recovered if lost.")
+    if dialog.exec() != NewPassphraseDialog.DialogCode.Accepted:
+        return None
+    return open_workspace(workspace, db_url, passphrase=dialog.passphrase(), encrypt=True)
+
+
 def run_app(
     workspace: str | Path | None = None, db_url: str | None = None,
-    case_id: int | None = None, new_workspace: bool = False,
+    case_id: int | None = None, new_workspace: bool = False, encrypt: bool = False,
 ) -> int:
     """Open the window on a workspace and run until it closes; returns the exit code.
 
@@ -65,6 +85,8 @@ def run_app(
     A chosen folder that holds no workspace is created only with ``new_workspace`` or when the
     user answers Yes to "Create a new workspace here?"; No prints the command line's one line
     (``casefile: no workspace at PATH; ...``) on stderr and gives exit code 1, creating nothing.
+    An encrypted workspace asks its passphrase (again after a wrong one; Cancel gives exit code
+    1); ``encrypt`` makes a workspace created here encrypted, its passphrase typed twice.
     """
     app = ensure_application()
     missing = None if new_workspace else missing_workspace(workspace, db_url)
@@ -72,7 +94,13 @@ def run_app(
         print(f"casefile: {missing}", file=sys.stderr)
         return 1
     try:
-        ws = open_workspace(workspace, db_url)
+        if encrypt and is_new_database(workspace, db_url):
+            ws = _create_encrypted(workspace, db_url)
+        else:
+            ws = open_asking(workspace, db_url)
+        if ws is None:
+            print("casefile: no passphrase given; the workspace was not opened", file=sys.stderr)
+            return 1
     except CasefileError as exc:
         QMessageBox.critical(None, "Casefile", f"The workspace cannot be opened:\n{exc}")
         return 1

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from casefile.services import cases, questions, views
 from casefile.store.workspace import Workspace
 from casefile.ui.actions import undo_redo_actions
+from casefile.ui.auto_backup import install_auto_backup
 from casefile.ui.case_archive import ArchiveController
 from casefile.ui.case_views import install_case_views
 from casefile.ui.dialogs import NewCaseDialog
@@ -58,6 +59,7 @@ from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.viewer import DocumentViewer
 from casefile.ui.watch import install_workspace_watch
 from casefile.ui.window_state import remembered_case, restore_window_state, save_window_state
+from casefile.ui.workspace_menu import install_workspace_actions
 
 
 def app_settings() -> QSettings:
@@ -123,6 +125,7 @@ class MainWindow(QMainWindow):
         ids = self.picker.case_ids()
         self.open_case(chosen if chosen in ids else (ids[0] if ids else None))
         self.watch = install_workspace_watch(self)  # other processes' commits, other windows
+        self.auto_backup = install_auto_backup(self)
 
     def _build_widgets(self) -> None:
         self.picker = CaseNavigator()
@@ -215,6 +218,8 @@ class MainWindow(QMainWindow):
                                                        self.spreadsheets.prompt_csv)
         self.export_archive_action = file_menu.addAction("Export case &archive…",
                                                          self.archives.prompt_export)
+        file_menu.addSeparator()
+        install_workspace_actions(self, file_menu)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.close)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)

@@ -19,6 +19,7 @@ MODULES = (
     "sqlalchemy.dialects.sqlite",
     "casefile.store",
     "casefile.store.workspace",
+    "casefile.store.encryption",
     "casefile.store.watch",
     "casefile.services.cases",
     "casefile.services.claim_actions",

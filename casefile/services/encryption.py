@@ -1,0 +1,67 @@
+"""Workspace encryption as user actions: encrypt a plain workspace in place, change the
+passphrase of an encrypted one (the window and the CLI both call these).
+
+The work is in :mod:`casefile.store.encryption`; here the folder is checked for open Casefile
+windows first (their marks in ``open-windows/``), since a window writing to the plain file
+while it is swapped would lose its changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from casefile.errors import CasefileError
+from casefile.store.encryption import (
+    EncryptResult,
+    change_passphrase,
+    check_new_passphrase,
+    encrypt_in_place,
+    is_encrypted_file,
+)
+from casefile.store.workspace import DB_FILENAME
+
+
+def _database(folder: str | Path) -> Path:
+    path = Path(folder).expanduser() / DB_FILENAME
+    if not path.is_file():
+        raise CasefileError(f"no workspace at {folder}")
+    return path
+
+
+def _windows_open(folder: Path, own_window: str | None) -> bool:
+    from casefile.store.watch import Presence
+
+    marks = Presence(folder)
+    if own_window is not None:
+        marks.name = own_window
+    return bool(marks.others())
+
+
+def encrypt_workspace(folder: str | Path, passphrase: str, confirmation: str | None = None,
+                      *, own_window: str | None = None) -> EncryptResult:
+    """Encrypt the plain workspace in ``folder`` with ``passphrase`` (checked against
+    ``confirmation`` when given): an encrypted copy verified table by table, swapped in, the
+    plain database and its plain backups overwritten and removed
+    (:func:`casefile.store.encryption.encrypt_in_place`). ``own_window`` is the presence mark
+    of the calling window (its own mark does not count as another window; its engine must be
+    closed). Raises ValidationError for a bad passphrase, CasefileError when the workspace
+    is missing, already encrypted, open elsewhere, or the copy fails its checks (then nothing
+    is changed)."""
+    path = _database(folder)
+    check_new_passphrase(passphrase, confirmation)
+    return encrypt_in_place(path, passphrase,
+                            is_busy=lambda: _windows_open(path.parent, own_window))
+
+
+def change_workspace_passphrase(folder: str | Path, old: str, new: str,
+                                confirmation: str | None = None) -> tuple[Path, ...]:
+    """Re-key the encrypted workspace in ``folder`` (and its backups made under ``old``) from
+    ``old`` to ``new`` (checked against ``confirmation`` when given); returns the backups
+    re-keyed. Raises WrongPassphraseError, ValidationError, or CasefileError when the
+    workspace is not encrypted or missing."""
+    path = _database(folder)
+    if not is_encrypted_file(path):
+        raise CasefileError(f"the workspace at {path.parent} is not encrypted; encrypt it with: "
+                            "casefile workspace encrypt")
+    check_new_passphrase(new, confirmation)
+    return change_passphrase(path, old, new)

@@ -1,0 +1,204 @@
+"""Backups of a SQLite workspace: taken with SQLite's backup API (consistent while other
+connections write: WAL readers see one snapshot), checked, rotated, and restored.
+
+Files: ``<folder>/backups/casefile-<YYYYmmddTHHMMSSffffff>-<reason>.sqlite3`` where reason is
+``auto`` (on open, and while there are changes), ``manual`` (``casefile backup now``) or
+``before-restore``; the ID is the part after ``casefile-`` without the suffix. The
+pre-upgrade copies (``...-rev<REVISION>.sqlite3``) are listed too and never rotated away.
+An encrypted workspace's backups are encrypted with the same passphrase (SQLCipher copies the
+pages as they are, keyed on both sides).
+
+Rotation keeps the newest :data:`KEEP_LAST` automatic/manual backups, plus the newest of each
+of the last :data:`KEEP_DAYS` days. Errors: CasefileError with one sentence.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from casefile.errors import CasefileError, NotFoundError
+from casefile.store.base import utcnow
+
+KEEP_LAST = 10
+KEEP_DAYS = 7
+_NAME = re.compile(r"^casefile-(?P<stamp>\d{8}T\d{6}(?:\d{6})?)-(?P<reason>[a-z0-9-]+)\.sqlite3$")
+ROTATED = ("auto", "manual")
+
+
+@dataclass(frozen=True)
+class Backup:
+    """One backup file: ``id`` (for ``backup restore``), ``path``, ``taken`` (UTC, naive),
+    ``reason`` ("auto", "manual", "before-restore", or "rev<REVISION>" before an upgrade),
+    ``size`` in bytes."""
+
+    id: str
+    path: Path
+    taken: datetime
+    reason: str
+    size: int
+
+
+def backups_dir(db_path: Path) -> Path:
+    """The backups folder beside the database file."""
+    return db_path.parent / "backups"
+
+
+def list_backups(db_path: Path) -> list[Backup]:
+    """Backups of the workspace database ``db_path``, newest first."""
+    found = []
+    folder = backups_dir(db_path)
+    if not folder.is_dir():
+        return []
+    for path in folder.iterdir():
+        m = _NAME.match(path.name)
+        if not m or not path.is_file():
+            continue
+        stamp = m.group("stamp")
+        taken = datetime.strptime(stamp, "%Y%m%dT%H%M%S%f" if len(stamp) > 15 else
+                                  "%Y%m%dT%H%M%S")
+        found.append(Backup(id=path.name.removeprefix("casefile-").removesuffix(".sqlite3"),
+                            path=path, taken=taken, reason=m.group("reason"),
+                            size=path.stat().st_size))
+    return sorted(found, key=lambda b: (b.taken, b.id), reverse=True)
+
+
+def _connect(path: Path, passphrase: str | None) -> Any:
+    if passphrase is None:
+        return sqlite3.connect(path, isolation_level=None)
+    from casefile.store.encryption import connect_raw
+
+    return connect_raw(path, passphrase)
+
+
+def check_copy(path: Path, passphrase: str | None) -> dict[str, int]:
+    """Open the database file ``path`` (with ``passphrase`` when encrypted), run
+    ``integrity_check`` and count every ordinary table's rows; returns table -> rows. Raises
+    CasefileError when it does not open, fails the check, or is no Casefile workspace."""
+    try:
+        conn = _connect(path, passphrase)
+    except CasefileError as exc:
+        raise CasefileError(f"the backup {path.name} does not open: {exc}") from exc
+    try:
+        result = [r[0] for r in conn.execute("PRAGMA integrity_check").fetchall()]
+        if result != ["ok"]:
+            raise CasefileError(f"the backup {path.name} fails its integrity check: {result[0]}")
+        names = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        if "alembic_version" not in names or "cases" not in names:
+            raise CasefileError(f"the backup {path.name} is not a Casefile workspace")
+        return {n: int(conn.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0])
+                for n in names}
+    except (sqlite3.DatabaseError, _cipher_error()) as exc:
+        raise CasefileError(f"the backup {path.name} cannot be read: {exc}") from exc
+    finally:
+        conn.close()
+
+
+def _cipher_error() -> type[Exception]:
+    """sqlcipher3's DatabaseError when it is loaded (an encrypted workspace), else a stand-in."""
+    import sys
+
+    mod = sys.modules.get("sqlcipher3")
+    return mod.DatabaseError if mod is not None else sqlite3.DatabaseError
+
+
+def take_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
+                reason: str = "manual", now: datetime | None = None) -> Backup:
+    """Copy the open workspace database (``dbapi_conn``, a driver connection outside a
+    transaction: sqlite3, or keyed sqlcipher3 when ``passphrase`` is given) into a new backup
+    with the backup API; the copy is checked (integrity_check) before it gets its name, then
+    older backups are rotated. Returns the new Backup. Raises CasefileError."""
+    folder = backups_dir(db_path)
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise CasefileError(f"cannot create the backups folder {folder}: {exc}") from exc
+    stamp = (now or utcnow()).strftime("%Y%m%dT%H%M%S%f")
+    target = folder / f"casefile-{stamp}-{reason}.sqlite3"
+    partial = target.with_name(target.name + ".partial")
+    dst = _connect(partial, passphrase)
+    try:
+        dbapi_conn.backup(dst)
+    except Exception as exc:
+        dst.close()
+        partial.unlink(missing_ok=True)
+        raise CasefileError(f"the backup failed: {exc}") from exc
+    dst.close()
+    try:
+        check_copy(partial, passphrase)
+    except CasefileError:
+        partial.unlink(missing_ok=True)
+        raise
+    os.replace(partial, target)
+    rotate(db_path, now)
+    return next(b for b in list_backups(db_path) if b.path == target)
+
+
+def rotate(db_path: Path, now: datetime | None = None) -> list[Path]:
+    """Delete the automatic/manual backups that are neither among the newest
+    :data:`KEEP_LAST` nor the newest of one of the last :data:`KEEP_DAYS` days; returns the
+    paths removed."""
+    now = now or utcnow()
+    rotated = [b for b in list_backups(db_path) if b.reason in ROTATED]
+    keep = {b.path for b in rotated[:KEEP_LAST]}
+    days: set[object] = set()
+    oldest_day = (now - timedelta(days=KEEP_DAYS)).date()  # this day and the 7 before it
+    for b in rotated:  # newest first: the first seen of a day is its newest
+        if b.taken.date() >= oldest_day and b.taken.date() not in days:
+            days.add(b.taken.date())
+            keep.add(b.path)
+    removed = []
+    for b in rotated:
+        if b.path not in keep:
+            b.path.unlink(missing_ok=True)
+            removed.append(b.path)
+    return removed
+
+
+def find_backup(db_path: Path, backup_id: str) -> Backup:
+    """The backup with ``backup_id`` (as listed). Raises NotFoundError."""
+    for b in list_backups(db_path):
+        if b.id == backup_id:
+            return b
+    raise NotFoundError(f"no backup {backup_id!r}; see: casefile backup list")
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What :func:`restore_backup` did: the backup restored, the backup of the state before,
+    and table -> rows now (equal to the backup's)."""
+
+    restored: Backup
+    before: Backup
+    tables: dict[str, int]
+
+
+def restore_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
+                   backup_id: str) -> Restored:
+    """Put the content of backup ``backup_id`` back into the open workspace database
+    (``dbapi_conn`` as for :func:`take_backup`): the backup is checked first (opens,
+    integrity_check, is a workspace; nothing is touched otherwise), the current state is
+    backed up ("before-restore"), then the backup API copies the backup over the live
+    database in one step (other connections see it at their next transaction) and the row
+    counts are compared. Raises NotFoundError, CasefileError."""
+    chosen = find_backup(db_path, backup_id)
+    counts = check_copy(chosen.path, passphrase)
+    before = take_backup(dbapi_conn, db_path, passphrase, "before-restore")
+    src = _connect(chosen.path, passphrase)
+    try:
+        src.backup(dbapi_conn)
+    finally:
+        src.close()
+    now = {n: int(dbapi_conn.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0])
+           for n in counts}
+    if now != counts:
+        raise CasefileError(f"the restore gave other row counts than backup {backup_id}; the "
+                            f"state before is in backup {before.id}")
+    return Restored(restored=chosen, before=before, tables=now)

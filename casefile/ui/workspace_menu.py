@@ -1,0 +1,107 @@
+"""File ▸ New workspace… and File ▸ Encrypt workspace… of the main window.
+
+New workspace… creates the workspace (encrypted when a passphrase is given) and opens it in a
+second window. Encrypt workspace… lets go of the window's connections, encrypts the workspace
+in place (:func:`casefile.services.encryption.encrypt_workspace`) and reopens it, with the
+same case, in a new window that replaces this one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
+
+from casefile.errors import CasefileError
+from casefile.store.workspace import Workspace, open_workspace
+from casefile.ui.workspace_dialogs import (
+    NewPassphraseDialog,
+    NewWorkspaceDialog,
+    create_new,
+    encrypt_message,
+)
+
+#: Windows opened from a menu here, kept alive until they close.
+_WINDOWS: set[QWidget] = set()
+
+
+def install_workspace_actions(window: Any, file_menu: QMenu) -> None:
+    """Add New workspace… and Encrypt workspace… to ``file_menu`` of ``window`` (a
+    MainWindow, not imported here: no cycle); sets ``window.new_workspace_action`` and
+    ``window.encrypt_workspace_action``."""
+    window.new_workspace_action = file_menu.addAction(
+        "New &workspace…", lambda: prompt_new_workspace(window))
+    window.encrypt_workspace_action = file_menu.addAction(
+        "Encr&ypt workspace…", lambda: prompt_encrypt_workspace(window))
+    window.encrypt_workspace_action.setEnabled(
+        window.workspace.folder is not None and not window.workspace.encrypted)
+
+
+def open_window(ws: Workspace, case_id: int | None = None) -> QWidget:
+    """A new main window on ``ws``, shown; ``ws`` is closed when the window is."""
+    from casefile.ui.main_window import MainWindow
+
+    window = MainWindow(ws, case_id=case_id)
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    _WINDOWS.add(window)
+
+    def let_go() -> None:
+        _WINDOWS.discard(window)
+        ws.close()
+
+    window.destroyed.connect(let_go)
+    window.show()
+    return window
+
+
+def prompt_new_workspace(window: Any) -> QWidget | None:
+    """Ask a folder (and optionally a passphrase), create the workspace, open it in a new
+    window (returned; None when cancelled or refused, the reason shown)."""
+    dialog = NewWorkspaceDialog(window)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    try:
+        ws = create_new(dialog.folder(), dialog.passphrase())
+    except CasefileError as exc:
+        QMessageBox.warning(window, "New workspace", str(exc))
+        return None
+    return open_window(ws)
+
+
+def prompt_encrypt_workspace(window: Any) -> QWidget | None:
+    """Encrypt the window's plain workspace with a passphrase typed twice; on success the
+    workspace reopens encrypted in a new window (returned) and this one closes."""
+    ws: Workspace = window.workspace
+    folder = ws.folder
+    if folder is None or ws.encrypted:
+        return None
+    if window.runner.busy:
+        QMessageBox.information(window, "Encrypt workspace",
+                                "Wait for the running job to finish, then try again.")
+        return None
+    dialog = NewPassphraseDialog("Encrypt workspace", encrypt_message(folder), window)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return None
+    from casefile.services.encryption import encrypt_workspace
+
+    passphrase = dialog.passphrase()
+    window.editor.flush()
+    window.watch.timer.stop()
+    window.runner.shutdown()
+    ws.close()  # no connection of this process stays on the plain file
+    try:
+        result = encrypt_workspace(folder, passphrase, own_window=window.watch.presence.name)
+    except CasefileError as exc:
+        window.watch.timer.start()
+        QMessageBox.warning(window, "Encrypt workspace", f"Not encrypted: {exc}")
+        return None
+    reopened = open_window(open_workspace(folder, passphrase=passphrase), window.case_id)
+    window.close()
+    message = (f"The workspace is encrypted: {sum(result.tables.values())} rows checked in "
+               f"{len(result.tables)} tables; the plain file was overwritten and removed.")
+    if result.others:
+        message += ("\nThese files in the folder are not part of the database and were left "
+                    "as they are:\n" + "\n".join(str(p) for p in result.others))
+    QMessageBox.information(reopened, "Encrypt workspace", message)
+    return reopened
