@@ -293,25 +293,31 @@ class CaseViews(QObject):
         if self.window.case_id is None:
             return None
         suggested = Path.home() / f"{self.window.case_box.currentText() or 'case'} follow-ups.ics"
-        name, _filter = QFileDialog.getSaveFileName(
+        from casefile.export.profiles import DEFAULT_PROFILE
+        from casefile.ui.exporting import profile_filters, profile_of_filter
+
+        # The file type chosen is the export profile, as in the brief's save dialog.
+        name, chosen = QFileDialog.getSaveFileName(
             self.window, "Export follow-ups to calendar", str(suggested),
-            "Calendar files (*.ics)")
+            ";;".join(profile_filters(DEFAULT_PROFILE, "*.ics")))
         if not name:
             return None
         out = Path(name)
         if out.suffix.lower() != ".ics":
             out = out.with_name(out.name + ".ics")
-        return self.export_calendar(out)
+        return self.export_calendar(out, profile=profile_of_filter(chosen, DEFAULT_PROFILE))
 
-    def export_calendar(self, out: Path) -> CalendarExport | None:
-        """Write the case's dated follow-ups to ``out`` (.ics; confidential ones left out)."""
+    def export_calendar(self, out: Path, profile: str | None = None) -> CalendarExport | None:
+        """Write the case's dated follow-ups to ``out`` (.ics) under the export ``profile``
+        (None: editor, confidential ones left out)."""
         case_id = self.window.case_id
         if case_id is None:
             return None
         from casefile.services import calendar  # icalendar loads with the first export
 
         result = self.window.runner.run(
-            lambda s: calendar.export_followups_ics(s, case_id, out), change=None,
+            lambda s: calendar.export_followups_ics(s, case_id, out, profile=profile),
+            change=None,
             label="exporting follow-ups to a calendar")
         if not result.ok or result.value is None:
             return None

@@ -38,17 +38,18 @@ def safe_file_name(title: str) -> str:
     cleaned = "".join("-" if c in '<>:"/\\|?*' or ord(c) < 32 else c for c in title)
     return " ".join(cleaned.split()).strip(" .")
 
-def profile_filters(first: str) -> list[str]:
-    """The save dialog's file types: one per export profile, ``first`` at the top."""
+def profile_filters(first: str, pattern: str = "*.pdf") -> list[str]:
+    """The save dialog's file types: one per export profile, ``first`` at the top, each for
+    files matching ``pattern`` ("*.pdf" for the brief, "*.ics" for the calendar)."""
     names = [first, *(n for n in PROFILES if n != first)]
-    return [f"{PROFILES[n].label} (*.pdf)" for n in names]
+    return [f"{PROFILES[n].label} ({pattern})" for n in names]
 
 
 def profile_of_filter(selected: str, default: str) -> str:
     """The profile a file type of :func:`profile_filters` stands for (``default`` for any
     other text, e.g. a platform dialog that reports no filter)."""
     for name in PROFILES:
-        if selected == f"{PROFILES[name].label} (*.pdf)":
+        if selected.startswith(f"{PROFILES[name].label} ("):
             return name
     return default
 

@@ -195,3 +195,28 @@ def test_calendar_export_from_the_file_menu(qtbot, ui_workspace, tmp_path, monke
     assert {str(e["UID"]) for e in again.walk("VEVENT")} == set(uids)
     with ui_workspace.transaction() as s:
         assert s.get(Item, ids["question"]) is not None
+
+
+@pytest.mark.parametrize(("profile", "shown"), [("public", "Source A"), ("editor", None)])
+def test_calendar_export_under_the_profile_chosen_in_the_save_dialog(
+        qtbot, ui_workspace, tmp_path, monkeypatch, profile, shown):
+    from casefile.export.profiles import PROFILES
+    from casefile.services import cases, items
+
+    with ui_workspace.transaction() as s:
+        case_id = cases.create_case(s, "Calendar profiles").id
+        witness = items.create_item(s, case_id, "person", "Quiet Witness", confidential=True)
+        items.create_item(s, case_id, "question", "Call Quiet Witness about the report",
+                          due="2018-03-02", ask_id=witness.id)
+    window = open_window(qtbot, ui_workspace, case_id, date(2018, 2, 26))
+    out = tmp_path / "cal.ics"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (
+        str(out), f"{PROFILES[profile].label} (*.ics)"))
+    window.case_views.calendar_action.trigger()
+    text = out.read_text(encoding="utf-8")
+    assert "Quiet Witness" not in text and "Witness" not in text
+    events = list(icalendar.Calendar.from_ical(out.read_bytes()).walk("VEVENT"))
+    if shown is None:  # editor: a follow-up naming a withheld person keeps [withheld]
+        assert all("Source A" not in str(e.get("SUMMARY")) for e in events)
+    else:
+        assert any(shown in str(e.get("SUMMARY")) for e in events)
