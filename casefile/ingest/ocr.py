@@ -250,7 +250,10 @@ class RapidOcrEngine:
             raise OcrError("OCR needs the rapidocr-onnxruntime package (pip install "
                            "rapidocr-onnxruntime)") from exc
         self.version = version("rapidocr-onnxruntime")
-        self._ocr = RapidOCR(use_cls=False, print_verbose=False)
+        # one ONNX Runtime thread: on 2 shared cores it read a page of 30 lines in 10 s against
+        # 17 s with a thread per core (scripts/bench_ocr.py), and it leaves a core to the window
+        self._ocr = RapidOCR(use_cls=False, print_verbose=False, intra_op_num_threads=1,
+                             inter_op_num_threads=1)
         self._lock = threading.Lock()
 
     def recognize(self, image: Image) -> OcrPage:
