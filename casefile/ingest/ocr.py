@@ -236,6 +236,36 @@ def recover_spaces(text: str, pieces: Sequence[tuple[str, tuple[float, float, fl
     return "".join((" " + c) if k in insert else c for k, c in enumerate(text))
 
 
+def snap_to_ink(words: list[tuple[str, tuple[float, float, float, float]]], gray: Any,
+                line_box: tuple[float, float, float, float],
+                ) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Fit each word's left and right edges to its ink: the recogniser's character places
+    are columns of its own grid, a few pixels short of a word's last letter. Each edge moves
+    to the first / last inked column within a quarter of the line's height of it, never past
+    the neighbouring words."""
+    if not words:
+        return words
+    x0, y0, x1, y1 = (int(round(v)) for v in line_box)
+    crop = gray[max(0, y0):max(0, y1), :]
+    if crop.size == 0:
+        return words
+    low, high = int(crop.min()), int(crop.max())
+    if high - low < 40:
+        return words
+    inked = (crop < (low + high) / 2).any(axis=0)
+    pad = 0.25 * max(1, y1 - y0)
+    out = []
+    for k, (text, (left, top, right, bottom)) in enumerate(words):
+        floor = words[k - 1][1][2] if k else max(0.0, left - pad)
+        ceiling = words[k + 1][1][0] if k + 1 < len(words) else min(len(inked), right + pad)
+        lo, hi = int(max(floor, left - pad)), int(min(ceiling, right + pad))
+        columns = [c for c in range(max(0, lo), min(len(inked), hi)) if inked[c]]
+        if columns:
+            left, right = float(min(left, columns[0])), float(max(right, columns[-1] + 1))
+        out.append((text, (left, top, right, bottom)))
+    return out
+
+
 class RapidOcrEngine:
     """RapidOCR (``rapidocr-onnxruntime``): PP-OCRv4 models shipped in the package."""
 
@@ -279,6 +309,8 @@ class RapidOcrEngine:
             if pieces:
                 text = recover_spaces(text, pieces, gray, _bounds(quad))
             words = split_line(text, _bounds(quad), pieces)
+            if pieces:
+                words = snap_to_ink(words, gray, _bounds(quad))
             if words:
                 page.lines.append(OcrLine(tuple(
                     OcrWord(w, _fraction(b, width, height), score) for w, b in words)))

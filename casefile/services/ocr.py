@@ -279,3 +279,52 @@ def ocr_document(transaction: TransactionFactory, document_id: int, *,
             return apply_ocr(session, source, found, name)
 
     return retry_on_conflict(store)
+
+
+@dataclass
+class OcrBatch:
+    """What :func:`ocr_documents` did: each document's OcrResult, in order; ``cancelled``
+    when it stopped early (the document being read then was left as it was)."""
+
+    results: list[OcrResult] = field(default_factory=list)
+    cancelled: bool = False
+
+
+def ocr_documents(transaction: TransactionFactory, document_ids: Sequence[int], *,
+                  engine: OcrEngine | str | None = None,
+                  progress: Callable[[int, int], None] | None = None,
+                  cancelled: Callable[[], bool] | None = None) -> Changes:
+    """OCR several documents, one transaction each (:func:`ocr_document`), in order.
+
+    ``progress(done, total)`` counts in thousandths of documents (a document's pages move it
+    along); ``cancelled()`` is asked before each page. Returns one Changes naming every
+    document filled, ``value`` an :class:`OcrBatch` (``cancelled`` set when it stopped: the
+    documents finished before stay)."""
+    ids = [int(i) for i in document_ids]
+    batch = OcrBatch()
+    parts: list[Changes] = []
+    for n, doc_id in enumerate(ids):
+        if cancelled is not None and cancelled():
+            batch.cancelled = True
+            break
+
+        def report(page: int, pages: int, n: int = n) -> None:
+            if progress is not None:
+                progress(n * 1000 + page * 1000 // max(pages, 1), len(ids) * 1000)
+
+        try:
+            ch = ocr_document(transaction, doc_id, engine=engine, progress=report,
+                              cancelled=cancelled)
+        except OcrCancelled:
+            batch.cancelled = True
+            break
+        parts.append(ch)
+        if ch.value is not None:
+            batch.results.append(ch.value)
+    docs = [d for ch in parts for d in ch.documents]
+    case_id = next((ch.case_id for ch in parts if ch.case_id is not None), None)
+    return changes(case_id, kinds={"document"} if docs else set(), updated=docs,
+                   documents=docs, evidence=any(ch.evidence for ch in parts),
+                   suggestions=any(ch.suggestions for ch in parts), label="OCR",
+                   message=f"OCR read {len(docs)} document{'s' if len(docs) != 1 else ''}.",
+                   value=batch)

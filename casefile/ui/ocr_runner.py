@@ -18,22 +18,12 @@ from PySide6.QtCore import QObject
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.services.changes import Changes, changes
+from casefile.services.changes import Changes
 from casefile.ui.operations import Job
 from casefile.ui.status_line import plural
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
-
-
-def _merged(parts: Sequence[Changes], case_id: int | None) -> Changes:
-    """One Changes naming every document OCR filled (``value``: their OcrResults)."""
-    docs = [d for ch in parts for d in ch.documents]
-    return changes(case_id, kinds={"document"} if docs else set(), updated=docs,
-                   documents=docs, evidence=any(ch.evidence for ch in parts),
-                   suggestions=any(ch.suggestions for ch in parts), label="OCR",
-                   message=f"OCR read {plural(len(docs), 'document')}.",
-                   value=[ch.value for ch in parts if ch.value is not None])
 
 
 class OcrController(QObject):
@@ -68,28 +58,15 @@ class OcrController(QObject):
         """OCR these documents in the background; then suggestions for ``suggest``."""
         transaction = self.window.workspace.transaction
         ids = [int(d) for d in document_ids]
-        case_id = self.window.case_id
 
         def work(_session: Session, job: Job) -> Changes:
             # each document commits in its own transaction; the runner's session stays unused
-            from casefile.services.ocr import OcrCancelled, ocr_document
+            from casefile.services.ocr import ocr_documents
 
-            done: list[Changes] = []
-            job.ocr_done = done  # type: ignore[attr-defined]  # kept when cancelled
-            for n, doc_id in enumerate(ids):
-                if job.cancelled:
-                    break
-
-                def report(page: int, pages: int, n: int = n) -> None:
-                    job.signals.progressed.emit(n * 1000 + page * 1000 // max(pages, 1),
-                                                len(ids) * 1000)
-
-                try:
-                    done.append(ocr_document(transaction, doc_id, progress=report,
-                                             cancelled=lambda: job.cancelled))
-                except OcrCancelled:
-                    break
-            return _merged(done, case_id)
+            done = ocr_documents(transaction, ids, progress=job.signals.progressed.emit,
+                                 cancelled=lambda: job.cancelled)
+            job.ocr_changes = done  # type: ignore[attr-defined]  # kept when cancelled
+            return done
 
         job = self.window.runner.start(
             work, label=f"Reading {plural(len(ids), 'scanned document')} (OCR)…",
@@ -101,17 +78,18 @@ class OcrController(QObject):
         return job
 
     def _on_done(self, job: Job, suggest: list[int]) -> None:
-        done: list[Changes] = getattr(job, "ocr_done", [])
+        ch: Changes | None = getattr(job, "ocr_changes", None)
+        filled = set(ch.documents) if ch is not None else set()
+        done = sorted(filled)
         if job.outcome == "cancelled":
-            if done:  # those committed before the cancel: the views show them
-                self.window.runner.case_changed.emit(_merged(done, self.window.case_id))
+            if ch is not None and filled:  # committed before the cancel: the views show them
+                self.window.runner.case_changed.emit(ch)
             self.window.notify("OCR cancelled: the document being read was left as it was"
                                + (f"; {plural(len(done), 'document')} read before stay."
                                   if done else "."), 8000)
         elif job.outcome == "succeeded":
             self.window.notify(f"OCR done: text read from {plural(len(done), 'document')}.",
                                8000)
-        filled = {d for ch in done for d in ch.documents}
         again = [d for d in suggest if d in filled]
         if again:
             self.window.suggestions.after_import(again)
