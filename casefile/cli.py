@@ -53,6 +53,11 @@ MODEL_HELP = ("the spaCy pipeline that suggests names: an installed package name
               "folder (default: $CASEFILE_SPACY_MODEL, else the installed en_core_web_sm)")
 
 
+OCR_ENGINES = ("rapidocr", "tesseract")
+OCR_ENGINE_HELP = ("rapidocr (the default, offline, models in the package) or tesseract (when "
+                   "the system has it); default: $CASEFILE_OCR_ENGINE, else rapidocr")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``casefile`` command."""
     parser = argparse.ArgumentParser(
@@ -96,8 +101,21 @@ def build_parser() -> argparse.ArgumentParser:
                           "text, else the file's modification date (a note says which)")
     imp.add_argument("--password", help="password of an encrypted PDF")
     imp.add_argument("--no-suggest", action="store_true", help="skip entity suggestions")
+    imp.add_argument("--no-ocr", action="store_true",
+                     help="do not OCR scanned pages and images now (later: casefile ocr)")
+    imp.add_argument("--ocr-engine", choices=OCR_ENGINES, help=OCR_ENGINE_HELP)
     imp.add_argument("--model", metavar="NAME_OR_PATH", help=MODEL_HELP)
     imp.add_argument("--json", action="store_true")
+
+    ocr = sub.add_parser("ocr", help="OCR the scanned pages and images still waiting for it")
+    which = ocr.add_mutually_exclusive_group(required=True)
+    which.add_argument("--case", metavar="TITLE", help="every document of the case waiting")
+    which.add_argument("--document", type=int, metavar="ID", help="one document")
+    ocr.add_argument("--engine", choices=OCR_ENGINES, help=OCR_ENGINE_HELP)
+    ocr.add_argument("--no-suggest", action="store_true",
+                     help="skip entity suggestions on the new text")
+    ocr.add_argument("--model", metavar="NAME_OR_PATH", help=MODEL_HELP)
+    ocr.add_argument("--json", action="store_true")
 
     ext = sub.add_parser("extract", help="print suggestions for a file; nothing is stored")
     ext.add_argument("file", metavar="FILE")
@@ -598,9 +616,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     given = {Path(name) for name in args.files}
     results: list[dict[str, Any]] = []
 
+    show = sys.stderr.isatty() and not args.json
+
     def on_file(outcome: batch.FileOutcome) -> None:
         entry = outcome.as_json()
         r = outcome.result
+        if r is not None and r.created and not args.no_ocr:
+            ids = [r.document_id] + [c.document_id for c in r.children if c.created]
+            read = [d for i in ids if (d := _ocr(ws, i, args.ocr_engine, show, args.password))]
+            if read:
+                entry["ocr"] = read[0] if len(ids) == 1 else read
         if r is not None and r.created and not args.no_suggest:
             entry["suggestions"] = _suggest(ws, r.document_id, args.model)
         results.append(entry)
@@ -615,6 +640,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"{outcome.status}: {r.title} (document {r.document_id}, sha256 {r.sha256[:12]})")
         for note in r.notes:
             print(f"  note: {note}")
+        for done in _listed(entry.get("ocr")):
+            print(f"  {_ocr_line(done)}")
         sug = entry.get("suggestions")
         if isinstance(sug, dict):
             if "error" in sug:
@@ -636,6 +663,99 @@ def cmd_import(args: argparse.Namespace) -> int:
     else:
         print(done.summary())
     return 0 if done.any_stored else 1
+
+
+def _listed(value: Any) -> list[dict[str, Any]]:
+    return value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+
+
+def _ocr_line(done: dict[str, Any]) -> str:
+    """One line saying what OCR of a document did (or why it failed)."""
+    if "error" in done:
+        return f"OCR failed: {done['error']}"
+    confidence = done.get("mean_confidence")
+    pages = done.get("pages") or []
+    said = (f"OCR ({done['engine']}): {len(pages)} page{'s' if len(pages) != 1 else ''}, "
+            f"{done['words']} words")
+    if confidence is not None:
+        said += f", mean confidence {confidence:.0%}"
+    if done.get("kept"):
+        said += f"; kept the text of pages {', '.join(map(str, done['kept']))}"
+    return said
+
+
+def _ocr(ws: Any, document_id: int, engine: str | None, show: bool,
+         password: str | None = None) -> dict[str, Any] | None:
+    """OCR one document's waiting pages (:func:`casefile.services.ocr.ocr_document`); on a
+    terminal (``show``) a progress line on stderr. Returns its ``as_json()``, ``{"error"}``,
+    or None when nothing was waiting."""
+    from casefile.services.ocr import ocr_document, pending_ocr
+
+    with ws.transaction() as s:
+        waiting = pending_ocr(s, document_ids=[document_id])
+    if not waiting:
+        return None
+    title = waiting[0].title
+    shown: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rOCR “{title}”: page {min(done + 1, total)} of {total}", end="",
+              file=sys.stderr, flush=True)
+        shown.append(done)
+
+    try:
+        ch = ocr_document(ws.transaction, document_id, engine=engine,
+                          progress=progress if show else None, password=password)
+    except CasefileError as exc:
+        return {"document_id": document_id, "error": str(exc)}
+    finally:
+        if shown:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+    return ch.value.as_json() if ch.value is not None else None
+
+
+def cmd_ocr(args: argparse.Namespace) -> int:
+    """OCR documents waiting for it (imported with --no-ocr, or before OCR existed), then
+    find suggestions in their new text."""
+    from casefile.errors import NotFoundError
+    from casefile.services import cases
+    from casefile.services.ocr import pending_ocr
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        if args.case is not None:
+            waiting = pending_ocr(s, cases.find_case(s, args.case).id)
+        else:
+            from casefile.store import Document
+
+            if s.get(Document, args.document) is None:
+                raise NotFoundError(f"no document with id {args.document}")
+            waiting = pending_ocr(s, document_ids=[args.document])
+    if not args.no_suggest:
+        _check_model(args.model)
+    show = sys.stderr.isatty() and not args.json
+    results: list[dict[str, Any]] = []
+    failed = False
+    for doc in waiting:
+        done = _ocr(ws, doc.document_id, args.engine, show)
+        if done is None:
+            continue
+        entry: dict[str, Any] = {"title": doc.title, **done}
+        if "error" not in done and not args.no_suggest:
+            entry["suggestions"] = _suggest(ws, doc.document_id, args.model)
+        results.append(entry)
+        failed = failed or "error" in done
+        if not args.json:
+            if "error" in done:
+                print(f"casefile: document {doc.document_id} “{doc.title}”: OCR failed: "
+                      f"{done['error']}", file=sys.stderr)
+            else:
+                print(f"document {doc.document_id} “{doc.title}”: {_ocr_line(done)}")
+    if args.json:
+        _print_json(results)
+    elif not waiting:
+        print("no documents waiting for OCR")
+    return 1 if failed else 0
 
 
 def _check_model(model: str | None) -> None:
@@ -959,6 +1079,7 @@ COMMANDS = {
     "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
     "suggest": cmd_suggest, "workspace": cmd_workspace, "backup": cmd_backup,
+    "ocr": cmd_ocr,
     "export": lambda args: _tables_command(args),
     "import-table": lambda args: _tables_command(args),
     "archive": lambda args: _archive_command(args),

@@ -15,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LAZY = ("reportlab", "alembic", "spacy", "trafilatura", "pdfminer", "pypdfium2", "docx",
         "icalendar", "casefile.export.brief", "casefile.ingest.html", "casefile.ingest.pdf",
         "casefile.extract.pipeline", "casefile.services.batch",
-        "casefile.ui.timeline", "casefile.ui.claims_view", "sqlcipher3")
+        "casefile.ui.timeline", "casefile.ui.claims_view", "onnxruntime", "cv2",
+        "rapidocr_onnxruntime", "PIL", "casefile.ingest.ocr", "casefile.services.ocr",
+        "sqlcipher3")
 
 
 def _loaded_after(code: str, env: dict[str, str] | None = None) -> dict[str, object]:

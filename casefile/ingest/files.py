@@ -47,7 +47,15 @@ def _reader(mime: str) -> Reader | None:
         from casefile.ingest.mail import ingest_mbox
 
         return lambda data, name, _pw: ingest_mbox(data, name, _read_child)
+    if mime in _IMAGES:
+        from casefile.ingest.images import ingest_image
+
+        return lambda data, name, _pw: ingest_image(data, name, mime)
     return None
+
+
+#: Image types imported (their text comes from OCR): ``casefile.ingest.images.IMAGE_TYPES``.
+_IMAGES = ("image/png", "image/jpeg", "image/tiff")
 
 
 def _read_child(data: bytes, filename: str) -> Ingested:
@@ -61,7 +69,8 @@ _OFFICE_ENCRYPTION = "EncryptionInfo".encode("utf-16-le")
 
 def _refusal(mime: str, filename: str, data: bytes) -> str:
     if mime.startswith("image/"):
-        return f"{filename} is an image ({mime}); only text, PDF, email and Word files are read"
+        return (f"{filename} is an image ({mime}); images are read as PNG, JPEG or TIFF "
+                "files only")
     if mime == detect.OLE and _OFFICE_ENCRYPTION in data:
         return f"{filename} is password-protected; remove the password in Word and import again"
     if mime == detect.OLE:

@@ -22,7 +22,7 @@ from email.utils import getaddresses, parsedate_to_datetime
 from pathlib import PurePath
 
 from casefile.errors import IngestError
-from casefile.ingest.detect import EMAIL, MBOX
+from casefile.ingest.detect import EMAIL, MBOX, detect_type
 from casefile.ingest.html import html_to_text
 from casefile.ingest.text import decode_text, encoding_label, guess_decode, normalise_newlines
 from casefile.ingest.types import Ingested
@@ -234,6 +234,10 @@ class _Reader:
             self.notes.append(f"Attachment {name} is empty")
             return
         entry["size"] = len(payload)
+        if detect_type(payload, name).startswith("image/"):
+            # images (logos, signatures) are listed, not made documents of their own
+            self.skipped_images.append(name)
+            return
         try:
             child = self.read_child(payload, name)
         except IngestError as exc:

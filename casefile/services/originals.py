@@ -7,7 +7,7 @@ here (plain values, no ORM object escapes the session) and renders them itself.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -16,6 +16,9 @@ from casefile.errors import NotFoundError
 from casefile.store import Blob, Document
 
 PDF_MIME = "application/pdf"
+#: Image types shown in the page pane (wrapped as a PDF: ``casefile.ingest.images``).
+IMAGE_MIMES = ("image/png", "image/jpeg", "image/tiff")
+OcrWords = tuple[tuple[float, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -26,7 +29,10 @@ class Original:
     ``page_starts`` are the str offsets where each page's text starts (empty when unpaged);
     ``notes`` are the import notes (e.g. "no text layer (scanned): pages 1–2");
     ``char_runs`` (PDFs imported since issue 17) are, per page, the runs tying the page's
-    stored characters to PDFium's characters (``casefile.ingest.pdf_text.char_runs``).
+    stored characters to PDFium's characters (``casefile.ingest.pdf_text.char_runs``);
+    ``ocr_words`` are, for each page whose text came from OCR (1-based page number), its
+    words as ``(start, end, x0, y0, x1, y1)``: page-local str offsets and a box in fractions
+    of the page, top-left origin (``casefile.services.ocr``).
     """
 
     document_id: int
@@ -38,11 +44,22 @@ class Original:
     page_starts: tuple[int, ...]
     notes: tuple[str, ...]
     char_runs: tuple[tuple[tuple[int, int, int], ...], ...] = ()
+    ocr_words: dict[int, OcrWords] = field(default_factory=dict)
 
     @property
     def is_pdf(self) -> bool:
         """True when the original is a PDF with bytes to render."""
         return self.mime_type == PDF_MIME and bool(self.data)
+
+    @property
+    def is_image(self) -> bool:
+        """True when the original is an image file (PNG, JPEG, TIFF) with bytes to show."""
+        return self.mime_type in IMAGE_MIMES and bool(self.data)
+
+    @property
+    def has_pages(self) -> bool:
+        """True when the page pane can show the original: a PDF or an image."""
+        return self.is_pdf or self.is_image
 
     @property
     def page_count(self) -> int:
@@ -76,7 +93,19 @@ def document_original(session: Session, document_id: int) -> Original:
         document_id=doc.id, title=doc.title, filename=doc.filename, mime_type=doc.mime_type,
         sha256=doc.sha256, data=bytes(data), page_starts=tuple(doc.page_starts or ()),
         notes=tuple(doc.import_notes or ()), char_runs=_char_runs(doc.meta),
+        ocr_words=_ocr_words(doc.meta),
     )
+
+
+def _ocr_words(meta: object) -> dict[int, OcrWords]:
+    pages = meta.get("ocr_words") if isinstance(meta, dict) else None
+    if not isinstance(pages, dict):
+        return {}
+    try:
+        return {int(page): tuple(tuple(float(v) for v in word) for word in words)
+                for page, words in pages.items()}
+    except (TypeError, ValueError):
+        return {}
 
 
 def _char_runs(meta: object) -> tuple[tuple[tuple[int, int, int], ...], ...]:

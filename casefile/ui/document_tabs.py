@@ -100,7 +100,23 @@ class DocumentTabs(QObject):
                 except CasefileError:
                     self.close(document_id)
                     continue
-                self.viewers[document_id].update_document(view)
+                viewer = self.viewers[document_id]
+                viewer.update_document(view)
+                if document_id in ch.documents:
+                    self._update_pages(document_id, viewer)
+
+    def _update_pages(self, document_id: int, viewer: DocumentViewer) -> None:
+        """Give the page pane the document's new page offsets and OCR word boxes."""
+        pane = getattr(viewer, "side_pane", None)
+        if pane is None or not hasattr(pane, "update_original"):
+            return
+        from casefile.services.originals import document_original
+
+        try:
+            original = self.window.runner.read(lambda s: document_original(s, document_id))
+        except CasefileError:
+            return
+        pane.update_original(original, viewer.text)
 
     @Slot(int)
     def _on_tab_close_requested(self, index: int) -> None:

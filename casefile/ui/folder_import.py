@@ -260,7 +260,9 @@ class FolderImport(QObject):
         QTimer.singleShot(0, self, lambda: self._suggest(new, batch))
 
     def _suggest(self, new: list[int], batch: BatchResult) -> None:
-        self.window.suggestions.after_import(new)
+        children = [c.document_id for o in batch.outcomes if o.result is not None
+                    for c in o.result.children if c.created]
+        self.window.ocr.after_import(new + children, suggest=new)
         self.finished.emit(batch)
 
 

@@ -3,7 +3,7 @@ password loop of an encrypted PDF, and suggestions after an import.
 
 :class:`ImportController` uses the window's public interface only (``case_id``, ``runner``,
 ``notify``, ``report_error``, ``open_document``, ``pdf_passwords``, ``folder_import``,
-``suggestions``, ``last_job``).
+``suggestions``, ``ocr``, ``last_job``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ ASK = object()
 #: ``_own_date``'s answer for a file that cannot be imported at all.
 UNREADABLE = "unreadable"
 
-FILE_FILTER = "Documents (*.txt *.md *.html *.htm *.pdf *.eml *.docx);;All files (*)"
+FILE_FILTER = ("Documents (*.txt *.md *.html *.htm *.pdf *.eml *.docx *.png *.jpg *.jpeg *.tif "
+               "*.tiff);;All files (*)")
 
 
 def local_paths(urls: Sequence[Any]) -> list[Path]:
@@ -249,4 +250,6 @@ class ImportController(QObject):
         window.notify("; ".join(parts) + ".", 8000)
         if results:
             window.open_document(results[0].document_id)
-        window.suggestions.after_import([r.document_id for r in new])
+        window.ocr.after_import([r.document_id for r in new]
+                                + [c.document_id for r in new for c in r.children if c.created],
+                                suggest=[r.document_id for r in new])

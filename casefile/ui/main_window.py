@@ -48,6 +48,7 @@ from casefile.ui.items import ItemsController
 from casefile.ui.keyboard import GlobalShortcuts, install_tab_switching, stylesheet
 from casefile.ui.models import FollowupsModel
 from casefile.ui.navigator import FOLLOWUPS_KEY, CaseNavigator
+from casefile.ui.ocr_runner import OcrController
 from casefile.ui.operations import CaseChange, Job, OperationRunner, change
 from casefile.ui.preferences import install_preferences
 from casefile.ui.quick_open import install_quick_open
@@ -75,7 +76,9 @@ class MainWindow(QMainWindow):
 
     ``case_id`` opens that case (else the last one used in this workspace, else the first);
     ``suggest_after_import`` runs entity suggestions in the background after an import when the
-    extractor is available. ``runner`` and ``undo_stack`` are public for tests and scripts.
+    extractor is available; ``ocr_after_import`` reads scanned pages and images with OCR in
+    the background after an import (then suggests on their text). ``runner`` and
+    ``undo_stack`` are public for tests and scripts.
     ``today`` gives the window's date (follow-ups due, overdue; default the local date).
     """
 
@@ -83,6 +86,7 @@ class MainWindow(QMainWindow):
         self, workspace: Workspace, *, case_id: int | None = None,
         settings: QSettings | None = None, suggest_after_import: bool = True,
         parent: QWidget | None = None, today: Callable[[], date] | None = None,
+        ocr_after_import: bool = True,
     ) -> None:
         super().__init__(parent)
         self.workspace = workspace
@@ -102,6 +106,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setStyleSheet(stylesheet())  # before the children: each is polished once, at show
         self.suggestions = SuggestionsController(self, enabled=suggest_after_import)
+        self.ocr = OcrController(self, enabled=ocr_after_import)
         self._build_widgets()
         self.imports = ImportController(self)
         self.exports = ExportController(self)

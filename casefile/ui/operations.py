@@ -114,6 +114,7 @@ class Job:
     finished_at: float = 0.0
     result: Any = None
     error: str | None = None
+    cancellable: bool = False  # a quiet job the status line offers to cancel
 
     @property
     def cancelled(self) -> bool:
@@ -169,7 +170,8 @@ class OperationRunner(QObject):
     """Runs service calls for the window and emits ``case_changed`` after each commit.
 
     Signals: ``case_changed(CaseChange)``; ``operation_failed(str)`` with the one-line message
-    for the reporter; ``job_started(Job)`` / ``job_finished(Job)`` around background jobs.
+    for the reporter; ``job_started(Job)`` / ``job_finished(Job)`` around background jobs, and
+    ``job_progressed(Job, done, total)`` as one reports progress.
 
     Every call takes ``on_failed(message)``, a per-call failure callback: when given it is
     called instead of emitting ``operation_failed`` (the caller says it its own way), and
@@ -181,6 +183,7 @@ class OperationRunner(QObject):
     operation_failed = Signal(str)
     job_started = Signal(object)
     job_finished = Signal(object)
+    job_progressed = Signal(object, int, int)
 
     def __init__(self, workspace: Workspace, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -268,7 +271,7 @@ class OperationRunner(QObject):
         change: Callable[[T], CaseChange] | CaseChange | None,
         parent: QWidget | None = None, progress: bool = True,
         on_done: Callable[[Job], None] | None = None,
-        on_failed: Callable[[str], None] | None = None,
+        on_failed: Callable[[str], None] | None = None, cancellable: bool = False,
     ) -> Job:
         """Run ``fn(session, job)`` on a worker thread in one transaction.
 
@@ -276,9 +279,10 @@ class OperationRunner(QObject):
         offers Cancel; cancelling rolls the transaction back. On success ``case_changed`` is
         emitted with ``change``; a failure is reported as :meth:`fail` says (``on_failed``, else
         ``operation_failed`` with ``parent``); ``on_done(job)`` runs on the GUI thread in every
-        case, after that.
+        case, after that. A quiet job (no ``progress``) with ``cancellable`` gets a Cancel
+        button in the status line.
         """
-        job = Job(label=label, signals=_JobSignals())
+        job = Job(label=label, signals=_JobSignals(), cancellable=cancellable)
         if progress:
             dialog = QProgressDialog(label, "Cancel", 0, 0, parent)
             dialog.setWindowTitle("Casefile")
@@ -296,6 +300,8 @@ class OperationRunner(QObject):
             if job.dialog is not None and not job.done:
                 job.dialog.setMaximum(max(total, 1))
                 job.dialog.setValue(min(done, total))
+            if not job.done:
+                self.job_progressed.emit(job, done, total)
 
         def finish(outcome: str, result: Any, error: str | None) -> None:
             if job.done:

@@ -330,6 +330,13 @@ class PdfPagesView(QWidget):
             return False
         return True
 
+    def update_original(self, original: Original, text: str) -> None:
+        """Take a newer reading of the same original (its text filled by OCR, say): the
+        pages stay open, passages are placed with the new offsets and word boxes."""
+        self.original = original
+        self.text = text
+        self._update_info()
+
     def unlock(self, password: str) -> bool:
         """Try ``password`` on a locked PDF; True when the pages are now shown."""
         if self._document is not None:
@@ -345,9 +352,18 @@ class PdfPagesView(QWidget):
 
     def _open(self, password: str | None) -> bool:
         assert self.original is not None
+        data = self.original.data
+        if self.original.is_image:  # shown as a one-page-per-frame PDF made in memory
+            from casefile.errors import IngestError
+            from casefile.ingest.images import image_as_pdf
+
+            try:
+                data = image_as_pdf(data)
+            except IngestError:
+                data = b""
         with PDFIUM_LOCK:
             try:
-                document = pdfium.PdfDocument(self.original.data, password=password)
+                document = pdfium.PdfDocument(data, password=password)
             except pdfium.PdfiumError as exc:
                 if exc.err_code == pdfium_c.FPDF_ERR_PASSWORD:
                     return False
@@ -379,7 +395,7 @@ class PdfPagesView(QWidget):
         n = len(self._pages)
         parts = [f"{n} page{'s' if n != 1 else ''}"]
         parts += [note for note in self.original.notes if "text layer" in note or
-                  note.startswith("Damaged")]
+                  note.startswith("Damaged") or "from OCR" in note]
         self.info.setText(" · ".join(parts))
         self.info.setToolTip("\n".join(self.original.notes))
 
@@ -566,7 +582,13 @@ class PdfPagesView(QWidget):
                 page_text = page_text.rstrip("\n")
             local_start = max(start, page_start) - page_start
             local_end = min(end, page_start + len(page_text)) - page_start
-            if local_end > local_start and self._document is not None and \
+            words = original.ocr_words.get(page)
+            if words is not None:  # text from OCR: the words' boxes
+                from casefile.ingest.ocr import span_boxes as ocr_span_boxes
+
+                state.boxes = [QRectF(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in
+                               ocr_span_boxes(words, local_start, local_end)]
+            elif local_end > local_start and self._document is not None and \
                     PDFIUM_LOCK.acquire(timeout=0.5):
                 try:
                     runs = (original.char_runs[page - 1]
@@ -626,12 +648,12 @@ def attach_pdf_pages(
     the reporter when "Enter password…" is pressed; ``remember_password`` keeps a password that
     worked for the rest of the session. Selecting text or a passage in the viewer marks it on
     its page; clicking a page scrolls the text to that page. Returns the pane (None when the
-    original is not a PDF).
+    original is neither a PDF nor an image).
     """
     from casefile.ui.viewer import DocumentViewer
 
     assert isinstance(viewer, DocumentViewer)
-    if not original.is_pdf:
+    if not original.has_pages:
         return None
     pane = PdfPagesView()
     pane.set_original(original, viewer.text, password)
@@ -689,7 +711,7 @@ def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int) -> Pdf
         original = runner.read(lambda s: document_original(s, document_id))
     except CasefileError:
         return None
-    if not original.is_pdf:
+    if not original.has_pages:
         return None
     key = original.sha256 or ""
     name = original.filename or original.title

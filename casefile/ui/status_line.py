@@ -4,7 +4,7 @@ counts ("12 items: 3 people, 2 documents"), follow-ups due this week, and the wo
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton
 
 from casefile.services.views import CaseStatus
 from casefile.ui.operations import Job, OperationRunner
@@ -17,7 +17,9 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
 
 class StatusLine(QObject):
     """Labels ``counts_label``, ``due_label``, ``workspace_label`` and the ``job_bar`` on
-    ``bar``; the job bar shows while ``runner`` runs a job without a progress dialog."""
+    ``bar``; the job bar shows while ``runner`` runs a job without a progress dialog (busy,
+    or how far once the job reports numbers), with ``cancel_button`` beside it for a job
+    marked ``cancellable`` (OCR)."""
 
     def __init__(self, bar: QStatusBar, runner: OperationRunner, workspace_label: str) -> None:
         super().__init__(bar)
@@ -35,10 +37,17 @@ class StatusLine(QObject):
         self.job_bar.setRange(0, 0)
         self.job_bar.setMaximumWidth(120)
         self.job_bar.setVisible(False)
-        for widget in (self.job_bar, self.counts_label, self.due_label, self.workspace_label):
+        self.cancel_button = QToolButton()
+        self.cancel_button.setText("Cancel")
+        self.cancel_button.setVisible(False)
+        self.cancel_button.clicked.connect(self.cancel_jobs)
+        self._cancellable: list[Job] = []
+        for widget in (self.job_bar, self.cancel_button, self.counts_label, self.due_label,
+                       self.workspace_label):
             bar.addPermanentWidget(widget)
         runner.job_started.connect(self._on_job_started)
         runner.job_finished.connect(self._on_job_finished)
+        runner.job_progressed.connect(self._on_job_progressed)
 
     def show_status(self, status: CaseStatus | None) -> None:
         """Show the open case's counts and follow-ups due (None: no case, blank)."""
@@ -55,13 +64,39 @@ class StatusLine(QObject):
             text = f"{status.overdue} overdue · " + text
         self.due_label.setText(text)
 
+    @Slot()
+    def cancel_jobs(self) -> None:
+        """Cancel the running jobs marked ``cancellable`` (what they finished stays)."""
+        for job in self._cancellable:
+            job.cancel()
+        self.cancel_button.setEnabled(False)
+        self.job_bar.setFormat("Cancelling…")
+
     @Slot(object)
     def _on_job_started(self, job: Job) -> None:
         if job.dialog is None:
+            self.job_bar.setRange(0, 0)
             self.job_bar.setVisible(True)
             self.job_bar.setToolTip(job.label)
+        if job.cancellable and job.dialog is None:
+            self._cancellable.append(job)
+            self.cancel_button.setToolTip(f"Stop: {job.label}")
+            self.cancel_button.setEnabled(True)
+            self.cancel_button.setVisible(True)
+
+    @Slot(object, int, int)
+    def _on_job_progressed(self, job: Job, done: int, total: int) -> None:
+        if job.dialog is None and total > 0 and not job.cancelled:
+            self.job_bar.setRange(0, total)
+            self.job_bar.setValue(min(done, total))
+            self.job_bar.setFormat(f"{job.label.rstrip('…')} %p%")
 
     @Slot(object)
-    def _on_job_finished(self, _job: Job) -> None:
+    def _on_job_finished(self, job: Job) -> None:
+        if job in self._cancellable:
+            self._cancellable.remove(job)
+        if not self._cancellable:
+            self.cancel_button.setVisible(False)
         if not self.runner.busy:
             self.job_bar.setVisible(False)
+            self.job_bar.setRange(0, 0)

@@ -206,3 +206,74 @@ def mixed_folder(root: Path, seed: int = 5) -> dict[str, str]:
     (root / ".git" / "config").write_text("[core]\n\tbare = false\n")
     (root / "word" / "~$draft-000.docx").write_bytes(b"\x0cEditor")
     return expected
+
+
+#: A sans-serif font every Debian has (fonts-dejavu-core), for scans drawn with Pillow.
+SCAN_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def scan_image(lines: list[str], *, dpi: int = 150, size_pt: float = 12.0) -> Any:
+    """A letter-size page "scanned" at ``dpi``: ``lines`` of black text drawn with DejaVu Sans
+    (``size_pt`` points) from one inch in, 1.6 lines apart, on a white greyscale image (a
+    Pillow Image)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    width, height = int(8.5 * dpi), int(11 * dpi)
+    image = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(str(SCAN_FONT), round(size_pt * dpi / 72))
+    y = dpi
+    for line in lines:
+        draw.text((dpi, y), line, font=font, fill=0)
+        y += round(size_pt * 1.6 * dpi / 72)
+    return image
+
+
+def scan_line_box(lines: list[str], index: int, *, dpi: int = 150,
+                  size_pt: float = 12.0) -> tuple[float, float, float, float]:
+    """Where line ``index`` of :func:`scan_image` is drawn: ``(x0, y0, x1, y1)`` as fractions
+    of the page (top-left origin), from Pillow's own measure of the text."""
+    from PIL import ImageFont
+
+    font = ImageFont.truetype(str(SCAN_FONT), round(size_pt * dpi / 72))
+    y = dpi + index * round(size_pt * 1.6 * dpi / 72)
+    left, top, right, bottom = font.getbbox(lines[index])
+    width, height = int(8.5 * dpi), int(11 * dpi)
+    return ((dpi + left) / width, (y + top) / height, (dpi + right) / width,
+            (y + bottom) / height)
+
+
+def scan_png(lines: list[str], *, dpi: int = 150) -> bytes:
+    """:func:`scan_image` as PNG bytes."""
+    buffer = io.BytesIO()
+    scan_image(lines, dpi=dpi).save(buffer, "PNG", dpi=(dpi, dpi))
+    return buffer.getvalue()
+
+
+def scan_pdf(pages: list[list[str]], *, dpi: int = 150) -> bytes:
+    """An image-only PDF: one :func:`scan_image` page per list of lines (no text layer)."""
+    images = [scan_image(lines, dpi=dpi) for lines in pages]
+    buffer = io.BytesIO()
+    images[0].save(buffer, "PDF", resolution=dpi, save_all=True, append_images=images[1:])
+    return buffer.getvalue()
+
+
+def mixed_pdf(pages: list[str | list[str]], *, dpi: int = 150) -> bytes:
+    """A PDF of text pages (a str: drawn as text, as :func:`pdf_bytes`) and scanned pages (a
+    list of lines: an image of them filling the letter-size page, no text layer)."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.utils import ImageReader
+
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=letter, invariant=True)
+    for page in pages:
+        if isinstance(page, str):
+            y = 720.0
+            for line in page.split("\n"):
+                pdf.drawString(72, y, line)
+                y -= 16
+        else:
+            pdf.drawImage(ImageReader(scan_image(page, dpi=dpi)), 0, 0, *letter)
+        pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()

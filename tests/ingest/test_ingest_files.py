@@ -84,7 +84,8 @@ def test_detect_type_by_content(data: bytes, name: str, mime: str) -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        (b"\x89PNG\r\n\x1a\n\x00\x00", r"^scan\.txt is an image \(image/png\)"),
+        (b"GIF89a\x00\x00", r"^scan\.txt is an image \(image/gif\); images are read as PNG"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", r"^scan\.txt is a damaged image and cannot be read$"),
         (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 20, r"^scan\.txt is an old Office file"),
         (b"PK\x03\x04broken zip", r"^scan\.txt is not text \(binary content\)$"),
     ],

@@ -1,0 +1,95 @@
+"""OCR from the window: after an import, scanned pages and images are read in the background.
+
+:class:`OcrController` starts one quiet job (no dialog: the status line shows its progress in
+pages and a Cancel button) that OCRs each waiting document with
+:func:`casefile.services.ocr.ocr_document`, one transaction per document. Cancelling stops
+before the next page; the document being read is left as it was (nothing of it is stored),
+documents finished before stay. The views refresh from the Changes the service returned, and
+the suggestion step then runs on the new text, as it does after an import. It uses the
+window's public interface only (``runner``, ``workspace``, ``notify``, ``suggestions``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from sqlalchemy.orm import Session
+
+from casefile.errors import CasefileError
+from casefile.services.changes import Changes
+from casefile.ui.operations import Job
+from casefile.ui.status_line import plural
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+
+class OcrController(QObject):
+    """Runs OCR for a window after imports (``enabled``) or on demand (:meth:`start`)."""
+
+    def __init__(self, window: MainWindow, *, enabled: bool = True) -> None:
+        super().__init__(window)
+        self.window = window
+        self.enabled = enabled
+        self.last_job: Job | None = None
+
+    def after_import(self, document_ids: Sequence[int], suggest: Sequence[int] = ()) -> None:
+        """Start OCR of the imported documents that wait for it (when enabled), and the
+        suggestion step: at once for the documents of ``suggest`` that need no OCR, after it
+        for the others."""
+        from casefile.services.ocr import pending_ocr
+
+        waiting: list[int] = []
+        if self.enabled and document_ids:
+            try:
+                waiting = [p.document_id for p in self.window.runner.read(
+                    lambda s: pending_ocr(s, document_ids=list(document_ids)))]
+            except CasefileError:
+                waiting = []
+        now = [d for d in suggest if d not in waiting]
+        if now:
+            self.window.suggestions.after_import(now)
+        if waiting:
+            self.start(waiting, suggest=[d for d in suggest if d in waiting])
+
+    def start(self, document_ids: Sequence[int], suggest: Sequence[int] = ()) -> Job:
+        """OCR these documents in the background; then suggestions for ``suggest``."""
+        transaction = self.window.workspace.transaction
+        ids = [int(d) for d in document_ids]
+
+        def work(_session: Session, job: Job) -> Changes:
+            # each document commits in its own transaction; the runner's session stays unused
+            from casefile.services.ocr import ocr_documents
+
+            done = ocr_documents(transaction, ids, progress=job.signals.progressed.emit,
+                                 cancelled=lambda: job.cancelled)
+            job.ocr_changes = done  # type: ignore[attr-defined]  # kept when cancelled
+            return done
+
+        job = self.window.runner.start(
+            work, label=f"Reading {plural(len(ids), 'scanned document')} (OCR)…",
+            progress=False, change=lambda c: c, parent=self.window, cancellable=True,
+            on_done=lambda j: self._on_done(j, list(suggest)))
+        self.last_job = job
+        self.window.notify(f"Reading {plural(len(ids), 'scanned document')} with OCR… "
+                           "(Cancel in the status bar)", 8000)
+        return job
+
+    def _on_done(self, job: Job, suggest: list[int]) -> None:
+        ch: Changes | None = getattr(job, "ocr_changes", None)
+        filled = set(ch.documents) if ch is not None else set()
+        done = sorted(filled)
+        if job.outcome == "cancelled":
+            if ch is not None and filled:  # committed before the cancel: the views show them
+                self.window.runner.case_changed.emit(ch)
+            self.window.notify("OCR cancelled: the document being read was left as it was"
+                               + (f"; {plural(len(done), 'document')} read before stay."
+                                  if done else "."), 8000)
+        elif job.outcome == "succeeded":
+            self.window.notify(f"OCR done: text read from {plural(len(done), 'document')}.",
+                               8000)
+        again = [d for d in suggest if d in filled]
+        if again:
+            self.window.suggestions.after_import(again)
