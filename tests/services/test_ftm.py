@@ -268,3 +268,19 @@ def test_a_file_that_is_not_ftm_is_refused_whole(workspace, case_id, tmp_path: P
         ftm_import.read_ftm(path)
     with workspace.transaction() as s:
         assert s.scalar(select(func.count()).select_from(Item)) == 0
+
+
+def test_a_file_named_ftm_is_still_a_document(workspace, case_id, tmp_path: Path, capsys,
+                                              monkeypatch):
+    if workspace.folder is None:
+        pytest.skip("the CLI test runs on a workspace folder")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ftm").write_text("Notes from the hearing on the flood.\n", "utf-8")
+    (tmp_path / "more.txt").write_text("A second note.\n", "utf-8")
+    code = main(["--workspace", str(workspace.folder), "import", "ftm", "more.txt",
+                 "--case", "Test case", "--no-suggest"])
+    assert code == 0
+    assert "2 " in capsys.readouterr().out
+    with workspace.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(Item)
+                        .where(Item.kind == "document")) == 2
