@@ -91,9 +91,13 @@ def build_parser() -> argparse.ArgumentParser:
     lst = case_sub.add_parser("list", help="list cases")
     lst.add_argument("--json", action="store_true")
 
-    imp = sub.add_parser("import", help="import files and folders into a case")
+    imp = sub.add_parser("import", help="import files and folders into a case; `import ftm "
+                                        "FILE` imports FollowTheMoney entities")
     imp.add_argument("files", nargs="+", metavar="PATH",
-                     help="a file, or a folder to import recursively (hidden files skipped)")
+                     help="a file, or a folder to import recursively (hidden files skipped); "
+                          "or `ftm FILE`: the FollowTheMoney entities (JSON lines) of FILE "
+                          "become the case's people, organizations... merged with those it "
+                          "has (unless a file named ftm is here: then ./ftm is imported)")
     imp.add_argument("--case", required=True, metavar="TITLE")
     imp.add_argument("--published", type=_parse_iso_date, metavar="YYYY-MM-DD",
                      help="publication date (relative dates in the text resolve against it); "
@@ -608,6 +612,9 @@ def cmd_case(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from casefile.services import batch, cases
 
+    if args.files[0] == "ftm" and len(args.files) > 1 and not Path("ftm").exists():
+        from casefile.cli_tables import cmd_import_ftm
+        return cmd_import_ftm(args, args.files[1:])
     ws = _open(args)
     with ws.transaction() as s:
         case_id = cases.find_case(s, args.case).id

@@ -1,6 +1,7 @@
-"""``casefile export csv|xlsx`` and ``casefile import-table``: a case's sections as spreadsheets,
-and people or organizations from one (the ``casefile`` command's parser lives in
-:mod:`casefile.cli`; this module adds these subcommands to it)."""
+"""``casefile export csv|xlsx|ftm``, ``casefile import-table`` and ``casefile import ftm``: a
+case's sections as spreadsheets or its items as FollowTheMoney entities, and people or
+organizations from a spreadsheet or entities from a FollowTheMoney file (the ``casefile``
+command's parser lives in :mod:`casefile.cli`; this module adds these subcommands to it)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ from typing import Any
 
 
 def add_export_parser(sub: Any) -> None:
-    """``casefile export {csv,xlsx} --case T -o OUT [--include-confidential]``."""
+    """``casefile export {csv,xlsx,ftm} --case T -o OUT [--include-confidential]``."""
     ex = sub.add_parser("export", help="write a case's sections as CSV files or an Excel "
-                                       "workbook")
-    ex.add_argument("format", choices=("csv", "xlsx"),
+                                       "workbook, or its items as FollowTheMoney entities")
+    ex.add_argument("format", choices=("csv", "xlsx", "ftm"),
                     help="csv: a UTF-8 file per section in the folder OUT; xlsx: one workbook "
-                         "with a sheet per section")
+                         "with a sheet per section; ftm: FollowTheMoney entities as JSON "
+                         "lines (for Aleph, OpenAleph and the ftm tools)")
     ex.add_argument("--case", required=True, metavar="TITLE")
     ex.add_argument("-o", "--output", required=True, metavar="OUT",
-                    help="a folder (csv) or a file ending in .xlsx")
+                    help="a folder (csv), a file ending in .xlsx, or a file (ftm, e.g. "
+                         "case.ftm.json)")
     ex.add_argument("--include-confidential", action="store_true",
                     help="include items flagged confidential and their names (the internal "
                          "profile)")
@@ -38,7 +41,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     ws = _open(args)
     with ws.transaction() as s:
         case_id = cases.find_case(s, args.case).id
-        if args.format == "csv":
+        if args.format == "ftm":
+            from casefile.services import ftm_export
+
+            done = ftm_export.export_ftm(s, case_id, out, profile=args.profile,
+                                         include_confidential=args.include_confidential)
+            print(done.summary())
+        elif args.format == "csv":
             paths = sheets.export_csv(s, case_id, out, profile=args.profile,
                                       include_confidential=args.include_confidential)
             print(f"wrote {len(paths)} files to {out}")
@@ -91,4 +100,42 @@ def cmd_import_table(args: argparse.Namespace) -> int:
         case_id = cases.find_case(s, args.case).id
         result = table_import.import_records(s, case_id, args.kind, records)
     print(result.message)
+    return 0
+
+
+def cmd_import_ftm(args: argparse.Namespace, files: list[str]) -> int:
+    """``casefile import ftm FILE --case T [--json]``: FollowTheMoney entities into the case
+    (:func:`casefile.services.ftm_import.import_file`); prints what was added and merged."""
+    import json
+    import sys
+
+    from casefile.cli import _open
+    from casefile.errors import ValidationError
+    from casefile.services import cases, ftm_import
+
+    if len(files) != 1:
+        raise ValidationError("give one FollowTheMoney file: casefile import ftm FILE --case T")
+    given = [name for name, value in (("--published", args.published),
+                                      ("--password", args.password), ("--model", args.model))
+             if value]
+    if given:
+        raise ValidationError(f"{given[0]} is for documents, not a FollowTheMoney import")
+    path = Path(files[0])
+    entities = ftm_import.read_ftm(path)
+    ws = _open(args)
+    with ws.transaction() as s:
+        case_id = cases.find_case(s, args.case).id
+        result = ftm_import.import_entities(s, case_id, entities, source=path.name)
+    value = result.value
+    if args.json:
+        json.dump({"created": value.created, "relationships": value.relationships,
+                   "evidence": value.evidence, "skipped": value.skipped,
+                   "merged": [{"item_id": i, "title": t, "entity": c, "schema": sc}
+                              for i, t, c, sc in value.merged]},
+                  sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    print(f"imported {len(entities)} entities from {path.name}: {value.summary()}")
+    for _item_id, title, caption, schema in value.merged:
+        print(f"  merged {schema} {caption!r} into {title!r}")
     return 0

@@ -132,6 +132,7 @@ ACTION_MODULES: tuple[str, ...] = (
     "casefile.services.rejections",
     "casefile.services.published",
     "casefile.services.table_import",
+    "casefile.services.ftm_import",
 )
 
 

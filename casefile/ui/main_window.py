@@ -42,6 +42,7 @@ from casefile.ui.evidence_dock import EvidenceDock
 from casefile.ui.exporting import ExportController
 from casefile.ui.folder_import import install_folder_import
 from casefile.ui.followups_view import FollowupsPage
+from casefile.ui.ftm import FtmController
 from casefile.ui.help import HelpMenu
 from casefile.ui.importing import ImportController
 from casefile.ui.items import ItemsController
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self.imports = ImportController(self)
         self.exports = ExportController(self)
         self.spreadsheets = SpreadsheetController(self)
+        self.ftm = FtmController(self)
         self.archives = ArchiveController(self)
         self.prompt_import, self.import_files = self.imports.prompt, self.imports.import_files
         self.prompt_export, self.export_brief = self.exports.prompt, self.exports.export_brief
@@ -208,6 +210,8 @@ class MainWindow(QMainWindow):
         import_menu = file_menu.addMenu("Import &from")
         self.import_table_action = import_menu.addAction(
             "&Spreadsheet of people or organizations…", self.spreadsheets.prompt_import)
+        self.import_ftm_action = import_menu.addAction("&FollowTheMoney…",
+                                                       self.ftm.prompt_import)
         self.import_archive_action = file_menu.addAction("Import case a&rchive…",
                                                          self.archives.prompt_import)
         file_menu.addSeparator()
@@ -221,6 +225,8 @@ class MainWindow(QMainWindow):
                                                         self.spreadsheets.prompt_xlsx)
         self.export_csv_action = export_menu.addAction("&CSV files…",
                                                        self.spreadsheets.prompt_csv)
+        self.export_ftm_action = export_menu.addAction("&FollowTheMoney (.ftm.json)…",
+                                                       self.ftm.prompt_export)
         self.export_archive_action = file_menu.addAction("Export case &archive…",
                                                          self.archives.prompt_export)
         file_menu.addSeparator()
@@ -328,7 +334,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Create a case to begin: File ▸ New case…")
         for action in (self.import_action, self.export_action, self.export_confidential_action,
                        self.export_archive_action, self.export_xlsx_action,
-                       self.export_csv_action, self.import_table_action):
+                       self.export_csv_action, self.import_table_action,
+                       self.export_ftm_action, self.import_ftm_action):
             action.setEnabled(case_id is not None)
         self._refresh_counts()
         self.suggestions_panel.set_case(case_id)

@@ -28,6 +28,7 @@ MODULES = (
     "casefile.services.editing",
     "casefile.services.evidence",
     "casefile.services.evidence_actions",
+    "casefile.services.ftm_import",
     "casefile.services.followup_actions",
     "casefile.services.item_actions",
     "casefile.services.items",

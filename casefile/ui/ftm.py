@@ -1,0 +1,105 @@
+"""FollowTheMoney from the window: File ▸ Export case as ▸ FollowTheMoney (.ftm.json)… and File ▸
+Import from ▸ FollowTheMoney….
+
+The export runs :func:`casefile.services.ftm_export.export_ftm` off the GUI thread; the import
+is one undoable :class:`~casefile.ui.undo.ActionCommand` over
+:func:`casefile.services.ftm_import.import_entities` (its status message names the merges).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QCheckBox, QDialog, QFileDialog
+from sqlalchemy.orm import Session
+
+from casefile.errors import CasefileError
+from casefile.ui.exporting import safe_file_name
+from casefile.ui.operations import Job
+from casefile.ui.undo import ActionCommand
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+SUFFIX = ".ftm.json"
+
+
+class FtmController(QObject):
+    """The window's FollowTheMoney export and import."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def prompt_export(self) -> Job | None:
+        """Ask for a file name and write the case's entities in the background."""
+        window = self.window
+        if window.case_id is None:
+            return None
+        stem = safe_file_name(window.case_title()) or "case"
+        dialog = QFileDialog(window, "Export case as FollowTheMoney entities",
+                             str(Path.home() / f"{stem}{SUFFIX}"),
+                             "FollowTheMoney entities (*.ftm.json *.json *.ijson)")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+        confidential = QCheckBox("Include confidential items")
+        layout = dialog.layout()
+        if layout is not None:
+            layout.addWidget(confidential)
+        if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+            return None
+        out = Path(dialog.selectedFiles()[0])
+        if not out.name.lower().endswith((".json", ".ijson")):
+            out = out.with_name(out.name + SUFFIX)
+        return self.export(out, include_confidential=confidential.isChecked())
+
+    def export(self, out: Path, *, include_confidential: bool = False) -> Job:
+        """Write the case's FtM entities to ``out`` off the GUI thread."""
+        from casefile.services import ftm_export
+
+        window = self.window
+        assert window.case_id is not None
+        case_id = window.case_id
+
+        def work(session: Session, job: Job) -> ftm_export.FtmExport:
+            return ftm_export.export_ftm(session, case_id, out,
+                                         include_confidential=include_confidential)
+
+        def done(job: Job) -> None:
+            if job.outcome == "succeeded":
+                window.notify(f"FollowTheMoney entities written to {out}", 10000)
+
+        job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
+                                  parent=window, on_done=done)
+        window.last_job = job
+        return job
+
+    def prompt_import(self) -> bool:
+        """Choose a FtM file and import its entities into the case (undoable)."""
+        if self.window.case_id is None:
+            return False
+        name, _filter = QFileDialog.getOpenFileName(
+            self.window, "Import FollowTheMoney entities", str(Path.home()),
+            "FollowTheMoney entities (*.ftm.json *.json *.ijson *.jsonl);;All files (*)")
+        return bool(name) and self.import_file(Path(name))
+
+    def import_file(self, path: Path) -> bool:
+        """Read ``path`` and import its entities as one undoable command. Returns True when
+        the import ran."""
+        from casefile.services import ftm_import
+
+        window = self.window
+        try:
+            entities = ftm_import.read_ftm(path)
+        except CasefileError as exc:
+            window.runner.operation_failed.emit(str(exc))
+            return False
+        assert window.case_id is not None
+        case_id = window.case_id
+        command = ActionCommand(
+            window.runner, case_id, f"Import {len(entities)} entities from {path.name}",
+            lambda s: ftm_import.import_entities(s, case_id, entities, source=path.name))
+        window.undo_stack.push(command)
+        return not command.failed
