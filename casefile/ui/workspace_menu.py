@@ -38,11 +38,11 @@ def install_workspace_actions(window: Any, file_menu: QMenu) -> None:
         window.workspace.folder is not None and not window.workspace.encrypted)
 
 
-def open_window(ws: Workspace, case_id: int | None = None) -> QWidget:
-    """A new main window on ``ws``, shown; ``ws`` is closed when the window is."""
-    from casefile.ui.main_window import MainWindow
-
-    window = MainWindow(ws, case_id=case_id)
+def open_window(like: Any, ws: Workspace, case_id: int | None = None) -> QWidget:
+    """A new main window on ``ws`` of the same class as the window ``like`` (this module is
+    imported by the main window, so it does not import it back), shown; ``ws`` is closed when
+    the window is."""
+    window: QWidget = type(like)(ws, case_id=case_id)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     _WINDOWS.add(window)
 
@@ -66,7 +66,7 @@ def prompt_new_workspace(window: Any) -> QWidget | None:
     except CasefileError as exc:
         QMessageBox.warning(window, "New workspace", str(exc))
         return None
-    return open_window(ws)
+    return open_window(window, ws)
 
 
 def prompt_encrypt_workspace(window: Any) -> QWidget | None:
@@ -96,7 +96,8 @@ def prompt_encrypt_workspace(window: Any) -> QWidget | None:
         window.watch.timer.start()
         QMessageBox.warning(window, "Encrypt workspace", f"Not encrypted: {exc}")
         return None
-    reopened = open_window(open_workspace(folder, passphrase=passphrase), window.case_id)
+    reopened = open_window(window, open_workspace(folder, passphrase=passphrase),
+                           window.case_id)
     window.close()
     message = (f"The workspace is encrypted: {sum(result.tables.values())} rows checked in "
                f"{len(result.tables)} tables; the plain file was overwritten and removed.")
