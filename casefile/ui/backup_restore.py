@@ -14,7 +14,7 @@ history is cleared, since it is about a state that is gone.
 from __future__ import annotations
 
 from datetime import UTC
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -32,8 +32,10 @@ from PySide6.QtWidgets import (
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.store.backups import Backup, Restored
 from casefile.ui.operations import Job
+
+if TYPE_CHECKING:  # the store's backups module loads when File ▸ Restore from backup… is used
+    from casefile.store.backups import Backup, Restored
 
 
 def taken_local(backup: Backup) -> str:
