@@ -234,8 +234,12 @@ def restore_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
     def copied(_status: int, remaining: int, total: int) -> None:
         tell(40 + (60 * (total - remaining)) // max(total, 1), 100)
 
+    step = max(16, chosen.size // 4096 // 50)  # pages: about 50 steps (4 KiB pages)
     try:  # in steps (for progress); the destination stays locked until the last one
-        src.backup(dbapi_conn, pages=256, progress=copied, sleep=0)
+        src.backup(dbapi_conn, pages=step, progress=copied, sleep=0.05)
+    except (sqlite3.DatabaseError, _cipher_error()) as exc:  # rolled back: nothing changed
+        raise CasefileError(f"the restore could not write the workspace ({exc}); nothing was "
+                            f"changed") from exc
     finally:
         src.close()
     now = {n: int(dbapi_conn.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0])

@@ -156,3 +156,39 @@ def test_every_reason_reads_as_words() -> None:
                    "periodic": "while working (every few minutes)",
                    "manual": "taken by hand (backup now)", "before-restore": "before a restore",
                    "rev0006": "before an upgrade (schema 0006)"}
+
+
+class _Stop(Exception):
+    """What a Cancel raises in the window (any exception does the same)."""
+
+
+@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
+def test_a_restore_stopped_during_the_copy_changes_nothing(
+        tmp_path: Path, encrypted: bool) -> None:
+    ws = _open(tmp_path / "ws", encrypted)
+    try:
+        with ws.transaction() as s:
+            for n in range(300):  # enough pages for the copy to take several steps
+                cases.create_case(s, f"Earlier case {n} " + "tide table " * 40)
+        earlier = backups.backup_now(ws)
+        with ws.transaction() as s:
+            cases.create_case(s, "Later case")
+        told: list[int] = []
+
+        def stop_midway(done: int, total: int) -> None:
+            told.append(done)
+            if 40 < done < total:
+                raise _Stop
+
+        with pytest.raises(_Stop):
+            backups.restore(ws, earlier.id, progress=stop_midway)
+        assert told[:2] == [20, 40] and 40 < told[-1] < 100
+        assert "Later case" in _titles(ws) and len(_titles(ws)) == 301
+        assert [b.reason for b in backups.list_backups(ws)] == ["before-restore", "manual"]
+        with ws.transaction() as s:  # still writable afterwards
+            cases.create_case(s, "Another case")
+        done = backups.restore(ws, earlier.id, progress=lambda d, _t: told.append(d))
+        assert told[-1] == 100 and done.tables["cases"] == 300
+        assert "Later case" not in _titles(ws)
+    finally:
+        ws.close()
