@@ -197,8 +197,8 @@ class BackupRestorer:
             return
         self.restored = done  # done, even when Cancel came after the copy
         window.reload_workspace()
-        window.notify(f"Restored the backup of {taken_local(done.restored)}; the state before "
-                      f"it is the backup of {taken_local(done.before)}.", 15000)
+        window.notify(f"Restored the backup of {taken_local(done.restored)} (the state before "
+                      "is a backup too)", 15000)
 
 
 def install_backup_restore(window: Any, file_menu: Any) -> BackupRestorer:
