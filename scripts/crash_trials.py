@@ -176,8 +176,10 @@ def check_backup(ws: Path, out: str) -> tuple[int, int]:
     finally:
         db.close()
     folder = ws / "backups"
-    written = [line.split()[-1] for line in out.splitlines() if line.startswith("backup ")]
-    lost = sum(1 for name in written if not any(name in p.name for p in folder.glob("*")))
+    # ``casefile backup now`` prints "backup ID taken (1.1 MB): PATH" once the file is whole
+    written = [Path(line.rsplit(": ", 1)[-1]) for line in out.splitlines()
+               if line.startswith("backup ")]
+    lost = sum(1 for path in written if path.parent != folder or not path.is_file())
     for path in folder.glob("*.sqlite3") if folder.is_dir() else []:
         try:
             copy = sqlite3.connect(f"file:{path}?mode=ro", uri=True)

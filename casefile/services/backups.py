@@ -7,7 +7,7 @@ from pathlib import Path
 
 from casefile.errors import CasefileError
 from casefile.store import backups
-from casefile.store.backups import Backup, Restored
+from casefile.store.backups import Backup, Progress, Restored
 from casefile.store.workspace import Workspace, database_path, upgrade
 
 
@@ -34,13 +34,17 @@ def backup_now(ws: Workspace, reason: str = "manual") -> Backup:
         raw.close()
 
 
-def restore(ws: Workspace, backup_id: str) -> Restored:
+def restore(ws: Workspace, backup_id: str, progress: Progress | None = None) -> Restored:
     """Restore backup ``backup_id`` into ``ws`` (checked first; the current state backed up
-    first), then bring its schema to head. Raises NotFoundError, CasefileError."""
+    first), then bring its schema to head. ``ws`` stays usable: its pooled connections are
+    let go of and open afresh on the restored database. ``progress(done, total)`` as for
+    :func:`casefile.store.backups.restore_backup` (it may raise to stop; nothing is changed
+    then). Raises NotFoundError, CasefileError."""
     path = _db(ws)
     raw = ws.engine.raw_connection()
     try:
-        done = backups.restore_backup(raw.driver_connection, path, ws.passphrase, backup_id)
+        done = backups.restore_backup(raw.driver_connection, path, ws.passphrase, backup_id,
+                                      progress)
     finally:
         raw.close()
     ws.engine.dispose()  # pooled connections start afresh on the restored file

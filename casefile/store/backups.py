@@ -2,14 +2,16 @@
 connections write: WAL readers see one snapshot), checked, rotated, and restored.
 
 Files: ``<folder>/backups/casefile-<YYYYmmddTHHMMSSffffff>-<reason>.sqlite3`` where reason is
-``auto`` (on open, and while there are changes), ``manual`` (``casefile backup now``) or
-``before-restore``; the ID is the part after ``casefile-`` without the suffix. The
-pre-upgrade copies (``...-rev<REVISION>.sqlite3``) are listed too and never rotated away.
-An encrypted workspace's backups are encrypted with the same passphrase (SQLCipher copies the
-pages as they are, keyed on both sides).
+``open`` (the window, shortly after it opens), ``periodic`` (the window, every few minutes
+while there are changes), ``auto`` (the same, from before the two were told apart), ``manual``
+(``casefile backup now``) or ``before-restore``; the ID is the part after ``casefile-``
+without the suffix. The pre-upgrade copies (``...-rev<REVISION>.sqlite3``) are listed too and
+never rotated away. An encrypted workspace's backups are encrypted with the same passphrase
+(SQLCipher copies the pages as they are, keyed on both sides).
 
-Rotation keeps the newest :data:`KEEP_LAST` automatic/manual backups, plus the newest of each
-of the last :data:`KEEP_DAYS` days. Errors: CasefileError with one sentence.
+Rotation keeps the newest :data:`KEEP_LAST` automatic/manual backups (reasons in
+:data:`ROTATED`), plus the newest of each of the last :data:`KEEP_DAYS` days.
+Errors: CasefileError with one sentence.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -27,21 +31,34 @@ from casefile.store.base import utcnow
 
 KEEP_LAST = 10
 KEEP_DAYS = 7
+#: A ``.partial`` file older than this (seconds) is a backup that was killed midway.
+STALE_PARTIAL_S = 3600
 _NAME = re.compile(r"^casefile-(?P<stamp>\d{8}T\d{6}(?:\d{6})?)-(?P<reason>[a-z0-9-]+)\.sqlite3$")
-ROTATED = ("auto", "manual")
+ROTATED = ("open", "periodic", "auto", "manual")
+#: What each reason means, for a person choosing a backup (the window's restore dialog).
+REASONS = {"open": "on opening the window", "periodic": "while working (every few minutes)",
+           "auto": "automatic", "manual": "taken by hand (backup now)",
+           "before-restore": "before a restore"}
 
 
 @dataclass(frozen=True)
 class Backup:
     """One backup file: ``id`` (for ``backup restore``), ``path``, ``taken`` (UTC, naive),
-    ``reason`` ("auto", "manual", "before-restore", or "rev<REVISION>" before an upgrade),
-    ``size`` in bytes."""
+    ``reason`` ("open", "periodic", "auto", "manual", "before-restore", or "rev<REVISION>"
+    before an upgrade), ``size`` in bytes."""
 
     id: str
     path: Path
     taken: datetime
     reason: str
     size: int
+
+    @property
+    def why(self) -> str:
+        """The reason in words: "before a restore", "before an upgrade (schema 0007)"…"""
+        if self.reason.startswith("rev"):
+            return f"before an upgrade (schema {self.reason.removeprefix('rev')})"
+        return REASONS.get(self.reason, self.reason)
 
 
 def backups_dir(db_path: Path) -> Path:
@@ -143,8 +160,9 @@ def take_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
 
 def rotate(db_path: Path, now: datetime | None = None) -> list[Path]:
     """Delete the automatic/manual backups that are neither among the newest
-    :data:`KEEP_LAST` nor the newest of one of the last :data:`KEEP_DAYS` days; returns the
-    paths removed."""
+    :data:`KEEP_LAST` nor the newest of one of the last :data:`KEEP_DAYS` days, and the
+    ``.partial`` files of backups killed midway (older than :data:`STALE_PARTIAL_S`); returns
+    the paths removed."""
     now = now or utcnow()
     rotated = [b for b in list_backups(db_path) if b.reason in ROTATED]
     keep = {b.path for b in rotated[:KEEP_LAST]}
@@ -159,6 +177,14 @@ def rotate(db_path: Path, now: datetime | None = None) -> list[Path]:
         if b.path not in keep:
             b.path.unlink(missing_ok=True)
             removed.append(b.path)
+    # what a backup killed midway left (one being written now is younger than this)
+    for partial in backups_dir(db_path).glob("casefile-*.sqlite3.partial"):
+        try:
+            if partial.stat().st_mtime < time.time() - STALE_PARTIAL_S:
+                partial.unlink()
+                removed.append(partial)
+        except OSError:
+            pass
     return removed
 
 
@@ -180,20 +206,40 @@ class Restored:
     tables: dict[str, int]
 
 
+#: Called as ``progress(done, total)`` with total 100 (percent); may raise to stop.
+Progress = Callable[[int, int], None]
+
+
 def restore_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
-                   backup_id: str) -> Restored:
+                   backup_id: str, progress: Progress | None = None) -> Restored:
     """Put the content of backup ``backup_id`` back into the open workspace database
     (``dbapi_conn`` as for :func:`take_backup`): the backup is checked first (opens,
     integrity_check, is a workspace; nothing is touched otherwise), the current state is
     backed up ("before-restore"), then the backup API copies the backup over the live
-    database in one step (other connections see it at their next transaction) and the row
-    counts are compared. Raises NotFoundError, CasefileError."""
+    database in one write transaction (other connections see it at their next transaction)
+    and the row counts are compared.
+
+    ``progress(done, total)`` (total 100) is told after the check (20), after the backup of
+    the current state (40) and along the copy (40..100). An exception it raises stops the
+    restore and propagates; raised during the copy, the copy's transaction is rolled back, so
+    the workspace is as it was either way. Raises NotFoundError, CasefileError."""
+    tell = progress or (lambda _done, _total: None)
     chosen = find_backup(db_path, backup_id)
     counts = check_copy(chosen.path, passphrase)
+    tell(20, 100)
     before = take_backup(dbapi_conn, db_path, passphrase, "before-restore")
+    tell(40, 100)
     src = _connect(chosen.path, passphrase)
-    try:
-        src.backup(dbapi_conn)
+
+    def copied(_status: int, remaining: int, total: int) -> None:
+        tell(40 + (60 * (total - remaining)) // max(total, 1), 100)
+
+    step = max(16, chosen.size // 4096 // 50)  # pages: about 50 steps (4 KiB pages)
+    try:  # in steps (for progress); the destination stays locked until the last one
+        src.backup(dbapi_conn, pages=step, progress=copied, sleep=0.05)
+    except (sqlite3.DatabaseError, _cipher_error()) as exc:  # rolled back: nothing changed
+        raise CasefileError(f"the restore could not write the workspace ({exc}); nothing was "
+                            f"changed") from exc
     finally:
         src.close()
     now = {n: int(dbapi_conn.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0])

@@ -87,6 +87,11 @@ class CommitWatch:
         ]
         for name, fn in self._listeners:
             event.listen(self.engine, name, fn)
+        self.rebase()
+
+    def rebase(self) -> None:
+        """Take the current state as seen (as at creation): after the database's content was
+        replaced (a restored backup), whose change log may be shorter than the one seen."""
         with self.engine.connect() as conn:
             newest = int(conn.execute(_MAX_SQL).scalar_one())
             self._floor = max(newest - LATE_WINDOW, 0)

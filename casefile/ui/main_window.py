@@ -30,9 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services import cases, questions, views
+from casefile.services.changes import changes
+from casefile.store.items import ITEM_KINDS
 from casefile.store.workspace import Workspace
 from casefile.ui.actions import undo_redo_actions
 from casefile.ui.auto_backup import install_auto_backup
+from casefile.ui.backup_restore import install_backup_restore
 from casefile.ui.case_archive import ArchiveController
 from casefile.ui.case_views import install_case_views
 from casefile.ui.dialogs import NewCaseDialog
@@ -81,6 +84,7 @@ class MainWindow(QMainWindow):
     the background after an import (then suggests on their text). ``runner`` and
     ``undo_stack`` are public for tests and scripts.
     ``today`` gives the window's date (follow-ups due, overdue; default the local date).
+    ``auto_backup`` False: no automatic backups (tests; File ▸ Restore from backup… stays).
     """
 
     def __init__(
@@ -88,6 +92,7 @@ class MainWindow(QMainWindow):
         settings: QSettings | None = None, suggest_after_import: bool = True,
         parent: QWidget | None = None, today: Callable[[], date] | None = None,
         ocr_after_import: bool = True,
+        auto_backup: bool = True,
     ) -> None:
         super().__init__(parent)
         self.workspace = workspace
@@ -102,6 +107,7 @@ class MainWindow(QMainWindow):
         self.last_job: Job | None = None
         self.messages: list[QMessageBox] = []  # the error boxes open now
         self.pdf_passwords: dict[str, str] = {}  # sha256 -> password given this session
+        self.restoring = False  # True while a backup is being restored
 
         self.setWindowTitle("Casefile")
         self.setAcceptDrops(True)
@@ -132,7 +138,7 @@ class MainWindow(QMainWindow):
         ids = self.picker.case_ids()
         self.open_case(chosen if chosen in ids else (ids[0] if ids else None))
         self.watch = install_workspace_watch(self)  # other processes' commits, other windows
-        self.auto_backup = install_auto_backup(self)
+        self.auto_backup = install_auto_backup(self, enabled=auto_backup)
 
     def _build_widgets(self) -> None:
         self.picker = CaseNavigator()
@@ -231,6 +237,7 @@ class MainWindow(QMainWindow):
                                                          self.archives.prompt_export)
         file_menu.addSeparator()
         install_workspace_actions(self, file_menu)
+        self.backup_restore = install_backup_restore(self, file_menu)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.close)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -359,6 +366,19 @@ class MainWindow(QMainWindow):
             self.open_case(out.value)
             return out.value
         return None
+
+    def reload_workspace(self) -> None:
+        """Show the workspace afresh after its content was replaced (a restored backup): the
+        case list, the case (this one when it is still there, else the first), every view
+        (one Changes that reloads them all); the undo history is cleared."""
+        self._load_cases()
+        ids = self.picker.case_ids()
+        self.open_case(self.case_id if self.case_id in ids else (ids[0] if ids else None))
+        self.watch.commits.rebase()  # the change log seen before is not this one's
+        if self.case_id is not None:
+            self.runner.case_changed.emit(changes(
+                self.case_id, kinds=ITEM_KINDS, evidence=True, suggestions=True, cases=True,
+                label="restore from backup"))
 
     # -- sections, tabs and delegations to the controllers ----------------------------------
 

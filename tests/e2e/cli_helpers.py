@@ -23,14 +23,10 @@ class Run:
     err: str
 
 
-def casefile(workspace: Path | None, *args: str, env: dict[str, str] | None = None,
-             new_workspace: bool | None = None) -> Run:
-    """Run ``casefile --workspace WORKSPACE ARGS...`` with the installed entry point.
-
-    ``new_workspace``: add ``--new-workspace``; None (the default) adds it when WORKSPACE is not
-    a workspace yet (the user creating a workspace for the test's first command). A None
-    ``workspace`` runs without ``--workspace`` (the environment chooses).
-    """
+def command(workspace: Path | None, *args: str, env: dict[str, str] | None = None,
+            new_workspace: bool | None = None) -> tuple[list[str], dict[str, str]]:
+    """The argv and environment :func:`casefile` runs (see there), for a caller that starts
+    the process itself (``subprocess.Popen``: a command left running while others run)."""
     exe = shutil.which("casefile", path=str(Path(sys.executable).parent))
     cmd = [exe] if exe else [sys.executable, "-m", "casefile"]
     full_env = {**os.environ, **(env or {})}
@@ -45,10 +41,19 @@ def casefile(workspace: Path | None, *args: str, env: dict[str, str] | None = No
             new_workspace = not workspace.is_file() and not (workspace / DB_FILENAME).is_file()
     if new_workspace:
         where.append("--new-workspace")
-    proc = subprocess.run(
-        [*cmd, *where, *args],
-        capture_output=True, text=True, env=full_env, timeout=300,
-    )
+    return [*cmd, *where, *args], full_env
+
+
+def casefile(workspace: Path | None, *args: str, env: dict[str, str] | None = None,
+             new_workspace: bool | None = None) -> Run:
+    """Run ``casefile --workspace WORKSPACE ARGS...`` with the installed entry point.
+
+    ``new_workspace``: add ``--new-workspace``; None (the default) adds it when WORKSPACE is not
+    a workspace yet (the user creating a workspace for the test's first command). A None
+    ``workspace`` runs without ``--workspace`` (the environment chooses).
+    """
+    argv, full_env = command(workspace, *args, env=env, new_workspace=new_workspace)
+    proc = subprocess.run(argv, capture_output=True, text=True, env=full_env, timeout=300)
     return Run(proc.returncode, proc.stdout, proc.stderr)
 
 

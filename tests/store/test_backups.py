@@ -122,3 +122,73 @@ def test_rotation_keeps_the_last_ten_and_one_a_day_for_a_week(tmp_path: Path) ->
     # one a day for the 7 days before (their newest), none older than a week
     assert auto[10:] == [now - timedelta(days=d, hours=1) for d in range(1, 8)]
     assert [b.reason for b in kept if b.reason != "auto"] == ["rev0006"]
+
+
+def test_a_backup_killed_midway_leaves_nothing_listed_and_its_leftover_goes(
+        tmp_path: Path) -> None:
+    import os
+    import time
+
+    ws = open_workspace(tmp_path / "ws")
+    try:
+        folder = tmp_path / "ws" / "backups"
+        folder.mkdir()
+        stale = folder / "casefile-20240101T000000000000-manual.sqlite3.partial"
+        fresh = folder / "casefile-20240101T000001000000-open.sqlite3.partial"
+        for path in (stale, fresh):
+            path.write_bytes(b"half a database")
+        hour_ago = time.time() - store_backups.STALE_PARTIAL_S - 60
+        os.utime(stale, (hour_ago, hour_ago))
+        assert backups.list_backups(ws) == []  # a half-written copy is no backup
+        made = backups.backup_now(ws)
+        assert [b.id for b in backups.list_backups(ws)] == [made.id]
+        assert not stale.exists()
+        assert fresh.exists()  # may be another process's backup being written now
+    finally:
+        ws.close()
+
+
+def test_every_reason_reads_as_words() -> None:
+    when = datetime(2024, 5, 20, 12, 0)
+    why = {r: store_backups.Backup("x", Path("x"), when, r, 1).why
+           for r in ("open", "periodic", "manual", "before-restore", "rev0006")}
+    assert why == {"open": "on opening the window",
+                   "periodic": "while working (every few minutes)",
+                   "manual": "taken by hand (backup now)", "before-restore": "before a restore",
+                   "rev0006": "before an upgrade (schema 0006)"}
+
+
+class _Stop(Exception):
+    """What a Cancel raises in the window (any exception does the same)."""
+
+
+@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
+def test_a_restore_stopped_during_the_copy_changes_nothing(
+        tmp_path: Path, encrypted: bool) -> None:
+    ws = _open(tmp_path / "ws", encrypted)
+    try:
+        with ws.transaction() as s:
+            for n in range(300):  # enough pages for the copy to take several steps
+                cases.create_case(s, f"Earlier case {n} " + "tide table " * 40)
+        earlier = backups.backup_now(ws)
+        with ws.transaction() as s:
+            cases.create_case(s, "Later case")
+        told: list[int] = []
+
+        def stop_midway(done: int, total: int) -> None:
+            told.append(done)
+            if 40 < done < total:
+                raise _Stop
+
+        with pytest.raises(_Stop):
+            backups.restore(ws, earlier.id, progress=stop_midway)
+        assert told[:2] == [20, 40] and 40 < told[-1] < 100
+        assert "Later case" in _titles(ws) and len(_titles(ws)) == 301
+        assert [b.reason for b in backups.list_backups(ws)] == ["before-restore", "manual"]
+        with ws.transaction() as s:  # still writable afterwards
+            cases.create_case(s, "Another case")
+        done = backups.restore(ws, earlier.id, progress=lambda d, _t: told.append(d))
+        assert told[-1] == 100 and done.tables["cases"] == 300
+        assert "Later case" not in _titles(ws)
+    finally:
+        ws.close()

@@ -42,15 +42,17 @@ def ui_workspace(tmp_path: Path) -> Iterator[Workspace]:
 @pytest.fixture
 def make_window(qtbot, ui_workspace):
     """Factory: ``make_window(case_id=None, workspace=None)`` -> a shown MainWindow (closed and
-    its jobs waited for at teardown). Suggestions and OCR after import are off unless asked for."""
+    its jobs waited for at teardown). Suggestions and OCR after import, and automatic backups
+    (a job 3 s after opening), are off unless asked for."""
     from casefile.ui.main_window import MainWindow
 
     windows = []
 
-    def make(case_id=None, workspace=None, suggest_after_import=False, ocr_after_import=False):
+    def make(case_id=None, workspace=None, suggest_after_import=False, ocr_after_import=False,
+             auto_backup=False):
         window = MainWindow(workspace or ui_workspace, case_id=case_id,
                             suggest_after_import=suggest_after_import,
-                            ocr_after_import=ocr_after_import)
+                            ocr_after_import=ocr_after_import, auto_backup=auto_backup)
         qtbot.addWidget(window)
         window.resize(1280, 800)
         window.show()

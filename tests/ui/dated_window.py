@@ -24,7 +24,7 @@ def open_window(qtbot, workspace, case_id: int, today: date):
     from casefile.ui.main_window import MainWindow
 
     window = MainWindow(workspace, case_id=case_id, suggest_after_import=False,
-                        today=lambda: today)
+                        today=lambda: today, auto_backup=False)
     qtbot.addWidget(window)
     window.resize(1280, 800)
     window.show()

@@ -170,13 +170,18 @@ def test_the_window_backs_up_on_open_and_again_only_after_changes(
     window = make_window(case_id=case_id, workspace=ws)
     auto = AutoBackup(window, interval_ms=60_000, first_ms=0)
     qtbot.waitUntil(lambda: auto.taken == 1, timeout=10_000)  # the one on open
-    auto.tick()
-    assert auto.taken == 1  # nothing changed: no second copy
+    job = auto.tick()
+    assert job is not None
+    qtbot.waitUntil(lambda: job.done, timeout=10_000)
+    assert job.outcome == "succeeded" and auto.taken == 1  # nothing changed: no second copy
     with ws.transaction() as s:
         items.create_item(s, case_id, "person", "Board clerk", notes=f"{NOTE_WORD} cafe")
-    auto.tick()
+    job = auto.tick()
+    assert job is not None
+    qtbot.waitUntil(lambda: job.done, timeout=10_000)
     assert auto.taken == 2
-    taken = [b for b in backups.list_backups(ws) if b.reason == "auto"]
+    assert {b.reason for b in backups.list_backups(ws)} == {"open", "periodic"}
+    taken = [b for b in backups.list_backups(ws) if b.reason in ("open", "periodic")]
     assert len(taken) >= 2
     assert all(b.path.read_bytes()[:16] != SQLITE_HEADER for b in taken)
     assert leaks(tmp_path / "enc", (NOTE_WORD,)) == {}

@@ -1,0 +1,211 @@
+"""File ▸ Restore from backup… of the main window.
+
+:class:`RestoreBackupDialog` lists the workspace's backups (when, why, size; newest first);
+after the choice and a confirmation, :class:`BackupRestorer` runs the same service call as
+``casefile backup restore ID`` (:func:`casefile.services.backups.restore`: the backup checked
+first, the current state backed up, then the copy) as a background job with a progress dialog.
+The window's engine stays open: the service copies into one of its connections and then lets
+go of the pooled ones, which reopen on the restored database (keyed with the passphrase the
+Workspace holds in memory, for an encrypted workspace). The window then shows the workspace
+afresh (:meth:`MainWindow.reload_workspace`): the case list, the case, every view; the undo
+history is cleared, since it is about a state that is gone.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+from sqlalchemy.orm import Session
+
+from casefile.errors import CasefileError
+from casefile.ui.operations import Job
+
+if TYPE_CHECKING:  # the store's backups module loads when File ▸ Restore from backup… is used
+    from casefile.store.backups import Backup, Restored
+
+
+def taken_local(backup: Backup) -> str:
+    """When the backup was taken, in local time: "2024-05-02 14:03:11"."""
+    return f"{backup.taken.replace(tzinfo=UTC).astimezone():%Y-%m-%d %H:%M:%S}"
+
+
+def size_text(size: int) -> str:
+    """A file size for people: "812 kB", "3.4 MB"."""
+    if size < 1_000_000:
+        return f"{max(size, 1) / 1000:.0f} kB"
+    return f"{size / 1e6:.1f} MB"
+
+
+class RestoreBackupDialog(QDialog):
+    """The backups of the workspace, newest first; ``chosen()`` is the selected one."""
+
+    def __init__(self, listed: list[Backup], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Restore from backup")
+        self.listed = listed
+        layout = QVBoxLayout(self)
+        intro = QLabel(
+            "Choose the state to go back to. The workspace as it is now is backed up first, "
+            "so a restore can itself be undone by restoring that backup." if listed else
+            "This workspace has no backups yet. Casefile backs up a few seconds after a window "
+            "opens, and every few minutes while there are changes.")
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.table = QTableWidget(len(listed), 3)
+        self.table.setHorizontalHeaderLabels(["Taken", "Why", "Size"])
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        for row, backup in enumerate(listed):
+            cells = (taken_local(backup), backup.why, size_text(backup.size))
+            for column, value in enumerate(cells):
+                cell = QTableWidgetItem(value)
+                cell.setToolTip(backup.id)
+                if column == 2:
+                    cell.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(row, column, cell)
+        layout.addWidget(self.table)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.restore_button = self.buttons.addButton(
+            "Restore…", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.restore_button.setEnabled(False)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.table.itemSelectionChanged.connect(
+            lambda: self.restore_button.setEnabled(self.chosen() is not None))
+        self.table.doubleClicked.connect(lambda _index: self.accept())
+        if listed:
+            self.table.selectRow(0)
+        self.resize(560, 360)
+
+    def chosen(self) -> Backup | None:
+        """The selected backup (None: none)."""
+        rows = self.table.selectionModel().selectedRows()
+        return self.listed[rows[0].row()] if rows else None
+
+    @classmethod
+    def choose(cls, parent: QWidget | None, listed: list[Backup]) -> Backup | None:
+        """Show the dialog; the backup chosen, None when cancelled."""
+        dialog = cls(listed, parent)
+        accepted = dialog.exec() == QDialog.DialogCode.Accepted
+        return dialog.chosen() if accepted else None
+
+
+def confirm_restore(parent: QWidget | None, backup: Backup, others: bool = False) -> bool:
+    """Ask before replacing the workspace with ``backup``; ``others``: another window has the
+    workspace open (it will show the restored state too). True to go ahead."""
+    text = (f"Go back to the workspace as it was at {taken_local(backup)} ({backup.why})?\n\n"
+            "Everything changed since then in every case of this workspace is replaced. The "
+            "state as it is now is backed up first.")
+    if others:
+        text += "\n\nAnother Casefile window has this workspace open; it will show the " \
+                "restored state too."
+    answer = QMessageBox.question(
+        parent, "Restore from backup", text,
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+        QMessageBox.StandardButton.Cancel)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+class BackupRestorer:
+    """File ▸ Restore from backup… of ``window`` (a MainWindow; not imported here: no cycle).
+    ``action`` is the menu action; ``job`` the running (or last) restore; ``restored`` what
+    the last restore did."""
+
+    def __init__(self, window: Any) -> None:
+        self.window = window
+        self.job: Job | None = None
+        self.restored: Restored | None = None
+        self.action: Any = None
+
+    def prompt(self) -> Job | None:
+        """Ask which backup, confirm, and start the restore (returned; None when cancelled,
+        refused or impossible, the reason shown)."""
+        from casefile.services import backups
+
+        window = self.window
+        if window.workspace.folder is None:
+            QMessageBox.information(window, "Restore from backup",
+                                    "A workspace on a database server has no backups here; "
+                                    "restore it with the server's own tools.")
+            return None
+        if window.runner.busy:
+            QMessageBox.information(window, "Restore from backup",
+                                    "Wait for the running job to finish, then try again.")
+            return None
+        try:
+            listed = backups.list_backups(window.workspace)
+        except CasefileError as exc:
+            window.report_error(str(exc))
+            return None
+        chosen = RestoreBackupDialog.choose(window, listed)
+        if chosen is None:
+            return None
+        others = bool(window.watch.presence.others())
+        if not confirm_restore(window, chosen, others):
+            return None
+        return self.restore(chosen.id)
+
+    def restore(self, backup_id: str) -> Job:
+        """Restore backup ``backup_id`` in the background (progress dialog; Cancel stops it
+        before the copy is complete, and nothing is changed then); the window reloads after."""
+        from casefile.services import backups
+
+        window = self.window
+        window.editor.flush()  # a pending edit belongs to the state backed up before
+        window.restoring = True
+        workspace = window.workspace
+        outcome: dict[str, Restored] = {}
+
+        def work(_session: Session, job: Job) -> Restored:
+            outcome["done"] = backups.restore(workspace, backup_id, progress=job.report)
+            return outcome["done"]
+
+        self.job = window.runner.start(
+            work, label="Restoring the backup…", change=None, parent=window,
+            on_done=lambda job: self._finished(job, outcome))
+        return self.job
+
+    def _finished(self, job: Job, outcome: dict[str, Restored]) -> None:
+        window = self.window
+        window.restoring = False
+        done = outcome.get("done")
+        if done is None:  # refused (said by the runner) or cancelled before the copy ended
+            if job.outcome == "cancelled":
+                window.notify("Restore cancelled; nothing was changed.", 8000)
+            return
+        self.restored = done  # done, even when Cancel came after the copy
+        window.reload_workspace()
+        window.notify(f"Restored the backup of {taken_local(done.restored)} (the state before "
+                      "is a backup too)", 15000)
+
+
+def install_backup_restore(window: Any, file_menu: Any) -> BackupRestorer:
+    """Add File ▸ Restore from backup… to ``file_menu``; sets
+    ``window.restore_backup_action``; returns the controller."""
+    restorer = BackupRestorer(window)
+    restorer.action = file_menu.addAction("Restore from &backup…", restorer.prompt)
+    restorer.action.setEnabled(window.workspace.folder is not None)
+    window.restore_backup_action = restorer.action
+    return restorer
