@@ -383,8 +383,10 @@ def layout_graph(
             steps = iterations or 60
             # only the new nodes move far; kept ones settle a little
             _force(pos, edges, rng, steps, pinned, start_temperature=0.5)
-    return {item_id: (float(pos[i, 0] * EDGE_LENGTH), float(pos[i, 1] * EDGE_LENGTH))
-            for item_id, i in index.items()}
+    out = {item_id: (float(pos[i, 0] * EDGE_LENGTH), float(pos[i, 1] * EDGE_LENGTH))
+           for item_id, i in index.items()}
+    out.update({i: (float(kept[i][0]), float(kept[i][1])) for i in fixed if i in kept})
+    return out
 
 
 def _place_near_neighbours(pos: Any, placed: Any, edges: tuple[Any, Any, Any],
@@ -662,6 +664,18 @@ def save_layout(
     return SavedLayout(merged, frozenset(keep_pins))
 
 
+def remap_layout(raw: Mapping[str, Any], ids: Mapping[int, int]) -> dict[str, Any]:
+    """A kept ``graph_layout`` with its item ids renamed through ``ids`` (old -> new; ids not
+    in it are dropped): for a case copied into another workspace."""
+    positions = {}
+    for key, value in dict(raw.get("positions") or {}).items():
+        if str(key).isdigit() and int(key) in ids:
+            positions[str(ids[int(key)])] = value
+    pinned = sorted(ids[int(i)] for i in raw.get("pinned") or []
+                    if str(i).isdigit() and int(i) in ids)
+    return {"positions": positions, "pinned": pinned}
+
+
 def graph_with_layout(
     session: Session, case_id: int, chosen: GraphFilter | None = None, *,
     relayout: bool = False, seed: int = 7,
@@ -678,8 +692,9 @@ def graph_with_layout(
     else:
         fixed = set(kept)
     if len(kept) < len(graph.nodes) or relayout:
-        positions = layout_graph(graph, kept, fixed=fixed, seed=seed)
-        save_layout(session, case_id, positions)
+        laid = layout_graph(graph, kept, fixed=fixed, seed=seed)
+        stored = save_layout(session, case_id, laid).positions
+        positions = {i: stored[i] for i in laid}
     else:
         positions = kept
     return graph, positions, saved.pinned
