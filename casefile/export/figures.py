@@ -31,6 +31,14 @@ MAX_LABELS = 60
 LABEL_CHARS = 28
 
 
+def _drawing(width: float, height: float, font: str) -> Drawing:
+    """A Drawing whose default font is ``font`` (reportlab's default, Helvetica, would be
+    referenced in the PDF without being embedded)."""
+    drawing = Drawing(width, height)
+    drawing.initialFontName = font
+    return drawing
+
+
 def _cut(text: str, chars: int = LABEL_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= chars else text[: chars - 1].rstrip() + "\u2026"
@@ -52,7 +60,7 @@ def graph_drawing(figure: GraphFigure, width: float, font: str,
     pad = 30.0
     scale = min((width - 2 * pad) / span_x, (max_height - 2 * pad) / span_y)
     height = span_y * scale + 2 * pad
-    drawing = Drawing(width, height)
+    drawing = _drawing(width, height, font)
     left = (width - span_x * scale) / 2
 
     def at(x: float, y: float) -> tuple[float, float]:  # y grows down in the scene, up here
@@ -126,7 +134,7 @@ def timeline_drawing(events: Sequence[EventEntry], width: float, font: str) -> D
     days = max((last - first).days, 1)
     rows = 3  # label rows above and below the axis
     height = 40.0 + rows * 2 * 11
-    drawing = Drawing(width, height)
+    drawing = _drawing(width, height, font)
     axis_y = height / 2
     pad = 40.0
 
@@ -149,7 +157,7 @@ def timeline_drawing(events: Sequence[EventEntry], width: float, font: str) -> D
         label_y = axis_y + side * (10 + row * 11) - (6 if side < 0 else 0)
         drawing.add(Line(x, axis_y + side * 3, x, label_y + (0 if side > 0 else 6),
                          strokeColor=colors.HexColor("#cccccc"), strokeWidth=0.4))
-        text = f"{day.isoformat()} {_cut(event.title, 26)}"
+        text = f"{_cut(event.title, 24)} ({day.day} {day:%b %Y})"
         anchor = "start" if x < width * 0.25 else ("end" if x > width * 0.75 else "middle")
         drawing.add(String(x, label_y, text, fontName=font, fontSize=6.3, fillColor=INK,
                            textAnchor=anchor))
@@ -164,7 +172,7 @@ def status_drawing(counts: Sequence[tuple[str, int]], width: float, font: str
         return None
     bar, gap, label_w = 10.0, 5.0, 60.0
     height = len(counts) * (bar + gap) + gap
-    drawing = Drawing(width, height)
+    drawing = _drawing(width, height, font)
     most = max(c for _s, c in counts)
     usable = min(width - label_w - 40, 260.0)
     for n, (status, count) in enumerate(counts):

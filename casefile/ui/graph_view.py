@@ -81,6 +81,8 @@ LABEL_WIDTH = 130  # px on screen; longer names wrap to a second line, then are 
 ZOOM_STEP = 1.25
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
 EDGE_HIT_PX = 6.0
+#: Above this many edges, lines are drawn plain (one pixel, solid) and culled to the view.
+FAST_EDGES = 1500
 
 
 def node_radius(degree: int) -> float:
@@ -202,10 +204,12 @@ class NodeItem(QGraphicsItem):
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
         self._pressed_at = self.pos()
+        self.view.edges.lift(self.node.id)
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
         super().mouseReleaseEvent(event)
+        self.view.edges.lift(None)
         if self._pressed_at is not None and self.pos() != self._pressed_at:
             self.view.node_dropped(self)
         self._pressed_at = None
@@ -237,10 +241,15 @@ class EdgeLayer(QGraphicsItem):
         super().__init__()
         self.setZValue(0)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+        # repaints for a selection, a tooltip, a label are a blit of the drawn lines
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.lifted = LiftedEdges(self)
         self.edges: list[GraphEdge] = []
         self.lines: list[QLineF] = []
         self._groups: dict[tuple[str, int], tuple[QPen, list[QLineF]]] = {}
         self._ends: dict[int, list[tuple[int, int]]] = {}  # node -> (edge index, 1 or 2)
+        self._index_of: dict[int, int] = {}  # id(line) -> edge index
         self._rect = QRectF()
         self.selected: int | None = None
         self.visible_relations: set[str] = set(EDGE_RELATIONS)
@@ -252,12 +261,15 @@ class EdgeLayer(QGraphicsItem):
         self.lines = [QLineF(positions[e.source], positions[e.target]) for e in self.edges]
         self._groups = {}
         self._ends = {}
+        self._index_of: dict[int, int] = {}
+        self.lifted.node_id, self.lifted.indexes = None, set()
         for n, (edge, line) in enumerate(zip(self.edges, self.lines, strict=True)):
             bucket = min(5, int(math.log2(max(1, edge.weight))))
             key = (edge.relation, bucket)
             if key not in self._groups:
                 self._groups[key] = (_edge_pen(edge.relation, 2 ** bucket), [])
             self._groups[key][1].append(line)
+            self._index_of[id(line)] = n
             self._ends.setdefault(edge.source, []).append((n, 1))
             self._ends.setdefault(edge.target, []).append((n, 2))
         self.selected = None
@@ -271,7 +283,7 @@ class EdgeLayer(QGraphicsItem):
         return QRectF(min(xs) - 10, min(ys) - 10, max(xs) - min(xs) + 20, max(ys) - min(ys) + 20)
 
     def node_moved(self, node_id: int, pos: QPointF) -> None:
-        """Follow a node that moved."""
+        """Follow a node that moved (while it is lifted, only its own lines are redrawn)."""
         ends = self._ends.get(node_id)
         if not ends:
             return
@@ -283,6 +295,19 @@ class EdgeLayer(QGraphicsItem):
         if not self._rect.contains(pos):
             self.prepareGeometryChange()
             self._rect = self._rect.united(QRectF(pos.x() - 10, pos.y() - 10, 20, 20))
+        if self.lifted.node_id == node_id:
+            self.lifted.refresh()
+        else:
+            self.update()
+
+    def lift(self, node_id: int | None) -> None:
+        """Draw the lines of ``node_id`` apart while it is dragged (None: put them back), so
+        a drag redraws a node's few lines, not all of them."""
+        if self.lifted.node_id == node_id:
+            return
+        self.lifted.node_id = node_id
+        self.lifted.indexes = {n for n, _end in self._ends.get(node_id, [])} if node_id else set()
+        self.lifted.refresh()
         self.update()
 
     def boundingRect(self) -> QRectF:  # noqa: N802
@@ -290,11 +315,27 @@ class EdgeLayer(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        # Dashed, wide, antialiased lines cost the raster engine ~50 us each: a big graph is
+        # drawn with plain one-pixel pens, and only the lines crossing the exposed area.
+        many = len(self.lines) > FAST_EDGES
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing,
-                              lod > 0.3 and len(self.lines) < 4000)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, not many and lod > 0.3)
+        exposed = option.exposedRect  # type: ignore[attr-defined]
+        cull = many and not exposed.contains(self._rect)
+        left, top = exposed.left(), exposed.top()
+        right, bottom = exposed.right(), exposed.bottom()
+        hidden = self.lifted.indexes
         for pen, lines in self._groups.values():
+            if hidden:
+                lines = [ln for ln in lines if self._index_of[id(ln)] not in hidden]
+            if many:
+                pen = QPen(pen.color(), 0)  # cosmetic, solid
             painter.setPen(pen)
+            if cull:
+                lines = [ln for ln in lines
+                         if not (max(ln.x1(), ln.x2()) < left or min(ln.x1(), ln.x2()) > right
+                                 or max(ln.y1(), ln.y2()) < top
+                                 or min(ln.y1(), ln.y2()) > bottom)]
             painter.drawLines(lines)
         if self.selected is not None:
             edge = self.edges[self.selected]
@@ -322,6 +363,40 @@ class EdgeLayer(QGraphicsItem):
             if d <= best_d:
                 best, best_d = n, d
         return best
+
+
+class LiftedEdges(QGraphicsItem):
+    """The lines of the node being dragged, drawn apart from the (cached) edge layer."""
+
+    def __init__(self, layer: EdgeLayer) -> None:
+        super().__init__()
+        self.layer = layer
+        self.node_id: int | None = None
+        self.indexes: set[int] = set()
+        self._rect = QRectF()
+        self.setZValue(0.5)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def refresh(self) -> None:
+        """Follow the lifted lines."""
+        self.prepareGeometryChange()
+        rect = QRectF()
+        for n in self.indexes:
+            ln = self.layer.lines[n]
+            rect = rect.united(QRectF(ln.p1(), ln.p2()).normalized())
+        self._rect = rect.adjusted(-6, -6, 6, 6) if self.indexes else QRectF()
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for n in self.indexes:
+            edge = self.layer.edges[n]
+            painter.setPen(_edge_pen(edge.relation, edge.weight))
+            painter.drawLine(self.layer.lines[n])
 
 
 class GraphCanvas(QGraphicsView):
@@ -382,6 +457,7 @@ class GraphView(QWidget):
         self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.edges = EdgeLayer()
         self.scene.addItem(self.edges)
+        self.scene.addItem(self.edges.lifted)
         self.scene.selectionChanged.connect(self._on_selection_changed)
         self.canvas = GraphCanvas(self)
         self.canvas.setObjectName("graph_canvas")
@@ -673,8 +749,19 @@ class GraphView(QWidget):
         item.setSelected(True)
         if self.canvas.transform().m11() < 0.8:
             self.set_scale(1.0)
+        self._room_around(item.pos())
         self.canvas.centerOn(item)
         return match.id
+
+    def _room_around(self, point: QPointF) -> None:
+        """Widen the scene rectangle so ``point`` can be scrolled to the middle of the view."""
+        scale = self.canvas.transform().m11() or 1.0
+        half_w = self.canvas.viewport().width() / scale / 2 + 20
+        half_h = self.canvas.viewport().height() / scale / 2 + 20
+        wanted = QRectF(point.x() - half_w, point.y() - half_h, 2 * half_w, 2 * half_h)
+        rect = self.scene.sceneRect()
+        if not rect.contains(wanted):
+            self.scene.setSceneRect(rect.united(wanted))
 
     def set_scale(self, scale: float) -> None:
         """Zoom to ``scale`` (1.0: 100 %)."""

@@ -138,3 +138,26 @@ def test_passages_outside_the_range_drop_their_edges(workspace, demo) -> None:
         published = s.get(Item, doc).published  # type: ignore[union-attr]
         inside = graph.case_graph(s, demo, graph.GraphFilter(since=published, until=published))
         assert any(e.relation == graph.QUOTED_TOGETHER for e in inside.edges)
+
+
+def test_brief_graph_follows_the_export_profile(workspace, demo) -> None:
+    from casefile.services.brief import build_brief_data
+
+    with workspace.transaction() as s:
+        person = s.scalars(select(Person).where(Person.case_id == demo)).first()
+        assert person is not None
+        person.confidential = True
+        name = person.title
+        s.flush()
+        editor = build_brief_data(s, demo, profile="editor")
+        legal = build_brief_data(s, demo, profile="legal")
+        internal = build_brief_data(s, demo, profile="internal")
+    assert editor.graph is not None and legal.graph is not None and internal.graph is not None
+    assert person.id not in {n.id for n in editor.graph.nodes}
+    assert all(person.id not in (a, b) for a, b, _r, _w in editor.graph.edges)
+    assert name not in {n.label for n in editor.graph.nodes}
+    labels = {n.id: n.label for n in legal.graph.nodes}
+    assert labels[person.id].startswith("Source ")
+    assert {n.id: n.label for n in internal.graph.nodes}[person.id] == name
+    assert len(internal.graph.nodes) == len(editor.graph.nodes) + 1
+    assert sum(c for _s, c in editor.followup_statuses) > 0
