@@ -261,7 +261,7 @@ class EdgeLayer(QGraphicsItem):
         self.lines = [QLineF(positions[e.source], positions[e.target]) for e in self.edges]
         self._groups = {}
         self._ends = {}
-        self._index_of: dict[int, int] = {}
+        self._index_of = {}
         self.lifted.node_id, self.lifted.indexes = None, set()
         for n, (edge, line) in enumerate(zip(self.edges, self.lines, strict=True)):
             bucket = min(5, int(math.log2(max(1, edge.weight))))
@@ -320,7 +320,7 @@ class EdgeLayer(QGraphicsItem):
         many = len(self.lines) > FAST_EDGES
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, not many and lod > 0.3)
-        exposed = option.exposedRect  # type: ignore[attr-defined]
+        exposed = option.exposedRect
         cull = many and not exposed.contains(self._rect)
         left, top = exposed.left(), exposed.top()
         right, bottom = exposed.right(), exposed.bottom()
