@@ -720,7 +720,9 @@ def _network(data: BriefData, styles: _Styles) -> list[Flowable]:
     if drawing is None:
         return []
     n, m = len(data.graph.nodes), len(data.graph.edges)
-    caption = (f"{plural(n, 'item')} and {plural(m, 'connection')}: typed relationships dark, "
+    total = max(data.graph.total_nodes, n)
+    shown = plural(n, "item") if total == n else f"The {n} best-connected of {total} items"
+    caption = (f"{shown} and {plural(m, 'connection')}: typed relationships dark, "
                "quoted together light, quoted in a document dotted.")
     return [KeepTogether([*_section("Relationship graph", styles),
                           *_figure(drawing, caption, styles)])]

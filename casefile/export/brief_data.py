@@ -142,6 +142,9 @@ class GraphFigure:
 
     nodes: list[GraphNodeEntry] = field(default_factory=list)
     edges: list[tuple[int, int, str, int]] = field(default_factory=list)
+    #: How many items the whole graph has (more than ``nodes`` when only the best-connected
+    #: part is drawn).
+    total_nodes: int = 0
 
 
 @dataclass

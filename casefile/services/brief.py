@@ -235,6 +235,15 @@ def _graph_figure(session: Session, case_id: int, shown: Disclosure,
     keep = {n.id for n in nodes}
     edges = tuple(e for e in whole.edges if e.source in keep and e.target in keep and (
         not e.passages or any(shown.shows(passage_docs.get(p)) for p in e.passages)))
+    total = len(nodes)
+    if total > FIGURE_NODES:  # a page holds the best-connected part readably, not all of it
+        degree: dict[int, int] = {}
+        for e in edges:
+            degree[e.source] = degree.get(e.source, 0) + e.weight
+            degree[e.target] = degree.get(e.target, 0) + e.weight
+        nodes = tuple(sorted(nodes, key=lambda n: (-degree.get(n.id, 0), n.id))[:FIGURE_NODES])
+        keep = {n.id for n in nodes}
+        edges = tuple(e for e in edges if e.source in keep and e.target in keep)
     visible = graph.CaseGraph(nodes, edges)
     saved = graph.saved_layout(session, case_id).positions
     kept = {i: p for i, p in saved.items() if i in keep}
@@ -244,7 +253,12 @@ def _graph_figure(session: Session, case_id: int, shown: Disclosure,
         nodes=[GraphNodeEntry(n.id, n.kind, shown.name_of(by_id.get(n.id)) or "",
                               *positions[n.id], confidential=n.confidential) for n in nodes],
         edges=[(e.source, e.target, e.relation, e.weight) for e in edges],
+        total_nodes=total,
     )
+
+
+#: The brief's graph figure shows at most this many items (the best connected).
+FIGURE_NODES = 80
 
 
 @dataclass

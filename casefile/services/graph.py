@@ -328,7 +328,7 @@ REPULSION = 1.6
 
 #: Above this many nodes repulsion is computed only between pairs nearer than a cut-off
 #: (found with a KD-tree), not between all pairs.
-DENSE_LIMIT = 600
+DENSE_LIMIT = 150
 
 
 def layout_graph(
@@ -452,8 +452,7 @@ def _pack_components(n: int, edges: tuple[Any, Any, Any], rng: Any,
         m = len(members)
         p = rng.random((m, 2)) * math.sqrt(m)
         _force(p, sub, rng, iterations or (120 if m < 200 else 70), np.zeros(m, dtype=bool))
-        if m <= DENSE_LIMIT:
-            _spread_out(p, MIN_GAP)
+        _spread_out(p, MIN_GAP, passes=40 if m <= DENSE_LIMIT else 10)
         p = _widest_across(p)
         p -= p.min(axis=0)
         boxes.append((members, p))
@@ -484,8 +483,16 @@ def _spread_out(p: Any, gap: float, passes: int = 40) -> None:
     import numpy as np
 
     n = len(p)
-    a, b = np.triu_indices(n, 1)
     for _ in range(passes):
+        if n <= DENSE_LIMIT:
+            a, b = np.triu_indices(n, 1)
+        else:
+            from scipy.spatial import cKDTree
+
+            found = cKDTree(p).query_pairs(gap, output_type="ndarray")
+            if not len(found):
+                return
+            a, b = found[:, 0], found[:, 1]
         d = p[a] - p[b]
         dist = np.sqrt((d * d).sum(axis=1))
         close = dist < gap
