@@ -269,6 +269,7 @@ class _Styles:
 
     def __init__(self, fonts: RegisteredFonts) -> None:
         regular, bold = fonts.regular, fonts.bold
+        self.fonts = fonts
         base = ParagraphStyle(
             "body",
             fontName=regular,
@@ -609,8 +610,20 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
     return story
 
 
+def _figure(drawing: Any, caption: str, styles: _Styles) -> list[Flowable]:
+    """A drawing with its caption under it, kept on one page."""
+    return [KeepTogether([drawing, _Paragraph(escape(caption), styles.meta),
+                          Spacer(1, 6)])]
+
+
 def _questions(data: BriefData, styles: _Styles) -> list[Flowable]:
+    from casefile.export.figures import status_drawing
+
     heading = _section("Open questions and follow-ups", styles)
+    chart = status_drawing(data.followup_statuses, PAGE_SIZE[0] - 2 * MARGIN_X,
+                           styles.fonts.regular)
+    if chart is not None:
+        heading = heading + _figure(chart, "Questions and follow-ups by status.", styles)
     if not data.questions:
         return heading + _empty("No open questions.", styles)
     entries: list[list[Flowable]] = []
@@ -663,9 +676,15 @@ def _entities(
 
 
 def _timeline(data: BriefData, styles: _Styles) -> list[Flowable]:
+    from casefile.export.figures import timeline_drawing
+
     heading = _section("Timeline", styles)
     if not data.events:
         return heading + _empty("No events on the timeline.", styles)
+    figure = timeline_drawing(data.events, PAGE_SIZE[0] - 2 * MARGIN_X, styles.fonts.regular)
+    if figure is not None:
+        heading = heading + _figure(
+            figure, "The dated events, first to last (hollow: date approximate).", styles)
     entries: list[list[Flowable]] = []
     for event in sorted(data.events, key=_event_sort_key):
         when = format_event_date(event.date, event.precision, event.end)
@@ -688,6 +707,25 @@ def _timeline(data: BriefData, styles: _Styles) -> list[Flowable]:
         block.extend(_quotes(event.quotes, styles, timeline=True))
         entries.append(block)
     return _compose(heading, entries)
+
+
+def _network(data: BriefData, styles: _Styles) -> list[Flowable]:
+    """The relationship graph as a figure (nothing when the case has no graph)."""
+    from casefile.export.figures import graph_drawing
+
+    if data.graph is None or not data.graph.nodes:
+        return []
+    drawing = graph_drawing(data.graph, PAGE_SIZE[0] - 2 * MARGIN_X, styles.fonts.regular,
+                            max_height=PAGE_SIZE[1] - MARGIN_TOP - MARGIN_BOTTOM - 2.2 * inch)
+    if drawing is None:
+        return []
+    n, m = len(data.graph.nodes), len(data.graph.edges)
+    total = max(data.graph.total_nodes, n)
+    shown = plural(n, "item") if total == n else f"The {n} best-connected of {total} items"
+    caption = (f"{shown} and {plural(m, 'connection')}: typed relationships dark, "
+               "quoted together light, quoted in a document dotted.")
+    return [KeepTogether([*_section("Relationship graph", styles),
+                          *_figure(drawing, caption, styles)])]
 
 
 def _title_is_description(event: EventEntry) -> bool:
@@ -802,6 +840,7 @@ def _story(data: BriefData, styles: _Styles) -> list[Flowable]:
             styles,
         ),
         *_entities("Places", data.places, "No places recorded.", "place", styles),
+        *_network(data, styles),
         *_timeline(data, styles),
         *_claims(data, styles),
         *_sources(data, styles),

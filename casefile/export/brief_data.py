@@ -123,6 +123,31 @@ class ClaimEntry:
 
 
 @dataclass
+class GraphNodeEntry:
+    """A node of the brief's graph figure: ``x``/``y`` in the graph's scene units (y down),
+    ``label`` already substituted (a pseudonym for a confidential person)."""
+
+    id: int
+    kind: str
+    label: str
+    x: float
+    y: float
+    confidential: bool = False  # only ever True when the brief includes confidential material
+
+
+@dataclass
+class GraphFigure:
+    """The relationship graph as the brief draws it: nodes and ``edges`` as (source id, target
+    id, relation, weight)."""
+
+    nodes: list[GraphNodeEntry] = field(default_factory=list)
+    edges: list[tuple[int, int, str, int]] = field(default_factory=list)
+    #: How many items the whole graph has (more than ``nodes`` when only the best-connected
+    #: part is drawn).
+    total_nodes: int = 0
+
+
+@dataclass
 class BriefData:
     """Everything one brief prints, in print order.
 
@@ -144,3 +169,7 @@ class BriefData:
     includes_confidential: bool = False
     profile: str = "editor"
     cover_note: str | None = None
+    #: The relationship graph figure (None: not drawn).
+    graph: GraphFigure | None = None
+    #: Follow-ups and questions by status, (status, count) in the order of QUESTION_STATUSES.
+    followup_statuses: list[tuple[str, int]] = field(default_factory=list)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Date, DateTime, Table, insert, select, text
+from sqlalchemy import Date, DateTime, Table, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from casefile import __version__
@@ -244,6 +244,12 @@ def import_archive(session: Session, path: Path, *, passphrase: str | None = Non
         counts[name] = len(tables[name])
     case_id = ids["cases"][int(tables["cases"][0]["id"])]
     session.flush()
+    from casefile.services.graph import remap_layout  # the graph's positions name items
+
+    kept_layout = tables["cases"][0].get("graph_layout")
+    if kept_layout:  # (``updated`` kept as exported)
+        session.execute(update(Case).where(Case.id == case_id).values(
+            graph_layout=remap_layout(kept_layout, ids["items"]), updated=Case.updated))
     for item in session.scalars(select(Item).where(Item.case_id == case_id)):
         reindex(session, item, new=True)
     title = session.get(Case, case_id).title  # type: ignore[union-attr]

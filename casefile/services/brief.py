@@ -29,6 +29,8 @@ from casefile.export.brief_data import (
     ClaimEntry,
     EntityEntry,
     EventEntry,
+    GraphFigure,
+    GraphNodeEntry,
     MentionEntry,
     QuestionEntry,
     QuoteEntry,
@@ -57,6 +59,7 @@ from casefile.store import (
     Place,
     Question,
 )
+from casefile.store.items import QUESTION_STATUSES
 
 __all__ = ["WITHHELD", "build_brief_data", "contact_pieces", "export_brief"]
 
@@ -190,6 +193,10 @@ def _gather(
         (i for i in visible if isinstance(i, Event)), key=lambda e: (e.date or date.max, e.title)
     )
     claims = [i for i in visible if isinstance(i, Claim)]
+    statuses = {status: 0 for status in QUESTION_STATUSES}
+    for q in visible:
+        if isinstance(q, Question) and q.status in statuses:
+            statuses[q.status] += 1
     data = BriefData(
         case_title=case.title,
         generated=today.isoformat(),
@@ -205,8 +212,53 @@ def _gather(
         includes_confidential=profile.confidential_items,
         profile=profile.name,
         cover_note=profile.cover_note,
+        graph=_graph_figure(session, case_id, shown, by_id),
+        followup_statuses=list(statuses.items()),
     )
     return data, shown
+
+
+def _graph_figure(session: Session, case_id: int, shown: Disclosure,
+                  by_id: dict[int, Item]) -> GraphFigure | None:
+    """The case's relationship graph as the profile may show it: hidden items left out,
+    pseudonymous people under their pseudonym, connections whose every passage is in a hidden
+    document left out; at the positions the Graph tab keeps (the others laid out around them,
+    not stored)."""
+    from casefile.services import graph
+
+    whole = graph.case_graph(session, case_id)
+    if not whole.nodes:
+        return None
+    passage_docs = dict(session.execute(
+        select(Passage.id, Passage.document_id).where(Passage.case_id == case_id)).all())
+    nodes = tuple(n for n in whole.nodes if shown.shows(n.id))
+    keep = {n.id for n in nodes}
+    edges = tuple(e for e in whole.edges if e.source in keep and e.target in keep and (
+        not e.passages or any(shown.shows(passage_docs.get(p)) for p in e.passages)))
+    total = len(nodes)
+    if total > FIGURE_NODES:  # a page holds the best-connected part readably, not all of it
+        degree: dict[int, int] = {}
+        for e in edges:
+            degree[e.source] = degree.get(e.source, 0) + e.weight
+            degree[e.target] = degree.get(e.target, 0) + e.weight
+        nodes = tuple(sorted(nodes, key=lambda n: (-degree.get(n.id, 0), n.id))[:FIGURE_NODES])
+        keep = {n.id for n in nodes}
+        edges = tuple(e for e in edges if e.source in keep and e.target in keep)
+    visible = graph.CaseGraph(nodes, edges)
+    saved = graph.saved_layout(session, case_id).positions
+    kept = {i: p for i, p in saved.items() if i in keep}
+    positions = kept if len(kept) == len(nodes) else graph.layout_graph(
+        visible, kept, fixed=set(kept))
+    return GraphFigure(
+        nodes=[GraphNodeEntry(n.id, n.kind, shown.name_of(by_id.get(n.id)) or "",
+                              *positions[n.id], confidential=n.confidential) for n in nodes],
+        edges=[(e.source, e.target, e.relation, e.weight) for e in edges],
+        total_nodes=total,
+    )
+
+
+#: The brief's graph figure shows at most this many items (the best connected).
+FIGURE_NODES = 80
 
 
 @dataclass

@@ -12,13 +12,19 @@ from casefile.store.base import Base, utcnow
 
 
 class Case(Base):
-    """One story: the container of items, documents and evidence."""
+    """One story: the container of items, documents and evidence.
+
+    ``graph_layout`` keeps where the relationship graph drew each item, so the picture does
+    not jump between opens: ``{"positions": {"<item id>": [x, y], ...}, "pinned": [item ids]}``
+    in scene units (see :mod:`casefile.services.graph`); None until the graph is first drawn.
+    """
 
     __tablename__ = "cases"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     title: Mapped[str] = mapped_column(String(300), unique=True)
     summary: Mapped[str | None] = mapped_column(Text)
+    graph_layout: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(default=utcnow)
     updated: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 

@@ -1,6 +1,7 @@
-"""Hooks the follow-ups, timeline and claims views (issue 6) into the main window.
+"""Hooks the follow-ups, timeline, claims (issue 6) and graph (issue 19) views into the main
+window.
 
-:func:`install_case_views` adds the Timeline and Claims tabs after Follow-ups, their View
+:func:`install_case_views` adds the Timeline, Claims and Graph tabs after Follow-ups, their View
 menu entries, File ▸ Export follow-ups to calendar…, the overdue notice shown on opening a
 case, "Answers follow-up…" in document viewers' selection menus, and makes the evidence panel
 follow the event or claim selected in those views. The window calls
@@ -34,7 +35,9 @@ from casefile.ui.viewer import DocumentViewer
 
 if TYPE_CHECKING:
     from casefile.services.calendar import CalendarExport
+    from casefile.services.graph import GraphEdge
     from casefile.ui.claims_view import ClaimsView
+    from casefile.ui.graph_view import GraphView
     from casefile.ui.main_window import MainWindow
     from casefile.ui.timeline import TimelineView
 
@@ -120,12 +123,15 @@ class CaseViews(QObject):
         self.timeline_tab.setObjectName("timeline_tab")
         self.claims_tab = LazyTab(self._make_claims)
         self.claims_tab.setObjectName("claims_tab")
+        self.graph_tab = LazyTab(self._make_graph)
+        self.graph_tab.setObjectName("graph_tab")
         tabs = window.tabs
         at = tabs.indexOf(window.followups_view) + 1
         tabs.insertTab(at, self.timeline_tab, "Timeline")
         tabs.insertTab(at + 1, self.claims_tab, "Claims")
+        tabs.insertTab(at + 2, self.graph_tab, "Graph")
         bar = tabs.tabBar()
-        for n in (at, at + 1):
+        for n in (at, at + 1, at + 2):
             for side in (bar.ButtonPosition.RightSide, bar.ButtonPosition.LeftSide):
                 bar.setTabButton(n, side, None)
         window.followups_view.source_requested.connect(self._open_source)
@@ -145,9 +151,14 @@ class CaseViews(QObject):
         self.claims_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
         self.claims_action.triggered.connect(
             lambda: window.tabs.setCurrentWidget(self.claims_tab))
+        self.graph_action = QAction("&Graph", window)
+        self.graph_action.setShortcut(QKeySequence("Ctrl+Shift+G"))
+        self.graph_action.triggered.connect(
+            lambda: window.tabs.setCurrentWidget(self.graph_tab))
         self.calendar_action = QAction("Export follow-ups to &calendar\u2026", window)
         self.calendar_action.triggered.connect(self.prompt_export_calendar)
-        for action in (self.timeline_action, self.claims_action, self.calendar_action):
+        for action in (self.timeline_action, self.claims_action, self.graph_action,
+                       self.calendar_action):
             window.addAction(action)
         for action in window.menuBar().actions():
             menu = action.menu()
@@ -157,6 +168,7 @@ class CaseViews(QObject):
             if name == "View":
                 menu.addAction(self.timeline_action)
                 menu.addAction(self.claims_action)
+                menu.addAction(self.graph_action)
             elif name == "File":
                 entries = menu.actions()
                 anchor = next((a for a in entries if a.isSeparator()
@@ -178,6 +190,29 @@ class CaseViews(QObject):
     def claims(self) -> ClaimsView:
         """The Claims view (built on first use)."""
         return cast("ClaimsView", self.claims_tab.view())
+
+    @property
+    def graph(self) -> GraphView:
+        """The Graph view (built on first use)."""
+        return cast("GraphView", self.graph_tab.view())
+
+    def _make_graph(self) -> QWidget:
+        from casefile.ui.graph_view import GraphView
+
+        window = self.window
+        view = GraphView(window.runner)
+        view.setObjectName("graph_view")
+        view.item_selected.connect(self._on_item_selected)
+        view.item_activated.connect(window.select_item)
+        view.edge_selected.connect(self._on_edge_selected)
+        view.set_case(self.case_id)
+        return view
+
+    def _on_edge_selected(self, edge: GraphEdge) -> None:
+        from casefile.services.graph import edge_evidence
+
+        views = self.window.runner.read(lambda s: edge_evidence(s, edge))
+        self.window.evidence.show_views(self.graph.edge_title(edge), views)
 
     def _make_timeline(self) -> QWidget:
         from casefile.ui.timeline import TimelineView
@@ -214,6 +249,8 @@ class CaseViews(QObject):
             self.timeline.set_case(case_id)
         if self.claims_tab.built:
             self.claims.set_case(case_id)
+        if self.graph_tab.built:
+            self.graph.set_case(case_id)
         self.calendar_action.setEnabled(case_id is not None)
         if case_id is None:
             self.overdue_count, self.overdue_text = 0, ""
@@ -247,6 +284,8 @@ class CaseViews(QObject):
             self.window.show_evidence(self.timeline.selected_event_id())
         elif widget is self.claims_tab:
             self.window.show_evidence(self.claims.current_claim_id())
+        elif widget is self.graph_tab:
+            self.window.show_evidence(self.graph.selected_item_id())
         elif isinstance(widget, DocumentViewer) and not widget.property("answer_hooked"):
             self.hook_viewer(widget)
 

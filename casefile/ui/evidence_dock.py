@@ -49,6 +49,11 @@ class EvidenceDock(QObject):
             return
         self.panel.show_evidence(item_id, title, groups)
 
+    def show_views(self, heading: str, views: list[evidence.EvidenceView]) -> None:
+        """Show evidence rows that are no one item's, under ``heading`` (e.g. an edge of the
+        graph: the passages that connect two items)."""
+        self.panel.show_evidence(None, "", views, heading=heading)
+
     def on_case_changed(self, ch: CaseChange, current: int | None) -> None:
         """Show again what changed; ``current`` is the item selected in the table."""
         shown = self.panel.item_id

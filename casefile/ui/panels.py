@@ -245,11 +245,13 @@ class EvidencePanel(QWidget):
         self._on_current_changed(QModelIndex(), QModelIndex())
 
     def show_evidence(self, item_id: int | None, title: str,
-                      views: Sequence[EvidenceView] | EvidenceGroups) -> None:
+                      views: Sequence[EvidenceView] | EvidenceGroups, *,
+                      heading: str | None = None) -> None:
         """Show an item's evidence (None: nothing selected): ``evidence_groups``' value, or the
         rows of ``evidence_for``. Quoted passages come first, open; each document's bare-name
         mentions are one folded row, closed until the reporter opens it (unless nothing is
-        quoted and one document holds at most ``OPEN_LONE_FOLD`` mentions)."""
+        quoted and one document holds at most ``OPEN_LONE_FOLD`` mentions). ``heading``, with
+        no item, names what the rows are the evidence of (e.g. an edge of the graph)."""
         self.item_id = item_id
         self.model.set_evidence(views)
         evidence = self.model.evidence
@@ -257,7 +259,9 @@ class EvidencePanel(QWidget):
         self._open_lone_fold = (not evidence.quotes and len(evidence.folds) == 1
                                 and evidence.mention_count <= self.OPEN_LONE_FOLD)
         self._prepare_top_rows(0, self.model.rowCount() - 1, reset=True)
-        if item_id is None:
+        if item_id is None and heading:
+            self.title.setText(f"{heading} — {evidence.summary()}")
+        elif item_id is None:
             self.title.setText("No item selected")
         else:
             self.title.setText(f"{title} — {evidence.summary()}")

@@ -263,7 +263,8 @@ def test_claims_with_status_and_attribution(sample_pdf: Path) -> None:
 
 def test_sources_list_number_title_date_outlet_and_full_hash(sample_pdf: Path) -> None:
     data = make_sample_brief()
-    text = flat(pdftotext_text(sample_pdf))
+    # the page bodies: a page's running header must not land inside an entry it starts
+    text = flat(pdftotext_body(sample_pdf))
     sources_part = text[text.rfind("Sources") :]
     for src in data.sources:
         assert f"[{src.number}] {src.title}" in sources_part

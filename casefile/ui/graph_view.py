@@ -1,0 +1,857 @@
+"""The Graph tab: the case's people, organizations, places and documents and what connects them
+(issue 19), drawn from :mod:`casefile.services.graph`.
+
+Nodes are drawn by kind (person: circle, organization: rounded square, place: diamond,
+document: page), confidential ones with a dashed red outline and a padlock, pinned ones with a
+pin dot. Edges are one layer item that draws every line in a few ``drawLines`` calls (typed
+relationships solid, affiliations dashed, "quoted together" teal, "quoted in" dotted grey;
+thicker for more evidence). Labels keep their size on screen and hide when zoomed far out.
+
+Mouse and keys: drag a node to move it (it stays pinned there; the position is kept with the
+case), drag the background to pan, wheel or Ctrl+= / Ctrl+- to zoom, Ctrl+0 to fit. Click a
+node or an edge: ``item_selected`` / ``edge_selected`` (the window fills the evidence panel);
+double-click a node: ``item_activated`` (its editor). The layout is computed on a worker thread
+(``OperationRunner.start``); the view reloads from ``case_changed`` only.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QDate, QLineF, QPointF, QRectF, QSize, Qt, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QFont,
+    QImage,
+    QKeySequence,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QCompleter,
+    QDateEdit,
+    QFileDialog,
+    QGraphicsItem,
+    QGraphicsScene,
+    QGraphicsSceneMouseEvent,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QStyleOptionGraphicsItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from casefile.services import graph as graph_service
+from casefile.services.graph import (
+    AFFILIATION,
+    EDGE_RELATIONS,
+    NODE_KINDS,
+    QUOTED_IN,
+    QUOTED_TOGETHER,
+    CaseGraph,
+    GraphEdge,
+    GraphFilter,
+    GraphNode,
+)
+from casefile.ui.operations import CaseChange, Job, OperationRunner
+
+KIND_COLOURS = {"person": "#3b6fb6", "organization": "#c0692b", "place": "#3a8d4f",
+                "document": "#7a5aa6"}
+KIND_LABELS = {"person": "People", "organization": "Organizations", "place": "Places",
+               "document": "Documents"}
+#: Below this zoom, labels hide (except the selected node's), unless the graph is small.
+LABEL_MIN_SCALE = 0.35
+LABELS_ALWAYS_UP_TO = 80
+LABEL_WIDTH = 130  # px on screen; longer names wrap to a second line, then are cut
+ZOOM_STEP = 1.25
+MIN_SCALE, MAX_SCALE = 0.02, 6.0
+EDGE_HIT_PX = 6.0
+#: Above this many edges, lines are drawn plain (one pixel, solid) and culled to the view.
+FAST_EDGES = 1500
+
+
+def node_radius(degree: int) -> float:
+    """A node's radius in scene units: bigger for more connections."""
+    return 9.0 + min(9.0, 2.5 * math.log2(1 + degree))
+
+
+def _wrapped(title: str, font: QFont) -> str:
+    """``title`` on at most two lines of LABEL_WIDTH pixels (the rest cut with "…")."""
+    from PySide6.QtGui import QFontMetricsF
+
+    metrics = QFontMetricsF(font)
+    if metrics.horizontalAdvance(title) <= LABEL_WIDTH:
+        return title
+    words, first = title.split(), ""
+    while words and metrics.horizontalAdvance((first + " " + words[0]).strip()) <= LABEL_WIDTH:
+        first = (first + " " + words.pop(0)).strip()
+    if not first:  # one long word
+        return metrics.elidedText(title, Qt.TextElideMode.ElideRight, LABEL_WIDTH)
+    rest = metrics.elidedText(" ".join(words), Qt.TextElideMode.ElideRight, LABEL_WIDTH)
+    return f"{first}\n{rest}" if rest else first
+
+
+class NodeItem(QGraphicsItem):
+    """One node: its shape by kind, confidential and pinned marks; the label is a child that
+    ignores the zoom."""
+
+    def __init__(self, node: GraphNode, radius: float, view: GraphView) -> None:
+        super().__init__()
+        self.node = node
+        self.radius = radius
+        self.view = view
+        self.pinned = False
+        self._pressed_at: QPointF | None = None
+        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable
+                      | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
+                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setZValue(1)
+        self.setToolTip(self._tooltip())
+        self.label = QGraphicsSimpleTextItem(_wrapped(node.title, view.label_font), self)
+        self.label.setFont(view.label_font)
+        self.label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.label.setBrush(QBrush(QColor("#1d1d1d")))
+        self.label.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.label.setZValue(2)
+        width = self.label.boundingRect().width()
+        self.label.setPos(-width / 2 * 0.0, radius + 2)  # placed by _place_label
+        self._place_label()
+
+    def _tooltip(self) -> str:
+        n = self.node
+        parts = [n.title, n.kind + (f" ({n.detail})" if n.detail else "")]
+        if n.published:
+            parts.append(f"published {n.published.isoformat()}")
+        if n.confidential:
+            parts.append("confidential")
+        return "\n".join(parts)
+
+    def _place_label(self) -> None:
+        # the label ignores the zoom: its offset from the node is in screen pixels, so it is
+        # centred with a transform of its own
+        width = self.label.boundingRect().width()
+        self.label.setTransform(self.label.transform().fromTranslate(-width / 2, 0))
+        self.label.setPos(0, self.radius + 1)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
+        r = self.radius + 4
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(QPointF(0, 0), self.radius + 2, self.radius + 2)
+        return path
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        n, r = self.node, self.radius
+        colour = QColor(KIND_COLOURS.get(n.kind, "#777777"))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setBrush(QBrush(colour.lighter(150) if n.kind == "document" else colour))
+        selected = self.isSelected()
+        if n.confidential:
+            pen = QPen(QColor("#c62828"), 2.5 if not selected else 3.5, Qt.PenStyle.DashLine)
+        else:
+            pen = QPen(QColor("#111111") if selected else colour.darker(140),
+                       3.0 if selected else 1.2)
+        painter.setPen(pen)
+        if n.kind == "person":
+            painter.drawEllipse(QPointF(0, 0), r, r)
+        elif n.kind == "organization":
+            painter.drawRoundedRect(QRectF(-r, -r, 2 * r, 2 * r), r * 0.3, r * 0.3)
+        elif n.kind == "place":
+            painter.drawPolygon(QPolygonF([QPointF(0, -r * 1.15), QPointF(r * 1.15, 0),
+                                           QPointF(0, r * 1.15), QPointF(-r * 1.15, 0)]))
+        else:  # a page with a folded corner
+            w, h, fold = r * 0.8, r, r * 0.35
+            painter.drawPolygon(QPolygonF([QPointF(-w, -h), QPointF(w - fold, -h),
+                                           QPointF(w, -h + fold), QPointF(w, h),
+                                           QPointF(-w, h)]))
+        if n.confidential:  # a padlock at the top right
+            painter.setPen(QPen(QColor("#c62828"), 1.6))
+            painter.setBrush(QBrush(QColor("#c62828")))
+            x, y = r * 0.55, -r * 1.05
+            painter.drawRect(QRectF(x, y, 7, 6))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawArc(QRectF(x + 1, y - 5, 5, 9), 0, 180 * 16)
+        if self.pinned:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(QColor("#222222")))
+            painter.drawEllipse(QPointF(-r * 0.75, -r * 0.75), 2.5, 2.5)
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # noqa: N802
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
+            self.view.edges.node_moved(self.node.id, self.pos())
+        elif change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
+            self.label.setVisible(bool(value) or self.view.labels_shown)
+        return super().itemChange(change, value)
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        self._pressed_at = self.pos()
+        self.view.edges.lift(self.node.id)
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        super().mouseReleaseEvent(event)
+        self.view.edges.lift(None)
+        if self._pressed_at is not None and self.pos() != self._pressed_at:
+            self.view.node_dropped(self)
+        self._pressed_at = None
+
+    def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
+        self.view.item_activated.emit(self.node.id, self.node.kind)
+        event.accept()
+
+
+def _edge_pen(relation: str, weight: int) -> QPen:
+    width = 1.0 + min(4.0, 1.2 * math.log2(max(1, weight)))
+    if relation == QUOTED_TOGETHER:
+        pen = QPen(QColor(0, 128, 128, 150), width)
+    elif relation == QUOTED_IN:
+        pen = QPen(QColor(120, 120, 120, 120), max(1.0, width - 0.5), Qt.PenStyle.DotLine)
+    elif relation == AFFILIATION:
+        pen = QPen(QColor(60, 60, 60, 200), width, Qt.PenStyle.DashLine)
+    else:
+        pen = QPen(QColor(40, 40, 40, 210), width + 0.5)
+    pen.setCosmetic(False)
+    return pen
+
+
+class EdgeLayer(QGraphicsItem):
+    """Every edge, painted in one pass: lines grouped by pen, one ``drawLines`` per group. The
+    selected edge is drawn again on top, wide."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(0)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
+        # repaints for a selection, a tooltip, a label are a blit of the drawn lines
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.lifted = LiftedEdges(self)
+        self.edges: list[GraphEdge] = []
+        self.lines: list[QLineF] = []
+        self._groups: dict[tuple[str, int], tuple[QPen, list[QLineF]]] = {}
+        self._ends: dict[int, list[tuple[int, int]]] = {}  # node -> (edge index, 1 or 2)
+        self._index_of: dict[int, int] = {}  # id(line) -> edge index
+        self._rect = QRectF()
+        self.selected: int | None = None
+        self.visible_relations: set[str] = set(EDGE_RELATIONS)
+
+    def set_edges(self, edges: list[GraphEdge], positions: dict[int, QPointF]) -> None:
+        """Show these edges between nodes at ``positions`` (scene coordinates)."""
+        self.prepareGeometryChange()
+        self.edges = [e for e in edges if e.source in positions and e.target in positions]
+        self.lines = [QLineF(positions[e.source], positions[e.target]) for e in self.edges]
+        self._groups = {}
+        self._ends = {}
+        self._index_of = {}
+        self.lifted.node_id, self.lifted.indexes = None, set()
+        for n, (edge, line) in enumerate(zip(self.edges, self.lines, strict=True)):
+            bucket = min(5, int(math.log2(max(1, edge.weight))))
+            key = (edge.relation, bucket)
+            if key not in self._groups:
+                self._groups[key] = (_edge_pen(edge.relation, 2 ** bucket), [])
+            self._groups[key][1].append(line)
+            self._index_of[id(line)] = n
+            self._ends.setdefault(edge.source, []).append((n, 1))
+            self._ends.setdefault(edge.target, []).append((n, 2))
+        self.selected = None
+        self._rect = self._bounds()
+
+    def _bounds(self) -> QRectF:
+        if not self.lines:
+            return QRectF()
+        xs = [c for ln in self.lines for c in (ln.x1(), ln.x2())]
+        ys = [c for ln in self.lines for c in (ln.y1(), ln.y2())]
+        return QRectF(min(xs) - 10, min(ys) - 10, max(xs) - min(xs) + 20, max(ys) - min(ys) + 20)
+
+    def node_moved(self, node_id: int, pos: QPointF) -> None:
+        """Follow a node that moved (while it is lifted, only its own lines are redrawn)."""
+        ends = self._ends.get(node_id)
+        if not ends:
+            return
+        for n, end in ends:
+            if end == 1:
+                self.lines[n].setP1(pos)
+            else:
+                self.lines[n].setP2(pos)
+        if not self._rect.contains(pos):
+            self.prepareGeometryChange()
+            self._rect = self._rect.united(QRectF(pos.x() - 10, pos.y() - 10, 20, 20))
+        if self.lifted.node_id == node_id:
+            self.lifted.refresh()
+        else:
+            self.update()
+
+    def lift(self, node_id: int | None) -> None:
+        """Draw the lines of ``node_id`` apart while it is dragged (None: put them back), so
+        a drag redraws a node's few lines, not all of them."""
+        if self.lifted.node_id == node_id:
+            return
+        self.lifted.node_id = node_id
+        self.lifted.indexes = {n for n, _end in self._ends.get(node_id, [])} if node_id else set()
+        self.lifted.refresh()
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        # Dashed, wide, antialiased lines cost the raster engine ~50 us each: a big graph is
+        # drawn with plain one-pixel pens, and only the lines crossing the exposed area.
+        many = len(self.lines) > FAST_EDGES
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, not many and lod > 0.3)
+        exposed = option.exposedRect
+        cull = many and not exposed.contains(self._rect)
+        left, top = exposed.left(), exposed.top()
+        right, bottom = exposed.right(), exposed.bottom()
+        hidden = self.lifted.indexes
+        for pen, lines in self._groups.values():
+            if hidden:
+                lines = [ln for ln in lines if self._index_of[id(ln)] not in hidden]
+            if many:
+                pen = QPen(pen.color(), 0)  # cosmetic, solid
+            painter.setPen(pen)
+            if cull:
+                lines = [ln for ln in lines
+                         if not (max(ln.x1(), ln.x2()) < left or min(ln.x1(), ln.x2()) > right
+                                 or max(ln.y1(), ln.y2()) < top
+                                 or min(ln.y1(), ln.y2()) > bottom)]
+            painter.drawLines(lines)
+        if self.selected is not None:
+            edge = self.edges[self.selected]
+            pen = _edge_pen(edge.relation, edge.weight)
+            pen.setColor(QColor("#e0a000"))
+            pen.setWidthF(pen.widthF() + 4)
+            pen.setStyle(Qt.PenStyle.SolidLine)
+            painter.setPen(pen)
+            painter.drawLine(self.lines[self.selected])
+
+    def edge_at(self, point: QPointF, tolerance: float) -> int | None:
+        """The index of the edge nearest ``point`` within ``tolerance`` (scene units)."""
+        best, best_d = None, tolerance
+        px, py = point.x(), point.y()
+        for n, ln in enumerate(self.lines):
+            x1, y1, x2, y2 = ln.x1(), ln.y1(), ln.x2(), ln.y2()
+            if (min(x1, x2) - best_d > px or max(x1, x2) + best_d < px
+                    or min(y1, y2) - best_d > py or max(y1, y2) + best_d < py):
+                continue
+            dx, dy = x2 - x1, y2 - y1
+            length2 = dx * dx + dy * dy
+            t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy)
+                                                     / length2))
+            d = math.hypot(px - (x1 + t * dx), py - (y1 + t * dy))
+            if d <= best_d:
+                best, best_d = n, d
+        return best
+
+
+class LiftedEdges(QGraphicsItem):
+    """The lines of the node being dragged, drawn apart from the (cached) edge layer."""
+
+    def __init__(self, layer: EdgeLayer) -> None:
+        super().__init__()
+        self.layer = layer
+        self.node_id: int | None = None
+        self.indexes: set[int] = set()
+        self._rect = QRectF()
+        self.setZValue(0.5)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def refresh(self) -> None:
+        """Follow the lifted lines."""
+        self.prepareGeometryChange()
+        rect = QRectF()
+        for n in self.indexes:
+            ln = self.layer.lines[n]
+            rect = rect.united(QRectF(ln.p1(), ln.p2()).normalized())
+        self._rect = rect.adjusted(-6, -6, 6, 6) if self.indexes else QRectF()
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for n in self.indexes:
+            edge = self.layer.edges[n]
+            painter.setPen(_edge_pen(edge.relation, edge.weight))
+            painter.drawLine(self.layer.lines[n])
+
+
+class GraphCanvas(QGraphicsView):
+    """The drawing: wheel zoom around the pointer, background drag to pan, edge clicks."""
+
+    def __init__(self, view: GraphView) -> None:
+        super().__init__(view.scene)
+        self.owner = view
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
+        self.setBackgroundBrush(QBrush(QColor("#fbfbf8")))
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.owner.zoom_by(ZOOM_STEP ** steps)
+        event.accept()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        item = self.itemAt(event.position().toPoint())
+        if event.button() == Qt.MouseButton.LeftButton and not isinstance(
+                item, NodeItem | QGraphicsSimpleTextItem):
+            scene_point = self.mapToScene(event.position().toPoint())
+            self.owner.click_background(scene_point)
+        super().mousePressEvent(event)
+
+
+class GraphView(QWidget):
+    """The Graph tab (module docstring).
+
+    Signals: ``item_selected(int)`` (a node clicked), ``item_activated(int, str)`` (a node
+    double-clicked: id and kind), ``edge_selected(object)`` (a :class:`GraphEdge` clicked),
+    ``loaded()`` after each (re)load has been drawn.
+    """
+
+    item_selected = Signal(int)
+    item_activated = Signal(int, str)
+    edge_selected = Signal(object)
+    loaded = Signal()
+
+    def __init__(self, runner: OperationRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.case_id: int | None = None
+        self.graph: CaseGraph | None = None
+        self.nodes: dict[int, NodeItem] = {}
+        self.labels_shown = True
+        self.loading = False
+        self._pending: tuple[bool] | None = None
+        self._fit_next = True
+        self.label_font = QFont(self.font())
+        self.label_font.setPointSizeF(max(8.0, self.font().pointSizeF() * 0.9))
+        self.scene = QGraphicsScene(self)
+        self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.edges = EdgeLayer()
+        self.scene.addItem(self.edges)
+        self.scene.addItem(self.edges.lifted)
+        self.scene.selectionChanged.connect(self._on_selection_changed)
+        self.canvas = GraphCanvas(self)
+        self.canvas.setObjectName("graph_canvas")
+
+        bar = QHBoxLayout()
+        bar.setContentsMargins(6, 4, 6, 2)
+        self.kind_buttons: dict[str, QToolButton] = {}
+        for kind in NODE_KINDS:
+            button = QToolButton()
+            button.setText(KIND_LABELS[kind])
+            button.setCheckable(True)
+            button.setChecked(True)
+            button.setToolTip(f"Show {KIND_LABELS[kind].lower()}")
+            button.setStyleSheet(f"QToolButton:checked {{ border-bottom: 3px solid "
+                                 f"{KIND_COLOURS[kind]}; }}")
+            button.toggled.connect(self._on_filter_changed)
+            self.kind_buttons[kind] = button
+            bar.addWidget(button)
+        self.relations_button = QToolButton()
+        self.relations_button.setText("Relations")
+        self.relations_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.relations_button)
+        self.relation_actions: dict[str, QAction] = {}
+        for relation in EDGE_RELATIONS:
+            action = menu.addAction(relation)
+            action.setCheckable(True)
+            action.setChecked(True)
+            action.toggled.connect(self._on_filter_changed)
+            self.relation_actions[relation] = action
+        self.relations_button.setMenu(menu)
+        bar.addWidget(self.relations_button)
+        bar.addWidget(QLabel("From"))
+        self.since_edit = self._date_edit("since_edit")
+        bar.addWidget(self.since_edit)
+        bar.addWidget(QLabel("to"))
+        self.until_edit = self._date_edit("until_edit")
+        bar.addWidget(self.until_edit)
+        self.find_edit = QLineEdit()
+        self.find_edit.setObjectName("graph_find")
+        self.find_edit.setPlaceholderText("Find a node\u2026")
+        self.find_edit.setClearButtonEnabled(True)
+        self.find_edit.returnPressed.connect(lambda: self.find_node(self.find_edit.text()))
+        self.completer = QCompleter([], self)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.completer.activated.connect(self.find_node)
+        self.find_edit.setCompleter(self.completer)
+        bar.addWidget(self.find_edit, 1)
+        self.relayout_button = QToolButton()
+        self.relayout_button.setText("Re-layout")
+        self.relayout_button.setToolTip("Lay out every node again (pinned nodes stay)")
+        self.relayout_button.clicked.connect(lambda: self.reload(relayout=True))
+        bar.addWidget(self.relayout_button)
+        self.fit_button = QToolButton()
+        self.fit_button.setText("Fit")
+        self.fit_button.setToolTip("Show the whole graph (Ctrl+0)")
+        self.fit_button.clicked.connect(self.fit)
+        bar.addWidget(self.fit_button)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        export_menu = QMenu(self.export_button)
+        export_menu.addAction("As PNG image\u2026", lambda: self.prompt_export("png"))
+        export_menu.addAction("As SVG drawing\u2026", lambda: self.prompt_export("svg"))
+        self.export_button.setMenu(export_menu)
+        bar.addWidget(self.export_button)
+
+        self.status = QLabel()
+        self.status.setObjectName("graph_status")
+        self.status.setTextFormat(Qt.TextFormat.PlainText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(bar)
+        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.status)
+
+        for keys, slot in (("Ctrl+=", lambda: self.zoom_by(ZOOM_STEP)),
+                           ("Ctrl++", lambda: self.zoom_by(ZOOM_STEP)),
+                           ("Ctrl+-", lambda: self.zoom_by(1 / ZOOM_STEP)),
+                           ("Ctrl+0", self.fit)):
+            action = QAction(self)
+            action.setShortcut(QKeySequence(keys))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(slot)
+            self.addAction(action)
+        self.runner.case_changed.connect(self._on_case_changed)
+
+    def _date_edit(self, name: str) -> QDateEdit:
+        edit = QDateEdit()
+        edit.setObjectName(name)
+        edit.setCalendarPopup(True)
+        edit.setDisplayFormat("yyyy-MM-dd")
+        edit.setMinimumDate(QDate(1900, 1, 1))
+        edit.setSpecialValueText("any")
+        edit.setDate(edit.minimumDate())
+        edit.dateChanged.connect(self._on_filter_changed)
+        return edit
+
+    # -- data -------------------------------------------------------------------------------
+
+    def current_filter(self) -> GraphFilter:
+        """The filter the controls say."""
+        def day(edit: QDateEdit) -> date | None:
+            if edit.date() == edit.minimumDate():
+                return None
+            value = edit.date().toPython()
+            return value if isinstance(value, date) else None
+
+        kinds = frozenset(k for k, b in self.kind_buttons.items() if b.isChecked())
+        relations = frozenset(r for r, a in self.relation_actions.items() if a.isChecked())
+        since, until = day(self.since_edit), day(self.until_edit)
+        if since and until and since > until:
+            since, until = until, since
+        return GraphFilter(kinds=kinds, relations=relations, since=since, until=until)
+
+    def set_case(self, case_id: int | None) -> None:
+        """Show a case's graph (None: nothing), fitted to the view."""
+        self.case_id = case_id
+        self._fit_next = True
+        self.reload()
+
+    def reload(self, relayout: bool = False) -> None:
+        """Read the graph again and lay out what has no position yet (``relayout``: every
+        unpinned node), on a worker thread."""
+        if self.case_id is None:
+            self._show(CaseGraph((), ()), {}, frozenset())
+            return
+        if self.loading:  # one at a time: the last request wins
+            self._pending = (relayout,)
+            return
+        self.loading = True
+        case_id, chosen = self.case_id, self.current_filter()
+        if not chosen.kinds:
+            self.loading = False
+            self._show(CaseGraph((), ()), {}, frozenset())
+            return
+        self.status.setText("Laying out the graph\u2026")
+        started = time.perf_counter()
+
+        def work(session: Any, _job: Job) -> Any:
+            return graph_service.graph_with_layout(session, case_id, chosen, relayout=relayout)
+
+        def done(job: Job) -> None:
+            self.loading = False
+            if job.outcome == "succeeded" and self.case_id == case_id:
+                graph, positions, pinned = job.result
+                self.layout_seconds = time.perf_counter() - started
+                self._show(graph, positions, pinned)
+            elif job.outcome != "succeeded":
+                self.status.setText(job.error or "The graph could not be drawn.")
+            if self._pending is not None:
+                pending, self._pending = self._pending, None
+                self.reload(*pending)
+
+        self.runner.start(work, label="laying out the graph", change=None, progress=False,
+                          on_done=done, parent=self)
+
+    def _show(self, graph: CaseGraph, positions: dict[int, tuple[float, float]],
+              pinned: frozenset[int]) -> None:
+        selected = self.selected_item_id()
+        self.scene.blockSignals(True)
+        for item in self.nodes.values():
+            self.scene.removeItem(item)
+        self.nodes = {}
+        self.graph = graph
+        degree: dict[int, int] = {}
+        for e in graph.edges:
+            degree[e.source] = degree.get(e.source, 0) + 1
+            degree[e.target] = degree.get(e.target, 0) + 1
+        points: dict[int, QPointF] = {}
+        for node in graph.nodes:
+            item = NodeItem(node, node_radius(degree.get(node.id, 0)), self)
+            x, y = positions.get(node.id, (0.0, 0.0))
+            item.setPos(x, y)
+            item.pinned = node.id in pinned
+            self.scene.addItem(item)
+            self.nodes[node.id] = item
+            points[node.id] = QPointF(x, y)
+        self.edges.set_edges(list(graph.edges), points)
+        if selected in self.nodes:
+            self.nodes[selected].setSelected(True)
+        self.scene.blockSignals(False)
+        self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-200, -200, 200, 200))
+        self.completer.model().setStringList(sorted({n.title for n in graph.nodes},  # type: ignore[attr-defined]
+                                                    key=str.casefold))
+        n, m = len(graph.nodes), len(graph.edges)
+        self.status.setText(
+            f"{n} node{'s' if n != 1 else ''}, {m} edge{'s' if m != 1 else ''}. "
+            "Drag a node to pin it; drag the background to pan; wheel to zoom; "
+            "click a node or an edge for its evidence; double-click to edit." if n else
+            "Nothing to draw: no people, organizations, places or documents"
+            + (" in this selection." if self.case_id is not None else "."))
+        if self._fit_next:
+            self._fit_next = False
+            self.fit()
+        else:
+            self._update_labels()
+        self.loaded.emit()
+
+    @Slot(object)
+    def _on_case_changed(self, ch: CaseChange) -> None:
+        if ch.case_id is None or ch.case_id != self.case_id:
+            return
+        if (ch.structural or ch.evidence or any(ch.touches(k) for k in NODE_KINDS)):
+            self.reload()
+
+    @Slot()
+    def _on_filter_changed(self, *_args: object) -> None:
+        self.reload()
+
+    # -- interaction ------------------------------------------------------------------------
+
+    def selected_item_id(self) -> int | None:
+        """The id of the selected node, or None."""
+        for item in self.scene.selectedItems():
+            if isinstance(item, NodeItem):
+                return item.node.id
+        return None
+
+    @Slot()
+    def _on_selection_changed(self) -> None:
+        item_id = self.selected_item_id()
+        if item_id is not None:
+            if self.edges.selected is not None:
+                self.edges.selected = None
+                self.edges.update()
+            self.item_selected.emit(item_id)
+
+    def click_background(self, point: QPointF) -> GraphEdge | None:
+        """A click not on a node: select the edge under it (within a few pixels), if any."""
+        scale = self.canvas.transform().m11() or 1.0
+        index = self.edges.edge_at(point, EDGE_HIT_PX / scale)
+        if index is None:
+            return None
+        return self.select_edge(index)
+
+    def select_edge(self, index: int) -> GraphEdge:
+        """Select edge ``index`` of the layer and say so (``edge_selected``)."""
+        self.scene.clearSelection()
+        self.edges.selected = index
+        self.edges.update()
+        edge = self.edges.edges[index]
+        self.edge_selected.emit(edge)
+        return edge
+
+    def edge_title(self, edge: GraphEdge) -> str:
+        """How the evidence panel names an edge: "Jane Roe — employed by — City Hall"."""
+        graph = self.graph
+
+        def title(item_id: int) -> str:
+            node = graph.node(item_id) if graph is not None else None
+            return node.title if node is not None else f"item {item_id}"
+
+        return f"{title(edge.source)} \u2014 {edge.relation} \u2014 {title(edge.target)}"
+
+    def node_dropped(self, item: NodeItem) -> None:
+        """A node was dragged somewhere: pin it there and keep the position."""
+        item.pinned = True
+        item.update()
+        if self.case_id is None:
+            return
+        case_id = self.case_id
+        pinned = {i for i, n in self.nodes.items() if n.pinned}
+        pos = (item.pos().x(), item.pos().y())
+        self.runner.run(lambda s: graph_service.save_layout(
+            s, case_id, {item.node.id: pos}, pinned=pinned | self._hidden_pins(s, case_id)),
+            change=None, label="keeping the graph's positions")
+
+    def _hidden_pins(self, session: Any, case_id: int) -> set[int]:
+        """Pins of nodes the current filter hides (kept as they are)."""
+        saved = graph_service.saved_layout(session, case_id)
+        return {i for i in saved.pinned if i not in self.nodes}
+
+    def find_node(self, text: str) -> int | None:
+        """Select and centre the first node whose title contains ``text`` (ignoring case;
+        an exact title first); returns its id."""
+        wanted = " ".join(text.split()).casefold()
+        if not wanted or self.graph is None:
+            return None
+        nodes = list(self.graph.nodes)
+        match = next((n for n in nodes if n.title.casefold() == wanted), None) or next(
+            (n for n in nodes if wanted in n.title.casefold()), None)
+        if match is None:
+            self.status.setText(f"No node named \u201c{text.strip()}\u201d here.")
+            return None
+        item = self.nodes[match.id]
+        self.scene.clearSelection()
+        item.setSelected(True)
+        if self.canvas.transform().m11() < 0.8:
+            self.set_scale(1.0)
+        self._room_around(item.pos())
+        self.canvas.centerOn(item)
+        return match.id
+
+    def _room_around(self, point: QPointF) -> None:
+        """Widen the scene rectangle so ``point`` can be scrolled to the middle of the view."""
+        scale = self.canvas.transform().m11() or 1.0
+        half_w = self.canvas.viewport().width() / scale / 2 + 20
+        half_h = self.canvas.viewport().height() / scale / 2 + 20
+        wanted = QRectF(point.x() - half_w, point.y() - half_h, 2 * half_w, 2 * half_h)
+        rect = self.scene.sceneRect()
+        if not rect.contains(wanted):
+            self.scene.setSceneRect(rect.united(wanted))
+
+    def set_scale(self, scale: float) -> None:
+        """Zoom to ``scale`` (1.0: 100 %)."""
+        scale = max(MIN_SCALE, min(MAX_SCALE, scale))
+        self.canvas.resetTransform()
+        self.canvas.scale(scale, scale)
+        self._update_labels()
+
+    def zoom_by(self, factor: float) -> None:
+        """Zoom in (``factor`` > 1) or out, around the pointer when it is over the view."""
+        current = self.canvas.transform().m11()
+        factor = max(MIN_SCALE, min(MAX_SCALE, current * factor)) / current
+        self.canvas.scale(factor, factor)
+        self._update_labels()
+
+    def fit(self) -> None:
+        """Show the whole graph."""
+        rect = self.scene.itemsBoundingRect()
+        if rect.isEmpty():
+            self.canvas.resetTransform()
+            return
+        self.canvas.fitInView(rect.adjusted(-60, -40, 60, 60), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.canvas.transform().m11() > 1.5:
+            self.set_scale(1.5)
+            self.canvas.centerOn(rect.center())
+        self._update_labels()
+
+    def _update_labels(self) -> None:
+        shown = (self.canvas.transform().m11() >= LABEL_MIN_SCALE
+                 or len(self.nodes) <= LABELS_ALWAYS_UP_TO)
+        if shown == self.labels_shown and all(
+                n.label.isVisible() == (shown or n.isSelected()) for n in self.nodes.values()):
+            return
+        self.labels_shown = shown
+        for item in self.nodes.values():
+            item.label.setVisible(shown or item.isSelected())
+
+    # -- export -----------------------------------------------------------------------------
+
+    def prompt_export(self, fmt: str) -> Path | None:
+        """Export ▸ As PNG/SVG: choose a file and write the whole graph to it."""
+        suffix = "." + fmt
+        name, _filter = QFileDialog.getSaveFileName(
+            self, "Export the graph", str(Path.home() / f"graph{suffix}"),
+            "PNG images (*.png)" if fmt == "png" else "SVG drawings (*.svg)")
+        if not name:
+            return None
+        out = Path(name)
+        if out.suffix.lower() != suffix:
+            out = out.with_name(out.name + suffix)
+        return self.export(out)
+
+    def export(self, out: Path) -> Path:
+        """Write the whole graph, labels shown, to ``out`` (.png or .svg, by its suffix).
+
+        Raises OSError when the file cannot be written.
+        """
+        rect = self.scene.itemsBoundingRect().adjusted(-40, -40, 40, 60)
+        labels_were = self.labels_shown
+        for item in self.nodes.values():
+            item.label.setVisible(True)
+        selected = self.edges.selected
+        self.edges.selected = None
+        try:
+            if out.suffix.lower() == ".svg":
+                from PySide6.QtSvg import QSvgGenerator
+
+                generator = QSvgGenerator()
+                generator.setFileName(str(out))
+                generator.setSize(QSize(int(rect.width()), int(rect.height())))
+                generator.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
+                generator.setTitle("Casefile graph")
+                painter = QPainter(generator)
+                self.scene.render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+                painter.end()
+            else:
+                scale = min(1.0, 8000 / max(rect.width(), rect.height(), 1))
+                image = QImage(int(rect.width() * scale), int(rect.height() * scale),
+                               QImage.Format.Format_ARGB32)
+                image.fill(QColor("#ffffff"))
+                painter = QPainter(image)
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                self.scene.render(painter, QRectF(image.rect()), rect)
+                painter.end()
+                if not image.save(str(out), b"PNG"):
+                    raise OSError(f"cannot write {out}")
+        finally:
+            self.edges.selected = selected
+            self.labels_shown = not labels_were
+            self._update_labels()
+        if not out.is_file():
+            raise OSError(f"cannot write {out}")
+        return out
