@@ -280,9 +280,11 @@ class RapidOcrEngine:
             raise OcrError("OCR needs the rapidocr-onnxruntime package (pip install "
                            "rapidocr-onnxruntime)") from exc
         self.version = version("rapidocr-onnxruntime")
-        # one ONNX Runtime thread: on 2 shared cores it read a page of 30 lines in 10 s against
-        # 17 s with a thread per core (scripts/bench_ocr.py), and it leaves a core to the window
-        self._ocr = RapidOCR(use_cls=False, print_verbose=False, intra_op_num_threads=1,
+        # a thread per core (at most 4): on this 2-core machine, idle, a dense page of 30 lines
+        # at 200 dpi took 10.5 s against 20.4 s with one thread (scripts/bench_ocr.py); OCR runs
+        # on a worker thread, so the window stays responsive either way
+        threads = max(1, min(4, os.cpu_count() or 1))
+        self._ocr = RapidOCR(use_cls=False, print_verbose=False, intra_op_num_threads=threads,
                              inter_op_num_threads=1)
         self._lock = threading.Lock()
 
