@@ -394,8 +394,12 @@ class PdfPagesView(QWidget):
             return
         n = len(self._pages)
         parts = [f"{n} page{'s' if n != 1 else ''}"]
-        parts += [note for note in self.original.notes if "text layer" in note or
-                  note.startswith("Damaged") or "from OCR" in note]
+        for note in self.original.notes:
+            ocr = re.match(r"Text of (.+?) from OCR \((\S+).*?\), .*?(\d+%)", note)
+            if ocr:  # one short line ("page 1 by OCR (RapidOCR, 99%)"); the note is the tooltip
+                parts.append(f"{ocr.group(1)} by OCR ({ocr.group(2)}, {ocr.group(3)})")
+            elif "text layer" in note or note.startswith("Damaged"):
+                parts.append(note)
         self.info.setText(" · ".join(parts))
         self.info.setToolTip("\n".join(self.original.notes))
 

@@ -47,6 +47,7 @@ def test_an_imported_png_is_read_in_the_background_and_its_passage_boxed_on_its_
         passage = add_passage_by_quote(s, doc_id, "inspector reported")
         span = (passage.start, passage.end)
     pane = viewer.side_pane
+    assert "page 1 by OCR (RapidOCR, " in pane.info.text()  # one short line over the page
     assert pane.mark_span(*span) == 1
     (box,) = pane.page_boxes(1)
     x0, y0, x1, y1 = scan_line_box(LINES, 1)
