@@ -68,6 +68,7 @@ from casefile.export.pdf_check import (
     check_written_pdf,
     find_protected,
 )
+from casefile.export.profiles import DEFAULT_PROFILE, PROFILES, ExportProfile
 from casefile.export.textruns import (
     TextRuns,
     has_rtl,
@@ -556,9 +557,15 @@ def _counts_table(data: BriefData, styles: _Styles) -> Table:
     return table
 
 
+def _profile_of(data: BriefData) -> ExportProfile:
+    """The export profile the brief's data was made under (its handling mark)."""
+    return PROFILES.get(data.profile) or PROFILES[DEFAULT_PROFILE]
+
+
 def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
     """The cover: title, confidentiality, the key counts, the case summary, contents. The
     summary is printed here only (a long one flows on to the next pages)."""
+    marking = _profile_of(data)
     overdue = sum(1 for q in data.questions if q.overdue)
     contents = [
         ("Open questions and follow-ups",
@@ -589,12 +596,11 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
         _Paragraph("CASE BRIEF", styles.kicker),
         *_paragraphs(data.case_title or "Untitled case", styles.title),
         _Paragraph(f"Generated {_text(data.generated)} by Casefile", styles.title_meta),
-        _Paragraph(
-            escape(CONFIDENTIAL_LINE)
-            + '<br/><font size="9.5" color="#1b1b1b">Do not forward, print for others or '
-            "share outside the reporting team.</font>",
+        *([_Paragraph(
+            escape(marking.marking)
+            + f'<br/><font size="9.5" color="#1b1b1b">{escape(marking.marking_detail)}</font>',
             styles.banner,
-        ),
+        )] if marking.marking else []),
         _counts_table(data, styles),
         Spacer(1, 0.1 * inch),
         _Paragraph("Summary", styles.h2),
@@ -905,13 +911,12 @@ class _NumberedCanvas(rl_canvas.Canvas):
 
 
 def _draw_header(
-    fonts: RegisteredFonts, title: str, runs: TextRuns
+    fonts: RegisteredFonts, title: str, runs: TextRuns, tag: str = "CONFIDENTIAL",
 ) -> Callable[[Any, Any], None]:
     def draw(canv: Any, _doc: Any) -> None:
         width, height = PAGE_SIZE
         y = height - MARGIN_TOP + 0.4 * inch
         canv.saveState()
-        tag = "CONFIDENTIAL"
         canv.setFont(fonts.bold, 7.5)
         canv.setFillColor(ALERT)
         canv.drawRightString(width - MARGIN_X, y, tag)
@@ -1005,7 +1010,9 @@ def render_brief(
 
     title = " ".join(_clean(data.case_title).split()) or "Untitled case"
     footer = f"Casefile brief · generated {' '.join(_clean(data.generated).split())}"
-    footer += " · CONFIDENTIAL — contains unpublished reporting"
+    marking = _profile_of(data).marking
+    if marking:
+        footer += f" · {marking}"
     canvasmaker = functools.partial(_NumberedCanvas, fonts=fonts, footer=footer)
 
     def build(target: str | BinaryIO) -> None:
@@ -1018,7 +1025,7 @@ def render_brief(
             bottomMargin=MARGIN_BOTTOM,
             title=title,
             author="",
-            subject=CONFIDENTIAL_LINE,
+            subject=marking or "Case brief",
             creator=PRODUCER,
             producer=PRODUCER,
             keywords="",
@@ -1028,7 +1035,8 @@ def render_brief(
         doc.build(
             story,
             onFirstPage=_no_header,
-            onLaterPages=_draw_header(fonts, title, runs),
+            onLaterPages=_draw_header(fonts, title, runs,
+                                      marking.split(" — ")[0] if marking else ""),
             canvasmaker=canvasmaker,
         )
 

@@ -34,6 +34,11 @@ class ExportProfile:
     contact_details: bool
     #: What the brief's cover says about confidential material; None: the renderer's own line.
     cover_note: str | None = None
+    #: The handling mark the brief prints on its cover (with ``marking_detail`` under it), in
+    #: every page's header and footer and in its metadata Subject; None: no mark (a public copy
+    #: must not claim to be confidential, nor tell its reader to keep it in the newsroom).
+    marking: str | None = "CONFIDENTIAL — contains unpublished reporting"
+    marking_detail: str = "Do not forward, print for others or share outside the reporting team."
 
 
 _PSEUDONYM_NOTE = (
@@ -64,10 +69,13 @@ PROFILES: dict[str, ExportProfile] = {p.name: p for p in (
                   contact_details=True),
     ExportProfile("legal", "Legal review: confidential people as Source A…, no contact details",
                   confidential_items=False, pseudonyms=True, source_details=True, notes=True,
-                  contact_details=False, cover_note=_PSEUDONYM_NOTE),
+                  contact_details=False, cover_note=_PSEUDONYM_NOTE,
+                  marking="PRIVILEGED AND CONFIDENTIAL — for legal review",
+                  marking_detail="Prepared for pre-publication legal review; do not forward "
+                                 "outside the review."),
     ExportProfile("public", "Public: as legal, without notes or the sources' roles",
                   confidential_items=False, pseudonyms=True, source_details=False, notes=False,
-                  contact_details=False, cover_note=_PSEUDONYM_NOTE),
+                  contact_details=False, cover_note=_PSEUDONYM_NOTE, marking=None),
 )}
 
 #: The profile of an export that names none (what exports did before profiles).

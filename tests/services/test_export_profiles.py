@@ -89,6 +89,18 @@ def test_public_brief_names_the_source_only_by_pseudonym(demo, tmp_path: Path) -
     assert "diner on the old road" not in every
 
 
+def test_each_profile_prints_its_own_handling_mark(demo, tmp_path: Path) -> None:
+    ws, info = demo
+    public = _brief(ws, info, tmp_path, "public", "public.pdf")
+    legal = _brief(ws, info, tmp_path, "legal", "legal.pdf")
+    editor = _brief(ws, info, tmp_path, "editor", "editor.pdf")
+    # a copy for outside the newsroom must not claim to be confidential or to stay inside it
+    assert "CONFIDENTIAL" not in public and "reporting team" not in public
+    assert "PRIVILEGED AND CONFIDENTIAL" in legal and "reporting team" not in legal
+    assert "CONFIDENTIAL — contains unpublished reporting" in editor
+    assert "share outside the reporting team" in editor
+
+
 def test_legal_brief_keeps_the_role_and_notes_but_no_name(demo, tmp_path: Path) -> None:
     ws, info = demo
     every = _brief(ws, info, tmp_path, "legal")
