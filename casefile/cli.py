@@ -382,7 +382,16 @@ def cmd_suggestions(args: argparse.Namespace) -> int:
             only_case = cases.find_case(s, args.case).id
     failed = False
     done: list[dict[str, Any]] = []
+    with ws.transaction() as s:  # accepting one suggestion can settle another given here
+        waiting_at_start = _waiting_ids(s, args.ids)
     for sid in args.ids:
+        if done and sid in waiting_at_start:
+            with ws.transaction() as s:
+                settled = sid not in _waiting_ids(s, [sid])
+            if settled:
+                if not args.json:
+                    print(f"{sid}: already settled by an earlier suggestion of this command")
+                continue
         try:
             with ws.transaction() as s:
                 entry = decisions.find_suggestion(s, sid, only_case)
@@ -408,6 +417,16 @@ def cmd_suggestions(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(done)
     return 1 if failed else 0
+
+
+def _waiting_ids(session: Any, ids: Sequence[int]) -> set[int]:
+    """Those of the suggestion ids ``ids`` whose mention still waits for a decision."""
+    from sqlalchemy import select
+
+    from casefile.store import Mention
+
+    return set(session.scalars(select(Mention.id).where(
+        Mention.id.in_(list(ids)), Mention.status == "suggested")))
 
 
 def _rejected_names(ws: Any, args: argparse.Namespace) -> int:

@@ -60,14 +60,18 @@ def test_accept_reject_and_merge_by_id(tmp_path: Path) -> None:
         return str(next(r["id"] for r in rows if r["kind"] == kind and r["name"] == name))
 
     report = str(next(r["id"] for r in rows if "report by the Coral Springs" in r["name"]))
-    run = casefile(ws, "suggestions", "accept", sid("person", "Scott Israel"), report,
+    # the sheriff's office is accepted with the sheriff (his affiliation): naming it too in
+    # the same command is no error
+    office = sid("organization", "Broward County Sheriff's Office")
+    run = casefile(ws, "suggestions", "accept", sid("person", "Scott Israel"), office, report,
                    "--case", "T")
     assert run.code == 0, run.err
     lines = run.out.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert "Added person “Scott Israel” and organization “Broward County Sheriff's Office”" in (
         lines[0])
-    assert "due 2018-03-02" in lines[1]
+    assert lines[1] == f"{office}: already settled by an earlier suggestion of this command"
+    assert "due 2018-03-02" in lines[2]
 
     run = casefile(ws, "suggestions", "reject", sid("place", "America"))
     assert run.code == 0 and "Rejected place “America”" in run.out
