@@ -100,6 +100,13 @@ def read_table(path: Path) -> SheetRows:
                               f"imports at once is {MAX_ROWS:,}")
     columns = [c.strip() or f"column {n}" for n, c in enumerate(grid[0], start=1)]
     width = len(columns)
+    for number, row in enumerate(grid[1:], start=2):
+        extra = [cell for cell in row[width:] if cell.strip()]
+        if extra:  # every later field would land in the wrong column: refuse, say where
+            raise ValidationError(
+                f"{path.name}: row {number} has {len(row)} fields but the header has {width} "
+                "(a comma or semicolon inside a value? put that value in quotes); nothing was "
+                "imported")
     rows = [(row + [""] * width)[:width] for row in grid[1:]]
     return SheetRows(columns, rows)
 
@@ -191,14 +198,19 @@ def _index(session: Session, case_id: int, model: type[Person] | type[Organizati
 @dataclass(frozen=True)
 class TableImport:
     """``Changes.value`` of :func:`import_records`: ids of the items ``created`` (including
-    organizations made for an affiliation) and of those ``merged`` into, and ``skipped``
-    (records repeating a name already imported in the same call, merged into that item)."""
+    organizations made for an affiliation), of those ``merged`` into, and of the items made
+    from the rows themselves (``rows_created``)."""
 
     created: list[int]
     merged: list[int]
+    rows_created: list[int] | None = None  # the items made from rows (no affiliations)
 
     def summary(self) -> str:
-        return f"{len(self.created)} added, {len(self.merged)} merged into existing items"
+        rows = self.created if self.rows_created is None else self.rows_created
+        made = len(self.created) - len(rows)
+        orgs = f" (and {made} organization{'s' if made != 1 else ''} for their affiliation)" \
+            if made else ""
+        return f"{len(rows)} added{orgs}, {len(self.merged)} merged into existing items"
 
 
 @action("table.import")
@@ -214,6 +226,7 @@ def import_records(session: Session, case_id: int, kind: str,
     known = _index(session, case_id, model)
     orgs = known if kind == "organization" else _index(session, case_id, Organization)
     created: list[int] = []
+    affiliations: set[int] = set()  # organizations made for a person's affiliation
     merged: dict[int, dict[str, Any]] = {}  # item id -> the values it had before
     for record in records:
         fields = {k: v for k, v in record.items() if k not in ("title", "affiliation")}
@@ -230,6 +243,7 @@ def import_records(session: Session, case_id: int, kind: str,
                                         " ".join(str(record["affiliation"]).split()))
                 orgs[_key(org.title)] = org
                 created.append(org.id)
+                affiliations.add(org.id)
             fields["affiliation_id"] = org.id
         item = known.get(_key(title))
         if item is None:
@@ -239,8 +253,9 @@ def import_records(session: Session, case_id: int, kind: str,
             _merge(session, item, fields, merged)
         for name in [item.title, *(getattr(item, "aliases", None) or [])]:
             known.setdefault(_key(name), item)
-    result = TableImport(created, [i for i in merged if i not in created])
-    label = f"import {len(created)} {_plural(kind)} from a table"
+    result = TableImport(created, [i for i in merged if i not in created],
+                         [i for i in created if i not in affiliations])
+    label = f"import {len(result.rows_created or [])} {_plural(kind)} from a table"
     undo = Step("table.unimport", {"case_id": case_id, "kind": kind, "created": created,
                                    "before": {str(k): v for k, v in merged.items()},
                                    "records": [dict(r) for r in records]},

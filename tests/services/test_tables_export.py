@@ -124,6 +124,8 @@ def test_people_import_maps_columns_merges_and_undoes(workspace, case_id, tmp_pa
     with workspace.transaction() as s:
         done = table_import.import_records(s, case_id, "person", records)
     assert len(done.value.created) == 2 and done.value.merged == [known]  # person + new org
+    assert done.value.summary() == ("1 added (and 1 organization for their affiliation), "
+                                    "1 merged into existing items")
     with workspace.transaction() as s:
         ruth = items.get_item(s, known)
         assert ruth.role == "Sheriff" and ruth.aliases == ["Okonkwo", "R. Okonkwo"]
@@ -146,6 +148,10 @@ def test_mapping_without_a_name_column_is_refused(tmp_path: Path):
     with pytest.raises(ValidationError, match="name"):
         table_import.map_rows(sheet, "person", table_import.guess_mapping(sheet.columns,
                                                                           "person"))
+    shifted = tmp_path / "shifted.csv"
+    shifted.write_text("Name,Role\nAnn Lee,Mayor\nBo Chan,Clerk,City Hall\n", encoding="utf-8")
+    with pytest.raises(ValidationError, match="row 3 has 3 fields but the header has 2"):
+        table_import.read_table(shifted)
     bad = tmp_path / "broken.xlsx"
     bad.write_bytes(b"PK\x03\x04 not really a workbook")
     with pytest.raises(ValidationError, match="not a readable .xlsx"):
