@@ -1137,6 +1137,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``casefile`` command; returns the exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # Libraries' own warnings ("Data-loss while decompressing corrupted data" from pdfminer)
+    # would print beside Casefile's one line about the file; the import notes say what matters.
+    import logging
+
+    for name in ("pdfminer", "pypdf", "PIL"):
+        logging.getLogger(name).setLevel(logging.ERROR)
     if args.encrypt and not args.new_workspace:
         parser.error("--encrypt only goes with --new-workspace (to encrypt an existing "
                      "workspace: casefile workspace encrypt)")
