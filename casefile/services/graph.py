@@ -457,8 +457,11 @@ def _pack_components(n: int, edges: tuple[Any, Any, Any], rng: Any,
         p -= p.min(axis=0)
         boxes.append((members, p))
     if singles:  # a grid of the unconnected ones, as a block of their own
-        side = max(1, math.ceil(math.sqrt(len(singles)) * 1.6))
-        p = np.array([[(k % side) * 1.1, (k // side) * 0.7] for k in range(len(singles))])
+        # wide columns and every other row shifted by half a column, so that their labels
+        # (wider than an edge length) do not run into each other
+        side = max(1, math.ceil(math.sqrt(len(singles)) * 1.2))
+        p = np.array([[(k % side) * 1.9 + (0.95 if (k // side) % 2 else 0.0), (k // side) * 0.8]
+                      for k in range(len(singles))])
         boxes.append((singles, p))
     total = sum(float((p.max(axis=0)[0] + 1) * (p.max(axis=0)[1] + 1)) for _m, p in boxes)
     row_width = max(math.sqrt(total) * 1.3, max(float(p.max(axis=0)[0]) for _m, p in boxes))
