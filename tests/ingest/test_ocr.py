@@ -59,3 +59,25 @@ def test_the_jbig2_scan_gets_the_words_of_its_speech_bubble_boxed_in_the_bubble(
     for _start, _end, x0, y0, x1, y1 in boxes:
         assert 0.6 < x0 < x1 < 0.75 and 0.25 < y0 < y1 < 0.35
     assert found[1].mean_confidence() > 0.8
+
+
+def test_tesseract_reads_a_generated_scan_with_each_word_where_it_is_drawn() -> None:
+    import os
+
+    from casefile.ingest.ocr import tesseract_available
+    from tests.e2e.make_files import scan_line_box
+
+    if not tesseract_available():
+        message = "Tesseract is not installed (Debian: apt-get install tesseract-ocr)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    lines = ["The harbor inspector reported the pier unsafe", "and asked for repairs."]
+    found = recognize_pages(get_engine("tesseract"), scan_png(lines, dpi=200), "image/png", [1])
+    assert found is not None
+    text, boxes = found[1].text_and_boxes()
+    assert text.split() == " ".join(lines).split()
+    x0, y0, x1, y1 = scan_line_box(lines, 0, dpi=200)
+    first = boxes[0]  # "The": at the start of the first line
+    assert abs(first[2] - x0) < 0.01 and y0 - 0.01 < first[3] < first[5] < y1 + 0.01
+    assert found[1].mean_confidence() > 0.8
