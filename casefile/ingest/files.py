@@ -107,7 +107,26 @@ def ingest_bytes(data: bytes, filename: str, *, password: str | None = None) -> 
     except Exception as exc:  # a library choking on bad input must not leak a traceback
         raise IngestError(f"{filename} is damaged and cannot be read") from exc
     result.filename = filename
+    named = _NAMED_AS.get(Path(filename).suffix.lower())
+    if named is not None and _LABELS.get(named) != _LABELS.get(mime, mime):
+        result.notes.append(f"The file is named {Path(filename).suffix.lower()} but holds "
+                            f"{_LABELS.get(mime, mime)}; it was read as such.")
     return result
+
+
+#: What a file name's extension claims it holds, for the note on a mislabelled file.
+_NAMED_AS = {
+    ".pdf": detect.PDF, ".docx": detect.DOCX, ".html": detect.HTML, ".htm": detect.HTML,
+    ".eml": detect.EMAIL, ".mbox": detect.MBOX, ".txt": detect.PLAIN, ".md": detect.PLAIN,
+    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".tif": "image/tiff",
+    ".tiff": "image/tiff",
+}
+_LABELS = {
+    detect.PDF: "a PDF", detect.DOCX: "a Word document", detect.HTML: "a web page",
+    detect.EMAIL: "an e-mail", detect.MBOX: "a mailbox", detect.PLAIN: "plain text",
+    detect.MARKDOWN: "plain text", "image/png": "a PNG image", "image/jpeg": "a JPEG image",
+    "image/tiff": "a TIFF image",
+}
 
 
 def _size(n: int) -> str:

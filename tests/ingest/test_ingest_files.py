@@ -93,3 +93,13 @@ def test_detect_type_by_content(data: bytes, name: str, mime: str) -> None:
 def test_unsupported_content_is_refused_with_what_it_is(data: bytes, message: str) -> None:
     with pytest.raises(IngestError, match=message):
         ingest_bytes(data, "scan.txt")
+
+
+def test_a_mislabelled_file_is_read_by_its_content_with_a_note() -> None:
+    from casefile.ingest import ingest_bytes
+
+    text = ingest_bytes(b"Minutes of the harbor board\nThe vote was 4 to 1.", "scan.png")
+    assert text.mime_type == "text/plain" and "Minutes of the harbor board" in text.text
+    assert "The file is named .png but holds plain text; it was read as such." in text.notes
+    plain = ingest_bytes(b"Minutes of the harbor board", "minutes.txt")
+    assert not any("is named" in n for n in plain.notes)
