@@ -13,12 +13,12 @@ How items become entities (the import, :mod:`casefile.services.ftm_import`, read
   bodies, courts), ``Company`` (companies) or ``Organization``, with ``classification`` = the
   Casefile kind, ``parent``, and a jurisdiction that names a country as ``jurisdiction``, any
   other as a ``summary`` line "Jurisdiction: ..."; Place -> ``Address`` (name and full).
-* Document -> ``Pages`` (PDF and office files), ``Email``, ``HyperText`` (HTML) or
-  ``PlainText`` (anything else), with ``contentHash`` = the SHA-1 of the original (FtM's
-  checksum type and Aleph's archive key are SHA-1; a SHA-256 fails ``Schema.validate``), a
-  ``summary`` line "SHA-256: ..." (Casefile's own provenance hash), ``sourceUrl``,
-  ``bodyText``, author, publisher = outlet, ``keywords`` = its kind (and its status when not
-  "obtained").
+* Document -> ``Pages`` (PDF and office files), ``Email``, ``HyperText`` (HTML), ``Image``
+  (image files) or ``PlainText`` (anything else), with ``contentHash`` = the SHA-1 of the
+  original (FtM's checksum type and Aleph's archive key are SHA-1; a SHA-256 fails
+  ``Schema.validate``), a ``summary`` line "SHA-256: ..." (Casefile's own provenance hash),
+  ``sourceUrl``, ``bodyText``, author, publisher = outlet, ``keywords`` = its kind (and its
+  status when not "obtained").
 * Event -> ``Event`` (``date`` cut to its precision, "2026-10" for a month; ``keywords``
   "exact date" / "approximate date" for the precisions a date prefix cannot say).
 * Claim and follow-up -> ``Note`` (``keywords`` "claim" + status, or "follow-up" + kind +
@@ -129,7 +129,8 @@ def case_key(session: Session, case_id: int) -> str:
 
 
 def document_schema(doc: Document) -> str:
-    """The FtM schema of a document: Email, Pages, HyperText or PlainText (module docstring)."""
+    """The FtM schema of a document: Email, Pages, HyperText, Image (a scan or photo read by
+    OCR) or PlainText (module docstring)."""
     mime = (doc.mime_type or "").split(";")[0].strip().casefold()
     if doc.doc_kind == "email" or mime == "message/rfc822":
         return "Email"
@@ -137,6 +138,8 @@ def document_schema(doc: Document) -> str:
         return "Pages"
     if mime in ("text/html", "application/xhtml+xml"):
         return "HyperText"
+    if mime.startswith("image/"):
+        return "Image"
     return "PlainText"
 
 
