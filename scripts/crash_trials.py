@@ -6,8 +6,8 @@ everything it reported as done is there, nothing is half-written, and SQLite's
     .venv/bin/python scripts/crash_trials.py [--trials 100] [--seed 1] [--json OUT]
 
 Each trial copies a prepared workspace, starts one command, kills it after a random delay
-between 0 and 1.2x the time that command takes to finish (measured first on its own copy), and
-checks the copy:
+between the command line's start-up time (``casefile --version``) and 1.15x the time that
+command takes to finish (measured first on its own copy), and checks the copy:
 
 - ``integrity``: ``PRAGMA integrity_check`` is ok and ``foreign_key_check`` is empty;
 - ``lost``: something the command printed as done (a document imported, a suggestion decided,
@@ -282,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
         if _has_backup_command():
             ops.append(Operation("backup now", lambda ws: _cli(ws, "backup", "now"),
                                  check_backup))
+        t = time.perf_counter()  # start-up alone: the command line parsed, nothing done
+        _run([sys.executable, "-m", "casefile", "--version"])
+        startup = time.perf_counter() - t
+        print(f"start-up of the command: {startup:.2f} s", flush=True)
         for op in ops:  # how long each takes when left alone
             ws = root / f"timing-{op.name.split()[0]}"
             shutil.copytree(base, ws)
@@ -298,7 +302,9 @@ def main(argv: list[str] | None = None) -> int:
             tally = tallies[op.name]
             ws = root / f"trial-{n:03}"
             shutil.copytree(base, ws)
-            delay = rng.uniform(0.0, op.full_time * 1.2)
+            # most of a short command is Python starting up: kill between the end of start-up
+            # and a little after the whole run, so the kills land in the work itself
+            delay = rng.uniform(startup * 0.9, op.full_time * 1.15)
             proc = subprocess.Popen(op.command(ws), stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL, text=True, env=_env())
             try:
