@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, with_polymorphic
 
+from casefile.errors import CasefileError
 from casefile.export.errors import ExportError
 from casefile.export.profiles import ExportProfile, get_profile
 from casefile.services.audit import log_change
@@ -181,6 +182,19 @@ def _date_prefix(value: date | None, precision: str) -> str | None:
     return iso[:4] if precision == "year" else iso[:7] if precision == "month" else iso
 
 
+def require_followthemoney() -> None:
+    """Raise CasefileError (one line) when the followthemoney library is not installed: it is
+    an extra (``pip install 'casefile[ftm]'``), because its ICU binding (PyICU) is built from
+    source where no wheel exists (Debian: libicu-dev, pkg-config and a C++ compiler first)."""
+    try:
+        import followthemoney  # noqa: F401
+    except ImportError as exc:
+        raise CasefileError(
+            "FollowTheMoney files need the followthemoney package: pip install "
+            "'casefile[ftm]' (it builds PyICU: on Debian install libicu-dev, pkg-config and "
+            "g++ first)") from exc
+
+
 class _Builder:
     """Makes the entities of one export (ids, texts through the disclosure, required check)."""
 
@@ -226,7 +240,9 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
     export ``profile`` (None: "editor", or "internal" with ``include_confidential``).
 
     Raises NotFoundError (case), ValidationError (profile), FtmExportError (a required property
-    missing), ProtectedStringFoundError (a protected string still in a value)."""
+    missing), ProtectedStringFoundError (a protected string still in a value), CasefileError
+    (the followthemoney library is not installed)."""
+    require_followthemoney()
     key = case_key(session, case_id)
     chosen = get_profile(profile, include_confidential=include_confidential)
     every_kind = with_polymorphic(Item, "*")

@@ -115,6 +115,9 @@ def clean_entities(rows: Sequence[Mapping[str, Any]], name: str = "the file"
                    ) -> list[dict[str, Any]]:
     """``rows`` parsed by the FtM library (unknown schema or no id: ValidationError), values
     cleaned, fragments with one id merged; returned as dicts in first-seen order."""
+    from casefile.services.ftm_export import require_followthemoney
+
+    require_followthemoney()
     from followthemoney import model
     from followthemoney.exc import FollowTheMoneyException
 

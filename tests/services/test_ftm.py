@@ -284,3 +284,14 @@ def test_a_file_named_ftm_is_still_a_document(workspace, case_id, tmp_path: Path
     with workspace.transaction() as s:
         assert s.scalar(select(func.count()).select_from(Item)
                         .where(Item.kind == "document")) == 2
+
+
+def test_without_the_library_the_export_says_what_to_install(monkeypatch) -> None:
+    import sys
+
+    from casefile.errors import CasefileError
+    from casefile.services.ftm_export import require_followthemoney
+
+    monkeypatch.setitem(sys.modules, "followthemoney", None)  # as if not installed
+    with pytest.raises(CasefileError, match=r"pip install 'casefile\[ftm\]'"):
+        require_followthemoney()
