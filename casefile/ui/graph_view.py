@@ -46,11 +46,12 @@ from PySide6.QtWidgets import (
     QGraphicsSceneMouseEvent,
     QGraphicsSimpleTextItem,
     QGraphicsView,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
+    QSizePolicy,
     QStyleOptionGraphicsItem,
+    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -462,8 +463,13 @@ class GraphView(QWidget):
         self.canvas = GraphCanvas(self)
         self.canvas.setObjectName("graph_canvas")
 
-        bar = QHBoxLayout()
-        bar.setContentsMargins(6, 4, 6, 2)
+        # a tool bar, not a row layout: on a narrow window the controls that do not fit go
+        # behind its » button instead of widening the window past a laptop screen
+        bar = QToolBar()
+        bar.setObjectName("graph_bar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        bar.setContentsMargins(6, 2, 6, 2)
         self.kind_buttons: dict[str, QToolButton] = {}
         for kind in NODE_KINDS:
             button = QToolButton()
@@ -489,10 +495,10 @@ class GraphView(QWidget):
             self.relation_actions[relation] = action
         self.relations_button.setMenu(menu)
         bar.addWidget(self.relations_button)
-        bar.addWidget(QLabel("From"))
+        bar.addWidget(QLabel(" From "))
         self.since_edit = self._date_edit("since_edit")
         bar.addWidget(self.since_edit)
-        bar.addWidget(QLabel("to"))
+        bar.addWidget(QLabel(" to "))
         self.until_edit = self._date_edit("until_edit")
         bar.addWidget(self.until_edit)
         self.find_edit = QLineEdit()
@@ -505,7 +511,8 @@ class GraphView(QWidget):
         self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.completer.activated.connect(self.find_node)
         self.find_edit.setCompleter(self.completer)
-        bar.addWidget(self.find_edit, 1)
+        self.find_edit.setMinimumWidth(140)
+        bar.addWidget(self.find_edit)
         self.relayout_button = QToolButton()
         self.relayout_button.setText("Re-layout")
         self.relayout_button.setToolTip("Lay out every node again (pinned nodes stay)")
@@ -528,10 +535,12 @@ class GraphView(QWidget):
         self.status = QLabel()
         self.status.setObjectName("graph_status")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
+        self.status.setWordWrap(True)  # else its one long line sets the window's least width
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.status)
 
