@@ -261,7 +261,7 @@ def test_suggestions_after_a_gui_import_run_in_the_background(
     assert threads and all(t is not threading.main_thread() for t in threads)
     assert ("person", "Nadia Ferreira") in rows(panel)
     assert len(window.viewers) == 1  # the imported document opened while suggestions ran
-    assert window.tabs.count() == 5  # Items, Follow-ups, Timeline, Claims and the document
+    assert window.tabs.count() == 6  # Items, Follow-ups, Timeline, Claims, Graph, the document
 
 
 def test_window_opens_without_importing_spacy(ui_workspace, tmp_path):
