@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit, QMessageBox
 from sqlalchemy.orm import Session
 
-from casefile.ui.exporting import safe_file_name
+from casefile.ui.exporting import safe_file_name, start_export
 from casefile.ui.operations import Job, change
 
 if TYPE_CHECKING:
@@ -83,14 +83,7 @@ class ArchiveController(QObject):
             return archive.export_archive(session, case_id, out, passphrase=passphrase,
                                           include_confidential=include_confidential)
 
-        def done(job: Job) -> None:
-            if job.outcome == "succeeded":
-                window.notify(f"Case archive written to {out}", 10000)
-
-        job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
-                                  parent=window, on_done=done)
-        window.last_job = job
-        return job
+        return start_export(window, work, out, "Case archive")
 
     def prompt_import(self) -> Job | None:
         """Choose an archive (and its passphrase when sealed) and import it as a new case."""

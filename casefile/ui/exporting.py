@@ -38,6 +38,21 @@ def safe_file_name(title: str) -> str:
     cleaned = "".join("-" if c in '<>:"/\\|?*' or ord(c) < 32 else c for c in title)
     return " ".join(cleaned.split()).strip(" .")
 
+def start_export(window: MainWindow, work: Callable[[Session, Job], object], out: Path,
+                 written: str) -> Job:
+    """Run an export's one service call ``work`` off the GUI thread (progress, cancel); when it
+    succeeds the status line says "``written`` written to ``out``". Returns the job (also the
+    window's ``last_job``)."""
+    def done(job: Job) -> None:
+        if job.outcome == "succeeded":
+            window.notify(f"{written} written to {out}", 10000)
+
+    job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
+                              parent=window, on_done=done)
+    window.last_job = job
+    return job
+
+
 def profile_filters(first: str, pattern: str = "*.pdf") -> list[str]:
     """The save dialog's file types: one per export profile, ``first`` at the top, each for
     files matching ``pattern`` ("*.pdf" for the brief, "*.ics" for the calendar)."""

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QDialog, QFileDialog
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.ui.exporting import safe_file_name
+from casefile.ui.exporting import safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.undo import ActionCommand
 
@@ -67,14 +67,7 @@ class FtmController(QObject):
             return ftm_export.export_ftm(session, case_id, out,
                                          include_confidential=include_confidential)
 
-        def done(job: Job) -> None:
-            if job.outcome == "succeeded":
-                window.notify(f"FollowTheMoney entities written to {out}", 10000)
-
-        job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
-                                  parent=window, on_done=done)
-        window.last_job = job
-        return job
+        return start_export(window, work, out, "FollowTheMoney entities")
 
     def prompt_import(self) -> bool:
         """Choose a FtM file and import its entities into the case (undoable)."""

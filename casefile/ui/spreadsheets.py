@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.services import table_import
-from casefile.ui.exporting import safe_file_name
+from casefile.ui.exporting import safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.undo import ActionCommand
 
@@ -170,15 +170,7 @@ class SpreadsheetController(QObject):
             return sheets.export_tables(session, case_id, out, fmt,
                                         include_confidential=include_confidential)
 
-        def done(job: Job) -> None:
-            if job.outcome == "succeeded":
-                what = "Workbook" if fmt == "xlsx" else "CSV files"
-                window.notify(f"{what} written to {out}", 10000)
-
-        job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
-                                  parent=window, on_done=done)
-        window.last_job = job
-        return job
+        return start_export(window, work, out, "Workbook" if fmt == "xlsx" else "CSV files")
 
     def prompt_import(self) -> bool:
         """Choose a .csv or .xlsx file, map its columns, and import (undoable)."""
