@@ -38,7 +38,8 @@ from casefile.errors import ConflictError, NotFoundError
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, changes
 from casefile.services.items import reindex
-from casefile.store import Blob, Document, Mention, Passage
+from casefile.services.originals import document_original
+from casefile.store import Document, Mention, Passage
 from casefile.store.conflicts import retry_on_conflict
 
 if TYPE_CHECKING:
@@ -103,13 +104,10 @@ class OcrSource:
 
 def read_source(session: Session, document_id: int) -> OcrSource:
     """Read what OCR of a document needs. Raises NotFoundError for an unknown document."""
+    original = document_original(session, document_id)  # NotFoundError for no document
     doc = session.get(Document, document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {document_id} (it may have been deleted)")
-    data = b""
-    if doc.sha256:
-        data = session.scalar(select(Blob.data).where(Blob.sha256 == doc.sha256)) or b""
-    return OcrSource(doc.id, doc.case_id, doc.title, doc.mime_type or "", bytes(data),
+    assert doc is not None
+    return OcrSource(doc.id, doc.case_id, doc.title, original.mime_type or "", original.data,
                      tuple(waiting_pages(doc.meta)), doc.text or "")
 
 
