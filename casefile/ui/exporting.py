@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGridLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+)
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
@@ -58,6 +65,25 @@ def profile_filters(first: str, pattern: str = "*.pdf") -> list[str]:
     files matching ``pattern`` ("*.pdf" for the brief, "*.ics" for the calendar)."""
     names = [first, *(n for n in PROFILES if n != first)]
     return [f"{PROFILES[n].label} ({pattern})" for n in names]
+
+
+def add_profile_box(dialog: QFileDialog, first: str = DEFAULT_PROFILE) -> QComboBox:
+    """A "For:" row under a non-native file dialog choosing the export profile, ``first``
+    selected; the box's ``currentData()`` is the profile's name. Used where the dialog's
+    file-type list is the format (spreadsheets, FtM), not the profile."""
+    box = QComboBox(dialog)
+    box.setObjectName("exportProfile")
+    for name in [first, *(n for n in PROFILES if n != first)]:
+        box.addItem(PROFILES[name].label, name)
+    box.setToolTip("Who the export is for: what it leaves out of confidential items")
+    layout = dialog.layout()
+    if isinstance(layout, QGridLayout):
+        row = layout.rowCount()
+        layout.addWidget(QLabel("For:", dialog), row, 0)
+        layout.addWidget(box, row, 1, 1, max(1, layout.columnCount() - 1))
+    elif layout is not None:
+        layout.addWidget(box)
+    return box
 
 
 def profile_of_filter(selected: str, default: str) -> str:

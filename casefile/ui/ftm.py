@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QCheckBox, QDialog, QFileDialog
+from PySide6.QtWidgets import QDialog, QFileDialog
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.ui.exporting import safe_file_name, start_export
+from casefile.ui.exporting import add_profile_box, safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.undo import ActionCommand
 
@@ -44,19 +44,18 @@ class FtmController(QObject):
                              "FollowTheMoney entities (*.ftm.json *.json *.ijson)")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
-        confidential = QCheckBox("Include confidential items")
-        layout = dialog.layout()
-        if layout is not None:
-            layout.addWidget(confidential)
+        profile = add_profile_box(dialog)
         if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
             return None
         out = Path(dialog.selectedFiles()[0])
         if not out.name.lower().endswith((".json", ".ijson")):
             out = out.with_name(out.name + SUFFIX)
-        return self.export(out, include_confidential=confidential.isChecked())
+        return self.export(out, profile=str(profile.currentData()))
 
-    def export(self, out: Path, *, include_confidential: bool = False) -> Job:
-        """Write the case's FtM entities to ``out`` off the GUI thread."""
+    def export(self, out: Path, *, include_confidential: bool = False,
+               profile: str | None = None) -> Job:
+        """Write the case's FtM entities to ``out`` under the export ``profile`` (None:
+        editor, or internal with ``include_confidential``) off the GUI thread."""
         from casefile.services import ftm_export
 
         window = self.window
@@ -65,7 +64,8 @@ class FtmController(QObject):
 
         def work(session: Session, job: Job) -> ftm_export.FtmExport:
             return ftm_export.export_ftm(session, case_id, out,
-                                         include_confidential=include_confidential)
+                                         include_confidential=include_confidential,
+                                         profile=profile)
 
         return start_export(window, work, out, "FollowTheMoney entities")
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -29,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.services import table_import
-from casefile.ui.exporting import safe_file_name, start_export
+from casefile.ui.exporting import add_profile_box, safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.undo import ActionCommand
 
@@ -115,13 +114,6 @@ class SpreadsheetController(QObject):
         self.window = window
         self.last_dialog: ColumnMappingDialog | None = None
 
-    def _confidential_box(self, dialog: QFileDialog) -> QCheckBox:
-        box = QCheckBox("Include confidential items")
-        layout = dialog.layout()
-        if layout is not None:
-            layout.addWidget(box)
-        return box
-
     def prompt_xlsx(self) -> Job | None:
         """Ask for a file name and write the case's workbook in the background."""
         if self.window.case_id is None:
@@ -131,13 +123,13 @@ class SpreadsheetController(QObject):
                              "Excel workbooks (*.xlsx)")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
-        confidential = self._confidential_box(dialog)
+        profile = add_profile_box(dialog)
         if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
             return None
         out = Path(dialog.selectedFiles()[0])
         if out.suffix.lower() != ".xlsx":
             out = out.with_suffix(".xlsx")
-        return self.export(out, "xlsx", include_confidential=confidential.isChecked())
+        return self.export(out, "xlsx", profile=str(profile.currentData()))
 
     def prompt_csv(self) -> Job | None:
         """Ask for a folder and write a CSV file per section into it in the background."""
@@ -148,18 +140,20 @@ class SpreadsheetController(QObject):
         dialog.setFileMode(QFileDialog.FileMode.Directory)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
         dialog.setOption(QFileDialog.Option.ShowDirsOnly)
-        confidential = self._confidential_box(dialog)
+        profile = add_profile_box(dialog)
         if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
             return None
         return self.export(Path(dialog.selectedFiles()[0]) / self._stem(), "csv",
-                           include_confidential=confidential.isChecked())
+                           profile=str(profile.currentData()))
 
     def _stem(self) -> str:
         return safe_file_name(self.window.case_title()) or "case"
 
-    def export(self, out: Path, fmt: str, *, include_confidential: bool = False) -> Job:
+    def export(self, out: Path, fmt: str, *, include_confidential: bool = False,
+               profile: str | None = None) -> Job:
         """Write the case as ``fmt`` ("xlsx": the file ``out``; "csv": files in the folder
-        ``out``) off the GUI thread."""
+        ``out``) under the export ``profile`` (None: editor, or internal with
+        ``include_confidential``) off the GUI thread."""
         from casefile.services import sheets
 
         window = self.window
@@ -168,7 +162,8 @@ class SpreadsheetController(QObject):
 
         def work(session: Session, job: Job) -> Path:
             return sheets.export_tables(session, case_id, out, fmt,
-                                        include_confidential=include_confidential)
+                                        include_confidential=include_confidential,
+                                        profile=profile)
 
         return start_export(window, work, out, "Workbook" if fmt == "xlsx" else "CSV files")
 

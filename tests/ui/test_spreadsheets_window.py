@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from openpyxl import load_workbook
-from PySide6.QtWidgets import QDialog, QFileDialog
+from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog
 
 from casefile.ui.spreadsheets import ColumnMappingDialog
 from tests.ui.helpers import make_case
@@ -68,3 +68,46 @@ def test_case_exported_as_a_workbook_from_the_menu(make_window, ui_workspace, qt
     qtbot.waitUntil(lambda: window.last_job is not None and window.last_job.done, timeout=10000)
     assert window.last_job.outcome == "succeeded"
     assert load_workbook(out).sheetnames[0] == "people"
+
+
+def _people_names(path: Path) -> list[str]:
+    sheet = load_workbook(path)["people"]
+    header = [c.value for c in sheet[1]]
+    column = header.index("name")
+    return sorted(str(row[column]) for row in sheet.iter_rows(min_row=2, values_only=True))
+
+
+def test_the_workbook_is_written_for_whom_the_dialog_says(make_window, ui_workspace, qtbot,
+                                                          tmp_path: Path, monkeypatch):
+    """The dialog's "For:" box is the export profile: editor (the default) leaves the
+    confidential source out, legal review shows a pseudonym, internal the name."""
+    from casefile.services import items
+
+    cid = make_case(ui_workspace)
+    with ui_workspace.transaction() as s:
+        items.create_item(s, cid, "person", "Harbor master")
+        items.create_item(s, cid, "person", "Dock whistleblower", confidential=True)
+    window = make_window(cid)
+    seen: dict[str, list[str]] = {}
+    for choice in (None, "legal", "internal"):
+        out = tmp_path / f"{choice or 'default'}.xlsx"
+
+        def accept(dialog: QFileDialog, out: Path = out, choice: str | None = choice) -> int:
+            box = dialog.findChild(QComboBox, "exportProfile")
+            seen.setdefault("offered", [box.itemData(i) for i in range(box.count())])
+            if choice is not None:
+                box.setCurrentIndex(box.findData(choice))
+            dialog.selectFile(str(out))
+            return QDialog.DialogCode.Accepted
+
+        monkeypatch.setattr(QFileDialog, "exec", accept)
+        monkeypatch.setattr(QFileDialog, "selectedFiles", lambda self, out=out: [str(out)])
+        window.export_xlsx_action.trigger()
+        qtbot.waitUntil(lambda: window.last_job is not None and window.last_job.done,
+                        timeout=10000)
+        assert window.last_job.outcome == "succeeded"
+        seen[choice or "default"] = _people_names(out)
+    assert seen["offered"] == ["editor", "internal", "legal", "public"]
+    assert seen["default"] == ["Harbor master"]
+    assert seen["legal"] == ["Harbor master", "Source A"]
+    assert seen["internal"] == ["Dock whistleblower", "Harbor master"]
