@@ -64,6 +64,13 @@ class CaseNavigator(QWidget):
         self.case_box.clear()
         for case_id, title in titles:
             self.case_box.addItem(title, case_id)
+            self.case_box.setItemData(self.case_box.count() - 1, title,
+                                      Qt.ItemDataRole.ToolTipRole)
+        # The list opens wide enough for whole titles (two cases may share a long beginning),
+        # at most about the width of a laptop's half screen.
+        metrics = self.case_box.view().fontMetrics()
+        widest = max((metrics.horizontalAdvance(title) for _id, title in titles), default=0)
+        self.case_box.view().setMinimumWidth(min(widest + 32, 640))
         self.case_box.blockSignals(False)
         if current is not None:
             self.select_case(current)
