@@ -48,27 +48,54 @@ class ArchiveController(QObject):
         return first
 
     def prompt_export(self) -> Job | None:
-        """Choose the file, whether to seal it, and write the archive in the background."""
+        """Choose the file, whether to seal it, and write the archive in the background. A case
+        with confidential items is offered only sealed, with them included (the archive
+        carries every document and quote whole: :mod:`casefile.services.archive`)."""
+        from casefile.services.archive import confidential_titles
+
         window = self.window
         if window.case_id is None:
             return None
+        case_id = window.case_id
         name, _f = QFileDialog.getSaveFileName(
             window, "Export case", str(Path.home() / f"{safe_file_name(window.case_title())}"
                                        ".casefile"), FILTER)
         if not name:
             return None
-        seal = QMessageBox.question(
-            window, "Seal the archive?",
-            "Seal the archive with a passphrase? Anyone with the file and the passphrase can "
-            "read the whole case.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.Yes) == QMessageBox.StandardButton.Yes
+        secret = window.runner.read(lambda s: confidential_titles(s, case_id))
+        if secret:
+            if not self.confirm_confidential(secret):
+                return None
+            seal = True
+        else:
+            seal = QMessageBox.question(
+                window, "Seal the archive?",
+                "Seal the archive with a passphrase? Anyone with the file and the passphrase "
+                "can read the whole case.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.Yes) == QMessageBox.StandardButton.Yes
         passphrase = None
         if seal:
             passphrase = self.ask_passphrase("Passphrase for the archive:", confirm=True)
             if passphrase is None:
                 return None
-        return self.export(Path(name), passphrase=passphrase)
+        return self.export(Path(name), passphrase=passphrase, include_confidential=bool(secret))
+
+    def confirm_confidential(self, titles: list[str]) -> bool:
+        """Ask whether to hand on the case's confidential items (``titles``) in a sealed
+        archive; False when the reporter declines (nothing is written)."""
+        shown = "\n".join(f"  • {t}" for t in titles[:5]) + (
+            f"\n  … and {len(titles) - 5} more" if len(titles) > 5 else "")
+        box = QMessageBox(QMessageBox.Icon.Warning, "Confidential items in the archive",
+                          f"This case holds {len(titles)} confidential item(s):\n{shown}\n\n"
+                          "An archive carries every document and quote whole, so they go in "
+                          "with their names. It will be sealed with a passphrase; hand it only "
+                          "to someone who may know these sources.", parent=self.window)
+        include = box.addButton("Seal and include them", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is include
 
     def export(self, out: Path, *, passphrase: str | None = None,
                include_confidential: bool = False) -> Job:

@@ -39,3 +39,50 @@ def test_sealed_case_archive_out_and_back_in(make_window, ui_workspace, qtbot, t
     assert window.case_title().endswith("(imported)")
     people = [window.navigator.item(i).text() for i in range(window.navigator.count())]
     assert any(t.startswith("People (") and not t.endswith("(0)") for t in people)
+
+
+def _press(text: str):
+    """A QMessageBox.exec that presses the button whose text starts with ``text``."""
+    def exec_(box: QMessageBox) -> int:
+        (button,) = [b for b in box.buttons() if b.text().replace("&", "").startswith(text)]
+        pressed.append(box.text())
+        button.click()
+        return 0
+    pressed: list[str] = []
+    return exec_, pressed
+
+
+def test_a_case_with_a_confidential_source_goes_out_only_sealed_and_with_it(
+        make_window, ui_workspace, qtbot, tmp_path: Path, monkeypatch):
+    from casefile.services import cases, items
+
+    with ui_workspace.transaction() as s:
+        case_id = int(cases.create_case(s, "Pier inquiry").id)
+        items.create_item(s, case_id, "person", "Dock whistleblower", confidential=True)
+    window = make_window(case_id)
+    out = tmp_path / "pier.casefile"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    monkeypatch.setattr(window.archives, "ask_passphrase",
+                        lambda label, *, confirm: "a passphrase for the test")
+
+    declined, seen = _press("Cancel")
+    monkeypatch.setattr(QMessageBox, "exec", declined)
+    assert window.archives.prompt_export() is None
+    assert "Dock whistleblower" in seen[0] and not out.exists()  # named, nothing written
+
+    accepted, _ = _press("Seal and include")
+    monkeypatch.setattr(QMessageBox, "exec", accepted)
+    job = window.archives.prompt_export()
+    qtbot.waitUntil(lambda: job.done, timeout=15000)
+    assert job.outcome == "succeeded", job.error
+    assert out.read_bytes()[:8] == b"CASEFILE"
+    from casefile.export.archive_file import is_sealed
+
+    assert is_sealed(out)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(out), ""))
+    window.import_archive_action.trigger()
+    qtbot.waitUntil(lambda: window.archives.last_import is not None, timeout=15000)
+    with ui_workspace.transaction() as s:
+        person = items.find_item(s, window.archives.last_import.case_id, "Dock whistleblower",
+                                 "person")
+        assert person.confidential
