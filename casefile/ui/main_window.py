@@ -105,6 +105,7 @@ class MainWindow(QMainWindow):
         self.clock: Callable[[], date] = today or date.today
         self.case_id: int | None = None
         self.last_job: Job | None = None
+        self._quit_confirmed = False  # Quit asked already: the close that follows does not
         self.messages: list[QMessageBox] = []  # the error boxes open now
         self.pdf_passwords: dict[str, str] = {}  # sha256 -> password given this session
         self.restoring = False  # True while a backup is being restored
@@ -239,7 +240,7 @@ class MainWindow(QMainWindow):
         install_workspace_actions(self, file_menu)
         self.backup_restore = install_backup_restore(self, file_menu)
         file_menu.addSeparator()
-        quit_action = file_menu.addAction("&Quit", self.close)
+        quit_action = file_menu.addAction("&Quit", self.quit_requested)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
 
         edit_menu = menu.addMenu("&Edit")
@@ -303,7 +304,42 @@ class MainWindow(QMainWindow):
             self.settings.setValue(f"last_case/{self.workspace.url}", self.case_id)
         self.settings.sync()
 
+    def quit_requested(self) -> bool:
+        """File ▸ Quit (Ctrl+Q): close the window, after asking when background jobs run
+        (:meth:`confirm_quit_while_busy`). True when the window closed."""
+        if not self.confirm_quit_while_busy():
+            return False
+        self._quit_confirmed = True
+        try:
+            return self.close()
+        finally:
+            self._quit_confirmed = False
+
+    def confirm_quit_while_busy(self) -> bool:
+        """True when nothing runs in the background, or the reporter chose to quit anyway:
+        running jobs are then cancelled (what an import stored stays; the documents a
+        suggestion run had not read yet get no suggestions until "Suggest again")."""
+        running = self.runner.running_labels()
+        if not running:
+            return True
+        box = QMessageBox(
+            QMessageBox.Icon.Question, "Quit while a job runs?",
+            "Still running:\n" + "\n".join(f"  • {label}" for label in running)
+            + "\n\nQuit now and stop it? What is finished is kept; what is not done yet "
+            "(e.g. suggestions for the documents not read yet) is not.", parent=self)
+        quit_button = box.addButton("Stop and quit", QMessageBox.ButtonRole.DestructiveRole)
+        wait_button = box.addButton("Keep working", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(wait_button)
+        box.exec()
+        return box.clickedButton() is quit_button
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        # The window manager's close button asks as Quit does; a close from code (tests,
+        # shutdown) does not.
+        if (event.spontaneous() and not self._quit_confirmed
+                and not self.confirm_quit_while_busy()):
+            event.ignore()
+            return
         self.editor.flush()
         if self.runner.busy:
             self.statusBar().showMessage("Cancelling the running job…")

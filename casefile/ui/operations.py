@@ -344,6 +344,10 @@ class OperationRunner(QObject):
         """True while a background job is running."""
         return bool(self._jobs)
 
+    def running_labels(self) -> list[str]:
+        """The labels of the jobs running now ("Finding names and dates…"), oldest first."""
+        return [job.label for job, _worker in self._jobs.values()]
+
     def shutdown(self, timeout_ms: int = 30000) -> None:
         """Cancel running jobs and wait for the workers (called when the window closes)."""
         for job, _worker in list(self._jobs.values()):
