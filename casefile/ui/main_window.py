@@ -58,7 +58,7 @@ from casefile.ui.preferences import install_preferences
 from casefile.ui.quick_open import install_quick_open
 from casefile.ui.search_panel import install_search_panel
 from casefile.ui.spreadsheets import SpreadsheetController
-from casefile.ui.status_line import StatusLine
+from casefile.ui.status_line import MessageBar, StatusLine
 from casefile.ui.suggesting import SuggestionsController
 from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.viewer import DocumentViewer
@@ -73,6 +73,10 @@ def app_settings() -> QSettings:
     Tests redirect the INI location with ``QSettings.setPath`` so they never touch the user's.
     """
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "Casefile", "Casefile")
+
+
+#: The status line of a workspace with no case (cleared once a case is open).
+NO_CASE_MESSAGE = "Create a case to begin: File ▸ New case…"
 
 
 class MainWindow(QMainWindow):
@@ -290,6 +294,7 @@ class MainWindow(QMainWindow):
             self.next_tab_action, self.previous_tab_action, *self.dock_actions.values()])
 
     def _build_status_bar(self) -> None:
+        self.setStatusBar(MessageBar(self))
         self.status_line = StatusLine(self.statusBar(), self.runner, self.workspace.label)
         line = self.status_line
         self.counts_label, self.due_label = line.counts_label, line.due_label
@@ -372,9 +377,11 @@ class MainWindow(QMainWindow):
             self.picker.select_case(case_id)
             self.settings.setValue(f"last_case/{self.workspace.url}", case_id)
             self.setWindowTitle(f"{self.case_box.currentText()} — Casefile")
+            if self.statusBar().currentMessage() == NO_CASE_MESSAGE:
+                self.statusBar().clearMessage()
         else:
             self.setWindowTitle("Casefile")
-            self.statusBar().showMessage("Create a case to begin: File ▸ New case…")
+            self.statusBar().showMessage(NO_CASE_MESSAGE)
         for action in (self.import_action, self.export_action, self.export_confidential_action,
                        self.export_archive_action, self.export_xlsx_action,
                        self.export_csv_action, self.import_table_action,

@@ -1,10 +1,11 @@
-"""The permanent part of the window's status bar: a busy bar while a quiet job runs, the case's
-counts ("12 items: 3 people, 2 documents"), follow-ups due this week, and the workspace."""
+"""The window's status bar (:class:`MessageBar`: messages cut to fit) and its permanent part:
+a busy bar while a quiet job runs, the case's counts ("12 items: 3 people, 2 documents"),
+follow-ups due this week, and the workspace."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, Slot
-from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton, QWidget
 
 from casefile.services.views import CaseStatus
 from casefile.ui.operations import Job, OperationRunner
@@ -13,6 +14,32 @@ from casefile.ui.operations import Job, OperationRunner
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """``count`` and the noun in the right number: "1 document", "2 documents"."""
     return f"{count} {singular if count == 1 else (plural_form or singular + 's')}"
+
+
+class MessageBar(QStatusBar):
+    """The window's status bar: a message longer than the room left of the permanent labels
+    is cut with "…" (it ran under the counts before), the whole of it in the bar's tooltip
+    and in :meth:`currentMessage`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._whole = ""
+        self._permanent: list[QWidget] = []
+
+    def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:  # noqa: N802
+        self._permanent.append(widget)
+        super().addPermanentWidget(widget, stretch or 0)
+
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:  # noqa: N802 (Qt's)
+        self._whole = text
+        taken = sum(w.sizeHint().width() + 8 for w in self._permanent if w.isVisible())
+        room = max(self.width() - taken - 24, 80)
+        shown = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        self.setToolTip(text if shown != text else "")
+        super().showMessage(shown, timeout or 0)
+
+    def currentMessage(self) -> str:  # noqa: N802 (Qt's name)
+        return self._whole if super().currentMessage() else ""
 
 
 class StatusLine(QObject):

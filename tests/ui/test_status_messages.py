@@ -1,0 +1,39 @@
+"""The status line as a reporter reads it: a long message is cut with "…" before the counts on
+its right (it ran under them), whole in the tooltip; "Create a case to begin" goes once a case
+is open."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication, QStatusBar
+
+from casefile.services import cases
+from casefile.ui.main_window import NO_CASE_MESSAGE
+from tests.ui.helpers import make_case
+
+
+def test_a_long_message_is_cut_before_the_counts_and_whole_in_the_tooltip(make_window,
+                                                                         ui_workspace):
+    window = make_window(make_case(ui_workspace))
+    window.resize(1024, 640)
+    QApplication.processEvents()
+    message = ("Added person “Harbor pilot”, affiliated with the existing organization "
+               "“Port Authority of the North Shore”, with 5 mentions as evidence in 3 documents")
+    window.notify(message, 0)
+    bar = window.statusBar()
+    shown = QStatusBar.currentMessage(bar)  # what is painted
+    counts = window.status_line.counts_label
+    assert shown.endswith("…") and message.startswith(shown[:-1])
+    assert bar.fontMetrics().horizontalAdvance(shown) < counts.mapTo(bar, counts.rect()
+                                                                     .topLeft()).x()
+    assert bar.currentMessage() == message and bar.toolTip() == message
+    window.notify("Saved", 0)
+    assert QStatusBar.currentMessage(bar) == "Saved" and bar.toolTip() == ""
+
+
+def test_create_a_case_to_begin_goes_once_a_case_is_open(make_window, ui_workspace):
+    window = make_window(None)
+    assert window.statusBar().currentMessage() == NO_CASE_MESSAGE
+    with ui_workspace.transaction() as s:
+        case_id = int(cases.create_case(s, "Pier inquiry").id)
+    window.open_case(case_id)
+    assert window.statusBar().currentMessage() == ""
