@@ -77,6 +77,7 @@ from casefile.export.textruns import (
     using_runs,
     visual_lines,
 )
+from casefile.quoting import self_quoted
 
 __all__ = ["CHUNK_CHARS", "PAGE_SIZE", "format_event_date", "render_brief", "sort_questions"]
 
@@ -436,14 +437,6 @@ def _citation(quote: QuoteEntry) -> str:
     return f'<font color="#1f3a5f">{cite}</font>'
 
 
-_OPENING_MARKS = "\"“„«‘'"
-_CLOSING_MARKS = "\"”»’'"
-
-
-def _self_quoted(text: str) -> bool:
-    """True when ``text`` begins with an opening and ends with a closing quotation mark."""
-    return len(text) >= 2 and text[0] in _OPENING_MARKS and text[-1] in _CLOSING_MARKS
-
 
 def _quote(
     quote: QuoteEntry,
@@ -457,7 +450,7 @@ def _quote(
     as it is, without a second pair of marks around it.
     """
     body = _clean(quote.text).strip()
-    opening, closing = ("", "") if _self_quoted(body) else ("“", "”")
+    opening, closing = ("", "") if self_quoted(body) else ("“", "”")  # casefile.quoting
     pieces = _chunks(body)
     prefix = ""
     relation = _clean(quote.relation).strip()

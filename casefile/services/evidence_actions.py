@@ -15,6 +15,7 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
+from casefile.quoting import quoted
 from casefile.services import editing, evidence, items
 from casefile.services.changes import Changes, Step, action, changes
 from casefile.services.editing import LinkSnapshot
@@ -22,8 +23,7 @@ from casefile.store import EvidenceLink, Item, Passage
 
 
 def _quote(text: str, limit: int = 40) -> str:
-    text = " ".join(text.split())
-    return f"“{text[:limit - 1]}…”" if len(text) > limit else f"“{text}”"
+    return quoted(text, limit) or "“”"
 
 
 def _link_parts(session: Session, link_id: int) -> tuple[EvidenceLink, Item, int | None]:

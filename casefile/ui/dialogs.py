@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from casefile.quoting import quoted
 from casefile.services.views import ItemChoice
 from casefile.store.evidence import EVIDENCE_RELATIONS
 
@@ -109,10 +110,7 @@ class LinkDialog(QDialog):
         words = list(self._labels)
         for c in self._choices:
             words.extend(f"{a} ({c.kind})" for a in c.aliases if f"{a} ({c.kind})" not in words)
-        shown = " ".join(quote.split())
-        if len(shown) > 240:
-            shown = shown[:237] + "…"
-        self.quote_label = QLabel(f"“{shown}”")
+        self.quote_label = QLabel(quoted(quote, 240))
         self.quote_label.setWordWrap(True)
         self.quote_label.setTextFormat(Qt.TextFormat.PlainText)
         self.item_edit = QLineEdit()

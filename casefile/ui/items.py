@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.errors import CasefileError
+from casefile.quoting import quoted
 from casefile.services import views
 from casefile.services.views import ItemChoice
 from casefile.ui.dialogs import LinkDialog
@@ -62,12 +63,7 @@ NEW_TITLES = {
 def quote_label(text: str, limit: int = 40) -> str:
     """A passage as an undo label quotes it: quoted, on one line, at most ``limit`` characters
     ending in "…" when cut; "a passage" (unquoted) when there is no text to show."""
-    short = " ".join(text.split())
-    if not short:
-        return "a passage"
-    if len(short) > limit:
-        short = short[:limit - 1].rstrip() + "…"
-    return f"“{short}”"
+    return quoted(text, limit) or "a passage"
 
 
 def keep_title_readable(header: QHeaderView, column: int = 0) -> None:

@@ -34,6 +34,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 
+from casefile.quoting import quoted
 from casefile.services.evidence import EvidenceGroups, EvidenceView, group_evidence
 from casefile.services.questions import FollowUp
 from casefile.services.views import SECTION_COLUMNS, ItemRow
@@ -747,8 +748,7 @@ class EvidenceModel(QAbstractItemModel):
                 return view.context
             quote = view.quote if view.quote is not None else "(the whole document)"
             if role == DISPLAY and column == 0 and view.quote:
-                quote = " ".join(quote.split())
-                quote = "“" + (quote if len(quote) <= 400 else quote[:399] + "…") + "”"
+                quote = quoted(quote, 400)
             return (quote, view.relation, view.published or "", view.outlet or "")[column]
         if role == SPAN_ROLE:
             return view.context_span if view.mention and column == 0 else None
