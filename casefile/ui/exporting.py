@@ -60,6 +60,12 @@ def start_export(window: MainWindow, work: Callable[[Session, Job], object], out
     return job
 
 
+def profile_label(profile: str | None, include_confidential: bool = False) -> str:
+    """The profile an export is written under, as the status line names it: ``profile``, else
+    "internal" with ``include_confidential``, else the default (editor)."""
+    return profile or ("internal" if include_confidential else DEFAULT_PROFILE)
+
+
 def profile_filters(first: str, pattern: str = "*.pdf") -> list[str]:
     """The save dialog's file types: one per export profile, ``first`` at the top, each for
     files matching ``pattern`` ("*.pdf" for the brief, "*.ics" for the calendar)."""
@@ -179,7 +185,7 @@ class ExportController(QObject):
 
         def done(job: Job) -> None:
             if job.outcome == "succeeded":
-                label = profile or ("internal" if include_confidential else DEFAULT_PROFILE)
+                label = profile_label(profile, include_confidential)
                 window.notify(f"Brief ({label}) written to {out}", 10000)
                 self.offer_to_open(out)
             elif job.outcome == "cancelled":

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.ui.exporting import add_profile_box, safe_file_name, start_export
+from casefile.ui.exporting import add_profile_box, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.undo import ActionCommand
 
@@ -67,7 +67,8 @@ class FtmController(QObject):
                                          include_confidential=include_confidential,
                                          profile=profile)
 
-        return start_export(window, work, out, "FollowTheMoney entities")
+        return start_export(window, work, out, "FollowTheMoney entities "
+                            f"({profile_label(profile, include_confidential)})")
 
     def prompt_import(self) -> bool:
         """Choose a FtM file and import its entities into the case (undoable)."""

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.services import table_import
-from casefile.ui.exporting import add_profile_box, safe_file_name, start_export
+from casefile.ui.exporting import add_profile_box, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.undo import ActionCommand
 
@@ -165,7 +165,9 @@ class SpreadsheetController(QObject):
                                         include_confidential=include_confidential,
                                         profile=profile)
 
-        return start_export(window, work, out, "Workbook" if fmt == "xlsx" else "CSV files")
+        what = "Workbook" if fmt == "xlsx" else "CSV files"
+        return start_export(window, work, out,
+                            f"{what} ({profile_label(profile, include_confidential)})")
 
     def prompt_import(self) -> bool:
         """Choose a .csv or .xlsx file, map its columns, and import (undoable)."""

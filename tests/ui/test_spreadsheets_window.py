@@ -107,6 +107,8 @@ def test_the_workbook_is_written_for_whom_the_dialog_says(make_window, ui_worksp
                         timeout=10000)
         assert window.last_job.outcome == "succeeded"
         seen[choice or "default"] = _people_names(out)
+        said = window.statusBar().currentMessage()
+        assert said == f"Workbook ({choice or 'editor'}) written to {out}", said
     assert seen["offered"] == ["editor", "internal", "legal", "public"]
     assert seen["default"] == ["Harbor master"]
     assert seen["legal"] == ["Harbor master", "Source A"]
