@@ -92,6 +92,12 @@ def choice_label(choice: ItemChoice) -> str:
     return f"{choice.title} ({choice.kind})"
 
 
+def alias_label(alias: str, choice: ItemChoice) -> str:
+    """How another name of an item is offered: ``"Tony Rivera (another name of Chief Anthony
+    Rivera, person)"``."""
+    return f"{alias} (another name of {choice.title}, {choice.kind})"
+
+
 class LinkDialog(QDialog):
     """Pick an item of the case (a completer over titles and aliases) and a relation.
 
@@ -107,9 +113,10 @@ class LinkDialog(QDialog):
         self.setWindowTitle("Link as evidence")
         self._choices = list(choices)
         self._labels = {choice_label(c): c for c in self._choices}
+        for c in self._choices:  # another name of an item says whose it is (not a second one)
+            for alias in c.aliases:
+                self._labels.setdefault(alias_label(alias, c), c)
         words = list(self._labels)
-        for c in self._choices:
-            words.extend(f"{a} ({c.kind})" for a in c.aliases if f"{a} ({c.kind})" not in words)
         self.quote_label = QLabel(quoted(quote, 240))
         self.quote_label.setWordWrap(True)
         self.quote_label.setTextFormat(Qt.TextFormat.PlainText)
