@@ -135,25 +135,40 @@ class ArchiveController(QObject):
         return self.import_file(path, passphrase=passphrase)
 
     def import_file(self, path: Path, *, passphrase: str | None = None) -> Job:
-        """Import the archive at ``path`` as a new case and open it when done."""
+        """Import the archive at ``path`` as a new case and open it when done. A wrong
+        passphrase asks again (Cancel ends it; nothing is imported)."""
+        from casefile.export.archive_file import ArchivePassphraseError
         from casefile.services import archive
 
         window = self.window
 
-        def work(session: Session, job: Job) -> ArchiveImport:
-            return archive.import_archive(session, path, passphrase=passphrase,
-                                          progress=job.report)
+        def work(session: Session, job: Job) -> ArchiveImport | None:
+            try:
+                return archive.import_archive(session, path, passphrase=passphrase,
+                                              progress=job.report)
+            except ArchivePassphraseError:
+                if passphrase is None:
+                    raise
+                return None  # the passphrase was wrong: asked again in done()
 
         def done(job: Job) -> None:
-            if job.outcome == "succeeded" and job.result is not None:
-                self.last_import = job.result
-                window.open_case(job.result.case_id)
-                window.notify(job.result.summary()[0].upper() + job.result.summary()[1:],
-                              10000)
+            if job.outcome != "succeeded":
+                return
+            if job.result is None:
+                again = self.ask_passphrase(
+                    f"That passphrase does not open {path.name}. Try again:", confirm=False)
+                if again is not None:
+                    self.import_file(path, passphrase=again)
+                return
+            self.last_import = job.result
+            window.open_case(job.result.case_id)
+            summary = job.result.summary()
+            window.notify(summary[0].upper() + summary[1:], 10000)
 
         job = window.runner.start(
             work, label=f"Importing {path.name}…",
-            change=lambda r: change(r.case_id, cases=True, label="import case"),
+            change=lambda r: change(r.case_id if r is not None else None,
+                                    cases=r is not None, label="import case"),
             parent=window, on_done=done)
         window.last_job = job
         return job

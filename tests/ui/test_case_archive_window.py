@@ -86,3 +86,28 @@ def test_a_case_with_a_confidential_source_goes_out_only_sealed_and_with_it(
         person = items.find_item(s, window.archives.last_import.case_id, "Dock whistleblower",
                                  "person")
         assert person.confidential
+
+
+def test_a_wrong_passphrase_asks_again_and_the_right_one_imports(
+        make_window, ui_workspace, qtbot, tmp_path: Path, monkeypatch):
+    from casefile.services import archive, cases, items
+
+    with ui_workspace.transaction() as s:
+        case_id = int(cases.create_case(s, "Pier inquiry").id)
+        items.create_item(s, case_id, "person", "Harbor pilot")
+        out = archive.export_archive(s, case_id, tmp_path / "pier.casefile",
+                                     passphrase="the right one")
+    window = make_window(case_id)
+    answers = iter(["a wrong one", "the right one"])
+    asked: list[str] = []
+
+    def ask(label: str, *, confirm: bool) -> str:
+        asked.append(label)
+        return next(answers)
+
+    monkeypatch.setattr(window.archives, "ask_passphrase", ask)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(out), ""))
+    window.import_archive_action.trigger()
+    qtbot.waitUntil(lambda: window.archives.last_import is not None, timeout=20000)
+    assert len(asked) == 2 and "does not open pier.casefile" in asked[1]
+    assert window.case_title() == "Pier inquiry (imported)"
