@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
@@ -37,6 +37,7 @@ from casefile.ingest.files import read_file
 from casefile.ingest.pool import ReaderPool
 from casefile.ingest.types import Ingested
 from casefile.services.cases import get_case
+from casefile.services.changes import Step
 from casefile.services.dating import guess_published
 from casefile.services.documents import (
     ImportResult,
@@ -411,3 +412,13 @@ def _guess(path: Path, ingested: Ingested, fallback: date | None = None) -> date
         return fallback
     ingested.notes.append(guess.note)
     return guess.date
+
+
+def undo_import_step(document_ids: Sequence[int], label: str) -> Step:
+    """The undo of an import that stored ``document_ids``: one service call that deletes them
+    with their passages and what was suggested from them (``item.delete``,
+    :func:`casefile.services.item_actions.delete`; its own undo brings them back under the
+    same ids, so a redo of the import is a restore). ``label`` names the import ("import 3
+    documents")."""
+    return Step("item.delete", {"item_ids": [int(i) for i in document_ids]},
+                label=f"Undo {label}")

@@ -257,6 +257,7 @@ class FolderImport(QObject):
         if batch.outcomes:  # committed per file, also when cancelled: refresh the views
             self.window.runner.case_changed.emit(change(case_id, kinds={"document"},
                                                         created=documents, label="import"))
+            self.window.record_import(case_id, new, [d for d in documents if d not in new])
         QTimer.singleShot(0, self, lambda: self._suggest(new, batch))
 
     def _suggest(self, new: list[int], batch: BatchResult) -> None:

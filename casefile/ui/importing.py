@@ -250,6 +250,9 @@ class ImportController(QObject):
         window.notify("; ".join(parts) + ".", 8000)
         if results:
             window.open_document(results[0].document_id)
+        if window.case_id is not None:
+            window.record_import(window.case_id, [r.document_id for r in new], [
+                c.document_id for r in new for c in r.children if c.created])
         window.ocr.after_import([r.document_id for r in new]
                                 + [c.document_id for r in new for c in r.children if c.created],
                                 suggest=[r.document_id for r in new])

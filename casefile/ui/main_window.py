@@ -7,7 +7,7 @@ tabs (ui.document_tabs), evidence (ui.evidence_dock), import (ui.importing), the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import Any
 
@@ -308,6 +308,20 @@ class MainWindow(QMainWindow):
         if self.case_id is not None:
             self.settings.setValue(f"last_case/{self.workspace.url}", self.case_id)
         self.settings.sync()
+
+    def record_import(self, case_id: int, document_ids: list[int],
+                      attachments: Sequence[int] = ()) -> None:
+        """Put an import the window ran on the undo stack (``document_ids`` the new files,
+        ``attachments`` the new documents taken out of them): Ctrl+Z takes them all out
+        again, Ctrl+Shift+Z brings them back. Attachments go first and come back last (each
+        names its parent)."""
+        from casefile.ui.undo import ImportedCommand
+
+        if document_ids and case_id == self.case_id:
+            n = len(document_ids)
+            self.undo_stack.push(ImportedCommand(
+                self.runner, case_id, [*attachments, *document_ids],
+                f"Import {n} document{'s' if n != 1 else ''}"))
 
     def quit_requested(self) -> bool:
         """File ▸ Quit (Ctrl+Q): close the window, after asking when background jobs run

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import ConflictError
 from casefile.services import evidence_actions, item_actions
-from casefile.services.changes import Changes, Step
+from casefile.services.changes import Changes, Step, changes
 from casefile.services.editing import LinkedSpan
 from casefile.ui.operations import OperationRunner, Outcome
 
@@ -111,6 +111,23 @@ class ActionCommand(_ServiceCommand):
             assert out.value is not None
             self._redo_step = out.value.undo
         return ok
+
+
+class ImportedCommand(ActionCommand):
+    """An import a background job already stored, as an undo step ("Import 3 documents"):
+    the first redo runs nothing; undo deletes those documents
+    (:func:`casefile.services.batch.undo_import_step`), redo brings them back."""
+
+    def __init__(self, runner: OperationRunner, case_id: int, document_ids: list[int],
+                 text: str) -> None:
+        super().__init__(runner, case_id, text)
+        self.document_ids = list(document_ids)
+
+    def _first(self) -> Outcome[Changes]:
+        from casefile.services.batch import undo_import_step
+
+        step = undo_import_step(self.document_ids, self.text()[0].lower() + self.text()[1:])
+        return Outcome(True, changes(self.case_id, label=self.text(), undo=step))
 
 
 class CreateItemCommand(ActionCommand):
