@@ -97,6 +97,35 @@ def _unnamed_attribution(sent: str) -> tuple[str, tuple[int, int] | None] | None
     return None
 
 
+#: Hedges: "X reportedly confronted Y" reports what X did, not what X said.
+_HEDGE = re.compile(r"^(?:reportedly|allegedly)$", re.I)
+#: At most this many words in a sentence that only introduces what follows.
+LEAD_IN_WORDS = 12
+
+
+def is_lead_in(sentence: str) -> bool:
+    """True for a short sentence that only introduces the passage after it and says nothing
+    itself ("As the columnist wrote earlier today:", "The statement said:"): it ends with a
+    colon and has at most :data:`LEAD_IN_WORDS` words. Neither a claim nor an event."""
+    stripped = sentence.rstrip()
+    return stripped.endswith(":") and len(stripped.split()) <= LEAD_IN_WORDS
+
+
+_ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:the[ ])?")
+
+
+def _according_to(sent: str, start: int,
+                  inside: Sequence[tuple[int, int, str, str]]) -> str | None:
+    """The name of the entity right after "according to" in ``sent`` (which starts at
+    ``start`` in the text), or None."""
+    for match in _ACCORDING_TO.finditer(sent):
+        at = start + match.end()
+        named = next((x for x in inside if x[0] == at), None)
+        if named is not None:
+            return named[2]
+    return None
+
+
 def find_claims(text: str, sentences: list[tuple[int, int]],
                 entities: Sequence[tuple[int, int, str, str]]) -> list[dict[str, Any]]:
     """Claims in attributed sentences.
@@ -105,7 +134,9 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
     "person", "organization" or "news outlet". A sentence attributed to unnamed sources (see
     the module docstring) gets ``attributed_to`` "unnamed <modifier> sources" (a plain
     string, never an entity) and ``via`` the outlet named after "tell"/"told" (its entity's
-    name when it is one, else the words as written), else the sentence's news outlet.
+    name when it is one, else the words as written), else the sentence's news outlet. A
+    sentence whose only cue is a hedge ("reportedly", "allegedly") names no speaker (the person
+    in it is who the report is about); a lead-in sentence (:func:`is_lead_in`) is no claim.
     """
     out: list[dict[str, Any]] = []
     # entity indexes by start, to take a sentence's entities without scanning them all
@@ -114,8 +145,10 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
     for s, e in sentences:
         sent = text[s:e]
         cue = _CUE.search(sent) or _SOURCES_SAY.search(sent)  # "sources say …" too
-        if not cue or sent.rstrip().endswith("?") or len(sent) < 25:
+        if not cue or sent.rstrip().endswith("?") or len(sent) < 25 or is_lead_in(sent):
             continue
+        cues = [c.group() for c in _CUE.finditer(sent)]
+        hedged = bool(cues) and all(_HEDGE.match(c) for c in cues)
         inside = [entities[i] for i in sorted(order[bisect_left(starts, s):bisect_right(starts, e)])
                   if entities[i][1] <= e]
         via = next((x[2] for x in inside if x[3] == "news outlet"), None)
@@ -128,6 +161,10 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
                 a, b = s + outlet[0], s + outlet[1]
                 named = next((x for x in inside if a <= x[0] < b), None)
                 via = named[2] if named is not None else text[a:b].rstrip(".")
+        elif (source := _according_to(sent, s, inside)) is not None:
+            attributed = source  # "According to CNN, …": the outlet (or person) named there
+        elif hedged:  # "X reportedly did Y": not X's words, nor the witnesses'
+            pass
         elif speakers:
             cue_at = s + cue.start()
             attributed = min(speakers, key=lambda x: abs(x[0] - cue_at))[2]

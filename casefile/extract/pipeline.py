@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from casefile.extract import lexicon as lx
 from casefile.extract.aliases import PersonCluster, cluster_people, name_words, role_of
-from casefile.extract.claims import find_claims
+from casefile.extract.claims import find_claims, is_lead_in
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
@@ -530,6 +530,8 @@ def _events(ft: str, text: str, sentences: list[tuple[int, int]], published: dt.
     found: list[DatePhrase] = []
     for s, e in sentences:
         sent = ft[s:e]
+        if is_lead_in(sent):  # "As X wrote earlier today:" dates no event of its own
+            continue
         found += [DatePhrase(d.start + s, d.end + s, d.text, d.date, d.precision)
                   for d in find_dates(sent, published, "future" if is_future(sent) else "past")]
     for d in found:

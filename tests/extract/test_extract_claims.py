@@ -5,6 +5,8 @@ named nearest the verb."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from casefile.extract import extract_suggestions
@@ -60,3 +62,25 @@ def test_sources_say_makes_a_claim_but_declining_to_say_does_not() -> None:
     said = "The officer was not on duty that night, police sources say."
     assert claims_of(said) == [(said[-40:], "unnamed police sources", None)]
     assert claims_of("The chief declined to say whether the officer had been disciplined.") == []
+
+
+def test_according_to_an_outlet_makes_the_outlet_the_source() -> None:
+    text = ("According to the Daily Ledger, Lakeview police officers reached the bridge first "
+            "and waited outside.")
+    ((_, attributed, via),) = claims_of(text)
+    assert attributed == "Daily Ledger"  # not the police department named after it
+
+
+def test_reportedly_says_what_someone_did_not_who_said_it() -> None:
+    text = ("Lakeview City Manager Dana Brooks reportedly confronted the chief in front of "
+            "dozens of witnesses at the vigil on March 3.")
+    assert claims_of(text) == [(text[-40:], None, None)]  # neither Brooks nor "witnesses"
+
+
+def test_a_lead_in_sentence_is_neither_claim_nor_event() -> None:
+    text = ("The port closed the north pier on March 2. As the columnist wrote earlier today:"
+            "\n\nThe pier had been unsafe for years and everyone knew it, the inspectors said.")
+    result = extract_suggestions(text, published=date(2026, 3, 2), mode="rules")
+    assert not any(c["text"].startswith("As the columnist") for c in result["claims"])
+    assert not any(e["text"].startswith("As the columnist") for e in result["events"])
+    assert any(c["text"].startswith("The pier had been unsafe") for c in result["claims"])
