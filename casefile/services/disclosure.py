@@ -261,11 +261,13 @@ def disclosure_for(
     # withheld item has the same name; without source details, a role written just before
     # the name goes with it ("Police Chief Whitlow" -> "Source A")
     forbidden: list[str] = []
+    with_role: set[str] = set()  # replaced, not searched for (the name alone is)
     for item in confidential:
         if item.id in pseudonyms:
             names = names_of(item)
             role = " ".join((getattr(item, "role", None) or "").split())
             if role and len(role) >= MIN_NAME_CHARS and not chosen.source_details:
+                with_role.update(f"{role} {n}" for n in names)
                 protect((f"{role} {n}" for n in names), pseudonyms[item.id])
                 forbidden += [f"{role} {pseudonyms[item.id]}", f"{role} [{pseudonyms[item.id]}]"]
             protect(names, pseudonyms[item.id])
@@ -277,7 +279,8 @@ def disclosure_for(
                                          or not chosen.contact_details):
             protect(contact_pieces(item.contact), WITHHELD)
     longest_first = tuple(sorted(originals.values(), key=lambda n: (-len(n), n)))
-    protected = tuple(sorted({*longest_first, *forbidden}, key=lambda n: (-len(n), n)))
+    protected = tuple(sorted({*(n for n in longest_first if n not in with_role), *forbidden},
+                             key=lambda n: (-len(n), n)))
     pattern = None
     if originals:
         alternatives = "|".join(_loose(n) for n in longest_first)  # longest first
