@@ -117,13 +117,11 @@ def write_archive(content: ArchiveContent, target: Path, *,
     data = buffer.getvalue()
     if passphrase:
         data = _seal(data, passphrase)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.part")
+    from casefile.export.files import write_private
+
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        write_private(target, lambda tmp: tmp.write_bytes(data))
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise ArchiveError(f"cannot write {target}: {exc.strerror}") from exc
     return target
 

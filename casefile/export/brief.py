@@ -28,7 +28,6 @@ import functools
 import io
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -954,7 +953,7 @@ def render_brief(
 
     A path is written through a temporary file in the same folder and renamed into place, so a
     failed export never leaves a half-written PDF behind; on POSIX the new file is readable by
-    its owner only (mode 0600, from :func:`tempfile.mkstemp`), as it holds unpublished
+    its owner only (mode 0600, :func:`casefile.export.files.write_private`), as it holds unpublished
     reporting. A file object is written to as is and not closed.
 
     Metadata (issue 18, "Safe exports"): the document information carries the case title, the
@@ -1051,21 +1050,17 @@ def render_brief(
 def _build_to_path(
     path: Path, build: Callable[[str], None], check: Callable[[Path], None]
 ) -> None:
+    from casefile.export.files import write_private
+
     folder = path.parent
     if not folder.is_dir():
         raise ExportError(f"cannot write the brief to {path}: the folder {folder} does not exist")
-    try:
-        handle, tmp_name = tempfile.mkstemp(prefix=".brief-", suffix=".pdf.part", dir=folder)
-    except OSError as exc:
-        raise ExportError(f"cannot write the brief to {path}: {exc.strerror or exc}") from exc
-    os.close(handle)
-    tmp = Path(tmp_name)
-    try:
+
+    def write(tmp: Path) -> None:
         build(str(tmp))
         check(tmp)
-        os.replace(tmp, path)
+
+    try:
+        write_private(path, write, make_folder=False)
     except OSError as exc:
         raise ExportError(f"cannot write the brief to {path}: {exc.strerror or exc}") from exc
-    finally:
-        if tmp.exists():
-            tmp.unlink()

@@ -154,12 +154,11 @@ def render_ics(
         if found is not None:
             raise ProtectedStringFoundError(found.text, found.place, deleted=False)
     if isinstance(out, Path):
-        tmp = out.with_name(out.name + ".part")
+        from casefile.export.files import write_private
+
         try:
-            tmp.write_bytes(data)
-            tmp.replace(out)
+            write_private(out, lambda tmp: tmp.write_bytes(data), make_folder=False)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
             raise ExportError(f"cannot write {out}: {exc.strerror or exc}") from exc
     else:
         out.write(data)

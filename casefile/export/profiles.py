@@ -19,7 +19,10 @@ class ExportProfile:
     ``confidential_items``: items and documents flagged confidential are printed as they are
     (else left out). ``pseudonyms``: confidential *people* are printed as "Source A"… with their
     quotes (else left out with the other confidential items and named "[withheld]").
-    ``source_details``: a pseudonymous source's role and affiliation are printed.
+    ``source_details``: a pseudonymous source's role and affiliation are printed (else they
+    appear nowhere: not as fields, not as the source's edges in the brief's graph figure, and a
+    role written just before the name is replaced with it; the rule is in
+    :mod:`casefile.services.disclosure`, "What travels with a pseudonym").
     ``notes``: the reporter's notes on items and on evidence are printed. ``contact_details``:
     the contact details of people who are shown are printed where an export prints them (the
     calendar's "Ask:" line; the brief never prints contact details).

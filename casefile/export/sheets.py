@@ -11,20 +11,20 @@ stored with the string type and Excel's quote prefix (the value itself is unchan
 which has no types, it gets a leading apostrophe, which Excel hides and
 :func:`unguard` removes on import.
 
-Both writers write to a temporary name and rename into place, so a failed export leaves no
-half file. Errors: :class:`casefile.export.errors.ExportError` for a file that cannot be written.
+Both writers write through :func:`casefile.export.files.write_private` (a temporary name renamed
+into place, so a failed export leaves no half file; the files are owner-only, 0600). Errors:
+:class:`casefile.export.errors.ExportError` for a file that cannot be written.
 """
 
 from __future__ import annotations
 
 import csv
-import os
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from casefile.export.errors import ExportError
+from casefile.export.files import write_private
 
 if TYPE_CHECKING:
     from casefile.services.sheets import Cell, Table
@@ -59,19 +59,6 @@ def file_stem(name: str) -> str:
     return name.replace(" ", "-")
 
 
-def _replace_into(target: Path, write: object) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    # A hidden name beside the target (same file system, so the rename is atomic); opened
-    # normally, so the file gets the user's usual permissions.
-    tmp = target.with_name(f".{target.stem}.{os.getpid()}.{uuid.uuid4().hex[:8]}{target.suffix}")
-    try:
-        write(Path(tmp))  # type: ignore[operator]
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_csv(tables: Sequence[Table], folder: Path) -> list[Path]:
     """One ``SECTION.csv`` per table in ``folder`` (created if missing); returns the paths."""
     if folder.exists() and not folder.is_dir():
@@ -87,7 +74,7 @@ def write_csv(tables: Sequence[Table], folder: Path) -> list[Path]:
                     writer.writerow(table.columns)
                     writer.writerows([_csv_cell(v) for v in row] for row in table.rows)
 
-            _replace_into(path, write)
+            write_private(path, write)
             out.append(path)
     except OSError as exc:
         raise ExportError(f"could not write the CSV files to {folder}: {exc.strerror}") from exc
@@ -135,7 +122,7 @@ def write_xlsx(tables: Sequence[Table], target: Path) -> Path:
         if table.rows:
             sheet.auto_filter.ref = sheet.dimensions
     try:
-        _replace_into(target, lambda tmp: book.save(tmp))
+        write_private(target, lambda tmp: book.save(tmp))
     except OSError as exc:
         raise ExportError(f"could not write {target}: {exc.strerror}") from exc
     return target

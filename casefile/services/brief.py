@@ -7,9 +7,12 @@ passages and documents from confidential documents are left out, and the names a
 left-out people and organizations are replaced by "[withheld]" wherever they would still appear
 in printed text (quotes, question texts, event and claim text, titles, notes). Under legal and
 public, confidential people are not left out but printed as "Source A", "Source B"… (in quotes
-"[Source A]"), and no contact detail is printed. All of it is done here, in the data the
-renderer is given (one function, :meth:`Disclosure.substitute`); the renderer prints what it
-gets, and the written PDF is re-read and refused if a protected string is in it anyway.
+"[Source A]"), and no contact detail is printed; what else is left out around them (their
+mention-only evidence, mention contexts that name them, their node or edges in the graph figure)
+is the rule of :mod:`casefile.services.disclosure`, "What travels with a pseudonym". All of it
+is done here, in the data the renderer is given (one function, :meth:`Disclosure.substitute`);
+the renderer prints what it gets, and the written PDF is re-read and refused if a protected
+string is in it anyway.
 """
 
 from __future__ import annotations
@@ -117,7 +120,8 @@ def _gather(
         seen: set[tuple[str, int, str]] = set()
         folded: dict[int, MentionEntry] = {}
         for ev in links.views.get(item_id, []):
-            if ev.document_id not in numbers or ev.quote is None:
+            if ev.document_id not in numbers or ev.quote is None \
+                    or not shown.evidence_shown(item_id, ev.relation):
                 continue
             number = numbers[ev.document_id]
             words = _fold(ev.quote)
@@ -221,9 +225,11 @@ def _gather(
 def _graph_figure(session: Session, case_id: int, shown: Disclosure,
                   by_id: dict[int, Item]) -> GraphFigure | None:
     """The case's relationship graph as the profile may show it: hidden items left out,
-    pseudonymous people under their pseudonym, connections whose every passage is in a hidden
-    document left out; at the positions the Graph tab keeps (the others laid out around them,
-    not stored)."""
+    pseudonymous people under their pseudonym with only their affiliation edges
+    (:data:`SOURCE_EDGES`), or left out under a profile without source details (public: an
+    edge to their organization is their affiliation), connections whose every passage is in
+    a hidden document left out; at the positions the Graph tab keeps (the others laid out
+    around them, not stored)."""
     from casefile.services import graph
 
     whole = graph.case_graph(session, case_id)
@@ -231,10 +237,13 @@ def _graph_figure(session: Session, case_id: int, shown: Disclosure,
         return None
     passage_docs = dict(session.execute(
         select(Passage.id, Passage.document_id).where(Passage.case_id == case_id)).all())
-    nodes = tuple(n for n in whole.nodes if shown.shows(n.id))
+    sources = set(shown.pseudonyms)
+    nodes = tuple(n for n in whole.nodes if shown.shows(n.id) and (
+        n.id not in sources or shown.profile.source_details))
     keep = {n.id for n in nodes}
     edges = tuple(e for e in whole.edges if e.source in keep and e.target in keep and (
-        not e.passages or any(shown.shows(passage_docs.get(p)) for p in e.passages)))
+        not e.passages or any(shown.shows(passage_docs.get(p)) for p in e.passages)) and (
+        not {e.source, e.target} & sources or e.relation in SOURCE_EDGES))
     total = len(nodes)
     if total > FIGURE_NODES:  # a page holds the best-connected part readably, not all of it
         degree: dict[int, int] = {}
@@ -256,6 +265,10 @@ def _graph_figure(session: Session, case_id: int, shown: Disclosure,
         total_nodes=total,
     )
 
+
+#: The edges of a pseudonymous person the graph figure keeps under legal (what the profile
+#: prints as their affiliation anyway); "quoted together" and "quoted in" would place them.
+SOURCE_EDGES = ("affiliated with", "employed by")
 
 #: The brief's graph figure shows at most this many items (the best connected).
 FIGURE_NODES = 80
@@ -381,7 +394,7 @@ def _same_words(quote: str, own: str) -> bool:
 
 def _context(by_id: dict[int, Item], ev: EvidenceView, shown: Disclosure) -> str | None:
     """The words around a mention (its sentence, or ~60 characters either side), substituted
-    as a quote."""
+    as a quote; None when they name a pseudonymous person (``Disclosure.names_pseudonym``)."""
     from casefile.services.decisions import context_snippet
 
     doc = by_id.get(ev.document_id)
@@ -389,6 +402,8 @@ def _context(by_id: dict[int, Item], ev: EvidenceView, shown: Disclosure) -> str
     if not text or ev.start is None or ev.end is None:
         return None
     snippet, _span = context_snippet(text, ev.start, ev.end)
+    if shown.names_pseudonym(snippet):  # the words around a source's name describe them
+        return None
     return shown.quote(snippet)
 
 

@@ -19,6 +19,31 @@ person's name: the title, the aliases and, for a name of two words or more, the 
 quote naming "Peterson" identifies Scot Peterson as surely as his full name). Names shorter than
 three characters are not replaced (they would match everywhere).
 
+What travels with a pseudonym (legal and public). A pseudonym only protects a source when the
+words printed around it do not name them again ("an internal email from Harbor Police Chief
+[Source A]" names the one person who is chief). So, for a pseudonymous person:
+
+* their evidence is the passages linked to them as *supports* or *contradicts* (what they said
+  or what bears on it: the quotes a review needs), printed with the name substituted; their
+  *mentions* and *context* links (passages that only name them, mostly spans a mention finder
+  marked) are left out, with their document, offsets and surrounding words
+  (:data:`PSEUDONYM_EVIDENCE`, :meth:`Disclosure.evidence_shown`);
+* the words around a mention of *another* item are not printed when they name a pseudonymous
+  person (:meth:`Disclosure.names_pseudonym`): the context of the police department's mention
+  would otherwise be the sentence that gives the source's role;
+* under a profile without ``source_details`` (public) their role and affiliation appear
+  nowhere: not as fields, not as an edge of the brief's graph figure (the figure leaves the
+  person out), and a role written just before their name in a text is replaced with the name
+  ("Police Chief Dana Whitlow" becomes one "Source A"); the self-check also refuses the role
+  followed by the pseudonym ("Police Chief [Source A]"). Under legal the role and affiliation
+  are printed as fields and the figure keeps only the person's affiliation edges;
+* an exported id that would be the same in an internal export (FtM entity ids) is derived
+  from the profile and the pseudonym instead (:mod:`casefile.services.ftm_export`).
+
+The public profile never shows more of a pseudonymous person than legal. What no rule here can
+hide: a supporting quote taken from a *published* document can be searched for in that
+document, and the reporter chooses those quotes.
+
 Pseudonyms are given in a stable order: the case's confidential people by item id, "Source A",
 "Source B"… "Source Z", "Source AA"… so that the same person is the same source in the brief and
 the calendar of the same case.
@@ -37,11 +62,15 @@ from casefile.export.profiles import DEFAULT_PROFILE, PROFILES, ExportProfile, g
 from casefile.store import Item, Organization, Person, Place
 
 __all__ = [
-    "DEFAULT_PROFILE", "PROFILES", "WITHHELD", "Disclosure", "ExportProfile", "case_disclosure",
-    "contact_pieces", "disclosure_for", "get_profile", "names_of", "pseudonym",
+    "DEFAULT_PROFILE", "PROFILES", "PSEUDONYM_EVIDENCE", "WITHHELD", "Disclosure", "ExportProfile",
+    "case_disclosure", "contact_pieces", "disclosure_for", "get_profile", "names_of", "pseudonym",
 ]
 
 WITHHELD = "[withheld]"
+
+#: The relations of the evidence links of a pseudonymous person an export prints (module
+#: docstring: mentions and context links would locate or describe them).
+PSEUDONYM_EVIDENCE = ("supports", "contradicts")
 
 #: Names shorter than this are never replaced (nor searched for by the self-check).
 MIN_NAME_CHARS = 3
@@ -115,7 +144,8 @@ class Disclosure:
     pseudonym). ``pseudonyms``: person id -> "Source A"… ``protected``: the strings the written
     export must not contain (names, aliases, surnames and contact details of hidden and
     pseudonymous people; names of other hidden items; under a profile without contact details,
-    every person's contact details), longest first.
+    every person's contact details; under public, a pseudonymous person's role followed by
+    their pseudonym), longest first.
     """
 
     profile: ExportProfile
@@ -152,6 +182,21 @@ class Disclosure:
             if re.fullmatch(_loose(key), found, re.IGNORECASE):
                 return new
         return WITHHELD
+
+    def names_pseudonym(self, text: str | None) -> bool:
+        """True when ``text`` (as written, before substitution) names a pseudonymous person."""
+        if not text or self._pattern is None or not self.pseudonyms:
+            return False
+        sources = set(self.pseudonyms.values())
+        return any((self._replacements.get(_fold(m.group("name")))
+                    or self._replacement_of(m.group("name"))) in sources
+                   for m in self._pattern.finditer(text))
+
+    def evidence_shown(self, item_id: int | None, relation: str) -> bool:
+        """True when an evidence link of item ``item_id`` with ``relation`` may be exported:
+        always, except a pseudonymous person's links other than :data:`PSEUDONYM_EVIDENCE`
+        (module docstring)."""
+        return item_id not in self.pseudonyms or relation in PSEUDONYM_EVIDENCE
 
     def quote(self, text: str | None) -> str | None:
         """:meth:`substitute` for a document's words (``quoted=True``)."""
@@ -213,10 +258,19 @@ def disclosure_for(
                 originals[key] = " ".join(name.split())
 
     # pseudonyms first: a pseudonymous person's name stays their pseudonym even when a
-    # withheld item has the same name
+    # withheld item has the same name; without source details, a role written just before
+    # the name goes with it ("Police Chief Whitlow" -> "Source A")
+    forbidden: list[str] = []
+    with_role: set[str] = set()  # replaced, not searched for (the name alone is)
     for item in confidential:
         if item.id in pseudonyms:
-            protect(names_of(item), pseudonyms[item.id])
+            names = names_of(item)
+            role = " ".join((getattr(item, "role", None) or "").split())
+            if role and len(role) >= MIN_NAME_CHARS and not chosen.source_details:
+                with_role.update(f"{role} {n}" for n in names)
+                protect((f"{role} {n}" for n in names), pseudonyms[item.id])
+                forbidden += [f"{role} {pseudonyms[item.id]}", f"{role} [{pseudonyms[item.id]}]"]
+            protect(names, pseudonyms[item.id])
     for item in confidential:
         if isinstance(item, Person | Organization | Place) and item.id not in pseudonyms:
             protect(names_of(item), WITHHELD)
@@ -224,10 +278,12 @@ def disclosure_for(
         if isinstance(item, Person) and (item.id in hidden_people
                                          or not chosen.contact_details):
             protect(contact_pieces(item.contact), WITHHELD)
-    protected = tuple(sorted(originals.values(), key=lambda n: (-len(n), n)))
+    longest_first = tuple(sorted(originals.values(), key=lambda n: (-len(n), n)))
+    protected = tuple(sorted({*(n for n in longest_first if n not in with_role), *forbidden},
+                             key=lambda n: (-len(n), n)))
     pattern = None
     if originals:
-        alternatives = "|".join(_loose(n) for n in protected)  # longest first
+        alternatives = "|".join(_loose(n) for n in longest_first)  # longest first
         pattern = re.compile(
             rf"(?<!\w)(?P<name>{alternatives})(?P<possessive>['\u2019]s)?(?!\w)", re.IGNORECASE)
     return Disclosure(

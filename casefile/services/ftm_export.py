@@ -34,7 +34,18 @@ How items become entities (the import, :mod:`casefile.services.ftm_import`, read
 
 Ids are ``make_entity_id(case key, kind, item id)`` where the case key is made of the case's id
 and creation time: the same item gets the same id in every export of the case, and two cases
-(two workspaces) do not collide. Confidentiality follows the export profiles as the spreadsheets
+(two workspaces) do not collide. Under a profile with pseudonyms (legal, public) every id also
+takes the profile's name (``make_entity_id(case key, profile, kind, item id)``) and a
+pseudonymous person's id is made from the profile and the pseudonym, not the item id
+(``make_entity_id(case key, profile, "pseudonym", "Source A")``): no entity of such an export
+has the id it has in an internal export, so someone holding both files cannot match "Source A"
+to the named person by id, directly or through an Employment, Documentation or Note that points
+to them; two exports of the same case under the same profile still give the same ids. Of a
+pseudonymous person's evidence only supports / contradicts links become Documentation (the rule
+of :mod:`casefile.services.disclosure`, "What travels with a pseudonym"); under public, a
+document whose text names a pseudonymous person is exported without ``bodyText`` (the words
+around the name would describe the source; a published article's text is available anyway to
+anyone who knows where it ran). Confidentiality follows the export profiles as the spreadsheets
 do (:mod:`casefile.services.sheets`): hidden items, links to them and evidence quoted from
 hidden documents are left out, confidential people are "Source A"... under legal and public,
 every text goes through :meth:`Disclosure.substitute`, and the written values are searched for
@@ -207,7 +218,14 @@ class _Builder:
         self.entities: list[EntityProxy] = []
 
     def entity_id(self, kind: str, row_id: int) -> str:
-        made = self.make_id(self.key, kind, str(row_id))
+        """The id of row ``row_id`` of ``kind`` (module docstring, "Ids")."""
+        if not self.profile.pseudonyms:
+            made = self.make_id(self.key, kind, str(row_id))
+        elif kind == "person" and row_id in self.d.pseudonyms:
+            made = self.make_id(self.key, self.profile.name, "pseudonym",
+                                self.d.pseudonyms[row_id])
+        else:
+            made = self.make_id(self.key, self.profile.name, kind, str(row_id))
         assert made is not None
         return made
 
@@ -328,7 +346,8 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
         e.add("keywords", doc.doc_kind)
         if doc.status != "obtained":
             e.add("keywords", doc.status)
-        b.add(e, "bodyText", doc.text or None, quoted=True)
+        if chosen.source_details or not d.names_pseudonym(doc.text):
+            b.add(e, "bodyText", doc.text or None, quoted=True)
         b.common(e, doc)
     for ev in of(Event):
         e = b.make("Event", "event", ev.id)
@@ -428,7 +447,8 @@ def _evidence(session: Session, case_id: int, b: _Builder, ids: dict[int, str]) 
         .where(EvidenceLink.case_id == case_id).order_by(EvidenceLink.id))
     for link, passage in rows:
         doc_id = passage.document_id if passage is not None else link.document_id
-        if link.item_id not in ids or doc_id not in ids or link.item_id == doc_id:
+        if link.item_id not in ids or doc_id not in ids or link.item_id == doc_id \
+                or not b.d.evidence_shown(link.item_id, link.relation):
             continue
         e = b.make("Documentation", "evidence", link.id)
         e.add("document", ids[doc_id])
@@ -473,9 +493,10 @@ def _check_protected(entities: Sequence[dict[str, Any]], protected: Sequence[str
 
 
 def write_jsonl(entities: Sequence[dict[str, Any]], target: Path) -> Path:
-    """Write ``entities`` one JSON object per line (UTF-8) to ``target``, atomically (a
-    temporary file beside it, then renamed). Raises FtmExportError when it cannot be written."""
-    from casefile.export.sheets import _replace_into
+    """Write ``entities`` one JSON object per line (UTF-8) to ``target``, atomically and
+    owner-only (:func:`casefile.export.files.write_private`). Raises FtmExportError when it
+    cannot be written."""
+    from casefile.export.files import write_private
 
     if target.is_dir():
         raise FtmExportError(f"{target} is a folder; give a file name such as case.ftm.json")
@@ -487,7 +508,7 @@ def write_jsonl(entities: Sequence[dict[str, Any]], target: Path) -> Path:
                 fh.write("\n")
 
     try:
-        _replace_into(target, write)
+        write_private(target, write)
     except OSError as exc:
         raise FtmExportError(f"could not write {target}: {exc.strerror}") from exc
     return target

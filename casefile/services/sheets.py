@@ -9,8 +9,12 @@ DESIGN.md: "exports that protect confidential sources by default"): under the de
 ("editor") confidential items are not rows, evidence quoted from a confidential document is not a
 row, and a reference to a withheld item reads "[withheld]", as do its names and aliases inside
 the text of the rows that remain; "legal" and "public" name confidential people "Source A"…
-(their own row then shows only the pseudonym), "public" also leaves out notes, and profiles
-without contact details print none; ``include_confidential`` is the "internal" profile.
+(their own row then shows only the pseudonym, with role and affiliation under legal only;
+of their evidence links only supports / contradicts rows, without start and end offsets,
+which would point at the name in the document: the rule of
+:mod:`casefile.services.disclosure`, "What travels with a pseudonym"), "public" also leaves
+out notes, and profiles without contact details print none; ``include_confidential`` is the
+"internal" profile.
 """
 
 from __future__ import annotations
@@ -149,13 +153,16 @@ def case_tables(session: Session, case_id: int, *, include_confidential: bool = 
         .where(EvidenceLink.case_id == case_id).order_by(EvidenceLink.id))
     for link, passage in rows:
         doc_id = passage.document_id if passage is not None else link.document_id
-        if link.item_id in hidden or (doc_id is not None and doc_id in hidden):
+        if link.item_id in hidden or (doc_id is not None and doc_id in hidden) \
+                or not d.evidence_shown(link.item_id, link.relation):
             continue
         item = by_id.get(link.item_id)
+        # a source's offsets would point at the name in the document
+        offsets = passage is not None and link.item_id not in d.pseudonyms
         links.rows.append([
             link.id, ref(link.item_id), item.kind if item else None, link.relation,
             ref(doc_id), passage.page if passage else None,
-            passage.start if passage else None, passage.end if passage else None,
+            passage.start if offsets else None, passage.end if offsets else None,
             d.quote(passage.quote) if passage else None,
             red(link.note) if chosen.notes else None])
     tables = [people, orgs, places, docs, events, follow, claims, links]
