@@ -72,6 +72,13 @@ class PublishedDateDialog(QDialog):
                                 "modification date suggested")
         self._several = len(names) > 1
         self.all_box.setVisible(self._several)
+        others = ("the other file is asked next" if len(names) == 2 else
+                  f"the other {len(names) - 1} files are asked one by one next")
+        self.each_hint = QLabel(f"This date is for “{first}”; {others}.")
+        self.each_hint.setObjectName("published_date_each_hint")
+        self.each_hint.setWordWrap(True)
+        self.each_hint.setVisible(False)
+        self.all_box.toggled.connect(self._on_all_toggled)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         self.no_date_button = buttons.addButton("No date",
@@ -86,8 +93,14 @@ class PublishedDateDialog(QDialog):
         layout.addWidget(self.date_edit)
         layout.addWidget(self.problem)
         layout.addWidget(self.all_box)
+        layout.addWidget(self.each_hint)
         layout.addWidget(buttons)
+        self.setMinimumWidth(440)
         self.date_edit.setFocus()
+
+    def _on_all_toggled(self, ticked: bool) -> None:
+        self.each_hint.setVisible(self._several and not ticked)
+        self.adjustSize()  # room for the hint, not squeezing the question
 
     def _parsed(self) -> date | None:
         try:

@@ -62,7 +62,11 @@ def test_unticked_box_asks_for_each_file_in_turn(make_window, ui_workspace, qtbo
     first = _next_question(qtbot, window)
     assert first.all_box.isVisible() and first.all_box.isChecked()
     assert first.date_edit.text() == "2017-05-01"  # the first file's modification date
+    assert not first.each_hint.isVisible()
     first.all_box.setChecked(False)
+    assert first.each_hint.isVisible()
+    assert first.each_hint.text() == ("This date is for “note-0.txt”; the other 2 files are "
+                                      "asked one by one next.")
     first.set_published(date(2018, 1, 10))
     first.accept()
     second = _next_question(qtbot, window, first)
