@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
@@ -185,6 +185,7 @@ def import_paths(
     on_file: Callable[[FileOutcome], None] | None = None,
     guess_dates: bool = False,
     fallback_published: date | None = None,
+    published_by_file: Mapping[Path, date | None] | None = None,
     workers: int | None = None,
 ) -> BatchResult:
     """Import every file of ``paths`` (files and folders, see :func:`iter_import_files`).
@@ -204,7 +205,9 @@ def import_paths(
     date near the top of its text, else the file's modification date), and a note on the
     document says which (``"Published date taken from the text: 2018-02-23"``).
     ``fallback_published`` (the window's answer to "when was it published?") replaces the
-    modification date for a file that carries no date of its own.
+    modification date for a file that carries no date of its own. ``published_by_file``
+    gives such a file its own answer instead, by its path as :func:`iter_import_files` yields
+    it (a date, or None: no published date at all); it wins over ``fallback_published``.
 
     Each file is read and hashed first, and checked once for bytes already in the case (in
     the transaction that stores it): those are ``already there`` without being parsed. A file
@@ -221,7 +224,8 @@ def import_paths(
     published_date = parse_date(published, "published")
     files = list(iter_import_files(paths))
     batch = BatchResult(total=len(files))
-    options = _Options(case_id, published_date, password, guess_dates, fallback_published)
+    options = _Options(case_id, published_date, password, guess_dates, fallback_published,
+                       dict(published_by_file or {}))
     with ReaderPool(workers) as readers:
         at = 0
         limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once
@@ -257,6 +261,7 @@ class _Options:
     password: str | None
     guess_dates: bool
     fallback: date | None
+    by_file: dict[Path, date | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -297,7 +302,7 @@ def _parse(options: _Options, files: list[_File], readers: ReaderPool) -> None:
             continue
         dated = options.published
         if dated is None and options.guess_dates:
-            dated = _guess(f.path, ingested, options.fallback)
+            dated = _guess(f.path, ingested, options.fallback, options.by_file)
         f.parsed = (ingested, dated)
 
 
@@ -397,15 +402,23 @@ def _store_alone(transaction: TransactionFactory, options: _Options,
         return f"{f.path.name} could not be imported ({type(exc).__name__}: {exc})"
 
 
-def _guess(path: Path, ingested: Ingested, fallback: date | None = None) -> date:
+def _guess(path: Path, ingested: Ingested, fallback: date | None = None,
+           by_file: Mapping[Path, date | None] | None = None) -> date | None:
     """The guessed published date of a new file; its note goes onto the document's notes.
-    ``fallback`` (a date the user gave for files without one) wins over the file's
+    For a file that carries none, its answer in ``by_file`` (a date, or None: no date), else
+    ``fallback`` (a date the user gave for files without one), wins over the file's
     modification date."""
     try:
         in_metadata = parse_date(ingested.published)
     except CasefileError:  # a reader's odd metadata date: look elsewhere
         in_metadata = None
     guess = guess_published(path, ingested.text, in_metadata)
+    if guess.source == "file" and by_file and path in by_file:
+        given = by_file[path]
+        ingested.notes.append(
+            f"Published date given at import (the file carries none): {given.isoformat()}"
+            if given is not None else "No published date (none given at import)")
+        return given
     if guess.source == "file" and fallback is not None:
         ingested.notes.append(f"Published date given at import (the file carries none): "
                               f"{fallback.isoformat()}")

@@ -12,7 +12,7 @@ window stays responsive through a 1,000-file import (issue 16).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -153,20 +153,26 @@ class FolderImport(QObject):
 
     @Slot()
     def prompt(self) -> Job | None:
-        """Ask for a folder (QFileDialog.getExistingDirectory) and import it."""
+        """Ask for a folder (QFileDialog.getExistingDirectory) and import it the way Import
+        documents… imports several files: first the published-date question for its files
+        that carry none (:meth:`ImportController.import_files`), then :meth:`start`. Returns
+        the first job (the check of the files' dates)."""
         folder = QFileDialog.getExistingDirectory(self.window, "Import folder", str(Path.home()))
         if not folder:
             return None
-        return self.start([Path(folder)])
+        return self.window.imports.import_files([Path(folder)])
 
     def start(self, paths: Sequence[Path], *, guess_dates: bool = True,
-              fallback_published: date | None = None) -> Job | None:
+              fallback_published: date | None = None,
+              published_by_file: Mapping[Path, date | None] | None = None) -> Job | None:
         """Import ``paths`` (folders recursively, and files) off the GUI thread: a progress
         dialog with the current file and Cancel (between files), then the summary.
 
         Each file gets the published date found in its metadata or text (``guess_dates``), else
-        ``fallback_published`` (the answer to the import's date question), else its modification
-        date; a note on the document says which."""
+        its answer in ``published_by_file`` (the answers to the import's date question, by path
+        as :func:`casefile.services.batch.iter_import_files` yields it; None: no date), else
+        ``fallback_published``, else its modification date; a note on the document says
+        which. Asks nothing itself (:meth:`prompt` does)."""
         window = self.window
         if window.case_id is None:
             window.report_error("Create or open a case before importing documents.")
@@ -194,6 +200,7 @@ class FolderImport(QObject):
 
             batch = import_paths(transaction, case_id, paths, progress=report,
                                  guess_dates=guess_dates, fallback_published=fallback_published,
+                                 published_by_file=published_by_file,
                                  cancelled=lambda: job.cancelled)
             job.batch = batch  # type: ignore[attr-defined]  # kept when cancelled
             if batch.outcomes:

@@ -8,7 +8,8 @@ password loop of an encrypted PDF, and suggestions after an import.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,14 +76,18 @@ class ImportController(QObject):
         dialog.
 
         A file that carries no published date first gets the question "when was it published?"
-        (:class:`PublishedDateDialog`, kept in ``date_dialog`` while open; one question for a
-        batch), prefilled with its modification date; a date in its metadata or near the top of
-        its text is taken without asking. ``published`` is that answer once given (None: no
-        date). Several files go the folder import's way (:meth:`FolderImport.start`): each file
-        its own transaction, then a summary. A single file is one transaction: cancel, or a
-        refused file, stores nothing; an encrypted PDF stops the job (nothing stored) and the
-        window asks for its password (``passwords`` holds those given so far), then imports
-        again; a wrong one is said so and asked again, until the reporter cancels."""
+        (:class:`PublishedDateDialog`, kept in ``date_dialog`` while open), prefilled with its
+        modification date; a date in its metadata or near the top of its text is taken without
+        asking. ``published`` is that answer once given (None: no date). Several files or a
+        folder are checked first, off the GUI thread (:func:`files_without_date`: only new,
+        importable files without a date of their own count), then get one question for all of
+        them, or, with its box unticked, one question per file in turn; then they go the
+        folder import's way (:meth:`FolderImport.start`, one service call with each file's
+        answer): each file its own transaction, then a summary. A single file is one
+        transaction: cancel, or a refused file, stores nothing; an encrypted PDF stops the
+        job (nothing stored) and the window asks for its password (``passwords`` holds those
+        given so far), then imports again; a wrong one is said so and asked again, until the
+        reporter cancels."""
         from casefile.services.dating import DateGuess
 
         window = self.window
@@ -92,16 +97,19 @@ class ImportController(QObject):
         paths = list(paths)
         if not paths:
             return None
+        several = len(paths) > 1 or paths[0].is_dir()
+        if published is ASK and several:
+            return self._check_dates(paths)
         if published is ASK:
             own: DateGuess | None | str = None
-            if len(paths) == 1 and paths[0].is_file():
+            if paths[0].is_file():
                 own = self._own_date(paths[0])
             if own is None and not self._already_there(paths):
                 self._ask_date(paths, passwords)
                 return None
             published = own if isinstance(own, DateGuess) else None  # UNREADABLE: no question
         assert published is None or isinstance(published, DateGuess)
-        if len(paths) > 1 or paths[0].is_dir():
+        if several:
             return window.folder_import.start(
                 paths, fallback_published=published.date if published is not None else None)
         return self._import_one(paths[0], dict(passwords or {}), published)
@@ -157,14 +165,30 @@ class ImportController(QObject):
         return True
 
     def _ask_date(self, paths: Sequence[Path], passwords: dict[Path, str] | None) -> None:
-        from casefile.services.dating import DateGuess, guess_published
+        """The question for one file (``paths`` holds it), then its import."""
+        from casefile.services.dating import DateGuess
 
-        first = next((p for p in paths if p.is_file()), paths[0])
+        def answered(answer: date | None, _for_all: bool) -> None:
+            given = None if answer is None else DateGuess(
+                answer, "given", f"Published date given at import: {answer.isoformat()}")
+            self.import_files(paths, passwords, published=given)
+
+        self._question([paths[0]], answered)
+
+    def _question(self, undated: Sequence[Path],
+                  answered: Callable[[date | None, bool], None], *,
+                  position: tuple[int, int] | None = None) -> None:
+        """Open the date question for ``undated`` (prefilled with the first one's modification
+        date); ``answered(date or None for "No date", for_all)`` once OK or No date is
+        pressed. Cancel says the import is cancelled."""
+        from casefile.services.dating import guess_published
+
+        first = undated[0]
         suggested = guess_published(first, "")  # the file's modification date
-        names = [p.name for p in paths]
-        dialog = PublishedDateDialog(names, suggested.date, "the file's modification date"
-                                     if len(paths) == 1 else
-                                     f"the modification date of {first.name}", self.window)
+        dialog = PublishedDateDialog([p.name for p in undated], suggested.date,
+                                     "the file's modification date" if len(undated) == 1 else
+                                     f"the modification date of {first.name}", self.window,
+                                     position=position)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.date_dialog = dialog
 
@@ -174,15 +198,65 @@ class ImportController(QObject):
             if result == QDialog.DialogCode.Rejected:
                 self.window.notify("Import cancelled: nothing was stored.", 6000)
                 return
-            answer = None
-            if result != PublishedDateDialog.NO_DATE and dialog.for_all():
-                answer = DateGuess(dialog.published(), "given",
-                                   "Published date given at import: "
-                                   f"{dialog.published().isoformat()}")
-            self.import_files(paths, passwords, published=answer)
+            answered(None if result == PublishedDateDialog.NO_DATE else dialog.published(),
+                     dialog.for_all())
 
         dialog.finished.connect(finished)
         dialog.open()
+
+    def _check_dates(self, paths: list[Path]) -> Job:
+        """Find, off the GUI thread, the files of a several-file or folder import that need
+        the date question (:func:`files_without_date`), then ask it (:meth:`_ask_dates`)."""
+        window = self.window
+        case_id = window.case_id
+        assert case_id is not None
+
+        def work(session: Session, job: Job) -> list[Path]:
+            from casefile.services.undated import files_without_date
+
+            undated = files_without_date(session, case_id, paths,
+                                         cancelled=lambda: job.cancelled, progress=job.report)
+            job.check()
+            return undated
+
+        def done(job: Job) -> None:
+            if job.outcome == "cancelled":
+                window.notify("Import cancelled: nothing was stored.", 6000)
+            elif job.outcome == "succeeded":
+                self._ask_dates(paths, job.result)
+
+        job = window.runner.start(work, label="Checking the files for published dates…",
+                                  change=None, parent=window, on_done=done)
+        self.last_job = job
+        return job
+
+    def _ask_dates(self, paths: list[Path], undated: list[Path]) -> None:
+        """One question for the ``undated`` files of ``paths``; with its box unticked, one
+        per file in turn (Cancel on any of them cancels the whole import); then the import,
+        one service call with each file's answer."""
+        window = self.window
+        if not undated:  # every file has its date, is already there or will be refused
+            window.folder_import.start(paths)
+            return
+        answers: dict[Path, date | None] = {}
+
+        def ask(at: int) -> None:
+            if at == len(undated):
+                window.folder_import.start(paths, published_by_file=answers)
+                return
+
+            def answered(answer: date | None, for_all: bool) -> None:
+                if at == 0 and for_all:
+                    answers.update(dict.fromkeys(undated, answer))
+                    ask(len(undated))
+                    return
+                answers[undated[at]] = answer
+                ask(at + 1)
+
+            self._question(undated if at == 0 else [undated[at]], answered,
+                           position=None if at == 0 else (at + 1, len(undated)))
+
+        ask(0)
 
     def _import_one(self, path: Path, given: dict[Path, str],
                     published: DateGuess | None) -> Job:

@@ -117,8 +117,8 @@ def test_a_file_that_cannot_be_stored_fails_alone_and_its_group_is_stored(
     ws, case_id = _workspace_with_case(tmp_path / "ws")
     real = batch._guess
 
-    def odd_date(path, ingested, fallback=None):  # a reader giving a date that is no date
-        result = real(path, ingested, fallback)
+    def odd_date(path, ingested, fallback=None, by_file=None):  # a date that is no date
+        result = real(path, ingested, fallback, by_file)
         if path.name == "note-2.txt":
             ingested.published = "2018-02-30"
             return None

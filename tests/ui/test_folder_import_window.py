@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QPushButton
 from casefile.services import batch as batch_service
 from casefile.store import Document
 from tests.e2e.make_files import html_page, pdf_bytes, png_bytes, truncated_pdf
-from tests.ui.helpers import make_case
+from tests.ui.helpers import answer_date_questions, make_case
 
 pytestmark = pytest.mark.gui
 
@@ -56,8 +56,15 @@ def test_import_folder_from_the_menu_shows_the_summary(
     assert action.isEnabled() and action.text() == "Import &folder…"
     file_menu = window.menuBar().actions()[0].menu()
     assert action in file_menu.actions()
+    action.trigger()
+    # the same question as Import documents…, for the 4 new readable files (the copy, the
+    # photo and the cut PDF are not counted)
+    qtbot.waitUntil(lambda: window.imports.date_dialog is not None, timeout=20000)
+    dialog = window.imports.date_dialog
+    assert dialog.all_box.text() == "Use this date for all 4 files without one"
+    dialog.set_published(date(2018, 2, 23))
     with qtbot.waitSignal(window.folder_import.finished, timeout=30000) as blocker:
-        action.trigger()
+        dialog.accept()
     result = blocker.args[0]
     assert len(asked) == 1
     summary = window.folder_import.summary
@@ -80,9 +87,10 @@ def test_import_folder_from_the_menu_shows_the_summary(
     summary.buttons.button(summary.buttons.StandardButton.Ok).click()
     assert window.folder_import.summary is None
 
-    # again: everything is already there
+    # again: everything is already there, so nothing to ask
     with qtbot.waitSignal(window.folder_import.finished, timeout=30000) as blocker:
         action.trigger()
+    assert window.imports.date_dialog is None
     again = blocker.args[0]
     assert (again.count("imported"), again.count("already there"), again.count("failed")) \
         == (0, 5, 2)
@@ -97,8 +105,11 @@ def test_dropping_a_folder_imports_it_with_a_summary(make_window, ui_workspace, 
     event = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
                        Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
-    dialog = window.imports.date_dialog  # the folder's files carry no date: one question
-    assert dialog is not None and dialog.all_box.isVisible() is False  # one path dropped
+    # the folder's 4 new readable files carry no date: one question for them
+    qtbot.waitUntil(lambda: window.imports.date_dialog is not None, timeout=20000)
+    dialog = window.imports.date_dialog
+    assert dialog.all_box.isVisible() and dialog.for_all()
+    assert "4 files carry no published date, starting with “a-note.txt”" in dialog.text.text()
     dialog.set_published(date(2018, 2, 23))
     with qtbot.waitSignal(window.folder_import.finished, timeout=30000):
         dialog.accept()
@@ -127,7 +138,10 @@ def test_cancelling_stops_between_files_and_keeps_the_files_done(
 
     monkeypatch.setattr(batch_service, "read_file", gated_read)
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
-    job = window.folder_import.prompt()
+    answer_date_questions(monkeypatch)
+    window.folder_import.prompt()
+    qtbot.waitUntil(lambda: window.folder_import.last_job is not None, timeout=10000)
+    job = window.folder_import.last_job
     dialog = job.dialog
     qtbot.waitUntil(reached.is_set, timeout=10000)
     # the progress dialog names the file being imported

@@ -212,8 +212,11 @@ def test_several_files_with_a_bad_one_import_the_good_ones_with_a_summary(
     monkeypatch.setattr(QFileDialog, "getOpenFileNames",
                         lambda *a, **k: ([str(eml), str(docx), str(empty)], ""))
     window.import_action.trigger()
-    dialog = window.imports.date_dialog  # one question for the batch
-    assert dialog is not None and dialog.all_box.isVisible() and dialog.for_all()
+    # one question for the two files that can be imported (not the empty one)
+    qtbot.waitUntil(lambda: window.imports.date_dialog is not None, timeout=20000)
+    dialog = window.imports.date_dialog
+    assert dialog.all_box.isVisible() and dialog.for_all()
+    assert dialog.all_box.text() == "Use this date for all 2 files without one"
     dialog.set_published(date(2020, 1, 2))
     dialog.accept()
     job = window.last_job

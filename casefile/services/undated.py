@@ -1,0 +1,81 @@
+"""Which files of an import carry no published date of their own (issue 14, "Dates").
+
+Before importing several files or a folder, the window asks "when was it published?" for the
+files that need the answer. :func:`files_without_date` says which: the files the import would
+store as new documents (not already in the case, not a copy of an earlier file of the same
+import, not refused as empty, binary, damaged or encrypted) whose metadata and text give no
+date (:func:`casefile.services.dating.guess_published` would fall back on the file's
+modification date). It only reads: the answers then go to
+:func:`casefile.services.batch.import_paths` (``published_by_file``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+from casefile.errors import CasefileError
+from casefile.ingest.files import read_file
+from casefile.ingest.pool import ReaderPool
+from casefile.services.batch import iter_import_files
+from casefile.services.cases import get_case
+from casefile.services.dating import guess_published
+from casefile.services.documents import known_bytes, sha256_hex
+from casefile.services.items import parse_date
+
+#: Files read, looked up and parsed together.
+CHUNK_FILES = 64
+
+
+def files_without_date(session: Session, case_id: int, paths: Iterable[Path | str], *,
+                       cancelled: Callable[[], bool] | None = None,
+                       progress: Callable[[int, int], None] | None = None,
+                       workers: int | None = 0) -> list[Path]:
+    """The files of an import of ``paths`` (files and folders, walked as
+    :func:`casefile.services.batch.iter_import_files` walks them, in the same order and as the
+    same Path values) that it would store as new documents and that carry no published date.
+
+    Left out: files whose bytes the case already holds (by SHA-256), copies of an earlier
+    file of the same import, files the import refuses (empty, too big, binary, damaged,
+    encrypted PDFs: no password is given in a batch) and files with a date in their metadata
+    or near the top of their text. ``progress(done, total)`` is called after each chunk of
+    files; ``cancelled`` is checked before each chunk (True: the files checked so far are
+    returned). ``workers`` as :class:`casefile.ingest.pool.ReaderPool` (0: read here).
+
+    Raises NotFoundError for an unknown case. Never raises for a bad file.
+    """
+    get_case(session, case_id)
+    files = list(iter_import_files(paths))
+    undated: list[Path] = []
+    seen: set[str] = set()
+    with ReaderPool(workers) as readers:
+        for start in range(0, len(files), CHUNK_FILES):
+            if cancelled is not None and cancelled():
+                break
+            chunk: list[tuple[Path, bytes, str]] = []
+            for path in files[start:start + CHUNK_FILES]:
+                try:
+                    data = read_file(path)
+                except (CasefileError, OSError):  # the import says why
+                    continue
+                digest = sha256_hex(data)
+                if digest not in seen:
+                    seen.add(digest)
+                    chunk.append((path, data, digest))
+            known = known_bytes(session, case_id, [d for _p, _b, d in chunk]).in_case
+            new = [(p, b) for p, b, d in chunk if d not in known]
+            read = readers.read([(b, p.name, None) for p, b in new])
+            for (path, _data), ingested in zip(new, read, strict=True):
+                if isinstance(ingested, str):  # refused: the import's summary says why
+                    continue
+                try:
+                    in_metadata = parse_date(ingested.published)
+                except CasefileError:
+                    in_metadata = None
+                if guess_published(path, ingested.text, in_metadata).source == "file":
+                    undated.append(path)
+            if progress is not None:
+                progress(min(start + CHUNK_FILES, len(files)), len(files))
+    return undated
