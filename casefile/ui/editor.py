@@ -90,6 +90,10 @@ def field_spec(kind: str, name: str) -> tuple[str, str, tuple[str, ...]]:
     return FIELD_SPECS.get(f"{kind}.{name}") or FIELD_SPECS[name]
 
 
+#: The most characters of an item's title the editor's heading shows.
+HEADING_CHARS = 300
+
+
 class ItemEditor(QWidget):
     """Edits one item. ``load()`` shows it; edits come out as ``changes_ready(item_id, kind,
     before, after, version)`` (dicts of field -> value, ``version`` as loaded).
@@ -144,6 +148,18 @@ class ItemEditor(QWidget):
         layout.addWidget(self.state)
         layout.addStretch(1)
 
+    def _set_heading(self, kind: str, title: object) -> None:
+        """"Person · NAME" over the form, on at most a few lines: a title over
+        :data:`HEADING_CHARS` is cut with "…", a word too long for a line may break anywhere
+        (it ran past the pane's edge); the whole title in the tooltip."""
+        whole = str(title or "")
+        shown = whole if len(whole) <= HEADING_CHARS else whole[:HEADING_CHARS - 1] + "…"
+        shown = " ".join(
+            "\u200b".join(word[i:i + 24] for i in range(0, len(word), 24)) if len(word) > 24
+            else word for word in shown.split(" "))
+        self.heading.setText(f"{kind.capitalize()} · {shown}")
+        self.heading.setToolTip(whole if shown != whole else "")
+
     # -- loading ----------------------------------------------------------------------------
 
     @property
@@ -182,7 +198,7 @@ class ItemEditor(QWidget):
                 self._set_value(widget, name, fields.values.get(name))
         finally:
             self._loading = False
-        self.heading.setText(f"{fields.kind.capitalize()} · {fields.values.get('title')}")
+        self._set_heading(fields.kind, fields.values.get("title"))
         self.state.setText("")
         if self.relationships is not None:
             related = fields.kind in RELATED_KINDS
@@ -197,7 +213,7 @@ class ItemEditor(QWidget):
         merged = {**self.fields.values, **values}
         self.fields = ItemFields(self.fields.id, self.fields.case_id, self.fields.kind,
                                  version if version is not None else self.fields.version, merged)
-        self.heading.setText(f"{self.fields.kind.capitalize()} · {merged.get('title')}")
+        self._set_heading(self.fields.kind, merged.get("title"))
         self.state.setText(" ".join(p for p in ("Saved.", self._problem) if p))
 
     def _rebuild(self, kind: str | None) -> None:

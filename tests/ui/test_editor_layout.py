@@ -94,3 +94,21 @@ def test_delete_is_enabled_only_with_a_selection(make_window, ui_workspace, qtbo
     window.delete_selected()
     qtbot.waitUntil(lambda: window.proxy.rowCount() == 0)
     assert not window.delete_item_button.isEnabled()
+
+
+def test_a_name_with_a_very_long_word_stays_inside_the_pane(make_window, ui_workspace, qtbot):
+    cid = make_case(ui_workspace)
+    title = "María Núñez " + "Verylongsurname" * 8 + " " + "x" * 400
+    with ui_workspace.transaction() as s:
+        pid = items.create_item(s, cid, "person", title).id
+    window = make_window(cid)
+    window.resize(1024, 640)
+    assert window.select_item(pid, "person")
+    QApplication.processEvents()
+    heading = window.editor.heading
+    scroll = window.editor.parentWidget().parentWidget()
+    # the long word breaks inside the pane: no line of the heading is wider than it
+    assert heading.minimumSizeHint().width() <= scroll.viewport().width()
+    assert heading.text().startswith("Person · María Núñez Verylongsurname")
+    assert heading.text().endswith("…") and heading.toolTip() == title
+    assert not scroll.horizontalScrollBar().isVisible()
