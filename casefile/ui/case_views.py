@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services import questions, views
+from casefile.ui.docks import show_dock
 from casefile.ui.items import keep_title_readable
 from casefile.ui.viewer import DocumentViewer
 
@@ -202,7 +203,7 @@ class CaseViews(QObject):
         window = self.window
         view = GraphView(window.runner)
         view.setObjectName("graph_view")
-        view.item_selected.connect(self._on_item_selected)
+        view.item_selected.connect(self._on_graph_item_selected)
         view.item_activated.connect(window.select_item)
         view.edge_selected.connect(self._on_edge_selected)
         view.set_case(self.case_id)
@@ -213,6 +214,11 @@ class CaseViews(QObject):
 
         views = self.window.runner.read(lambda s: edge_evidence(s, edge))
         self.window.evidence.show_views(self.graph.edge_title(edge), views)
+        show_dock(self.window.evidence_dock, focus=False)  # a click in the graph asks for it
+
+    def _on_graph_item_selected(self, item_id: int) -> None:
+        self.window.show_evidence(item_id)
+        show_dock(self.window.evidence_dock, focus=False)  # even from behind the Search tab
 
     def _make_timeline(self) -> QWidget:
         from casefile.ui.timeline import TimelineView

@@ -4,9 +4,11 @@ dragged node stays pinned where it was put, type-to-find centres a node."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtWidgets import QApplication
 
 from casefile.services import graph
 from casefile.services.demo import build_demo
+from casefile.ui.docks import in_front
 
 
 def _graph_window(make_window, ui_workspace, qtbot):
@@ -32,8 +34,13 @@ def test_click_on_an_edge_shows_its_evidence(make_window, ui_workspace, qtbot) -
     view.canvas.centerOn(middle)
     at = view.canvas.mapFromScene(middle)
     assert not isinstance(view.canvas.itemAt(at), type(next(iter(view.nodes.values()))))
+    window.docks["suggestions_dock"].raise_()  # another tab in front of Evidence
+    QApplication.processEvents()
+    assert not in_front(window.evidence_dock)
     qtbot.mouseClick(view.canvas.viewport(), Qt.MouseButton.LeftButton, pos=at)
     assert view.edges.selected == n
+    QApplication.processEvents()
+    assert in_front(window.evidence_dock)  # the click brings the evidence forward
     panel = window.evidence.panel
     a, b = (view.graph.node(edges[n].source), view.graph.node(edges[n].target))
     assert a.title in panel.title.text() and b.title in panel.title.text()
