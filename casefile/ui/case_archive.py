@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from casefile.ui.exporting import safe_file_name, start_export
 from casefile.ui.operations import Job, change
+from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:
     from casefile.services.archive import ArchiveImport
@@ -58,10 +59,12 @@ class ArchiveController(QObject):
             return None
         case_id = window.case_id
         name, _f = QFileDialog.getSaveFileName(
-            window, "Export case", str(Path.home() / f"{safe_file_name(window.case_title())}"
-                                       ".casefile"), FILTER)
+            window, "Export case", str(dialog_folder(window.settings)
+                                       / f"{safe_file_name(window.case_title())}.casefile"),
+            FILTER)
         if not name:
             return None
+        remember_folder(name, window.settings)
         secret = window.runner.read(lambda s: confidential_titles(s, case_id))
         if secret:
             if not self.confirm_confidential(secret):
@@ -116,10 +119,11 @@ class ArchiveController(QObject):
         """Choose an archive (and its passphrase when sealed) and import it as a new case."""
         from casefile.export.archive_file import is_sealed
 
-        name, _f = QFileDialog.getOpenFileName(self.window, "Import case", str(Path.home()),
-                                               FILTER)
+        name, _f = QFileDialog.getOpenFileName(
+            self.window, "Import case", str(dialog_folder(self.window.settings)), FILTER)
         if not name:
             return None
+        remember_folder(name, self.window.settings)
         path = Path(name)
         passphrase = None
         try:

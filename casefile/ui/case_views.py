@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from casefile.services import questions, views
 from casefile.ui.docks import show_dock
 from casefile.ui.items import keep_title_readable
+from casefile.ui.recent_folder import dialog_folder
 from casefile.ui.viewer import DocumentViewer
 
 if TYPE_CHECKING:
@@ -337,7 +338,8 @@ class CaseViews(QObject):
         """File ▸ Export follow-ups to calendar…: choose an .ics file and write it."""
         if self.window.case_id is None:
             return None
-        suggested = Path.home() / f"{self.window.case_box.currentText() or 'case'} follow-ups.ics"
+        suggested = (dialog_folder(self.window.settings)
+                     / f"{self.window.case_box.currentText() or 'case'} follow-ups.ics")
         from casefile.export.profiles import DEFAULT_PROFILE
         from casefile.ui.exporting import profile_filters, profile_of_filter
 

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import CasefileError
 from casefile.export.profiles import DEFAULT_PROFILE, PROFILES
 from casefile.ui.operations import Job
+from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
@@ -149,11 +150,13 @@ class ExportController(QObject):
         if self.window.case_id is None:
             return None
         first = "internal" if include_confidential else DEFAULT_PROFILE
-        suggested = Path.home() / f"{safe_file_name(self.window.case_title()) or 'brief'}.pdf"
+        suggested = (dialog_folder(self.window.settings)
+                     / f"{safe_file_name(self.window.case_title()) or 'brief'}.pdf")
         name, chosen = QFileDialog.getSaveFileName(
             self.window, "Export brief", str(suggested), ";;".join(profile_filters(first)))
         if not name:
             return None
+        remember_folder(name, self.window.settings)
         out = Path(name)
         if not out.suffix:
             out = out.with_suffix(".pdf")

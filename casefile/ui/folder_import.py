@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from sqlalchemy.orm import Session
 
 from casefile.ui.operations import Job, change
+from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:
     from casefile.services.batch import BatchResult, FileOutcome
@@ -157,9 +158,11 @@ class FolderImport(QObject):
         documents… imports several files: first the published-date question for its files
         that carry none (:meth:`ImportController.import_files`), then :meth:`start`. Returns
         the first job (the check of the files' dates)."""
-        folder = QFileDialog.getExistingDirectory(self.window, "Import folder", str(Path.home()))
+        folder = QFileDialog.getExistingDirectory(
+            self.window, "Import folder", str(dialog_folder(self.window.settings)))
         if not folder:
             return None
+        remember_folder(Path(folder).parent, self.window.settings)
         return self.window.imports.import_files([Path(folder)])
 
     def start(self, paths: Sequence[Path], *, guess_dates: bool = True,

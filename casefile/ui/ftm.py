@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import CasefileError
 from casefile.ui.exporting import add_profile_box, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
+from casefile.ui.recent_folder import dialog_folder, remember_folder
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class FtmController(QObject):
             return None
         stem = safe_file_name(window.case_title()) or "case"
         dialog = QFileDialog(window, "Export case as FollowTheMoney entities",
-                             str(Path.home() / f"{stem}{SUFFIX}"),
+                             str(dialog_folder(window.settings) / f"{stem}{SUFFIX}"),
                              "FollowTheMoney entities (*.ftm.json *.json *.ijson)")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
@@ -48,6 +49,7 @@ class FtmController(QObject):
         if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
             return None
         out = Path(dialog.selectedFiles()[0])
+        remember_folder(out.parent, window.settings)
         if not out.name.lower().endswith((".json", ".ijson")):
             out = out.with_name(out.name + SUFFIX)
         return self.export(out, profile=str(profile.currentData()))
@@ -75,8 +77,10 @@ class FtmController(QObject):
         if self.window.case_id is None:
             return False
         name, _filter = QFileDialog.getOpenFileName(
-            self.window, "Import FollowTheMoney entities", str(Path.home()),
+            self.window, "Import FollowTheMoney entities",
+            str(dialog_folder(self.window.settings)),
             "FollowTheMoney entities (*.ftm.json *.json *.ijson *.jsonl);;All files (*)")
+        remember_folder(name, self.window.settings)
         return bool(name) and self.import_file(Path(name))
 
     def import_file(self, path: Path) -> bool:

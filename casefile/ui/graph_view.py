@@ -70,6 +70,7 @@ from casefile.services.graph import (
     GraphNode,
 )
 from casefile.ui.operations import CaseChange, Job, OperationRunner
+from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 KIND_COLOURS = {"person": "#3b6fb6", "organization": "#c0692b", "place": "#3a8d4f",
                 "document": "#7a5aa6"}
@@ -814,10 +815,11 @@ class GraphView(QWidget):
         """Export ▸ As PNG/SVG: choose a file and write the whole graph to it."""
         suffix = "." + fmt
         name, _filter = QFileDialog.getSaveFileName(
-            self, "Export the graph", str(Path.home() / f"graph{suffix}"),
+            self, "Export the graph", str(dialog_folder() / f"graph{suffix}"),
             "PNG images (*.png)" if fmt == "png" else "SVG drawings (*.svg)")
         if not name:
             return None
+        remember_folder(name)
         out = Path(name)
         if out.suffix.lower() != suffix:
             out = out.with_name(out.name + suffix)

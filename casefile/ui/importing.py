@@ -21,6 +21,7 @@ from casefile.services.items import parse_date
 from casefile.ui.date_question import PublishedDateDialog
 from casefile.ui.operations import Cancelled, CaseChange, Job, change
 from casefile.ui.passwords import ask_pdf_password
+from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:  # the ingesters and the import service load with the first import
     from casefile.services import documents
@@ -53,9 +54,11 @@ class ImportController(QObject):
     def prompt(self) -> Job | None:
         """File ▸ Import: choose files (QFileDialog) and import them in the background."""
         names, _filter = QFileDialog.getOpenFileNames(
-            self.window, "Import documents", str(Path.home()), FILE_FILTER)
+            self.window, "Import documents", str(dialog_folder(self.window.settings)),
+            FILE_FILTER)
         if not names:
             return None
+        remember_folder(names[0], self.window.settings)
         return self.import_files([Path(n) for n in names])
 
     def accepts(self, urls: Sequence[Any]) -> bool:

@@ -30,6 +30,7 @@ from casefile.errors import CasefileError
 from casefile.services import table_import
 from casefile.ui.exporting import add_profile_box, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
+from casefile.ui.recent_folder import dialog_folder, remember_folder
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -119,7 +120,8 @@ class SpreadsheetController(QObject):
         if self.window.case_id is None:
             return None
         dialog = QFileDialog(self.window, "Export case as Excel workbook",
-                             str(Path.home() / f"{self._stem()}.xlsx"),
+                             str(dialog_folder(self.window.settings)
+                                 / f"{self._stem()}.xlsx"),
                              "Excel workbooks (*.xlsx)")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
@@ -127,6 +129,7 @@ class SpreadsheetController(QObject):
         if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
             return None
         out = Path(dialog.selectedFiles()[0])
+        remember_folder(out.parent, self.window.settings)
         if out.suffix.lower() != ".xlsx":
             out = out.with_suffix(".xlsx")
         return self.export(out, "xlsx", profile=str(profile.currentData()))
@@ -136,13 +139,14 @@ class SpreadsheetController(QObject):
         if self.window.case_id is None:
             return None
         dialog = QFileDialog(self.window, "Export case as CSV files (choose a folder)",
-                             str(Path.home()))
+                             str(dialog_folder(self.window.settings)))
         dialog.setFileMode(QFileDialog.FileMode.Directory)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
         dialog.setOption(QFileDialog.Option.ShowDirsOnly)
         profile = add_profile_box(dialog)
         if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
             return None
+        remember_folder(dialog.selectedFiles()[0], self.window.settings)
         return self.export(Path(dialog.selectedFiles()[0]) / self._stem(), "csv",
                            profile=str(profile.currentData()))
 
@@ -174,8 +178,10 @@ class SpreadsheetController(QObject):
         if self.window.case_id is None:
             return False
         name, _filter = QFileDialog.getOpenFileName(
-            self.window, "Import people or organizations", str(Path.home()),
+            self.window, "Import people or organizations",
+            str(dialog_folder(self.window.settings)),
             "Spreadsheets (*.csv *.xlsx);;All files (*)")
+        remember_folder(name, self.window.settings)
         return bool(name) and self.import_file(Path(name))
 
     def import_file(self, path: Path, *, ask: bool = True) -> bool:
