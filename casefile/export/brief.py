@@ -659,7 +659,11 @@ def _entity(entity: EntityEntry, styles: _Styles, generic_kind: str) -> list[Flo
     block.extend(_quotes(entity.quotes, styles))
     for entry in entity.mentioned:
         block.extend(_mentioned(entry, styles))
-    if not entity.quotes and not entity.mentioned:
+    if entity.withheld:
+        n = entity.withheld
+        block.append(_Paragraph(f"{n} mention{'s' if n != 1 else ''} left out of this export "
+                                "(where a source is named).", styles.meta))
+    elif not entity.quotes and not entity.mentioned:
         block.append(_Paragraph("No evidence linked yet.", styles.meta))
     return block
 

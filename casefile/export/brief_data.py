@@ -64,6 +64,7 @@ class EntityEntry:
     quotes: list[QuoteEntry] = field(default_factory=list)
     mentioned: list[MentionEntry] = field(default_factory=list)
     confidential: bool = False  # only ever True when the brief includes confidential material
+    withheld: int = 0  # evidence links the export profile leaves out (mentions of a source)
 
 
 @dataclass

@@ -120,8 +120,10 @@ def _gather(
         seen: set[tuple[str, int, str]] = set()
         folded: dict[int, MentionEntry] = {}
         for ev in links.views.get(item_id, []):
-            if ev.document_id not in numbers or ev.quote is None \
-                    or not shown.evidence_shown(item_id, ev.relation):
+            if ev.document_id not in numbers or ev.quote is None:
+                continue
+            if not shown.evidence_shown(item_id, ev.relation):
+                out.withheld += 1  # the profile leaves it out: said, not counted as none
                 continue
             number = numbers[ev.document_id]
             words = _fold(ev.quote)
@@ -165,7 +167,7 @@ def _gather(
         return EntityEntry(
             name=shown.name_of(item) or "", kind=item.kind, role=red(role),
             affiliation=affiliation, aliases=aliases, notes=notes(item.notes),
-            quotes=found.quotes, mentioned=found.mentioned,
+            quotes=found.quotes, mentioned=found.mentioned, withheld=found.withheld,
         )
 
     def by_name(entries: Iterable[Person | Organization | Place]) -> list[EntityEntry]:
@@ -370,6 +372,7 @@ class _Evidence:
     quotes: list[QuoteEntry] = field(default_factory=list)
     text_sources: list[QuoteEntry] = field(default_factory=list)
     mentioned: list[MentionEntry] = field(default_factory=list)
+    withheld: int = 0  # links the export profile leaves out
 
 
 #: A "mentions" passage of at most this many words, with no sentence end inside, is a name.

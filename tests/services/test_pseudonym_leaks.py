@@ -86,6 +86,7 @@ def test_brief_prints_the_sources_quote_but_no_words_around_a_mention(harbor, pr
     source = _source(data)
     assert [q.text for q in source.quotes] == [QUOTE.replace("Whitlow", "[Source A]", 1)]
     assert source.mentioned == []  # the bare-name mention, with its sentence, is left out
+    assert source.withheld == 1  # and the brief says one was left out, not "no evidence"
     contexts = [m.context or "" for e in data.organizations for m in e.mentioned]
     assert contexts and not any("Source A" in c or "Police Chief" in c for c in contexts)
     assert all(m.count for e in data.organizations for m in e.mentioned)  # still counted
@@ -123,6 +124,7 @@ def test_public_brief_pdf_holds_neither_role_nor_the_sentence_around_the_name(
     assert "source a" in text and "the cameras had been off" in text
     assert "police chief" not in text and "internal email" not in text
     assert "whitlow" not in text
+    assert "1 mention left out of this export" in text  # not "no evidence linked yet"
 
 
 def test_public_substitution_takes_the_role_with_the_name_and_the_check_refuses_it(harbor):
