@@ -193,6 +193,19 @@ def _date_prefix(value: date | None, precision: str) -> str | None:
     return iso[:4] if precision == "year" else iso[:7] if precision == "month" else iso
 
 
+#: What to tell a reporter whose install has no followthemoney library.
+MISSING_FTM = ("FollowTheMoney files need the followthemoney package: pip install "
+               "'casefile[ftm]' (it builds PyICU: on Debian install libicu-dev, pkg-config and "
+               "g++ first)")
+
+
+def followthemoney_installed() -> bool:
+    """True when the followthemoney library can be imported (found, not loaded: cheap)."""
+    import importlib.util
+
+    return importlib.util.find_spec("followthemoney") is not None
+
+
 def require_followthemoney() -> None:
     """Raise CasefileError (one line) when the followthemoney library is not installed: it is
     an extra (``pip install 'casefile[ftm]'``), because its ICU binding (PyICU) is built from
@@ -200,10 +213,7 @@ def require_followthemoney() -> None:
     try:
         import followthemoney  # noqa: F401
     except ImportError as exc:
-        raise CasefileError(
-            "FollowTheMoney files need the followthemoney package: pip install "
-            "'casefile[ftm]' (it builds PyICU: on Debian install libicu-dev, pkg-config and "
-            "g++ first)") from exc
+        raise CasefileError(MISSING_FTM) from exc
 
 
 class _Builder:

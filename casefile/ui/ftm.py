@@ -34,10 +34,20 @@ class FtmController(QObject):
         super().__init__(window)
         self.window = window
 
+    def installed(self) -> bool:
+        """True when followthemoney is installed; else says how to install it (before any
+        file dialog: the reporter chooses nothing that cannot be written)."""
+        from casefile.services.ftm_export import MISSING_FTM, followthemoney_installed
+
+        if followthemoney_installed():
+            return True
+        self.window.runner.operation_failed.emit(MISSING_FTM)
+        return False
+
     def prompt_export(self) -> Job | None:
         """Ask for a file name and write the case's entities in the background."""
         window = self.window
-        if window.case_id is None:
+        if window.case_id is None or not self.installed():
             return None
         stem = safe_file_name(window.case_title()) or "case"
         dialog = QFileDialog(window, "Export case as FollowTheMoney entities",
@@ -74,7 +84,7 @@ class FtmController(QObject):
 
     def prompt_import(self) -> bool:
         """Choose a FtM file and import its entities into the case (undoable)."""
-        if self.window.case_id is None:
+        if self.window.case_id is None or not self.installed():
             return False
         name, _filter = QFileDialog.getOpenFileName(
             self.window, "Import FollowTheMoney entities",

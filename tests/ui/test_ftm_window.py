@@ -55,3 +55,20 @@ def test_export_then_import_into_another_case_then_undo(make_window, ui_workspac
     window.undo_stack.undo()
     qtbot.waitUntil(lambda: _navigator_counts(window).get("People") == "People (0)",
                     timeout=10000)
+
+
+def test_without_followthemoney_the_menu_says_how_to_install_it_before_any_dialog(
+        make_window, ui_workspace, monkeypatch):
+    from casefile.services import ftm_export
+
+    window = make_window(make_case(ui_workspace))
+    monkeypatch.setattr(ftm_export, "followthemoney_installed", lambda: False)
+    opened: list[str] = []
+    monkeypatch.setattr(QFileDialog, "exec", lambda self: opened.append("save") or 0)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        lambda *a, **k: (opened.append("open"), ("", ""))[1])
+    window.export_ftm_action.trigger()
+    window.import_ftm_action.trigger()
+    assert opened == []
+    assert len(window.messages) == 2
+    assert "pip install 'casefile[ftm]'" in window.messages[0].text()
