@@ -126,6 +126,12 @@ def _according_to(sent: str, start: int,
     return None
 
 
+def _right_before(at: int, inside: Sequence[tuple[int, int, str, str]]) -> str | None:
+    """The name of the entity (any kind, news outlets too) that ends right before offset
+    ``at`` (one space between), or None."""
+    return next((x[2] for x in inside if at - 2 <= x[1] <= at), None)
+
+
 def find_claims(text: str, sentences: list[tuple[int, int]],
                 entities: Sequence[tuple[int, int, str, str]]) -> list[dict[str, Any]]:
     """Claims in attributed sentences.
@@ -165,6 +171,8 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
             attributed = source  # "According to CNN, …": the outlet (or person) named there
         elif hedged:  # "X reportedly did Y": not X's words, nor the witnesses'
             pass
+        elif (subject := _right_before(s + cue.start(), inside)) is not None:
+            attributed = subject  # "CNN describes …", "the mayor said": the name before the verb
         elif speakers:
             cue_at = s + cue.start()
             attributed = min(speakers, key=lambda x: abs(x[0] - cue_at))[2]

@@ -38,15 +38,16 @@ def test_the_list_shows_every_kind_with_ids_dates_and_attribution(imported: Path
     assert (report["kind"], report["followup_kind"], report["due"]) == (
         "question", "expected record", "2018-03-02")
     described = next(r for r in rows if r["kind"] == "claim"
-                     and r["attributed_to"] == "Coral Springs Police Department")
-    assert described["name"].startswith("CNN describes the emotions")
-    assert described["via"] == "CNN"
+                     and r["name"].startswith("CNN describes the emotions"))
+    assert (described["attributed_to"], described["via"]) == ("CNN", "CNN")
+    told = next(r for r in rows if r["kind"] == "claim" and "sources tell CNN" in r["name"])
+    assert told["attributed_to"] == "unnamed Coral Springs sources"
 
     text = casefile(imported, "suggestions", "--case", "T")
     assert text.code == 0
     line = next(x for x in text.out.splitlines() if "report by the Coral Springs" in x)
     assert line.split()[0] == str(report["id"]) and "due 2018-03-02" in line
-    assert any("said by Coral Springs Police Department" in x for x in text.out.splitlines())
+    assert any("said by unnamed Coral Springs sources" in x for x in text.out.splitlines())
 
 
 def test_accept_reject_and_merge_by_id(tmp_path: Path) -> None:

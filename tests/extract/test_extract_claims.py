@@ -84,3 +84,10 @@ def test_a_lead_in_sentence_is_neither_claim_nor_event() -> None:
     assert not any(c["text"].startswith("As the columnist") for c in result["claims"])
     assert not any(e["text"].startswith("As the columnist") for e in result["events"])
     assert any(c["text"].startswith("The pier had been unsafe") for c in result["claims"])
+
+
+def test_the_name_right_before_the_verb_is_the_source_even_an_outlet() -> None:
+    text = ("The Daily Ledger describes the mood of the Lakeview police officers as "
+            "bitter after the vote.")
+    ((_, attributed, _via),) = claims_of(text)
+    assert attributed == "Daily Ledger"  # not the police named after the verb
