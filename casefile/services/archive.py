@@ -134,7 +134,8 @@ def export_archive(session: Session, case_id: int, target: Path, *,
     if secret and not include_confidential:
         shown = ", ".join(f"“{t}”" for t in secret[:3]) + (" …" if len(secret) > 3 else "")
         raise ValidationError(
-            f"the case holds {len(secret)} confidential item(s) ({shown}); an archive carries "
+            f"the case holds {len(secret)} confidential "
+            f"{'item' if len(secret) == 1 else 'items'} ({shown}); an archive carries "
             "every document and quote whole, so export it with confidential items included "
             "(and a passphrase), or unmark them first")
     content = case_content(session, case_id)

@@ -433,5 +433,5 @@ def undo_import_step(document_ids: Sequence[int], label: str) -> Step:
     :func:`casefile.services.item_actions.delete`; its own undo brings them back under the
     same ids, so a redo of the import is a restore). ``label`` names the import ("import 3
     documents")."""
-    return Step("item.delete", {"item_ids": [int(i) for i in document_ids]},
+    return Step("item.delete", {"item_ids": [int(i) for i in document_ids], "as_undo_of": label},
                 label=f"Undo {label}")

@@ -172,9 +172,11 @@ def merged_edit_undo(earlier: Step, later: Step) -> Step:
 
 
 @action("item.delete")
-def delete(session: Session, item_ids: Sequence[int]) -> Changes:
+def delete(session: Session, item_ids: Sequence[int], as_undo_of: str | None = None
+           ) -> Changes:
     """Delete items with their evidence links (a document with its passages); ``undo``
-    restores them under the same ids, with what hung on them. Raises NotFoundError."""
+    restores them under the same ids, with what hung on them. ``as_undo_of`` names the action
+    this delete undoes ("import 2 documents"), for the messages. Raises NotFoundError."""
     ids = [int(i) for i in item_ids]
     snaps: list[ItemSnapshot] = []
     documents: set[int] = set()
@@ -187,17 +189,27 @@ def delete(session: Session, item_ids: Sequence[int]) -> Changes:
         items.delete_item(session, item_id)
     label = _delete_label(snaps)
     case_id = snaps[0].values["case_id"] if snaps else None
-    undo = Step("item.restore", {"snapshots": snaps}, label=f"Undo {label}")
+    undo = Step("item.restore", {"snapshots": snaps, "as_undo_of": as_undo_of},
+                label=f"Undo {label}" if as_undo_of is None else f"Redo {as_undo_of}")
+    message = (f"{label[0].upper()}{label[1:]}." if as_undo_of is None
+               else f"Undid {as_undo_of}: {_count(snaps)} taken out.")
     return changes(case_id, kinds={s.kind for s in snaps}, deleted=ids, documents=documents,
-                   evidence=True, label=label, message=f"{label[0].upper()}{label[1:]}.",
-                   undo=undo)
+                   evidence=True, label=label, message=message, undo=undo)
+
+
+def _count(snaps: Sequence[ItemSnapshot]) -> str:
+    kinds = {s.kind for s in snaps}
+    word = "document" if kinds == {"document"} else "item"
+    return f"{len(snaps)} {word}{'s' if len(snaps) != 1 else ''}"
 
 
 @action("item.restore")
-def restore(session: Session, snapshots: Sequence[ItemSnapshot]) -> Changes:
+def restore(session: Session, snapshots: Sequence[ItemSnapshot], as_undo_of: str | None = None
+            ) -> Changes:
     """Undo of :func:`delete`: bring the items back under their own ids with their links,
-    references and (for documents) passages; ``undo`` deletes them again. Raises
-    ConflictError when an item is still there."""
+    references and (for documents) passages; ``undo`` deletes them again. ``as_undo_of`` as
+    for :func:`delete` (the restore is then a redo of that action). Raises ConflictError when
+    an item is still there."""
     restored: list[int] = []
     documents: set[int] = set()
     for snap in reversed(list(snapshots)):
@@ -209,12 +221,14 @@ def restore(session: Session, snapshots: Sequence[ItemSnapshot]) -> Changes:
     snaps = list(snapshots)
     label = _delete_label(snaps)
     case_id = snaps[0].values["case_id"] if snaps else None
-    undo = Step("item.delete", {"item_ids": [s.item_id for s in snaps]},
-                label=f"Redo {label}")
+    undo = Step("item.delete", {"item_ids": [s.item_id for s in snaps], "as_undo_of": as_undo_of},
+                label=f"Redo {label}" if as_undo_of is None else f"Undo {as_undo_of}")
     restored_what = label.replace("delete", "restored", 1)
+    message = (f"{restored_what[0].upper()}{restored_what[1:]}." if as_undo_of is None
+               else f"Redid {as_undo_of}: {_count(snaps)} back.")
     return changes(case_id, kinds={s.kind for s in snaps}, created=restored,
                    documents=documents, evidence=True, label=f"undo {label}",
-                   message=f"{restored_what[0].upper()}{restored_what[1:]}.", undo=undo)
+                   message=message, undo=undo)
 
 
 def _delete_label(snaps: Sequence[ItemSnapshot]) -> str:

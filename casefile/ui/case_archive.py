@@ -90,7 +90,8 @@ class ArchiveController(QObject):
         shown = "\n".join(f"  • {t}" for t in titles[:5]) + (
             f"\n  … and {len(titles) - 5} more" if len(titles) > 5 else "")
         box = QMessageBox(QMessageBox.Icon.Warning, "Confidential items in the archive",
-                          f"This case holds {len(titles)} confidential item(s):\n{shown}\n\n"
+                          f"This case holds {len(titles)} confidential "
+                          f"{'item' if len(titles) == 1 else 'items'}:\n{shown}\n\n"
                           "An archive carries every document and quote whole, so they go in "
                           "with their names. It will be sealed with a passphrase; hand it only "
                           "to someone who may know these sources.", parent=self.window)

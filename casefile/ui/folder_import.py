@@ -162,7 +162,7 @@ class FolderImport(QObject):
             self.window, "Import folder", str(dialog_folder(self.window.settings)))
         if not folder:
             return None
-        remember_folder(Path(folder).parent, self.window.settings)
+        remember_folder(folder, self.window.settings)  # the next dialogs open in it
         return self.window.imports.import_files([Path(folder)])
 
     def start(self, paths: Sequence[Path], *, guess_dates: bool = True,
