@@ -4,7 +4,10 @@ follow-ups due this week, and the workspace."""
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton, QWidget
 
 from casefile.services.views import CaseStatus
@@ -24,6 +27,7 @@ class MessageBar(QStatusBar):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._whole = ""
+        self._until: float | None = None  # time.monotonic() when the message goes
         self._permanent: list[QWidget] = []
 
     def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:  # noqa: N802
@@ -32,11 +36,24 @@ class MessageBar(QStatusBar):
 
     def showMessage(self, text: str, timeout: int | None = 0) -> None:  # noqa: N802 (Qt's)
         self._whole = text
-        taken = sum(w.sizeHint().width() + 8 for w in self._permanent if w.isVisible())
-        room = max(self.width() - taken - 24, 80)
-        shown = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
-        self.setToolTip(text if shown != text else "")
-        super().showMessage(shown, timeout or 0)
+        self._until = time.monotonic() + timeout / 1000 if timeout else None
+        self._show_fitted(timeout or 0)
+
+    def _show_fitted(self, timeout: int) -> None:
+        text = self._whole
+        if self.isVisible():  # before the first show the bar's width means nothing yet
+            taken = sum(w.sizeHint().width() + 8 for w in self._permanent if w.isVisible())
+            room = max(self.width() - taken - 24, 80)
+            text = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
+        self.setToolTip(self._whole if text != self._whole else "")
+        super().showMessage(text, timeout)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if self._whole and super().currentMessage():  # cut again to the new width
+            left = 0 if self._until is None else int((self._until - time.monotonic()) * 1000)
+            if self._until is None or left > 0:
+                self._show_fitted(left)
 
     def currentMessage(self) -> str:  # noqa: N802 (Qt's name)
         return self._whole if super().currentMessage() else ""

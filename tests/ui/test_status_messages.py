@@ -37,3 +37,20 @@ def test_create_a_case_to_begin_goes_once_a_case_is_open(make_window, ui_workspa
         case_id = int(cases.create_case(s, "Pier inquiry").id)
     window.open_case(case_id)
     assert window.statusBar().currentMessage() == ""
+
+
+def test_a_message_is_cut_again_when_the_window_grows(make_window, ui_workspace):
+    """A message shown while the window was narrow (or not shown yet: the start-up one read
+    "1 follow-up…" at 1024 px) fits the new width after a resize."""
+    window = make_window(make_case(ui_workspace))
+    window.resize(700, 600)
+    QApplication.processEvents()
+    message = ("1 follow-up is overdue and 2 are due this week: see Follow-ups ▸ Overdue, "
+               "or press Ctrl+U to see them")
+    window.notify(message, 0)
+    bar = window.statusBar()
+    narrow = QStatusBar.currentMessage(bar)
+    window.resize(1366, 700)
+    QApplication.processEvents()
+    wide = QStatusBar.currentMessage(bar)
+    assert len(wide) > len(narrow) and bar.currentMessage() == message
