@@ -51,6 +51,10 @@ def test_a_dropped_folder_stores_every_file_and_shows_its_suggestions(
             f"Harbor Police Chief {first} {last} said Tuesday that the review of the crash "
             f"is expected within a week. {last} declined to say more.", encoding="utf-8")
     window = make_window(cid, suggest_after_import=True)
+    # The workspace watch can take this window's own bulk commits for another process's and
+    # reload once more on the GUI thread (seen on CI; left, see the closing note): this test
+    # is about the import's and the suggestion run's reads, so the watch is stopped.
+    window.watch.timer.stop()
     panel = _panel(window)
     readers: list[threading.Thread] = []
     original = suggestions_panel.read_contents
