@@ -1060,6 +1060,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("(the sample case was already there)", file=sys.stderr)
     if not args.open:
         return 0
+    ws.close()  # the window opens the workspace itself; no second set of connections idles here
     try:
         return _run_gui(args, case_id)
     except GuiUnavailable as exc:

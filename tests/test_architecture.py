@@ -302,3 +302,31 @@ def test_private_read_scanner() -> None:
                          ids=lambda p: p.name)
 def test_ui_module_reads_no_private_member_of_another_module(path: Path) -> None:
     assert private_reads(path.read_text(encoding="utf-8")) == []
+
+
+# -- one SQLite library per process per file (casefile.store.db_files) --
+
+#: Names a SQLite DB-API module goes by in casefile's code.
+SQLITE_MODULES = frozenset({"sqlite3", "sqlcipher3", "dbapi2", "sqlcipher", "mod"})
+
+
+def direct_sqlite_connects(source: str) -> list[int]:
+    """Lines of ``source`` that call ``connect`` on a SQLite module directly (bypassing
+    :func:`casefile.store.db_files.connect`, which records who holds the file)."""
+    return [node.lineno for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "connect" and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in SQLITE_MODULES]
+
+
+def test_connect_scanner_sees_direct_connects() -> None:
+    assert direct_sqlite_connects("import sqlite3\nc = sqlite3.connect('x')\n") == [2]
+    assert direct_sqlite_connects("c = db_files.connect('x')\nengine.connect()\n") == []
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_sqlite_files_are_opened_only_through_db_files(path: Path) -> None:
+    if path.relative_to(PACKAGE).as_posix() == "store/db_files.py":
+        return
+    assert direct_sqlite_connects(path.read_text(encoding="utf-8")) == []

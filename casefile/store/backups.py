@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from casefile.errors import CasefileError, NotFoundError
+from casefile.store import db_files
 from casefile.store.base import utcnow
 
 KEEP_LAST = 10
@@ -87,7 +88,7 @@ def list_backups(db_path: Path) -> list[Backup]:
 
 def _connect(path: Path, passphrase: str | None) -> Any:
     if passphrase is None:
-        return sqlite3.connect(path, isolation_level=None)
+        return db_files.connect(path, isolation_level=None)
     from casefile.store.encryption import connect_raw
 
     return connect_raw(path, passphrase)

@@ -28,13 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from casefile.errors import CasefileError
+from casefile.store import db_files
 
-#: The first 16 bytes of every plain SQLite database file (sqlite.org/fileformat.html 1.3.1).
-SQLITE_HEADER = b"SQLite format 3\x00"
+# re-exported: what an encrypted file is, decided where database files are held
+from casefile.store.db_files import MIN_PAGE as MIN_PAGE
+from casefile.store.db_files import SQLITE_HEADER as SQLITE_HEADER
+from casefile.store.db_files import is_encrypted_file as is_encrypted_file
+
 #: The shortest passphrase accepted for a new workspace or a new passphrase.
 MIN_PASSPHRASE = 8
-#: The smallest page size of SQLite and SQLCipher: an encrypted file is whole pages.
-MIN_PAGE = 512
 #: Suffixes of the files SQLite keeps beside a database.
 SIDE_SUFFIXES = ("-wal", "-shm", "-journal")
 
@@ -55,22 +57,6 @@ class WrongPassphraseError(CasefileError):
         self.path = path
         super().__init__(f"wrong passphrase for the encrypted workspace at {path.parent} "
                          "(or its database file is damaged)")
-
-
-def is_encrypted_file(path: str | Path) -> bool:
-    """True when ``path`` looks like a SQLCipher database: it does not start with the SQLite
-    header and is made of whole pages (a non-zero multiple of 512 bytes, the smallest page
-    size). False for a plain database, an empty or missing file, and other files (which then
-    fail to open as "not a database")."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(len(SQLITE_HEADER))
-            size = os.fstat(fh.fileno()).st_size
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return False
-    except OSError as exc:
-        raise CasefileError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    return head != SQLITE_HEADER and size > 0 and size % MIN_PAGE == 0
 
 
 def check_new_passphrase(passphrase: str, confirmation: str | None = None) -> str:
@@ -95,7 +81,7 @@ def cipher_module() -> Any:
         raise CasefileError("encrypted workspaces need the sqlcipher3 package "
                             "(pip install sqlcipher3)") from exc
     if not getattr(sqlcipher3, "_casefile_quiet", False):
-        conn = sqlcipher3.connect(":memory:")
+        conn = db_files.connect(":memory:", sqlcipher3)
         try:
             conn.execute("PRAGMA cipher_log_level = NONE")  # process-wide
         finally:
@@ -114,7 +100,7 @@ def connect_raw(path: str | Path, passphrase: str | None) -> Any:
     (None: a plain SQLite file). Autocommit (``isolation_level=None``). Raises
     WrongPassphraseError when the key does not open it."""
     mod = cipher_module()
-    conn = mod.connect(str(path), isolation_level=None)
+    conn = db_files.connect(path, mod, isolation_level=None)
     if passphrase is not None:
         conn.execute(f"PRAGMA key = {quote_key(passphrase)}")
         try:
@@ -122,6 +108,7 @@ def connect_raw(path: str | Path, passphrase: str | None) -> Any:
         except mod.DatabaseError as exc:
             conn.close()
             raise WrongPassphraseError(Path(path)) from exc
+        db_files.mark_encrypted(path)
     return conn
 
 
@@ -220,6 +207,7 @@ def overwrite_and_remove(path: Path) -> bool:
     """Overwrite the file ``path`` with zeros (flushed to disk), then delete it; False when
     there was no such file. On SSDs and copy-on-write filesystems the old blocks may survive
     the overwrite; full-disk encryption is what covers those."""
+    db_files.ensure_free(path)
     try:
         fd = os.open(path, os.O_WRONLY)
     except FileNotFoundError:
@@ -301,6 +289,7 @@ def _swap_and_erase(plain_path: Path, encrypted: Path) -> list[Path]:
         side = plain_path.with_name(plain_path.name + suffix)
         if overwrite_and_remove(side):
             erased.append(side)
+    db_files.ensure_free(plain_path)
     fd = os.open(plain_path, os.O_WRONLY)
     try:
         os.replace(encrypted, plain_path)

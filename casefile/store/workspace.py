@@ -35,6 +35,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from casefile.errors import CasefileError
+from casefile.store import db_files
 from casefile.store.base import utcnow
 from casefile.store.reader import Reader, reading
 
@@ -167,11 +168,10 @@ def database_path(url: str) -> Path | None:
 def encrypted_database(workspace: str | Path | None = None,
                        db_url: str | None = None) -> Path | None:
     """The database file of the chosen workspace when it is an encrypted one (so a passphrase
-    is needed to open it), else None. Reads the file's first 16 bytes; creates nothing."""
-    from casefile.store.encryption import is_encrypted_file
-
+    is needed to open it), else None. Reads the file's first 16 bytes unless this process
+    holds it open (:func:`casefile.store.db_files.is_encrypted_file`); creates nothing."""
     path = database_path(resolve_location(workspace, db_url))
-    return path if path is not None and is_encrypted_file(path) else None
+    return path if path is not None and db_files.is_encrypted_file(path) else None
 
 
 def is_new_database(workspace: str | Path | None = None, db_url: str | None = None) -> bool:
@@ -195,15 +195,20 @@ def make_engine(url: str, passphrase: str | None = None) -> Engine:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CasefileError(f"cannot create the workspace folder {path.parent}: {exc}") from exc
+        # every connection claims the file for its SQLite library (casefile.store.db_files)
         if passphrase is None:
-            engine = create_engine(url)
+            engine = create_engine(
+                url, connect_args={"factory": db_files.connection_factory(sqlite3)})
         else:
             from sqlalchemy.pool import QueuePool
 
-            from casefile.store.encryption import engine_url
+            from casefile.store.encryption import cipher_module, engine_url
 
             # the dialect keys each connection (PRAGMA key) before the listeners below run
-            engine = create_engine(engine_url(path, passphrase), poolclass=QueuePool)
+            engine = create_engine(
+                engine_url(path, passphrase), poolclass=QueuePool,
+                connect_args={"factory": db_files.connection_factory(cipher_module())})
+            event.listen(engine, "connect", lambda _conn, _rec: db_files.mark_encrypted(path))
         event.listen(engine, "connect", _sqlite_pragmas)
         # Let SQLAlchemy, not pysqlite, issue BEGIN so a transaction covers reads and writes.
         event.listen(engine, "connect", _disable_pysqlite_begin)
@@ -339,9 +344,9 @@ def _backup_sqlite(engine: Engine, revision: str, passphrase: str | None = None)
         finally:
             keyed.close()
         return target
-    src = sqlite3.connect(db_path)
+    src = db_files.connect(db_path)
     try:
-        dst = sqlite3.connect(target)
+        dst = db_files.connect(target)
         try:
             src.backup(dst)
         finally:

@@ -63,7 +63,8 @@ def test_backups_taken_during_a_running_import_each_pass_the_integrity_check(
                                  stderr=subprocess.PIPE, text=True)
     taken: list[tuple[Path, bool]] = []  # (file, the import ran before and after it)
     try:
-        while importing.poll() is None and len(taken) < 30:
+        # no more than rotation keeps, so that every backup taken is still there to check
+        while importing.poll() is None and len(taken) < store_backups.KEEP_LAST:
             running_before = importing.poll() is None
             path = backup_now()
             taken.append((path, running_before and importing.poll() is None))
