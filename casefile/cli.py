@@ -360,7 +360,7 @@ def cmd_suggestions(args: argparse.Namespace) -> int:
     if args.suggestions_command is None:
         if not args.case:
             raise ValidationError("say which case: casefile suggestions --case TITLE")
-        with ws.transaction() as s:
+        with ws.transaction(write=False) as s:
             case_id = cases.find_case(s, args.case).id
             listed = decisions.list_suggestions(s, case_id)
             rows = [_suggestion_json(e) for es in listed.by_kind.values() for e in es]
@@ -378,15 +378,15 @@ def cmd_suggestions(args: argparse.Namespace) -> int:
         raise ValidationError("--as names one suggestion; give one ID with it")
     only_case: int | None = None
     if args.case:
-        with ws.transaction() as s:
+        with ws.transaction(write=False) as s:
             only_case = cases.find_case(s, args.case).id
     failed = False
     done: list[dict[str, Any]] = []
-    with ws.transaction() as s:  # accepting one suggestion can settle another given here
+    with ws.transaction(write=False) as s:  # accepting one suggestion can settle another given here
         waiting_at_start = _waiting_ids(s, args.ids)
     for sid in args.ids:
         if done and sid in waiting_at_start:
-            with ws.transaction() as s:
+            with ws.transaction(write=False) as s:
                 settled = sid not in _waiting_ids(s, [sid])
             if settled:
                 if not args.json:
@@ -435,7 +435,7 @@ def _rejected_names(ws: Any, args: argparse.Namespace) -> int:
     from casefile.services import rejections
 
     if args.suggestions_command == "rejected":
-        with ws.transaction() as s:
+        with ws.transaction(write=False) as s:
             listed = rejections.rejected_suggestions(s)
         if args.json:
             _print_json([r.as_json() for r in listed])
@@ -468,7 +468,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     from casefile.store import Document
 
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         if args.case is not None:
             case_id = cases.find_case(s, args.case).id
             docs = [(int(i), str(t)) for i, t in s.execute(
@@ -611,7 +611,7 @@ def cmd_case(args: argparse.Namespace) -> int:
         else:
             print(f"created case {case_id}: {title}")
         return 0
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         listed = cases.list_cases(s)
     if args.json:
         _print_json([
@@ -635,7 +635,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         from casefile.cli_tables import cmd_import_ftm
         return cmd_import_ftm(args, args.files[1:])
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id
     if not args.no_suggest:
         _check_model(args.model)
@@ -717,7 +717,7 @@ def _ocr(ws: Any, document_id: int, engine: str | None, show: bool,
     or None when nothing was waiting."""
     from casefile.services.ocr import ocr_document, pending_ocr
 
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         waiting = pending_ocr(s, document_ids=[document_id])
     if not waiting:
         return None
@@ -748,7 +748,7 @@ def cmd_ocr(args: argparse.Namespace) -> int:
     from casefile.services.ocr import pending_ocr
 
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         if args.case is not None:
             waiting = pending_ocr(s, cases.find_case(s, args.case).id)
         else:
@@ -801,7 +801,7 @@ def _suggest(ws: Any, document_id: int, model: str | None = None,
         from casefile.services.suggestions import extract_for_document, suggest_for_document
         from casefile.store.conflicts import retry_on_conflict
 
-        with ws.transaction() as s:  # read and extract; nothing written yet
+        with ws.transaction(write=False) as s:  # read and extract; nothing written yet
             extracted = extract_for_document(s, document_id, model=model, mode=mode)
 
         def store() -> Any:
@@ -890,7 +890,7 @@ def cmd_items(args: argparse.Namespace) -> int:
     from casefile.services import cases, items
 
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id
         listed = items.list_items(s, case_id, args.kind)
         names = {i.id: i.title for i in items.list_items(s, case_id)}
@@ -914,7 +914,7 @@ def cmd_followups(args: argparse.Namespace) -> int:
         return _followups_ics(args)
     statuses = None if not args.status or "all" in args.status else tuple(args.status)
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id
         listed = questions.followups(
             s, case_id, due_within=args.due_within, today=args.today, statuses=statuses,
@@ -946,7 +946,7 @@ def _followups_ics(args: argparse.Namespace) -> int:
     if out.is_dir():
         raise ValidationError(f"{out} is a folder; give a file name ending in .ics")
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id
         done = calendar.export_followups_ics(
             s, case_id, out, include_confidential=args.include_confidential,
@@ -966,7 +966,7 @@ def cmd_claims(args: argparse.Namespace) -> int:
     from casefile.services import cases, claims
 
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id
         rows = claims.claims_overview(s, case_id)
     if args.json:
@@ -994,7 +994,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from casefile.store import search
 
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id if args.case else None
         hits = search.search(s, args.query, case_id)
     if args.json:
@@ -1041,7 +1041,7 @@ def cmd_brief(args: argparse.Namespace) -> int:
     if out.is_dir():
         raise ValidationError(f"{out} is a folder; give a file name ending in .pdf")
     ws = _open(args)
-    with ws.transaction() as s:  # the renderer writes a temp file and renames it into place
+    with ws.transaction(write=False) as s:  # reads; the PDF goes to a temp file renamed into place
         case_id = cases.find_case(s, args.case).id
         data = brief.export_brief(s, case_id, out, include_confidential=args.include_confidential,
                                   profile=args.profile, today=args.today)
@@ -1071,7 +1071,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         # never a plain PDF beside an encrypted database
         folder = ws.folder if ws.folder is not None and not ws.encrypted else Path.cwd()
         target = folder / "sample-brief.pdf"
-        with ws.transaction() as s:
+        with ws.transaction(write=False) as s:
             brief.export_brief(s, case_id, target)
         print(f"casefile: {exc}; wrote the sample brief to {target} instead", file=sys.stderr)
         return 0
@@ -1130,7 +1130,8 @@ def _database_failure(exc: DBAPIError) -> str:
         return (f"the workspace database is damaged ({reason}); copies made before schema "
                 "upgrades are in the workspace's backups folder")
     if "locked" in reason:
-        return f"the workspace is busy ({reason}); try again when the other import has finished"
+        return (f"the workspace is busy ({reason}): another Casefile window or command kept "
+                "writing to it for longer than this one waits; try again when it has finished")
     return f"the workspace database failed: {reason}"
 
 

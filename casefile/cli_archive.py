@@ -60,7 +60,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
             raise ValidationError(f"{out} is a folder; give a file name for the archive")
         passphrase = _passphrase(confirm=True) if args.seal else None
         ws = _open(args)
-        with ws.transaction() as s:
+        with ws.transaction(write=False) as s:
             case_id = cases.find_case(s, args.case).id
             archive.export_archive(s, case_id, out, passphrase=passphrase,
                                    include_confidential=args.include_confidential)

@@ -39,7 +39,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.format == "xlsx" and out.suffix.lower() != ".xlsx":
         raise ValidationError(f"{out}: give a file name ending in .xlsx")
     ws = _open(args)
-    with ws.transaction() as s:
+    with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id
         if args.format == "ftm":
             from casefile.services import ftm_export

@@ -1,7 +1,7 @@
-"""Crash safety, shown (issue 18): kill the ``casefile`` command with SIGKILL at random moments
-during import, edit (accepting suggestions), merge, archive import and backup, then check that
-everything it reported as done is there, nothing is half-written, and SQLite's
-``integrity_check`` is ok.
+"""Crash safety, shown: kill the ``casefile`` command with SIGKILL at random moments during
+import, edit (accepting suggestions), merge, archive import, backup, restore, archive export and
+encryption, then check that everything it reported as done is there, nothing is half-written,
+and SQLite's ``integrity_check`` is ok.
 
     .venv/bin/python scripts/crash_trials.py [--trials 100] [--seed 1] [--json OUT]
 
@@ -37,11 +37,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO.parent / "shared" / "samples"
 CASE = "Crash trials"
 DB = "casefile.sqlite3"
+#: The passphrase of the encryption trials (``$CASEFILE_PASSPHRASE`` for the command).
+KEY = "crash-trial passphrase"
 
 
 def _cli(ws: Path, *args: str) -> list[str]:
@@ -49,7 +52,7 @@ def _cli(ws: Path, *args: str) -> list[str]:
 
 
 def _env() -> dict[str, str]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1",
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "CASEFILE_PASSPHRASE": KEY,
            "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH"))
                                          if p)}
     env.pop("CASEFILE_DEBUG", None)
@@ -81,11 +84,20 @@ class Tally:
     lost: int = 0
     half: int = 0
     integrity_ok: int = 0
+    plain_backups: int = 0
     notes: list[str] = field(default_factory=list)
 
 
+def _open(ws: Path) -> Any:
+    """A connection to the trial workspace's database, keyed when it is encrypted now."""
+    from casefile.store.encryption import connect_raw, is_encrypted_file
+
+    path = ws / DB
+    return connect_raw(path, KEY if is_encrypted_file(path) else None)
+
+
 def _integrity(ws: Path) -> bool:
-    db = sqlite3.connect(ws / DB)
+    db = _open(ws)
     try:
         return (db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
                 and db.execute("PRAGMA foreign_key_check").fetchall() == [])
@@ -116,15 +128,33 @@ def _common_half(db: sqlite3.Connection) -> int:
 
 def _changes(ws: Path) -> int:
     """Rows in the change log (every committed action writes at least one)."""
-    db = sqlite3.connect(ws / DB)
+    db = _open(ws)
     try:
         return int(db.execute("SELECT count(*) FROM change_log").fetchone()[0])
     finally:
         db.close()
 
 
-def _open(ws: Path) -> sqlite3.Connection:
-    return sqlite3.connect(ws / DB)
+def _digests(ws: Path) -> dict[str, tuple[int, str]]:
+    """Every table's row count and digest (see casefile.store.encryption.table_digests)."""
+    from casefile.store.encryption import table_digests
+
+    db = _open(ws)
+    try:
+        return table_digests(db)
+    finally:
+        db.close()
+
+
+def _counts(path: Path) -> dict[str, int]:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        names = [r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE "
+            "'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%' AND name != 'change_log'")]
+        return {n: int(db.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0]) for n in names}
+    finally:
+        db.close()
 
 
 def check_import(ws: Path, out: str) -> tuple[int, int]:
@@ -157,13 +187,14 @@ def check_decisions(ws: Path, out: str) -> tuple[int, int]:
 def check_archive_import(ws: Path, out: str, expected_items: int) -> tuple[int, int]:
     db = _open(ws)
     try:
-        cases = db.execute("SELECT id FROM cases ORDER BY id").fetchall()
+        cases = db.execute("SELECT id FROM cases WHERE id > ? ORDER BY id",
+                           (PREPARED["last_case_id"],)).fetchall()
         half = _common_half(db)
-        for (case_id,) in cases[1:]:
+        for (case_id,) in cases:
             n = db.execute("SELECT count(*) FROM items WHERE case_id = ?",
                            (case_id,)).fetchone()[0]
             half += n != expected_items
-        lost = int("imported case" in out and len(cases) < 2)
+        lost = int("imported case" in out and not cases)
         return lost, half
     finally:
         db.close()
@@ -189,6 +220,56 @@ def check_backup(ws: Path, out: str) -> tuple[int, int]:
             ok = False
         half += not ok
     return lost, half
+
+
+def check_restore(ws: Path, out: str, before: dict[str, int],
+                  backup: dict[str, int]) -> tuple[int, int]:
+    """Half: the tables (change log aside) match neither the state before nor the backup.
+    Lost: the command said it restored, and the tables are not the backup's."""
+    db = _open(ws)
+    try:
+        half = _common_half(db)
+    finally:
+        db.close()
+    now = _counts(ws / DB)
+    half += now not in (before, backup)
+    return int(out.startswith("restored") and now != backup), half
+
+
+def check_archive_export(ws: Path, out: str) -> tuple[int, int]:
+    """Half: a file at the chosen path that does not read back as an archive. Lost: the
+    command said it wrote the archive and there is none that reads back."""
+    from casefile.export.archive_file import read_archive
+
+    target = ws / "export.casefile"
+    whole = False
+    if target.exists():
+        try:
+            whole = bool(read_archive(target).tables)
+        except Exception:
+            whole = False
+    lost = int("wrote " in out and not whole)
+    half = int(target.exists() and not whole)
+    return lost, half
+
+
+def check_encrypt(ws: Path, out: str, before: dict[str, tuple[int, str]]) -> tuple[int, int]:
+    """Half: the database is neither the plain original nor its encrypted copy, row for row
+    (every table's count and digest). Lost: the command said it encrypted, and the database
+    is not encrypted."""
+    from casefile.store.encryption import is_encrypted_file
+
+    half = int(_digests(ws) != before)
+    return int(out.startswith("encrypted") and not is_encrypted_file(ws / DB)), half
+
+
+def plain_backups_beside_encrypted(ws: Path) -> int:
+    """Plain backups left in a workspace whose database is encrypted."""
+    from casefile.store.encryption import is_encrypted_file
+
+    if not is_encrypted_file(ws / DB):
+        return 0
+    return sum(1 for b in (ws / "backups").glob("*.sqlite3") if not is_encrypted_file(b))
 
 
 def prepare(root: Path) -> tuple[Path, Path, Path, int, list[int], list[tuple[int, int]]]:
@@ -243,7 +324,26 @@ def prepare(root: Path) -> tuple[Path, Path, Path, int, list[int], list[tuple[in
     expected = db.execute("SELECT count(*) FROM items i JOIN cases c ON c.id = i.case_id "
                           "WHERE c.title LIKE 'Sample:%'").fetchone()[0]
     db.close()
+    # a backup to restore, and a change after it (so that a restore changes something)
+    done = _run(_cli(ws, "backup", "now"))
+    if done.returncode != 0:
+        raise SystemExit(f"setup failed: backup now: {done.stderr.strip()}")
+    made = Path(done.stdout.strip().rsplit(": ", 1)[1])
+    PREPARED["backup_id"] = made.name.removeprefix("casefile-").removesuffix(".sqlite3")
+    PREPARED["backup_counts"] = _counts(made)
+    _run(_cli(ws, "case", "new", "Opened after the backup"))
+    PREPARED["counts"] = _counts(ws / DB)
+    db = sqlite3.connect(ws / DB)
+    PREPARED["last_case_id"] = db.execute("SELECT max(id) FROM cases").fetchone()[0]
+    db.close()
+    PREPARED["digests"] = _digests(ws)
     return ws, folder, archive, expected, accept, merge
+
+
+#: What :func:`prepare` measured of the base workspace: ``backup_id`` (a backup taken before
+#: the last change), ``backup_counts`` and ``counts`` (rows per table, change log aside, of that
+#: backup and of the base), ``digests`` (every table's count and digest), ``last_case_id``.
+PREPARED: dict[str, Any] = {}
 
 
 def _has_backup_command() -> bool:
@@ -282,6 +382,17 @@ def main(argv: list[str] | None = None) -> int:
         if _has_backup_command():
             ops.append(Operation("backup now", lambda ws: _cli(ws, "backup", "now"),
                                  check_backup))
+        ops += [
+            Operation("restore a backup",
+                      lambda ws: _cli(ws, "backup", "restore", PREPARED["backup_id"]),
+                      lambda ws, out: check_restore(ws, out, PREPARED["counts"],
+                                                    PREPARED["backup_counts"])),
+            Operation("archive export", lambda ws: _cli(
+                ws, "archive", "export", "--case", CASE, "-o", str(ws / "export.casefile")),
+                check_archive_export),
+            Operation("encrypt workspace", lambda ws: _cli(ws, "workspace", "encrypt"),
+                      lambda ws, out: check_encrypt(ws, out, PREPARED["digests"])),
+        ]
         t = time.perf_counter()  # start-up alone: the command line parsed, nothing done
         _run([sys.executable, "-m", "casefile", "--version"])
         startup = time.perf_counter() - t
@@ -323,6 +434,7 @@ def main(argv: list[str] | None = None) -> int:
             ok = _integrity(ws)
             tally.integrity_ok += ok
             lost, half = op.check(ws, out)
+            tally.plain_backups += plain_backups_beside_encrypted(ws)
             tally.lost += lost
             tally.half += half
             if lost or half or not ok:
@@ -336,21 +448,21 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
         print()
         print("| operation | full run (s) | trials | killed | killed after a commit | "
-              "finished first | lost | half rows | integrity ok |")
-        print("|---|---|---|---|---|---|---|---|---|")
+              "finished first | lost | half rows | integrity ok | plain backups |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for op in ops:
             t = tallies[op.name]
             print(f"| {op.name} | {op.full_time:.2f} | {t.trials} | {t.killed} "
                   f"| {t.killed_after_commit} | {t.finished} | {t.lost} | {t.half} "
-                  f"| {t.integrity_ok}/{t.trials} |")
+                  f"| {t.integrity_ok}/{t.trials} | {t.plain_backups} |")
         total = Tally()
         for t in tallies.values():
             for key in ("trials", "killed", "killed_after_commit", "finished", "lost", "half",
-                        "integrity_ok"):
+                        "integrity_ok", "plain_backups"):
                 setattr(total, key, getattr(total, key) + getattr(t, key))
         print(f"| **all** | | {total.trials} | {total.killed} | {total.killed_after_commit} "
               f"| {total.finished} | {total.lost} | {total.half} "
-              f"| {total.integrity_ok}/{total.trials} |")
+              f"| {total.integrity_ok}/{total.trials} | {total.plain_backups} |")
         for t in tallies.values():
             for note in t.notes:
                 print("  " + note)

@@ -23,6 +23,7 @@ import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import platformdirs
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from casefile.errors import CasefileError
@@ -224,12 +225,21 @@ def _disable_pysqlite_begin(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.isolation_level = None
 
 
+#: True while :meth:`Workspace.transaction` with ``write=True`` begins its session's
+#: connection: that SQLite transaction then starts with ``BEGIN IMMEDIATE`` (see there).
+_writing: ContextVar[bool] = ContextVar("casefile_writing", default=False)
+
+
 def _sqlite_begin(conn: Connection) -> None:
     # Straight to the driver: through ``conn.exec_driver_sql`` this one statement cost about
     # 0.1 ms of SQLAlchemy's execution machinery, on every transaction.
     driver = conn.connection.driver_connection
     assert driver is not None
-    driver.execute("BEGIN")
+    statement = "BEGIN IMMEDIATE" if _writing.get() else "BEGIN"
+    try:
+        driver.execute(statement)
+    except sqlite3.Error as exc:  # as SQLAlchemy wraps its own, so callers see one kind
+        raise OperationalError(statement, None, exc) from exc
 
 
 @dataclass
@@ -262,9 +272,23 @@ class Workspace:
         return self.engine.url.render_as_string(hide_password=True)
 
     @contextmanager
-    def transaction(self) -> Iterator[Session]:
-        """One user action: a short session in one transaction, committed on success."""
+    def transaction(self, write: bool = True) -> Iterator[Session]:
+        """One user action: a short session in one transaction, committed on success.
+
+        On SQLite a ``write`` transaction starts with ``BEGIN IMMEDIATE``: it waits (up to the
+        busy timeout) for the write lock before it reads anything. A plain ``BEGIN`` would read
+        first and ask for the write lock at its first write, and in WAL mode SQLite answers
+        that upgrade at once with "database is locked", without waiting, whenever another
+        process is writing or has committed since the read (ARCHITECTURE.md, "One workspace,
+        many processes"). ``write=False`` is for reads that must not wait for other writers.
+        """
         with self.sessions() as session, session.begin():
+            if write:  # the session's own connection, begun now; no other connection
+                token = _writing.set(True)
+                try:
+                    session.connection()
+                finally:
+                    _writing.reset(token)
             yield session
 
     def reading(self) -> AbstractContextManager[Reader]:

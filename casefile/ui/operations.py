@@ -255,7 +255,7 @@ class OperationRunner(QObject):
 
         Errors propagate (reads of ids that vanished raise NotFoundError).
         """
-        with self.workspace.transaction() as session:
+        with self.workspace.transaction(write=False) as session:
             return fn(session)
 
     def read_plain(self, fn: Callable[[Reader], T]) -> T:

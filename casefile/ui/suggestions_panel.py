@@ -917,7 +917,7 @@ class SuggestionsPanel(QWidget):
             return None
         stamp = self._stamp
         try:
-            with collector_paused(), self.runner.workspace.transaction() as session:
+            with collector_paused(), self.runner.workspace.transaction(write=False) as session:
                 listing, mode, model = read_contents(session, case_id)
         except Exception:  # the job's own work is done: the reload reads for itself
             log.warning("reading the suggestions ahead failed:\n%s", traceback.format_exc())
