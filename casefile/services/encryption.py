@@ -3,8 +3,8 @@ passphrase of an encrypted one (the window and the CLI both call these).
 
 The work is in :mod:`casefile.store.encryption`; here the folder is checked for open Casefile
 windows first (their marks in ``open-windows/``), since a window writing to the plain file
-while it is swapped would lose its changes, and the backups rewritten get their new SHA-256
-recorded (:func:`casefile.store.backups.record_checksum`).
+while it is swapped would lose its changes, and the backups rewritten have their SHA-256
+recorded again (:func:`casefile.store.backups.record_checksum`).
 """
 
 from __future__ import annotations
@@ -73,9 +73,11 @@ def change_workspace_passphrase(folder: str | Path, old: str, new: str,
 
 
 def _record_checksums(rewritten: tuple[Path, ...]) -> None:
-    """Record the new SHA-256 of backups whose bytes were rewritten on purpose (encrypted,
-    re-keyed), so a restore does not take them for damaged ones."""
-    from casefile.store.backups import record_checksum
+    """Record again the SHA-256 of backups whose bytes were rewritten on purpose (encrypted,
+    re-keyed), so a restore does not take them for damaged ones (a backup that had none, as
+    one made before an upgrade, gets none)."""
+    from casefile.store.backups import checksum_path, record_checksum
 
     for backup in rewritten:
-        record_checksum(backup)
+        if checksum_path(backup).exists():
+            record_checksum(backup)
