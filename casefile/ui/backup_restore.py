@@ -210,6 +210,7 @@ class BackupRestorer:
     def _finished(self, job: Job, outcome: dict[str, Restored]) -> None:
         window = self.window
         window.restoring = False
+        window.watch.see_restores()  # its "before-restore" backup is this window's own
         done = outcome.get("done")
         if done is None:  # refused (said by the runner) or cancelled before the copy ended
             if job.outcome == "cancelled":

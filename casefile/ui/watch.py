@@ -100,6 +100,11 @@ class WorkspaceWatch(QObject):
         """Take the workspace as it is now as seen: its change log and its restores (after
         this window reloaded it whole)."""
         self.commits.rebase()
+        self.see_restores()
+
+    def see_restores(self) -> None:
+        """Take the restores made until now as seen (this window's own, also one cancelled
+        after its "before-restore" backup was taken)."""
         self.restores_seen = self._newest_restore()
 
     def _newest_restore(self) -> str | None:

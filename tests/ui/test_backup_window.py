@@ -9,6 +9,7 @@ import threading
 import pytest
 from PySide6.QtWidgets import QDialog, QMessageBox
 
+from casefile.errors import CasefileError
 from casefile.services import backups, cases, items
 from casefile.store.workspace import open_workspace
 from casefile.ui import auto_backup as auto_backup_module
@@ -217,3 +218,30 @@ def test_a_restore_by_another_process_is_said_in_the_window_and_it_shows_a_case_
     assert _people(window) == ["Parks director"]
     assert window.create_item("person", "Groundskeeper") is not None
     assert _boxes(window) == [(QMessageBox.Icon.Information, said)]  # no "no case with id"
+
+
+def test_a_restore_stopped_after_its_safety_copy_is_not_taken_for_one_made_elsewhere(
+        qtbot, ui_workspace, make_window, monkeypatch) -> None:
+    earlier, _park, harbor = _parkland_then_harbor(ui_workspace)
+    window = make_window(case_id=harbor)
+
+    def stopped(ws, _backup_id, progress=None):
+        backups.backup_now(ws, "before-restore")  # as a restore cancelled during its copy
+        raise CasefileError("the restore was stopped; nothing was changed")
+
+    monkeypatch.setattr(backups, "restore", stopped)
+    job = window.backup_restore.restore(earlier.id)
+    qtbot.waitUntil(lambda: job.done, timeout=30_000)
+    window.messages.clear()  # the refusal's own box
+    other = open_workspace(ui_workspace.folder)  # then another process adds a case
+    try:
+        with other.transaction() as s:
+            cases.create_case(s, "Tug fleet")
+    finally:
+        other.close()
+    qtbot.waitUntil(lambda: "Tug fleet" in [window.case_box.itemText(i)
+                                            for i in range(window.case_box.count())],
+                    timeout=10_000)
+    assert window.case_id == harbor and _people(window) == ["Harbor pilot"]
+    assert "restored a backup" not in window.statusBar().currentMessage()
+    assert _boxes(window) == []
