@@ -189,8 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     bk_list = bk_acts.add_parser("list", help="the backups, newest first")
     bk_list.add_argument("--json", action="store_true")
     bk_acts.add_parser("now", help="take a backup now (checked, then older ones rotated)")
-    bk_res = bk_acts.add_parser("restore", help="restore a backup (checked first; the current "
-                                                "state is backed up before)")
+    bk_res = bk_acts.add_parser("restore", help="restore a backup (its checksum and integrity "
+                                "checked first; the current state is backed up before)")
     bk_res.add_argument("backup_id", metavar="ID")
 
     br = sub.add_parser("brief", help="write the case's PDF brief")
@@ -550,6 +550,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
         done = backups.restore(ws, args.backup_id)
         print(f"restored backup {done.restored.id} ({sum(done.tables.values())} rows checked); "
               f"the state before it is backup {done.before.id}")
+        if done.note:
+            print(f"casefile: note: {done.note}", file=sys.stderr)
         return 0
     finally:
         ws.close()

@@ -2,15 +2,15 @@
 in worker processes while the calling process reads the others itself.
 
 :class:`ReaderPool` starts its workers (``concurrent.futures.ProcessPoolExecutor``, spawn
-context, so it is safe from a thread of the window) the first time a batch holds enough slow
-files, and does not wait for them: until a worker has started and loaded the readers, the
+context, so it is safe from a thread of the window; each ends with the calling process, see
+:mod:`casefile.workers`) the first time a batch holds enough slow files, and does not wait for
+them: until a worker has started and loaded the readers, the
 calling process reads every file itself. Plain text and Markdown are always read in the calling
 process (sending them to a worker costs more than reading them).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -20,6 +20,7 @@ from casefile.errors import CasefileError
 from casefile.ingest import detect
 from casefile.ingest.files import ingest_bytes
 from casefile.ingest.types import Ingested
+from casefile.workers import process_pool
 
 #: Formats read in the calling process even when workers run.
 LIGHT_TYPES = frozenset({detect.PLAIN, detect.MARKDOWN})
@@ -89,8 +90,7 @@ class ReaderPool:
         if self._pool is None:
             if slow < MIN_SLOW_FILES:
                 return None
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = process_pool(self.workers)
             self._warm = self._pool.submit(_ready)
             return None
         if self._warm is not None and not self._warm.done():

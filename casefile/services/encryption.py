@@ -3,7 +3,8 @@ passphrase of an encrypted one (the window and the CLI both call these).
 
 The work is in :mod:`casefile.store.encryption`; here the folder is checked for open Casefile
 windows first (their marks in ``open-windows/``), since a window writing to the plain file
-while it is swapped would lose its changes.
+while it is swapped would lose its changes, and the backups rewritten have their SHA-256
+recorded again (:func:`casefile.store.backups.record_checksum`).
 """
 
 from __future__ import annotations
@@ -49,8 +50,10 @@ def encrypt_workspace(folder: str | Path, passphrase: str, confirmation: str | N
     is changed)."""
     path = _database(folder)
     check_new_passphrase(passphrase, confirmation)
-    return encrypt_in_place(path, passphrase,
-                            is_busy=lambda: _windows_open(path.parent, own_window))
+    result = encrypt_in_place(path, passphrase,
+                              is_busy=lambda: _windows_open(path.parent, own_window))
+    _record_checksums(result.backups)
+    return result
 
 
 def change_workspace_passphrase(folder: str | Path, old: str, new: str,
@@ -64,4 +67,17 @@ def change_workspace_passphrase(folder: str | Path, old: str, new: str,
         raise CasefileError(f"the workspace at {path.parent} is not encrypted; encrypt it with: "
                             "casefile workspace encrypt")
     check_new_passphrase(new, confirmation)
-    return change_passphrase(path, old, new)
+    rekeyed = change_passphrase(path, old, new)
+    _record_checksums(rekeyed)
+    return rekeyed
+
+
+def _record_checksums(rewritten: tuple[Path, ...]) -> None:
+    """Record again the SHA-256 of backups whose bytes were rewritten on purpose (encrypted,
+    re-keyed), so a restore does not take them for damaged ones (a backup that had none, as
+    one made before an upgrade, gets none)."""
+    from casefile.store.backups import checksum_path, record_checksum
+
+    for backup in rewritten:
+        if checksum_path(backup).exists():
+            record_checksum(backup)

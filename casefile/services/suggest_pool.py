@@ -4,7 +4,8 @@ Step two of a batch import (DESIGN.md): :func:`suggest_in_background` reads the 
 what the extractor is given besides them (:func:`casefile.services.suggestions.extraction_context`,
 once per case), sends the extraction to a :class:`SuggestionPool` (``ProcessPoolExecutor``,
 spawn context: one process per core, at a lower priority, each loading the spaCy pipeline
-once) and stores each result through the service,
+once, each ending with the calling process: :mod:`casefile.workers`) and stores each result
+through the service,
 :func:`casefile.services.suggestions.suggest_for_document` with ``extracted=``, a few documents
 per transaction. The calling thread only reads and stores, so a window that runs this on a
 worker thread stays responsive and every core extracts.
@@ -13,7 +14,6 @@ worker thread stays responsive and every core extracts.
 from __future__ import annotations
 
 import atexit
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -29,6 +29,7 @@ from casefile.errors import NotFoundError
 from casefile.services.changes import Changes, changes
 from casefile.store import Document, Item
 from casefile.store.conflicts import retry_on_conflict
+from casefile.workers import process_pool
 
 if TYPE_CHECKING:
     from casefile.extract.types import KnownItem
@@ -103,9 +104,7 @@ class SuggestionPool:
                 self._pool.shutdown(wait=False, cancel_futures=True)  # a worker died
                 self._pool = None
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority)
+                self._pool = process_pool(self.workers, initializer=_lower_priority)
             return self._pool.submit(extract_job, *args)
 
     def close(self) -> None:

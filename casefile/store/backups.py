@@ -9,13 +9,22 @@ without the suffix. The pre-upgrade copies (``...-rev<REVISION>.sqlite3``) are l
 never rotated away. An encrypted workspace's backups are encrypted with the same passphrase
 (SQLCipher copies the pages as they are, keyed on both sides).
 
-Rotation keeps the newest :data:`KEEP_LAST` automatic/manual backups (reasons in
-:data:`ROTATED`), plus the newest of each of the last :data:`KEEP_DAYS` days.
+Each backup this module writes has its SHA-256 beside it in ``<backup name>.sha256`` (one
+line in the format of ``sha256sum``: ``<64 hex digits>  <backup name>``), written atomically
+after the copy passed its check and before the copy gets its name, so a named backup always
+has one (a backup made by an older Casefile, or before an upgrade, may have none). A restore
+compares it first and refuses a backup whose bytes changed.
+
+Rotation keeps, of the automatic/manual backups (reasons in :data:`ROTATED`), the newest
+:data:`KEEP_LAST`, the newest of each of the last :data:`KEEP_DAYS` days and the newest of each
+of the last :data:`KEEP_WEEKS` weeks (Monday to Sunday, UTC). Backups taken before a restore or
+before an upgrade are never rotated away.
 Errors: CasefileError with one sentence.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sqlite3
@@ -31,7 +40,10 @@ from casefile.store import db_files
 from casefile.store.base import utcnow
 
 KEEP_LAST = 10
-KEEP_DAYS = 7
+KEEP_DAYS = 14
+KEEP_WEEKS = 8
+#: The suffix of the file that holds a backup's SHA-256 (after the backup's own name).
+CHECKSUM_SUFFIX = ".sha256"
 #: A ``.partial`` file older than this (seconds) is a backup that was killed midway.
 STALE_PARTIAL_S = 3600
 _NAME = re.compile(r"^casefile-(?P<stamp>\d{8}T\d{6}(?:\d{6})?)-(?P<reason>[a-z0-9-]+)\.sqlite3$")
@@ -55,6 +67,11 @@ class Backup:
     size: int
 
     @property
+    def checksum_path(self) -> Path:
+        """Where the backup's SHA-256 is recorded (the file may be missing: an older backup)."""
+        return checksum_path(self.path)
+
+    @property
     def why(self) -> str:
         """The reason in words: "before a restore", "before an upgrade (schema 0007)"…"""
         if self.reason.startswith("rev"):
@@ -65,6 +82,97 @@ class Backup:
 def backups_dir(db_path: Path) -> Path:
     """The backups folder beside the database file."""
     return db_path.parent / "backups"
+
+
+def checksum_path(backup_path: Path) -> Path:
+    """The file recording the SHA-256 of the backup file ``backup_path``."""
+    return backup_path.with_name(backup_path.name + CHECKSUM_SUFFIX)
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of the file ``path`` as 64 lowercase hex digits, read in 1 MiB blocks.
+    Only for a backup file no SQLite connection of this process holds. Raises OSError."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # a platform without directory descriptors
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def record_checksum(backup_path: Path, name: str | None = None) -> Path:
+    """Write the SHA-256 of the backup file ``backup_path`` to its checksum file, atomically
+    (a ``.partial`` written, flushed to disk, then renamed); ``name`` is the backup's final
+    file name when ``backup_path`` is still its ``.partial`` copy. Call it again after a
+    backup's bytes were rewritten on purpose (encrypted, re-keyed). Returns the checksum
+    file's path. Raises CasefileError when it cannot be written."""
+    name = name or backup_path.name
+    target = backup_path.with_name(name + CHECKSUM_SUFFIX)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        line = f"{file_sha256(backup_path)}  {name}\n"
+        with open(partial, "w", encoding="ascii") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(partial, target)
+        _fsync_dir(target.parent)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise CasefileError(f"cannot record the checksum of the backup {name}: "
+                            f"{exc.strerror or exc}") from exc
+    return target
+
+
+def recorded_checksum(backup: Backup) -> str | None:
+    """The SHA-256 recorded for ``backup`` (64 hex digits), None when it has no checksum
+    file (made by an older Casefile, or before an upgrade). Raises CasefileError when the
+    checksum file exists but cannot be read or holds no SHA-256."""
+    path = backup.checksum_path
+    try:
+        text = path.read_text(encoding="ascii", errors="replace")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CasefileError(f"backup {backup.id} cannot be checked: its checksum file "
+                            f"{path.name} does not read ({exc.strerror or exc}); nothing was "
+                            f"changed") from exc
+    m = re.match(r"\s*([0-9a-fA-F]{64})\b", text)
+    if m is None:
+        raise CasefileError(f"backup {backup.id} cannot be checked: its checksum file "
+                            f"{path.name} holds no SHA-256; nothing was changed")
+    return m.group(1).lower()
+
+
+def verify_checksum(backup: Backup) -> bool:
+    """Compare ``backup``'s bytes with its recorded SHA-256: True when they match, False when
+    it has no recorded checksum (an older backup: check it with :func:`check_copy`). Raises
+    CasefileError ("backup X is damaged: its checksum does not match; nothing was changed")
+    when they differ, or when the checksum file or the backup cannot be read."""
+    expected = recorded_checksum(backup)
+    if expected is None:
+        return False
+    try:
+        actual = file_sha256(backup.path)
+    except OSError as exc:
+        raise CasefileError(f"backup {backup.id} cannot be read ({exc.strerror or exc}); "
+                            f"nothing was changed") from exc
+    if actual != expected:
+        raise CasefileError(f"backup {backup.id} is damaged: its checksum does not match; "
+                            f"nothing was changed")
+    return True
 
 
 def list_backups(db_path: Path) -> list[Backup]:
@@ -131,8 +239,9 @@ def take_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
                 reason: str = "manual", now: datetime | None = None) -> Backup:
     """Copy the open workspace database (``dbapi_conn``, a driver connection outside a
     transaction: sqlite3, or keyed sqlcipher3 when ``passphrase`` is given) into a new backup
-    with the backup API; the copy is checked (integrity_check) before it gets its name, then
-    older backups are rotated. Returns the new Backup. Raises CasefileError."""
+    with the backup API; the copy is checked (integrity_check), its SHA-256 recorded
+    (:func:`record_checksum`), then it gets its name and older backups are rotated. Returns
+    the new Backup. Raises CasefileError."""
     folder = backups_dir(db_path)
     try:
         folder.mkdir(exist_ok=True)
@@ -151,39 +260,65 @@ def take_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
     dst.close()
     try:
         check_copy(partial, passphrase)
+        record_checksum(partial, target.name)  # no connection holds the copy now
     except CasefileError:
         partial.unlink(missing_ok=True)
+        checksum_path(target).unlink(missing_ok=True)
         raise
     os.replace(partial, target)
     rotate(db_path, now)
     return next(b for b in list_backups(db_path) if b.path == target)
 
 
+def retained(backups: list[Backup], now: datetime) -> set[Path]:
+    """Which of ``backups`` (rotated ones, any order) rotation keeps at ``now`` (UTC, naive):
+    the newest :data:`KEEP_LAST`, the newest of each of the last :data:`KEEP_DAYS` days (today
+    and the 13 days before) and the newest of each of the last :data:`KEEP_WEEKS` weeks (this
+    Monday-to-Sunday week and the 7 before). Returns their paths."""
+    newest_first = sorted(backups, key=lambda b: (b.taken, b.id), reverse=True)
+    keep = {b.path for b in newest_first[:KEEP_LAST]}
+    today = now.date()
+    first_day = today - timedelta(days=KEEP_DAYS - 1)
+    first_week = today - timedelta(days=today.weekday() + 7 * (KEEP_WEEKS - 1))  # a Monday
+    days: set[object] = set()
+    weeks: set[object] = set()
+    for b in newest_first:  # the first seen of a day (or week) is its newest
+        day = b.taken.date()
+        week = day - timedelta(days=day.weekday())
+        if first_day <= day <= today and day not in days:
+            days.add(day)
+            keep.add(b.path)
+        if first_week <= week and day <= today and week not in weeks:
+            weeks.add(week)
+            keep.add(b.path)
+    return keep
+
+
 def rotate(db_path: Path, now: datetime | None = None) -> list[Path]:
-    """Delete the automatic/manual backups that are neither among the newest
-    :data:`KEEP_LAST` nor the newest of one of the last :data:`KEEP_DAYS` days, and the
-    ``.partial`` files of backups killed midway (older than :data:`STALE_PARTIAL_S`); returns
-    the paths removed."""
+    """Delete the automatic/manual backups that :func:`retained` does not keep at ``now``
+    (default: the current UTC time), each with its checksum file, and what backups killed
+    midway left (``.partial`` files and checksum files without a backup, older than
+    :data:`STALE_PARTIAL_S`); returns the paths removed."""
     now = now or utcnow()
     rotated = [b for b in list_backups(db_path) if b.reason in ROTATED]
-    keep = {b.path for b in rotated[:KEEP_LAST]}
-    days: set[object] = set()
-    oldest_day = (now - timedelta(days=KEEP_DAYS)).date()  # this day and the 7 before it
-    for b in rotated:  # newest first: the first seen of a day is its newest
-        if b.taken.date() >= oldest_day and b.taken.date() not in days:
-            days.add(b.taken.date())
-            keep.add(b.path)
+    keep = retained(rotated, now)
     removed = []
     for b in rotated:
         if b.path not in keep:
-            b.path.unlink(missing_ok=True)
+            b.path.unlink(missing_ok=True)  # the backup first: never one without its checksum
+            b.checksum_path.unlink(missing_ok=True)
             removed.append(b.path)
     # what a backup killed midway left (one being written now is younger than this)
-    for partial in backups_dir(db_path).glob("casefile-*.sqlite3.partial"):
+    folder = backups_dir(db_path)
+    leftovers = [*folder.glob("casefile-*.sqlite3.partial"),
+                 *folder.glob(f"casefile-*.sqlite3{CHECKSUM_SUFFIX}.partial"),
+                 *(p for p in folder.glob(f"casefile-*.sqlite3{CHECKSUM_SUFFIX}")
+                   if not p.with_name(p.name.removesuffix(CHECKSUM_SUFFIX)).exists())]
+    for leftover in leftovers:
         try:
-            if partial.stat().st_mtime < time.time() - STALE_PARTIAL_S:
-                partial.unlink()
-                removed.append(partial)
+            if leftover.stat().st_mtime < time.time() - STALE_PARTIAL_S:
+                leftover.unlink()
+                removed.append(leftover)
         except OSError:
             pass
     return removed
@@ -200,11 +335,13 @@ def find_backup(db_path: Path, backup_id: str) -> Backup:
 @dataclass(frozen=True)
 class Restored:
     """What :func:`restore_backup` did: the backup restored, the backup of the state before,
-    and table -> rows now (equal to the backup's)."""
+    table -> rows now (equal to the backup's), and ``note``: one sentence when the backup had
+    no recorded checksum (restored after its integrity check alone), else None."""
 
     restored: Backup
     before: Backup
     tables: dict[str, int]
+    note: str | None = None
 
 
 #: Called as ``progress(done, total)`` with total 100 (percent); may raise to stop.
@@ -214,8 +351,10 @@ Progress = Callable[[int, int], None]
 def restore_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
                    backup_id: str, progress: Progress | None = None) -> Restored:
     """Put the content of backup ``backup_id`` back into the open workspace database
-    (``dbapi_conn`` as for :func:`take_backup`): the backup is checked first (opens,
-    integrity_check, is a workspace; nothing is touched otherwise), the current state is
+    (``dbapi_conn`` as for :func:`take_backup`): the backup is checked first (its recorded
+    SHA-256, then: opens, integrity_check, is a workspace; nothing is touched otherwise; a
+    backup without a recorded checksum is restored after the rest of the check, with a
+    ``note``), the current state is
     backed up ("before-restore"), then the backup API copies the backup over the live
     database in one write transaction (other connections see it at their next transaction)
     and the row counts are compared.
@@ -226,7 +365,11 @@ def restore_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
     the workspace is as it was either way. Raises NotFoundError, CasefileError."""
     tell = progress or (lambda _done, _total: None)
     chosen = find_backup(db_path, backup_id)
+    verified = verify_checksum(chosen)
     counts = check_copy(chosen.path, passphrase)
+    note = None if verified else (
+        f"backup {chosen.id} has no recorded checksum (made by an older Casefile or before an "
+        f"upgrade); it passed its integrity check")
     tell(20, 100)
     before = take_backup(dbapi_conn, db_path, passphrase, "before-restore")
     tell(40, 100)
@@ -248,4 +391,4 @@ def restore_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
     if now != counts:
         raise CasefileError(f"the restore gave other row counts than backup {backup_id}; the "
                             f"state before is in backup {before.id}")
-    return Restored(restored=chosen, before=before, tables=now)
+    return Restored(restored=chosen, before=before, tables=now, note=note)

@@ -8,12 +8,15 @@ The window's engine stays open: the service copies into one of its connections a
 go of the pooled ones, which reopen on the restored database (keyed with the passphrase the
 Workspace holds in memory, for an encrypted workspace). The window then shows the workspace
 afresh (:meth:`MainWindow.reload_workspace`): the case list, the case, every view; the undo
-history is cleared, since it is about a state that is gone.
+history is cleared, since it is about a state that is gone. It says in words what was restored
+and, when the case it showed did not exist then, which case it shows instead. The same is said
+when another process restored a backup or removed the window's case
+(:meth:`BackupRestorer.show_replaced`, called by the window's workspace watch).
 """
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
@@ -41,6 +44,23 @@ if TYPE_CHECKING:  # the store's backups module loads when File ▸ Restore from
 def taken_local(backup: Backup) -> str:
     """When the backup was taken, in local time: "2024-05-02 14:03:11"."""
     return f"{backup.taken.replace(tzinfo=UTC).astimezone():%Y-%m-%d %H:%M:%S}"
+
+
+def taken_words(backup: Backup, now: datetime | None = None) -> str:
+    """When the backup was taken, in local time and in words: "2 Dec 10:05" ("2 Dec 2025
+    10:05" in another year than ``now``'s, default today)."""
+    taken = backup.taken.replace(tzinfo=UTC).astimezone()
+    year = "" if taken.year == (now or datetime.now()).year else f" {taken.year}"
+    return f"{taken.day} {taken:%b}{year} {taken:%H:%M}"
+
+
+def case_gone_sentence(gone: str, shown: str, then: bool) -> str:
+    """Why the window shows another case: ``gone`` the title of the case it showed, ``shown``
+    the one it shows now ("" for none), ``then`` True when the case is missing from a restored
+    backup ("did not exist then"), False when it was removed."""
+    where = "did not exist then" if then else "is no longer in this workspace"
+    instead = f"showing “{shown}” instead." if shown else "no case is shown."
+    return f"The case “{gone}” {where}; {instead}"
 
 
 def size_text(size: int) -> str:
@@ -190,15 +210,48 @@ class BackupRestorer:
     def _finished(self, job: Job, outcome: dict[str, Restored]) -> None:
         window = self.window
         window.restoring = False
+        window.watch.see_restores()  # its "before-restore" backup is this window's own
         done = outcome.get("done")
         if done is None:  # refused (said by the runner) or cancelled before the copy ended
             if job.outcome == "cancelled":
                 window.notify("Restore cancelled; nothing was changed.", 8000)
             return
         self.restored = done  # done, even when Cancel came after the copy
-        window.reload_workspace()
-        window.notify(f"Restored the backup of {taken_local(done.restored)} (the state before "
-                      "is a backup too)", 15000)
+        gone = window.reload_workspace()
+        message = f"Restored the backup of {taken_words(done.restored)}. " + (
+            case_gone_sentence(gone, window.case_title(), then=True) if gone is not None
+            else "The state before is a backup too.")
+        if done.note:
+            message += (" It had no recorded checksum (an older backup) and passed its "
+                        "integrity check.")
+        self.tell(message, box=gone is not None)
+
+    def show_replaced(self, restored: bool) -> None:
+        """Reload the window after another process replaced the workspace's content
+        (``restored``: it restored a backup) or removed the window's case, and say what
+        happened: in the status bar, and in a message box when the case shown changed."""
+        window = self.window
+        gone = window.reload_workspace()
+        parts = ["Another window or command restored a backup of this workspace."
+                 if restored else ""]
+        if gone is not None:
+            parts.append(case_gone_sentence(gone, window.case_title(), then=restored))
+        self.tell(" ".join(p for p in parts if p), box=gone is not None)
+
+    def tell(self, message: str, box: bool) -> None:
+        """Say ``message`` in the status bar (30 s) and, with ``box``, in an information box
+        (window-modal, not blocking; kept in ``window.messages`` while open)."""
+        window = self.window
+        window.notify(message, 30000)
+        if not box:
+            return
+        shown = QMessageBox(QMessageBox.Icon.Information, "Casefile", message,
+                            QMessageBox.StandardButton.Ok, window)
+        shown.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        shown.finished.connect(lambda _r, b=shown: window.messages.remove(b)
+                               if b in window.messages else None)
+        window.messages.append(shown)
+        shown.open()
 
 
 def install_backup_restore(window: Any, file_menu: Any) -> BackupRestorer:

@@ -424,18 +424,22 @@ class MainWindow(QMainWindow):
             return out.value
         return None
 
-    def reload_workspace(self) -> None:
+    def reload_workspace(self) -> str | None:
         """Show the workspace afresh after its content was replaced (a restored backup): the
         case list, the case (this one when it is still there, else the first), every view
-        (one Changes that reloads them all); the undo history is cleared."""
+        (one Changes that reloads them all); the undo history is cleared. Returns the title of
+        the case shown before when it is no longer there (another case, or none, is shown
+        now: :meth:`case_title`), else None."""
+        before, before_title = self.case_id, self.case_title()
         self._load_cases()
         ids = self.picker.case_ids()
         self.open_case(self.case_id if self.case_id in ids else (ids[0] if ids else None))
-        self.watch.commits.rebase()  # the change log seen before is not this one's
+        self.watch.rebase()  # the change log seen before is not this one's
         if self.case_id is not None:
             self.runner.case_changed.emit(changes(
                 self.case_id, kinds=ITEM_KINDS, evidence=True, suggestions=True, cases=True,
                 label="restore from backup"))
+        return before_title if before is not None and before not in ids else None
 
     # -- sections, tabs and delegations to the controllers ----------------------------------
 

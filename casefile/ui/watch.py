@@ -3,11 +3,15 @@
 :func:`install_workspace_watch` gives a MainWindow a timer (about once a second) that asks
 :class:`casefile.store.watch.CommitWatch` whether another process committed, and if so emits the
 window's ``runner.case_changed`` with a :class:`Changes` that makes every view reload — the same
-signal the window's own actions use, so no view has a second way to refresh. It also marks the
-window open in the workspace folder (:class:`casefile.store.watch.Presence`) and says once, in
-the status bar, when another Casefile window has the workspace open.
+signal the window's own actions use, so no view has a second way to refresh. When another
+process restored a backup (a new "before-restore" backup appeared) or the window's case is gone,
+the window is reloaded whole instead and says what happened
+(:meth:`casefile.ui.backup_restore.BackupRestorer.show_replaced`). It also marks the window open
+in the workspace folder (:class:`casefile.store.watch.Presence`) and says once, in the status
+bar, when another Casefile window has the workspace open.
 
-Uses only public members of the window: ``workspace``, ``runner``, ``case_id``, ``statusBar()``.
+Uses only public members of the window: ``workspace``, ``runner``, ``case_id``, ``statusBar()``,
+``restoring``, ``backup_restore``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from sqlalchemy.exc import DBAPIError
 
 from casefile.errors import CasefileError
 from casefile.services.changes import Changes, changes
+from casefile.services.views import case_titles
 from casefile.store.items import ITEM_KINDS
 from casefile.store.watch import CommitWatch, ForeignCommits, Presence
 
@@ -54,6 +59,8 @@ class WorkspaceWatch(QObject):
         self.presence = Presence(workspace)
         self.presence.announce()
         self.told = False
+        self.restores_seen: str | None = None
+        self.restores_seen = self._newest_restore()
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.tick)
@@ -74,13 +81,56 @@ class WorkspaceWatch(QObject):
         """One poll: presence first (so the message comes before the first reload), then
         commits. A database that cannot be read this time is polled again next time."""
         self._check_presence()
+        if getattr(self.window, "restoring", False):
+            return  # this window is restoring a backup; it shows the outcome itself
         try:
             foreign = self.commits.poll()
         except (DBAPIError, CasefileError) as exc:
             log.debug("workspace poll failed: %s", exc)
             return
-        if foreign is not None:
-            self.window.runner.case_changed.emit(self.changes_for(foreign))
+        if foreign is None:
+            return
+        restored = self._newest_restore() != self.restores_seen
+        if restored or not self._case_still_there():
+            self.window.backup_restore.show_replaced(restored)  # reloads: rebases this watch
+            return
+        self.window.runner.case_changed.emit(self.changes_for(foreign))
+
+    def rebase(self) -> None:
+        """Take the workspace as it is now as seen: its change log and its restores (after
+        this window reloaded it whole)."""
+        self.commits.rebase()
+        self.see_restores()
+
+    def see_restores(self) -> None:
+        """Take the restores made until now as seen (this window's own, also one cancelled
+        after its "before-restore" backup was taken)."""
+        self.restores_seen = self._newest_restore()
+
+    def _newest_restore(self) -> str | None:
+        """The id of the newest "before-restore" backup: another one appears when any process
+        restores a backup (None: none, or no backups folder, as on a database server)."""
+        from casefile.store.backups import backups_dir, list_backups
+        from casefile.store.workspace import database_path
+
+        path = database_path(self.window.workspace.url)
+        if path is None or not backups_dir(path).is_dir():
+            return None
+        try:
+            return next((b.id for b in list_backups(path) if b.reason == "before-restore"),
+                        None)
+        except OSError:  # the folder could not be read this time: nothing new seen
+            return self.restores_seen
+
+    def _case_still_there(self) -> bool:
+        """True when the window shows no case or its case still exists."""
+        case_id = self.window.case_id
+        if case_id is None:
+            return True
+        try:
+            return any(i == case_id for i, _title in self.window.runner.read(case_titles))
+        except (DBAPIError, CasefileError):
+            return True  # unreadable now: the next poll asks again
 
     def changes_for(self, foreign: ForeignCommits) -> Changes:
         """The Changes announced for other processes' commits: every kind, evidence,

@@ -63,7 +63,7 @@ def test_backups_taken_during_a_running_import_each_pass_the_integrity_check(
                                  stderr=subprocess.PIPE, text=True)
     taken: list[tuple[Path, bool]] = []  # (file, the import ran before and after it)
     try:
-        # no more than rotation keeps, so that every backup taken is still there to check
+        # no more than rotation keeps: each one taken is checked afterwards
         while importing.poll() is None and len(taken) < store_backups.KEEP_LAST:
             running_before = importing.poll() is None
             path = backup_now()
@@ -145,3 +145,40 @@ def test_a_restore_from_the_command_line_gives_back_the_earlier_state(tmp_path: 
     assert len(before) == 1
     assert casefile(folder, "backup", "restore", before[0]["id"]).code == 0
     assert _titles(folder, "Harbor inquiry") == ["Board clerk", "Dredging contractor"]
+
+
+def test_a_backup_with_one_altered_byte_is_refused_by_the_command_in_one_line(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "ws"
+    ws = open_workspace(folder)
+    try:
+        with ws.transaction() as s:
+            case_id = int(cases.create_case(s, "Harbor inquiry").id)
+            items.create_item(s, case_id, "person", "Harbor pilot")
+    finally:
+        ws.close()
+    now = casefile(folder, "backup", "now")
+    assert now.code == 0, now.err
+    backup_id, path = now.out.split()[1], _backup_path(now.out)
+    data = bytearray(path.read_bytes())
+    data[data.index(b"Harbor pilot") + 7] ^= 0x01  # "Harbor qilot": a sound database still
+    path.write_bytes(bytes(data))
+    assert casefile(folder, "case", "new", "Later case").code == 0
+
+    refused = casefile(folder, "backup", "restore", backup_id)
+    assert refused.code != 0
+    assert refused.err.strip().splitlines() == [
+        f"casefile: backup {backup_id} is damaged: its checksum does not match; "
+        "nothing was changed"]
+    cases_now = json.loads(casefile(folder, "case", "list", "--json").out)
+    assert sorted(c["title"] for c in cases_now) == ["Harbor inquiry", "Later case"]
+    listed = json.loads(casefile(folder, "backup", "list", "--json").out)
+    assert [b["reason"] for b in listed] == ["manual"]  # no state-before copy was taken
+
+    # the same backup without its checksum (as an older Casefile left it): restored, noted
+    path.with_name(path.name + ".sha256").unlink()
+    restored = casefile(folder, "backup", "restore", backup_id)
+    assert restored.code == 0, restored.err
+    assert f"backup {backup_id} has no recorded checksum" in restored.err
+    cases_now = json.loads(casefile(folder, "case", "list", "--json").out)
+    assert [c["title"] for c in cases_now] == ["Harbor inquiry"]

@@ -105,23 +105,47 @@ def test_a_damaged_backup_is_refused_and_nothing_changes(tmp_path: Path) -> None
         ws.close()
 
 
-def test_rotation_keeps_the_last_ten_and_one_a_day_for_a_week(tmp_path: Path) -> None:
+def test_rotation_keeps_the_last_ten_one_a_day_for_two_weeks_and_one_a_week_for_eight(
+        tmp_path: Path) -> None:
+    import os
+    import time
+
     db = tmp_path / "casefile.sqlite3"
     folder = tmp_path / "backups"
     folder.mkdir()
-    now = datetime(2024, 5, 20, 12, 0)
+    now = datetime(2024, 5, 20, 12, 0)  # a Monday
     stamps = [now - timedelta(minutes=5 * i) for i in range(15)]  # today, every 5 minutes
-    stamps += [now - timedelta(days=d, hours=h) for d in range(1, 10) for h in (1, 3)]
+    # two a day (11:00 and 09:00) on each of the 70 days before: ten weeks
+    stamps += [now - timedelta(days=d, hours=h) for d in range(1, 71) for h in (1, 3)]
     for t in stamps:
-        (folder / f"casefile-{t:%Y%m%dT%H%M%S%f}-auto.sqlite3").write_bytes(b"x")
+        backup = folder / f"casefile-{t:%Y%m%dT%H%M%S%f}-periodic.sqlite3"
+        backup.write_bytes(b"x")
+        store_backups.checksum_path(backup).write_text("0" * 64 + f"  {backup.name}\n")
     (folder / "casefile-20240101T000000-rev0006.sqlite3").write_bytes(b"x")
+    (folder / "casefile-20240102T000000000000-before-restore.sqlite3").write_bytes(b"x")
+    orphan = folder / "casefile-20240103T000000000000-manual.sqlite3.sha256"
+    orphan.write_text("0" * 64)
+    old = time.time() - store_backups.STALE_PARTIAL_S - 60
+    os.utime(orphan, (old, old))
+
     store_backups.rotate(db, now)
     kept = store_backups.list_backups(db)
-    auto = [b.taken for b in kept if b.reason == "auto"]
-    assert auto[:10] == stamps[:10]
-    # one a day for the 7 days before (their newest), none older than a week
-    assert auto[10:] == [now - timedelta(days=d, hours=1) for d in range(1, 8)]
-    assert [b.reason for b in kept if b.reason != "auto"] == ["rev0006"]
+    periodic = [b.taken for b in kept if b.reason == "periodic"]
+    assert periodic[:10] == stamps[:10]  # the last ten
+    # the newest of each day: today (among the ten) and the 13 days before
+    assert periodic[10:23] == [now - timedelta(days=d, hours=1) for d in range(1, 14)]
+    # then the newest (a Sunday's) of each week back to the eighth: weeks starting on
+    # 29 Apr, 22 Apr, 15 Apr, 8 Apr and 1 Apr (13 and 6 May have their days kept already)
+    assert periodic[23:] == [datetime(2024, m, d, 11, 0)
+                             for m, d in ((5, 5), (4, 28), (4, 21), (4, 14), (4, 7))]
+    assert sorted(b.reason for b in kept if b.reason != "periodic") == [
+        "before-restore", "rev0006"]
+    # each kept backup keeps its checksum file; those rotated away take theirs along
+    sums = sorted(p.name for p in folder.glob("*.sha256"))
+    assert sums == sorted(b.path.name + ".sha256" for b in kept if b.reason == "periodic")
+    store_backups.rotate(db, now + timedelta(days=1))  # the next day: today's go to one
+    next_day = [b.taken for b in store_backups.list_backups(db) if b.reason == "periodic"]
+    assert next_day[:11] == stamps[:10] + [now - timedelta(days=1, hours=1)]
 
 
 def test_a_backup_killed_midway_leaves_nothing_listed_and_its_leftover_goes(
@@ -190,5 +214,104 @@ def test_a_restore_stopped_during_the_copy_changes_nothing(
         done = backups.restore(ws, earlier.id, progress=lambda d, _t: told.append(d))
         assert told[-1] == 100 and done.tables["cases"] == 300
         assert "Later case" not in _titles(ws)
+    finally:
+        ws.close()
+
+
+def _alter_one_byte(path: Path, inside: bytes | None = None) -> None:
+    """Change one byte of the file ``path``: the first byte of ``inside`` (a value stored in
+    it, so the database stays well-formed) or, without it, one in the middle."""
+    data = bytearray(path.read_bytes())
+    at = data.index(inside) if inside is not None else len(data) // 2
+    data[at] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
+def test_a_backup_with_one_altered_byte_is_refused_first_and_nothing_changes(
+        tmp_path: Path, encrypted: bool) -> None:
+    ws = _open(tmp_path / "ws", encrypted)
+    try:
+        with ws.transaction() as s:
+            cases.create_case(s, "Harbor inquiry", "Dredging permits signed in March")
+        made = backups.backup_now(ws)
+        # plain: one letter of the summary, which the integrity check alone does not notice
+        _alter_one_byte(made.path, None if encrypted else b"Dredging permits")
+        if not encrypted:
+            assert store_backups.check_copy(made.path, None)["cases"] == 1
+        with ws.transaction() as s:
+            cases.create_case(s, "Later case")
+        before = sorted(p.name for p in made.path.parent.iterdir())
+        with pytest.raises(CasefileError) as refused:
+            backups.restore(ws, made.id)
+        assert str(refused.value) == (f"backup {made.id} is damaged: its checksum does not "
+                                      "match; nothing was changed")
+        assert sorted(_titles(ws)) == ["Harbor inquiry", "Later case"]
+        assert sorted(p.name for p in made.path.parent.iterdir()) == before  # no copy taken
+    finally:
+        ws.close()
+
+
+def test_each_backup_records_its_sha256_in_the_format_of_sha256sum(tmp_path: Path) -> None:
+    import hashlib
+
+    ws = open_workspace(tmp_path / "ws")
+    try:
+        made = backups.backup_now(ws)
+    finally:
+        ws.close()
+    line = made.checksum_path.read_text(encoding="ascii")
+    assert made.checksum_path.name == made.path.name + ".sha256"
+    assert line == f"{hashlib.sha256(made.path.read_bytes()).hexdigest()}  {made.path.name}\n"
+    assert [p.name for p in made.path.parent.iterdir() if p.name.endswith(".partial")] == []
+
+
+def test_a_backup_without_a_recorded_checksum_is_restored_after_its_check_with_a_note(
+        tmp_path: Path) -> None:
+    ws = open_workspace(tmp_path / "ws")
+    try:
+        with ws.transaction() as s:
+            cases.create_case(s, "Harbor inquiry")
+        older = backups.backup_now(ws)
+        older.checksum_path.unlink()  # as an older Casefile left it
+        with ws.transaction() as s:
+            cases.create_case(s, "Later case")
+        done = backups.restore(ws, older.id)
+        assert _titles(ws) == ["Harbor inquiry"]
+        assert done.note == (f"backup {older.id} has no recorded checksum (made by an older "
+                             "Casefile or before an upgrade); it passed its integrity check")
+        assert done.before.checksum_path.is_file()
+        assert backups.restore(ws, done.before.id).note is None
+        # without a checksum, damage is still caught by the integrity check
+        data = bytearray(older.path.read_bytes())
+        data[100:4000] = b"\xff" * 3900
+        older.path.write_bytes(bytes(data))
+        with pytest.raises(CasefileError, match=older.id):
+            backups.restore(ws, older.id)
+    finally:
+        ws.close()
+
+
+def test_backups_encrypted_or_re_keyed_with_their_workspace_stay_restorable(
+        tmp_path: Path) -> None:
+    from casefile.services import encryption
+
+    folder = tmp_path / "ws"
+    ws = open_workspace(folder)
+    with ws.transaction() as s:
+        cases.create_case(s, "Harbor inquiry")
+    made = backups.backup_now(ws)
+    ws.close()
+    encryption.encrypt_workspace(folder, PASS)
+    assert made.path.read_bytes()[:16] != SQLITE_HEADER
+    new = "gulls over the breakwater"
+    encryption.change_workspace_passphrase(folder, PASS, new)
+    ws = open_workspace(folder, passphrase=new)
+    try:
+        with ws.transaction() as s:
+            cases.create_case(s, "Later case")
+        done = backups.restore(ws, made.id)
+        assert done.note is None
+        assert _titles(ws) == ["Harbor inquiry"]
     finally:
         ws.close()

@@ -9,6 +9,7 @@ import threading
 import pytest
 from PySide6.QtWidgets import QDialog, QMessageBox
 
+from casefile.errors import CasefileError
 from casefile.services import backups, cases, items
 from casefile.store.workspace import open_workspace
 from casefile.ui import auto_backup as auto_backup_module
@@ -153,3 +154,94 @@ def test_the_test_windows_take_no_automatic_backup(qtbot, ui_workspace, make_win
     window = make_window()
     assert window.auto_backup is None
     assert window.restore_backup_action.isEnabled()
+
+
+def _parkland_then_harbor(ws):
+    """A workspace whose backup holds only "Parkland"; "Harbor audit" came after it. Returns
+    (backup, parkland id, harbor id)."""
+    with ws.transaction() as s:
+        park = int(cases.create_case(s, "Parkland").id)
+        items.create_item(s, park, "person", "Parks director")
+    earlier = backups.backup_now(ws)
+    with ws.transaction() as s:
+        harbor = int(cases.create_case(s, "Harbor audit").id)
+        items.create_item(s, harbor, "person", "Harbor pilot")
+    return earlier, park, harbor
+
+
+def _boxes(window) -> list[tuple[QMessageBox.Icon, str]]:
+    return [(box.icon(), box.text()) for box in window.messages]
+
+
+def test_restoring_a_backup_older_than_the_case_shown_says_so_and_shows_one_that_exists(
+        qtbot, ui_workspace, make_window, monkeypatch) -> None:
+    from casefile.ui.backup_restore import taken_words
+
+    earlier, park, harbor = _parkland_then_harbor(ui_workspace)
+    window = make_window(case_id=harbor)
+    assert window.windowTitle() == "Harbor audit — Casefile"
+    _choose_in_dialog(monkeypatch, earlier.id, [])
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *_a, **_k: QMessageBox.StandardButton.Yes)
+    window.restore_backup_action.trigger()
+    job = window.backup_restore.job
+    qtbot.waitUntil(lambda: job.done, timeout=30_000)
+    assert job.outcome == "succeeded", job.error
+
+    said = (f"Restored the backup of {taken_words(earlier)}. The case “Harbor audit” did not "
+            "exist then; showing “Parkland” instead.")
+    assert window.statusBar().currentMessage() == said
+    assert _boxes(window) == [(QMessageBox.Icon.Information, said)]
+    assert window.case_id == park and window.windowTitle() == "Parkland — Casefile"
+    assert window.picker.case_ids() == [park]
+    assert _people(window) == ["Parks director"]
+    qtbot.wait(1500)  # a poll of the workspace watch comes and goes: nothing else is said
+    assert _boxes(window) == [(QMessageBox.Icon.Information, said)]
+    assert window.create_item("person", "Groundskeeper") is not None  # in a case that exists
+    assert _people(window) == ["Groundskeeper", "Parks director"]
+
+
+def test_a_restore_by_another_process_is_said_in_the_window_and_it_shows_a_case_that_exists(
+        qtbot, ui_workspace, make_window) -> None:
+    earlier, park, harbor = _parkland_then_harbor(ui_workspace)
+    window = make_window(case_id=harbor)
+    other = open_workspace(ui_workspace.folder)  # as `casefile backup restore` would
+    try:
+        backups.restore(other, earlier.id)
+    finally:
+        other.close()
+    said = ("Another window or command restored a backup of this workspace. The case “Harbor "
+            "audit” did not exist then; showing “Parkland” instead.")
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage() == said, timeout=10_000)
+    assert _boxes(window) == [(QMessageBox.Icon.Information, said)]
+    assert window.case_id == park and window.windowTitle() == "Parkland — Casefile"
+    assert _people(window) == ["Parks director"]
+    assert window.create_item("person", "Groundskeeper") is not None
+    assert _boxes(window) == [(QMessageBox.Icon.Information, said)]  # no "no case with id"
+
+
+def test_a_restore_stopped_after_its_safety_copy_is_not_taken_for_one_made_elsewhere(
+        qtbot, ui_workspace, make_window, monkeypatch) -> None:
+    earlier, _park, harbor = _parkland_then_harbor(ui_workspace)
+    window = make_window(case_id=harbor)
+
+    def stopped(ws, _backup_id, progress=None):
+        backups.backup_now(ws, "before-restore")  # as a restore cancelled during its copy
+        raise CasefileError("the restore was stopped; nothing was changed")
+
+    monkeypatch.setattr(backups, "restore", stopped)
+    job = window.backup_restore.restore(earlier.id)
+    qtbot.waitUntil(lambda: job.done, timeout=30_000)
+    window.messages.clear()  # the refusal's own box
+    other = open_workspace(ui_workspace.folder)  # then another process adds a case
+    try:
+        with other.transaction() as s:
+            cases.create_case(s, "Tug fleet")
+    finally:
+        other.close()
+    qtbot.waitUntil(lambda: "Tug fleet" in [window.case_box.itemText(i)
+                                            for i in range(window.case_box.count())],
+                    timeout=10_000)
+    assert window.case_id == harbor and _people(window) == ["Harbor pilot"]
+    assert "restored a backup" not in window.statusBar().currentMessage()
+    assert _boxes(window) == []
