@@ -367,16 +367,19 @@ def _backup_sqlite(engine: Engine, revision: str, passphrase: str | None = None)
             backup_encrypted(keyed, target, passphrase)
         finally:
             keyed.close()
-        return target
-    src = db_files.connect(db_path)
-    try:
-        dst = db_files.connect(target)
+    else:
+        src = db_files.connect(db_path)
         try:
-            src.backup(dst)
+            dst = db_files.connect(target)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
         finally:
-            dst.close()
-    finally:
-        src.close()
+            src.close()
+    from casefile.store.backups import record_checksum
+
+    record_checksum(target)  # restore checks it first, as for every backup
     return target
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from alembic import command
 from sqlalchemy import text
 
+from casefile.store import backups as store_backups
 from casefile.store import workspace as wsmod
 from casefile.store.encryption import SQLITE_HEADER, connect_raw, table_digests
 from tests.e2e.cli_helpers import casefile, pdf_text
@@ -171,7 +172,10 @@ def test_encrypting_a_plain_workspace_keeps_every_row_and_leaves_no_plain_copy(
 
     assert leaks(folder) == {}
     assert sorted(p.name for p in folder.iterdir() if p.is_file()) == ["casefile.sqlite3"]
-    assert sorted(p.name for p in (folder / "backups").iterdir()) == [backup.name]
+    assert sorted(p.name for p in (folder / "backups").iterdir()) == [
+        backup.name, backup.name + ".sha256"]  # the checksum is of the encrypted bytes now
+    [listed] = store_backups.list_backups(folder / "casefile.sqlite3")
+    assert store_backups.verify_checksum(listed) is True
     assert _header(db) != SQLITE_HEADER and _header(backup) != SQLITE_HEADER
     assert _digests(db, PASS) == before  # every row of every table, search index included
     assert _digests(backup, PASS) == backup_before

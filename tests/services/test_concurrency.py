@@ -51,10 +51,12 @@ def test_two_threads_save_the_same_loaded_version_one_wins(workspace, case_id) -
     outcome: dict[str, object] = {}
 
     def save(role: str) -> None:
+        # both start at once from the same loaded version; a write transaction waits for the
+        # other's write lock (BEGIN IMMEDIATE), so they run one after the other
+        barrier.wait(timeout=10)
         try:
             with workspace.transaction() as s:
                 items.get_item(s, pid)
-                barrier.wait(timeout=10)
                 items.update_item(s, pid, expected_version=loaded, role=role)
             outcome[role] = "saved"
         except ConflictError as exc:
