@@ -629,6 +629,7 @@ def cmd_case(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from casefile.filenames import printable_name
     from casefile.services import batch, cases
 
     if args.files[0] == "ftm" and len(args.files) > 1 and not Path("ftm").exists():
@@ -659,9 +660,9 @@ def cmd_import(args: argparse.Namespace) -> int:
             return
         if r is None:
             reason = outcome.error or "cannot be imported"
-            named = outcome.path in given and outcome.path.name in reason
-            print(f"casefile: {reason if named else f'{outcome.path}: {reason}'}",
-                  file=sys.stderr)
+            named = outcome.path in given and printable_name(outcome.path.name) in reason
+            where = printable_name(str(outcome.path))
+            print(f"casefile: {reason if named else f'{where}: {reason}'}", file=sys.stderr)
             return
         print(f"{outcome.status}: {r.title} (document {r.document_id}, sha256 {r.sha256[:12]})")
         for note in r.notes:
