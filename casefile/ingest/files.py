@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from casefile.errors import IngestError
-from casefile.ingest import detect
 from casefile.filenames import name_note, printable_name
+from casefile.ingest import detect
 from casefile.ingest.budget import refuse_special, special_kind
 from casefile.ingest.text import ingest_markdown, ingest_plain
 from casefile.ingest.types import Ingested
