@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import unicodedata
 
-
 _ESCAPED = re.compile("[\udc80-\udcff]+")
 
 
@@ -30,9 +29,9 @@ def _decoded(run: re.Match[str]) -> str:
 def printable_name(name: str) -> str:
     """A file name (or path) as it can be printed and stored: each run of bytes that are not
     UTF-8 (kept by Python as lone surrogates, ``'caf\\udce9.txt'``) is decoded as
-    Windows-1252 when that yields Latin letters (U+00C0..U+017F) (``'café.txt'``: names made on older Windows or
-    Latin-1 systems), else each of its bytes becomes U+FFFD (``'caf\ufffd.txt'``). Other names
-    are returned unchanged."""
+    Windows-1252 when that yields Latin letters, U+00C0..U+017F (``'café.txt'``: names made
+    on older Windows or Latin-1 systems), else each of its bytes becomes U+FFFD
+    (``'caf\\ufffd.txt'``). Other names are returned unchanged."""
     return _ESCAPED.sub(_decoded, name)
 
 
