@@ -495,7 +495,9 @@ def cmd_suggest(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"casefile: document {doc_id} “{title}”: {sug['error']}", file=sys.stderr)
             continue
-        if not args.json:
+        if not args.json and sug.get("skipped"):
+            print(f"document {doc_id} “{title}”: {sug['skipped']}")
+        elif not args.json:
             counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
             print(f"document {doc_id} “{title}”: suggestions ({sug.get('model') or sug['mode']})"
                   f": {counts or 'none new'}")
@@ -673,6 +675,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         if isinstance(sug, dict):
             if "error" in sug:
                 print(f"  suggestions failed: {sug['error']}")
+            elif sug.get("skipped"):
+                print(f"  {sug['skipped']}")
             else:
                 counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
                 print(f"  suggestions ({sug.get('model') or sug['mode']}): {counts or 'none'}")
@@ -813,7 +817,8 @@ def _suggest(ws: Any, document_id: int, model: str | None = None,
     except (CasefileError, ImportError) as exc:
         return {"error": str(exc)}
     return {"mode": res.mode, "model": res.model, "counts": res.counts,
-            "linked_to_known": res.linked_to_known}
+            "linked_to_known": res.linked_to_known} | (
+                {"skipped": res.skipped} if res.skipped else {})
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -830,6 +835,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         _print_json(result)
         return 0
     print(f"mode: {result.get('mode')}")
+    if result.get("skipped"):
+        print(f"note: {result['skipped']}")
+        return 0
     print(f"model: {result.get('model') or 'none (rules only)'}")
     for key in ("people", "organizations", "places"):
         for e in result.get(key, []):
