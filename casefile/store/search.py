@@ -287,7 +287,10 @@ def _piece_tokens(value: str) -> list[str]:
         return _mixed_tokens(folded)
     else:
         pattern = _TOKEN
-    return [t for t in pattern.findall(folded) if len(t) <= MAX_TOKEN_CHARS]
+    found: list[str] = pattern.findall(folded)
+    if found and max(map(len, found)) > MAX_TOKEN_CHARS:  # (the check runs at C speed)
+        found = [t for t in found if len(t) <= MAX_TOKEN_CHARS]
+    return found
 
 
 @cache
