@@ -8,10 +8,11 @@ process a few megabytes whatever the file expands to.
 from __future__ import annotations
 
 import os
+import signal
 import struct
 import subprocess
+import sys
 import tempfile
-import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,28 +134,39 @@ class Measured:
     peak: int
 
 
+#: Run by a small Python between the test and ``casefile``: a child's ``ru_maxrss`` starts at
+#: the peak of the process it was forked from (Linux records the old memory's high-water mark
+#: at exec), so ``casefile`` is forked from this small process, not from pytest, and its peak
+#: is read with ``os.wait4`` on it alone. argv: peak file, then the command.
+_MEASURE = """
+import os, subprocess, sys
+proc = subprocess.Popen(sys.argv[2:], stdin=subprocess.DEVNULL)
+_pid, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(f"{usage.ru_maxrss * 1024} {os.waitstatus_to_exitcode(status)}")
+"""
+
+
 def run_measured(workspace: Path, *args: str, timeout: float = 120) -> Measured:
     """Run ``casefile --workspace WORKSPACE ARGS...`` (the installed command, as
-    :func:`tests.e2e.cli_helpers.casefile` does) and measure its peak memory with
-    ``os.wait4`` on that child. Raises subprocess.TimeoutExpired (after killing it) when it
+    :func:`tests.e2e.cli_helpers.casefile` does) and measure the peak memory of that process
+    alone (see :data:`_MEASURE`). Raises subprocess.TimeoutExpired (after killing it) when it
     runs longer than ``timeout`` seconds."""
     argv, env = command(workspace, *args)
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                env=env)
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                proc.returncode = -9
-                raise subprocess.TimeoutExpired(argv, timeout)
-            time.sleep(0.05)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return Measured(proc.returncode, out.read().decode("utf-8", "replace"),
-                        err.read().decode("utf-8", "replace"), usage.ru_maxrss * 1024)
+    with tempfile.TemporaryDirectory() as folder:
+        peak_file = Path(folder) / "peak"
+        with open(Path(folder) / "out", "w+b") as out, open(Path(folder) / "err", "w+b") as err:
+            proc = subprocess.Popen([sys.executable, "-c", _MEASURE, str(peak_file), *argv],
+                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
+                                    start_new_session=True)
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)  # the measuring process and casefile
+                proc.wait()
+                raise
+            out.seek(0)
+            err.seek(0)
+            peak, code = (int(v) for v in peak_file.read_text().split())
+            return Measured(code, out.read().decode("utf-8", "replace"),
+                            err.read().decode("utf-8", "replace"), peak)
