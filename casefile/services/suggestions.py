@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
@@ -103,10 +103,17 @@ def extract_for_document(
     ``extract --json`` shape. NotFoundError; ModelError if the chosen model cannot load.
     """
     from casefile.extract import extract_suggestions
+    from casefile.extract.types import skipped_result
 
-    doc = session.get(Document, document_id)
-    if doc is None:
+    length = session.execute(select(func.length(Document.text))
+                             .where(Document.id == document_id)).first()
+    if length is None:
         raise NotFoundError(f"no document with id {document_id}")
+    skipped = skipped_result(int(length[0] or 0))  # a text too long is not even loaded
+    if skipped is not None:
+        return skipped
+    doc = session.get(Document, document_id)
+    assert doc is not None
     known, rejected = extraction_context(session, doc.case_id)
     return extract_suggestions(doc.text, doc.published, known=known, rejected=rejected, mode=mode,
                                model=model)
