@@ -495,7 +495,9 @@ def cmd_suggest(args: argparse.Namespace) -> int:
             if not args.json:
                 print(f"casefile: document {doc_id} “{title}”: {sug['error']}", file=sys.stderr)
             continue
-        if not args.json:
+        if not args.json and sug.get("skipped"):
+            print(f"document {doc_id} “{title}”: {sug['skipped']}")
+        elif not args.json:
             counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
             print(f"document {doc_id} “{title}”: suggestions ({sug.get('model') or sug['mode']})"
                   f": {counts or 'none new'}")
@@ -631,6 +633,7 @@ def cmd_case(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from casefile.filenames import printable_name
     from casefile.services import batch, cases
 
     if args.files[0] == "ftm" and len(args.files) > 1 and not Path("ftm").exists():
@@ -661,9 +664,9 @@ def cmd_import(args: argparse.Namespace) -> int:
             return
         if r is None:
             reason = outcome.error or "cannot be imported"
-            named = outcome.path in given and outcome.path.name in reason
-            print(f"casefile: {reason if named else f'{outcome.path}: {reason}'}",
-                  file=sys.stderr)
+            named = outcome.path in given and printable_name(outcome.path.name) in reason
+            where = printable_name(str(outcome.path))
+            print(f"casefile: {reason if named else f'{where}: {reason}'}", file=sys.stderr)
             return
         print(f"{outcome.status}: {r.title} (document {r.document_id}, sha256 {r.sha256[:12]})")
         for note in r.notes:
@@ -674,6 +677,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         if isinstance(sug, dict):
             if "error" in sug:
                 print(f"  suggestions failed: {sug['error']}")
+            elif sug.get("skipped"):
+                print(f"  {sug['skipped']}")
             else:
                 counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
                 print(f"  suggestions ({sug.get('model') or sug['mode']}): {counts or 'none'}")
@@ -814,7 +819,8 @@ def _suggest(ws: Any, document_id: int, model: str | None = None,
     except (CasefileError, ImportError) as exc:
         return {"error": str(exc)}
     return {"mode": res.mode, "model": res.model, "counts": res.counts,
-            "linked_to_known": res.linked_to_known}
+            "linked_to_known": res.linked_to_known} | (
+                {"skipped": res.skipped} if res.skipped else {})
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -831,6 +837,9 @@ def cmd_extract(args: argparse.Namespace) -> int:
         _print_json(result)
         return 0
     print(f"mode: {result.get('mode')}")
+    if result.get("skipped"):
+        print(f"note: {result['skipped']}")
+        return 0
     print(f"model: {result.get('model') or 'none (rules only)'}")
     for key in ("people", "organizations", "places"):
         for e in result.get(key, []):

@@ -32,7 +32,7 @@ from casefile.extract.places import find_places, outside_names
 from casefile.extract.repairs import looks_like_person, split_entity, split_rule_org
 from casefile.extract.spans import SpanSet
 from casefile.extract.text import fold, norm_key, sentence_index, sentence_spans
-from casefile.extract.types import Candidate, KnownItem
+from casefile.extract.types import Candidate, KnownItem, skipped_result
 
 Mode = Literal["auto", "rules"]
 
@@ -579,8 +579,9 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
          "events": [{"date", "precision", "text", "start", "end"}],
          "followups": [{"text", "kind", "due", "start", "end"}],
          "claims": [{"text", "start", "end", "attributed_to", "via", "status"}],
-         "mode": "spacy" | "rules",
-         "model": "en_core_web_sm 3.8.0" (the spaCy pipeline's name and version) | None}
+         "mode": "spacy" | "rules" | "skipped",
+         "model": "en_core_web_sm 3.8.0" (the spaCy pipeline's name and version) | None,
+         "skipped": "suggestions skipped: ..." (only for a text too long to read)}
 
     Offsets are Python str indices into ``text`` (``text[start:end]`` is the mention); dates
     are ISO 8601 strings. ``published`` anchors relative dates and due dates (without it those
@@ -590,11 +591,17 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     ``mode="rules"`` never imports spaCy. ``model`` chooses the spaCy pipeline in "auto" mode:
     an installed package name or a pipeline folder (default: ``CASEFILE_SPACY_MODEL``, else the
     installed en_core_web_* one); "model" in the result says which one made the suggestions
-    (None in rules mode). Raises ValueError for an unknown mode, ModelError (a CasefileError)
-    if a chosen model is not installed or cannot load.
+    (None in rules mode). A text longer than :data:`casefile.ingest.budget.MAX_SUGGEST_CHARS`
+    is not read: the shape comes back empty with ``"mode": "skipped"`` and ``"skipped"``, the
+    note saying why (:func:`casefile.extract.types.skipped_result`). Raises ValueError for an
+    unknown mode, ModelError (a CasefileError) if a chosen model is not installed or cannot
+    load.
     """
     if mode not in ("auto", "rules"):
         raise ValueError(f"unknown extraction mode {mode!r} (use 'auto' or 'rules')")
+    skipped = skipped_result(len(text))
+    if skipped is not None:
+        return skipped
     ft = fold(text)
     sentences = sentence_spans(ft)
     known = list(known)

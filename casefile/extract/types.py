@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 EntityKind = Literal["person", "organization", "place"]
 
@@ -47,3 +47,19 @@ class Candidate:
     titled: bool = False  # a title or rank stood right before the name
     known: KnownItem | None = None
     notes: dict[str, str] = field(default_factory=dict)
+
+
+def skipped_result(length: int) -> dict[str, Any] | None:
+    """What :func:`casefile.extract.extract_suggestions` returns for a text of ``length``
+    characters too long for suggestions (above
+    :data:`casefile.ingest.budget.MAX_SUGGEST_CHARS`): its shape with no suggestion,
+    ``"mode": "skipped"`` and ``"skipped"``: the note saying why ("suggestions skipped: the
+    text is 60 million characters, above the 2 million limit; run `casefile extract` on
+    parts"). None for a text suggestions run on."""
+    from casefile.ingest.budget import suggestions_skipped
+
+    note = suggestions_skipped(length)
+    if note is None:
+        return None
+    return {"people": [], "organizations": [], "places": [], "events": [], "followups": [],
+            "claims": [], "mode": "skipped", "model": None, "skipped": note}

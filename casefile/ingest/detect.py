@@ -7,8 +7,10 @@ out of bytes that are not one.
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
+import unicodedata
 import zipfile
 
 PDF = "application/pdf"
@@ -102,12 +104,83 @@ _NOT_CONTROL = bytes(b for b in range(256)
                      if not ((b < 0x20 and b not in (9, 10, 12, 13, 27)) or b == 0x7F))
 
 
+#: UTF-32 byte-order marks (checked before UTF-16's: ``FF FE 00 00`` starts with ``FF FE``).
+UTF32_BOMS = ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"))
+
+
+def _plausible_text(text: str) -> bool:
+    """True when decoded text has (almost) no characters that never occur in text: C0/C1
+    controls other than tab, newline, carriage return and form feed, unassigned code points,
+    private-use characters, surrogates."""
+    if not text:
+        return False
+    bad = sum(1 for char in text
+              if char not in "\t\n\r\f" and unicodedata.category(char) in ("Cc", "Cn", "Co",
+                                                                           "Cs"))
+    return bad <= len(text) // 100
+
+
+_NOT_ASCII_TEXT = bytes(b for b in range(256) if not (0x20 <= b < 0x7F or b in (9, 10, 13)))
+
+
+def unicode_without_bom(data: bytes) -> str | None:
+    """The codec of UTF-16 or UTF-32 text that has no byte-order mark (``"utf-16-le"``,
+    ``"utf-16-be"``, ``"utf-32-le"``, ``"utf-32-be"``), else None.
+
+    Judged on the first 64 KB by the pattern of its zero bytes: text in these encodings has
+    them in fixed places of each code unit (the high bytes of Latin letters, digits and
+    spaces; in UTF-32 the top byte of every character), hardly elsewhere; CJK text in UTF-16
+    has them in both places, but then few of its bytes are ASCII. A candidate must then
+    decode strictly and read as text (:func:`_plausible_text`).
+    """
+    sample = data[:65536]
+    if b"\x00" not in sample:
+        return None
+    candidates: list[str] = []
+    words = sample[: len(sample) // 4 * 4]
+    if len(words) >= 4:
+        lanes = [words[k::4] for k in range(4)]
+        if not lanes[3].strip(b"\x00") and lanes[2].count(0) >= 0.9 * len(lanes[2]):
+            candidates.append("utf-32-le")
+        if not lanes[0].strip(b"\x00") and lanes[1].count(0) >= 0.9 * len(lanes[1]):
+            candidates.append("utf-32-be")
+    pairs = sample[: len(sample) // 2 * 2]
+    even, odd = pairs[0::2].count(0), pairs[1::2].count(0)
+    if odd > 4 * even:  # Latin, Greek, Cyrillic...: zero high bytes in one lane
+        candidates.append("utf-16-le")
+    elif even > 4 * odd:
+        candidates.append("utf-16-be")
+    else:
+        # CJK text has zero bytes in both lanes (U+4E00 is 00 4E) and few ASCII bytes; bytes
+        # that are mostly ASCII with zeros here and there are text padded with NUL, or binary
+        ascii_bytes = len(pairs.translate(None, _NOT_ASCII_TEXT))
+        if ascii_bytes < 0.8 * (len(pairs) - even - odd):
+            candidates += ["utf-16-le", "utf-16-be"] if odd >= even else ["utf-16-be",
+                                                                          "utf-16-le"]
+    best: tuple[float, str] | None = None
+    for codec in candidates:
+        try:
+            text = codecs.getincrementaldecoder(codec)("strict").decode(sample, final=False)
+        except UnicodeDecodeError:
+            continue
+        if _plausible_text(text):
+            # both byte orders may decode: the right one reads as letters, digits, spaces
+            # and punctuation; the other as symbols and rare characters
+            words = sum(1 for char in text if unicodedata.category(char)[0] in "LNPZ"
+                        or char in "\n\r\t")
+            score = words / len(text)
+            if best is None or score > best[0]:
+                best = (score, codec)
+    return best[1] if best is not None else None
+
+
 def looks_binary(data: bytes) -> bool:
     """True when the bytes are not text in any encoding: NUL bytes, or many control characters.
 
-    Text files never contain NUL (UTF-16 files, which do, are recognised by their BOM before this
-    is asked); more than 5% of C0 control characters other than tab, newline, carriage return,
-    form feed and escape also means binary data.
+    Text files never contain NUL (UTF-16 and UTF-32 files, which do, are recognised by their BOM
+    or :func:`unicode_without_bom` before this is asked); more than 5% of C0 control
+    characters other than tab, newline, carriage return, form feed and escape also means
+    binary data.
     """
     sample = data[:65536]
     if not sample:
@@ -140,8 +213,10 @@ def detect_type(data: bytes, filename: str) -> str:
     for magic, mime in _MAGIC:
         if head.startswith(magic):
             return mime
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return _text_type(filename)  # UTF-16 with a BOM: text; sniff no further
+    if head.startswith((b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")):
+        return _text_type(filename)  # UTF-16 or UTF-32 with a BOM: text; sniff no further
+    if unicode_without_bom(data) is not None:
+        return _text_type(filename)
     if looks_binary(data):
         return BINARY
     body = head[3:] if head.startswith(b"\xef\xbb\xbf") else head

@@ -7,11 +7,15 @@ content. Anything a library raises on bad input comes out as IngestError with on
 from __future__ import annotations
 
 import errno
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
 from casefile.errors import IngestError
+from casefile.filenames import name_note, printable_name
 from casefile.ingest import detect
+from casefile.ingest.budget import refuse_special, special_kind
 from casefile.ingest.text import ingest_markdown, ingest_plain
 from casefile.ingest.types import Ingested
 
@@ -86,12 +90,16 @@ def ingest_bytes(data: bytes, filename: str, *, password: str | None = None) -> 
     """Read one file's bytes into text and metadata.
 
     ``filename`` is the name shown in messages and kept on the result (only the type of
-    equally textual content, .md vs .txt, depends on it). ``password`` opens an encrypted PDF.
+    equally textual content, .md vs .txt, depends on it); a name that is not UTF-8 is made
+    printable (:func:`casefile.filenames.printable_name`) and a note gives its bytes.
+    ``password`` opens an encrypted PDF.
     Returns an :class:`Ingested` whose ``mime_type`` is the detected type.
 
     Raises IngestError (one sentence naming the file) for empty, binary, unsupported, damaged or
     encrypted content; never another exception for bad input.
     """
+    note = name_note(filename)
+    filename = printable_name(filename)
     if not data:
         raise IngestError(f"{filename} is empty")
     mime = detect.detect_type(data, filename)
@@ -107,6 +115,8 @@ def ingest_bytes(data: bytes, filename: str, *, password: str | None = None) -> 
     except Exception as exc:  # a library choking on bad input must not leak a traceback
         raise IngestError(f"{filename} is damaged and cannot be read") from exc
     result.filename = filename
+    if note is not None:
+        result.notes.append(note)
     named = _NAMED_AS.get(Path(filename).suffix.lower())
     if named is not None and _LABELS.get(named) != _LABELS.get(mime, mime):
         result.notes.append(f"The file is named {Path(filename).suffix.lower()} but holds "
@@ -142,33 +152,45 @@ def _size(n: int) -> str:
 def read_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """Read a file's bytes, refusing what cannot be imported.
 
-    Raises IngestError when the path is missing, a folder, unreadable, larger than
-    ``max_bytes`` (the message gives the size and the limit) or empty.
+    The path is looked at with ``os.stat`` first: a named pipe, a device or a socket is refused
+    without being opened (reading a pipe would wait forever for a writer). Raises IngestError
+    when the path is missing, a folder, such a special file, unreadable, larger than
+    ``max_bytes`` (the message gives the size and the limit) or empty. Names in messages are
+    printable (:func:`casefile.filenames.printable_name`).
     """
     path = Path(path)
+    shown, name = printable_name(str(path)), printable_name(path.name)
     try:
-        if not path.exists():
-            raise IngestError(f"{path} does not exist")
-        if path.is_dir():
-            raise IngestError(f"{path} is a folder, not a file")
-        size = path.stat().st_size
-        if size > max_bytes:
+        try:
+            found = refuse_special(path)
+        except FileNotFoundError:
+            raise IngestError(f"{shown} does not exist") from None
+        if stat.S_ISDIR(found.st_mode):
+            raise IngestError(f"{shown} is a folder, not a file")
+        if found.st_size > max_bytes:
             raise IngestError(
-                f"{path.name} is {_size(size)}, over the {_size(max_bytes)} limit for imports"
+                f"{name} is {_size(found.st_size)}, over the {_size(max_bytes)} limit for imports"
             )
-        with path.open("rb") as handle:
+        # O_NONBLOCK: should a pipe take the file's place after the check, opening it does not
+        # wait for a writer, and the check below refuses it
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+        fd = os.open(path, flags)
+        with open(fd, "rb") as handle:
+            kind = special_kind(os.fstat(fd).st_mode)
+            if kind is not None:
+                raise IngestError(f"{name} was not imported: it is {kind}, not a file")
             data = handle.read(max_bytes + 1)
     except IngestError:
         raise
     except PermissionError:
-        raise IngestError(f"{path} cannot be read (permission denied)") from None
+        raise IngestError(f"{shown} cannot be read (permission denied)") from None
     except OSError as exc:
         reason = exc.strerror or errno.errorcode.get(exc.errno or 0, "error")
-        raise IngestError(f"{path} cannot be read ({reason})") from None
+        raise IngestError(f"{shown} cannot be read ({reason})") from None
     if len(data) > max_bytes:  # grew while we looked at it
-        raise IngestError(f"{path.name} is over the {_size(max_bytes)} limit for imports")
+        raise IngestError(f"{name} is over the {_size(max_bytes)} limit for imports")
     if not data:
-        raise IngestError(f"{path.name} is empty")
+        raise IngestError(f"{name} is empty")
     return data
 
 

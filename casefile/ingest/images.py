@@ -10,30 +10,67 @@ document viewer's page pane shows it like a scanned PDF. Pillow loads with the f
 from __future__ import annotations
 
 import io
+import re
+import warnings
 from pathlib import PurePath
 from typing import Any
 
 from casefile.errors import IngestError
+from casefile.ingest import budget
 from casefile.ingest.types import Ingested
 
 #: Image types imported (the others are refused with their name).
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/tiff")
 #: Pages are separated as a PDF's are (``casefile.ingest.pdf.PAGE_SEPARATOR``).
 PAGE_SEPARATOR = "\n\n"
-#: An image with more pixels than this is refused (Pillow's decompression-bomb guard).
-MAX_PIXELS = 200_000_000
+_BOMB_PIXELS = re.compile(r"\((\d+) pixels\)")
+
+
+def open_image(data: bytes, filename: str) -> Any:
+    """The image as Pillow opens it, its header read and nothing decoded yet, each frame's
+    size checked against :data:`casefile.ingest.budget.MAX_IMAGE_PIXELS` and its frames
+    counted against :data:`~casefile.ingest.budget.MAX_IMAGE_FRAMES`. Raises IngestError
+    ("scan.png was not imported: 14000×14000 pixels is more than the 100-megapixel limit")
+    for an oversized image, IngestError for one Pillow cannot open."""
+    from PIL import Image
+
+    # Pillow's own guard (a warning above this, an error above twice this) stays on for every
+    # image opened in the process; the refusal below names the size.
+    Image.MAX_IMAGE_PIXELS = budget.MAX_IMAGE_PIXELS
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            budget.check_image_size(image.width, image.height, filename)
+            frames = int(getattr(image, "n_frames", 1) or 1)
+            if frames > budget.MAX_IMAGE_FRAMES:
+                raise IngestError(
+                    f"{filename} was not imported: it has {budget.count(frames)} frames; "
+                    f"Casefile reads at most {budget.count(budget.MAX_IMAGE_FRAMES)}")
+            for number in range(1, frames):  # frames of a TIFF may differ in size
+                image.seek(number)
+                budget.check_image_size(image.width, image.height, filename)
+            if frames > 1:
+                image.seek(0)
+    except IngestError:
+        raise
+    except Image.DecompressionBombError as exc:
+        found = _BOMB_PIXELS.search(str(exc))
+        size = f"{budget.count(int(found.group(1)))} pixels" if found else "its size"
+        raise IngestError(
+            f"{filename} was not imported: {size} is more than the "
+            f"{budget.megapixels(budget.MAX_IMAGE_PIXELS)}-megapixel limit") from None
+    except Exception:
+        raise IngestError(f"{filename} is a damaged image and cannot be read") from None
+    return image
 
 
 def _open(data: bytes, filename: str) -> Any:
-    """The image as Pillow opens it (loaded); IngestError when it cannot."""
-    from PIL import Image
-
-    Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+    """The image as Pillow opens it (:func:`open_image`), its first frame decoded; IngestError
+    when it cannot be."""
+    image = open_image(data, filename)
     try:
-        image = Image.open(io.BytesIO(data))
         image.load()
-    except Image.DecompressionBombError:
-        raise IngestError(f"{filename} is an image too large to read") from None
     except Exception:
         raise IngestError(f"{filename} is a damaged image and cannot be read") from None
     return image
@@ -44,7 +81,8 @@ def ingest_image(data: bytes, filename: str, mime_type: str) -> Ingested:
 
     ``page_starts`` are the offsets of the (empty) pages in the text of separators; ``extra``
     holds ``pages``, ``needs_ocr`` (1-based pages) and ``image`` (``{"width", "height"}`` in
-    pixels of the first frame). Raises IngestError for a damaged or oversized image."""
+    pixels of the first frame). Raises IngestError for a damaged image, and before decoding
+    anything for one over the pixel or frame limits (:func:`open_image`)."""
     image = _open(data, filename)
     frames = max(1, int(getattr(image, "n_frames", 1) or 1))
     text = PAGE_SEPARATOR * (frames - 1)

@@ -434,6 +434,7 @@ def _pdf_pages(data: bytes, pages: Sequence[int],
                     continue
                 page = document[number - 1]
                 try:
+                    _check_page_images(page, number)
                     width, height = page.get_size()
                     if page.get_rotation() % 180:
                         width, height = height, width
@@ -449,26 +450,65 @@ def _pdf_pages(data: bytes, pages: Sequence[int],
             document.close()
 
 
-def _image_frames(data: bytes, pages: Sequence[int]) -> Iterator[tuple[int, Image]]:
-    import io
+def _check_page_images(page: Any, number: int) -> None:
+    """Raise OcrError when an image drawn on the PDF page ``number`` has more pixels than
+    :data:`casefile.ingest.budget.MAX_IMAGE_PIXELS` (rendering the page decodes it), from
+    the image's own header, before anything is decoded."""
+    import pypdfium2.raw as pdfium_c
 
-    from PIL import Image as PILImage
+    from casefile.ingest.budget import MAX_IMAGE_PIXELS, megapixels
+
+    for found in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE]):
+        try:
+            width, height = found.get_px_size()
+        except Exception:  # PDFium cannot say: rendering decides
+            continue
+        if width * height > MAX_IMAGE_PIXELS:
+            raise OcrError(f"page {number} holds an image of {width}\u00d7{height} pixels, more "
+                           f"than the {megapixels(MAX_IMAGE_PIXELS)}-megapixel limit; it was "
+                           "not read")
+
+
+def _image_frames(data: bytes, pages: Sequence[int]) -> Iterator[tuple[int, Image]]:
     from PIL import ImageOps
 
+    from casefile.errors import IngestError
+    from casefile.ingest.images import open_image
+
     try:
-        image = PILImage.open(io.BytesIO(data))
-        frames = getattr(image, "n_frames", 1)
-    except Exception as exc:
-        raise OcrError("the image cannot be read for OCR") from exc
+        image = open_image(data, "the image")  # sizes checked before any pixel is decoded
+    except IngestError as exc:
+        raise OcrError(f"the image cannot be read for OCR ({exc})") from exc
+    frames = getattr(image, "n_frames", 1)
     for number in pages:
         if not 0 < number <= frames:
             continue
         try:
             image.seek(number - 1)
-            frame = ImageOps.exif_transpose(image.copy())
+            frame = ImageOps.exif_transpose(_scaled_for_ocr(image))
         except Exception as exc:
             raise OcrError(f"frame {number} of the image cannot be read") from exc
         yield number, frame
+
+
+def _scaled_for_ocr(image: Any) -> Image:
+    """The current frame, scaled down by a whole factor to at most
+    :data:`casefile.ingest.budget.MAX_OCR_PIXELS` (a JPEG decoded at that scale directly)."""
+    import math
+
+    from casefile.ingest.budget import MAX_OCR_PIXELS
+
+    pixels = image.width * image.height
+    if pixels <= MAX_OCR_PIXELS:
+        return image.copy()
+    factor = math.ceil(math.sqrt(pixels / MAX_OCR_PIXELS))
+    if image.format == "JPEG":
+        image.draft(image.mode, (image.width // factor, image.height // factor))
+        pixels = image.width * image.height
+        if pixels <= MAX_OCR_PIXELS:
+            return image.copy()
+        factor = math.ceil(math.sqrt(pixels / MAX_OCR_PIXELS))
+    return image.reduce(factor)
 
 
 def recognize_pages(engine: OcrEngine, data: bytes, mime_type: str, pages: Sequence[int], *,

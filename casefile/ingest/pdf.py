@@ -24,6 +24,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from casefile.errors import IngestError
+from casefile.ingest import budget
 from casefile.ingest.detect import PDF
 from casefile.ingest.pdf_text import (
     Doubts,
@@ -109,6 +110,62 @@ def _open(data: bytes, filename: str, password: str | None) -> pdfium.PdfDocumen
         if code == pdfium_c.FPDF_ERR_SECURITY:
             raise IngestError(f"{filename} uses an encryption that cannot be opened") from None
         raise IngestError(f"{filename} is damaged and cannot be read") from None
+
+
+# A stream's dictionary closes right before its "stream" keyword (ISO 32000-1 7.3.8.1).
+_STREAM_START = re.compile(rb">>\s*stream(?:\r\n|\n|\r)")
+_CHUNK = 64 * 1024
+
+
+def _inflated_size(data: bytes, start: int, limit: int) -> int:
+    """How many bytes the zlib stream at ``data[start:]`` inflates to, counted in pieces of
+    at most 1 MB and never kept; counting stops once past ``limit``, or at the first zlib
+    error (damaged or encrypted data: what was inflated so far)."""
+    inflater = zlib.decompressobj()
+    total = 0
+    position = start
+    try:
+        while position < len(data) and not inflater.eof:
+            piece = data[position:position + _CHUNK]
+            position += _CHUNK
+            while piece and not inflater.eof:
+                total += len(inflater.decompress(piece, 1024**2))
+                if total > limit:
+                    return total
+                piece = inflater.unconsumed_tail
+    except zlib.error:
+        pass
+    return total
+
+
+def check_inflation(data: bytes, filename: str) -> None:
+    """Refuse a PDF whose Flate streams inflate beyond the memory budget (a decompression
+    bomb: a small file that PDFium would inflate to gigabytes when reading its pages).
+
+    Every stream whose dictionary names FlateDecode is inflated in pieces and counted, never
+    kept (memory stays at a few MB): one stream over
+    :data:`casefile.ingest.budget.MAX_INFLATED_STREAM` or all of them over
+    :data:`~casefile.ingest.budget.MAX_INFLATED_TOTAL` raises IngestError ("bomb.pdf was not
+    imported: a compressed stream in it inflates to more than 256 MB (a decompression
+    bomb)"). Streams of an encrypted file do not inflate before deciphering and are not
+    counted."""
+    total = 0
+    for found in _STREAM_START.finditer(data):
+        head = data[max(0, found.start() - 4096):found.start()]
+        head = head[head.rfind(b"obj") + 1:]
+        if b"Flate" not in head:
+            continue
+        left = min(budget.MAX_INFLATED_STREAM, budget.MAX_INFLATED_TOTAL - total)
+        size = _inflated_size(data, found.end(), left)
+        if size > budget.MAX_INFLATED_STREAM:
+            raise IngestError(
+                f"{filename} was not imported: a compressed stream in it inflates to more "
+                f"than {budget.MAX_INFLATED_STREAM // 1024**2} MB (a decompression bomb)")
+        total += size
+        if total > budget.MAX_INFLATED_TOTAL:
+            raise IngestError(
+                f"{filename} was not imported: its compressed streams inflate to more than "
+                f"{budget.MAX_INFLATED_TOTAL // 1024**3} GB in all (a decompression bomb)")
 
 
 def _inflates(raw: bytes) -> bool:
@@ -238,9 +295,12 @@ def ingest_pdf(data: bytes, filename: str, password: str | None = None) -> Inges
     ``hyphens_joined`` (a count, when any).
 
     Raises PdfPasswordError (an IngestError) when a password is needed or is wrong, IngestError
-    for a truncated file (no ``%%EOF`` in its last 1024 bytes, ISO 32000-1 7.5.5), a file PDFium
-    cannot repair, or one without pages.
+    for a decompression bomb (:func:`check_inflation`, checked first), a truncated file (no
+    ``%%EOF`` in its last 1024 bytes, ISO 32000-1 7.5.5), a file PDFium cannot repair, one
+    without pages or one with more than :data:`casefile.ingest.budget.MAX_PDF_PAGES` pages
+    (its count named).
     """
+    check_inflation(data, filename)
     if b"%%EOF" not in data[-1024:]:
         raise IngestError(f"{filename} is truncated (the file ends too early) and cannot be read")
     with PDFIUM_LOCK:
@@ -344,6 +404,11 @@ def _ingest_pdf(data: bytes, filename: str, password: str | None) -> Ingested:
     try:
         if len(document) == 0:
             raise IngestError(f"{filename} has no pages")
+        if len(document) > budget.MAX_PDF_PAGES:
+            raise IngestError(
+                f"{filename} was not imported: it has {budget.count(len(document))} pages; "
+                f"Casefile reads at most {budget.count(budget.MAX_PDF_PAGES)} (split it into "
+                "parts and import those)")
         pages: list[_Page] = []
         scanned: list[int] = []
         blank: list[int] = []

@@ -13,13 +13,20 @@ import unicodedata
 from pathlib import PurePath
 
 from casefile.errors import IngestError
-from casefile.ingest.detect import MARKDOWN, PLAIN, looks_binary
+from casefile.ingest.detect import (
+    MARKDOWN,
+    PLAIN,
+    UTF32_BOMS,
+    looks_binary,
+    unicode_without_bom,
+)
 from casefile.ingest.types import Ingested
 
 # Human names for the encodings we may report in a note (Python codec name -> label).
 _LABELS = {
     "utf_8": "UTF-8",
     "utf_16": "UTF-16",
+    "utf_32": "UTF-32",
     "latin_1": "Latin-1 (ISO-8859-1)",
     "cp1252": "Windows-1252 (Western European)",
     "cp1250": "Windows-1250 (Central European)",
@@ -138,7 +145,9 @@ def decode_text(
 ) -> tuple[str, list[str]]:
     """Decode text bytes to str; return (text, notes).
 
-    Order: a byte order mark (UTF-8, UTF-16); then ``declared`` (a charset named by the file,
+    Order: a byte order mark (UTF-8, UTF-32, UTF-16); then UTF-16 or UTF-32 without one, told
+    by the pattern of its zero bytes (:func:`casefile.ingest.detect.unicode_without_bom`,
+    noted); then ``declared`` (a charset named by the file,
     e.g. an email part or an HTML meta tag) if it is known and decodes without error; then
     strict UTF-8; then :func:`guess_decode`. Every step after the first two that succeed
     silently adds one note saying which encoding was assumed and why. Newlines are not touched.
@@ -148,8 +157,17 @@ def decode_text(
     notes: list[str] = []
     if data.startswith(codecs.BOM_UTF8):
         return data[3:].decode("utf-8", errors="replace"), notes
+    for bom, codec in UTF32_BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(codec, errors="replace"), notes
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return data.decode("utf-16", errors="replace"), notes
+    found = unicode_without_bom(data)
+    if found is not None:
+        size, order = found[4:6], "little" if found.endswith("le") else "big"
+        return data.decode(found, errors="replace"), [
+            f"No byte-order mark; read as UTF-{size} ({order}-endian), which the pattern of "
+            "its zero bytes shows"]
     if looks_binary(data):
         raise IngestError(f"{filename} is not text (binary content)")
     if declared:

@@ -33,6 +33,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
+from casefile.filenames import printable_name
 from casefile.ingest.files import read_file
 from casefile.ingest.pool import ReaderPool
 from casefile.ingest.types import Ingested
@@ -75,9 +76,10 @@ class FileOutcome:
         """The file's entry of ``import --json`` (README): the ImportResult shape, or
         ``{"path", "status": "failed", "error"}``."""
         if self.result is None:
-            return {"path": str(self.path), "status": "failed", "error": self.error}
+            return {"path": printable_name(str(self.path)), "status": "failed",
+                    "error": self.error}
         entry = self.result.as_json()
-        entry["path"] = str(self.path)
+        entry["path"] = printable_name(str(self.path))
         return entry
 
 
@@ -278,14 +280,14 @@ class _File:
 
 def _read(path: Path) -> _File:
     if path.is_dir():  # only a folder that could not be listed gets here
-        return _File(path, error=f"the folder {path} cannot be read")
+        return _File(path, error=f"the folder {printable_name(str(path))} cannot be read")
     try:
         data = read_file(path)
     except CasefileError as exc:
         return _File(path, error=str(exc))
     except Exception as exc:  # an odd OS error must not stop the other files
-        return _File(path, error=f"{path.name} could not be imported "
-                                 f"({type(exc).__name__}: {exc})")
+        return _File(path, error=f"{printable_name(path.name)} could not be imported "
+                                 f"({type(exc).__name__}: {printable_name(str(exc))})")
     return _File(path, data, sha256_hex(data))
 
 
@@ -328,7 +330,7 @@ def _import_group(transaction: TransactionFactory, options: _Options, group: lis
             new = [f for f in readable if isinstance(f.parsed, tuple)
                    and f.sha256 not in known.in_case]
             stored = iter(store_documents(session, options.case_id, [
-                NewFile(f.data, f.parsed[0], f.path.name, f.parsed[1], f.sha256)
+                NewFile(f.data, f.parsed[0], printable_name(f.path.name), f.parsed[1], f.sha256)
                 for f in new if isinstance(f.parsed, tuple)], known=known))
             answers: list[ImportResult | str] = []
             for f in readable:
@@ -385,13 +387,13 @@ def _store_alone(transaction: TransactionFactory, options: _Options,
                 return found
             _parse(options, [f], ReaderPool(0))
             if isinstance(f.parsed, str) or f.parsed is None:
-                return f.parsed or f"{f.path.name} could not be imported"
+                return f.parsed or f"{printable_name(f.path.name)} could not be imported"
         ingested, dated = f.parsed
 
         def store() -> ImportResult:
             with transaction() as session:
                 return store_document(session, options.case_id, f.data, ingested,
-                                      published=dated, filename=f.path.name)
+                                      published=dated, filename=printable_name(f.path.name))
 
         return retry_on_conflict(store)
     except CasefileError as exc:
@@ -399,7 +401,8 @@ def _store_alone(transaction: TransactionFactory, options: _Options,
     except DBAPIError:
         raise
     except Exception as exc:  # a bug in a reader must not stop the other files
-        return f"{f.path.name} could not be imported ({type(exc).__name__}: {exc})"
+        return (f"{printable_name(f.path.name)} could not be imported "
+                f"({type(exc).__name__}: {printable_name(str(exc))})")
 
 
 def _guess(path: Path, ingested: Ingested, fallback: date | None = None,

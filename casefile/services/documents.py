@@ -15,6 +15,7 @@ from pathlib import Path
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
+from casefile.filenames import printable_name
 from casefile.ingest import ingest_file
 from casefile.ingest.types import Ingested
 from casefile.services.audit import log_changes
@@ -306,7 +307,7 @@ def import_file(
     ingested.notes.extend(n for n in notes if n)
     result = store_document(
         session, case_id, data, ingested, published=published_date, title=title,
-        filename=Path(path).name,
+        filename=printable_name(Path(path).name),
     )
     result.path = str(path)
     return result

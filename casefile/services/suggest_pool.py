@@ -139,13 +139,21 @@ def suggest_in_background(
     :func:`shared_pool`), the storing :data:`STORE_GROUP` documents per transaction (opened
     with ``transaction``), in the order given.
 
-    ``progress(done, total)`` is called after each stored group; ``cancelled()`` is checked
+    A document whose text is too long for suggestions
+    (:func:`casefile.extract.types.skipped_result`) is not sent to a worker; its result says
+    it was skipped (and the Changes' message too). ``progress(done, total)`` is called after
+    each stored group; ``cancelled()`` is checked
     before each group (True: the queued extractions are dropped, the groups stored stay, the
     Changes name the documents done). Returns Changes with ``suggestions`` set, ``documents``
     the documents done, ``value`` their SuggestionResult list and ``message`` the count of new
     suggestions. Raises NotFoundError for an unknown document and ModelError if the chosen
     model cannot load (the groups stored before stay)."""
-    from casefile.services.suggestions import extraction_context, suggest_for_document
+    from casefile.extract.types import skipped_result
+    from casefile.services.suggestions import (
+        extraction_context,
+        found_message,
+        suggest_for_document,
+    )
 
     ids = [int(i) for i in document_ids]
     pool = pool or shared_pool()
@@ -163,6 +171,11 @@ def suggest_in_background(
     for doc_id in ids:
         case_id, text, published = rows[doc_id]
         known, rejected = contexts[case_id]
+        skipped = skipped_result(len(text or ""))
+        if skipped is not None:  # too long: not sent to a worker at all
+            futures.append(Future())
+            futures[-1].set_result(skipped)  # type: ignore[union-attr]
+            continue
         futures.append(pool.submit(text, published, known, rejected, mode, model))
     results: list[SuggestionResult] = []
     done_ids: list[int] = []
@@ -193,7 +206,5 @@ def suggest_in_background(
             if future is not None:
                 future.cancel()
     first_case = rows[ids[0]][0] if ids else None
-    found = sum(sum(r.counts.values()) for r in results)
     return changes(first_case, documents=done_ids, suggestions=True, label="suggestions",
-                   message=f"{found} suggestion{'s' if found != 1 else ''} found.",
-                   value=results)
+                   message=found_message(results), value=results)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
@@ -35,15 +35,17 @@ ENTITY_KEYS = {"people": "person", "organizations": "organization", "places": "p
 
 @dataclass
 class SuggestionResult:
-    """Counts of what one suggestion run stored, by kind; the extractor's mode ("spacy" or
-    "rules") and the model that made the suggestions ("en_core_web_sm 3.8.0"; None in rules
-    mode)."""
+    """Counts of what one suggestion run stored, by kind; the extractor's mode ("spacy",
+    "rules", or "skipped" for a text too long, ``skipped`` then saying why) and the model that
+    made the suggestions ("en_core_web_sm 3.8.0"; None in rules mode)."""
 
     document_id: int
     mode: str
     counts: dict[str, int] = field(default_factory=dict)
     linked_to_known: int = 0
     model: str | None = None
+    #: why no suggestion was looked for (a text too long), else None
+    skipped: str | None = None
 
 
 def _known_items(session: Session, case_id: int) -> tuple[list[KnownItem], dict[str, int]]:
@@ -101,10 +103,17 @@ def extract_for_document(
     ``extract --json`` shape. NotFoundError; ModelError if the chosen model cannot load.
     """
     from casefile.extract import extract_suggestions
+    from casefile.extract.types import skipped_result
 
-    doc = session.get(Document, document_id)
-    if doc is None:
+    length = session.execute(select(func.length(Document.text))
+                             .where(Document.id == document_id)).first()
+    if length is None:
         raise NotFoundError(f"no document with id {document_id}")
+    skipped = skipped_result(int(length[0] or 0))  # a text too long is not even loaded
+    if skipped is not None:
+        return skipped
+    doc = session.get(Document, document_id)
+    assert doc is not None
     known, rejected = extraction_context(session, doc.case_id)
     return extract_suggestions(doc.text, doc.published, known=known, rejected=rejected, mode=mode,
                                model=model)
@@ -125,7 +134,9 @@ def suggest_for_document(
     already holds is tied to that item at once: status "confirmed", and its span becomes a
     passage linked to the item as "mentions" evidence (it shows in the evidence panel).
     ``extracted`` is a result of :func:`extract_for_document` computed beforehand (then no
-    extraction runs inside this transaction). Raises NotFoundError for an unknown document,
+    extraction runs inside this transaction). A text too long for suggestions
+    (:func:`casefile.extract.types.skipped_result`) gets none, and the note saying so joins
+    the document's import notes. Raises NotFoundError for an unknown document,
     ModelError if the chosen model cannot load.
     """
     doc = session.get(Document, document_id)
@@ -141,7 +152,9 @@ def suggest_for_document(
     decided = {(m.kind, m.start, m.end, variant_of(m.kind, m.detail)) for m in session.scalars(
         select(Mention).where(Mention.document_id == doc.id))}
     out = SuggestionResult(document_id=doc.id, mode=str(result.get("mode", mode)),
-                           model=result.get("model"))
+                           model=result.get("model"), skipped=result.get("skipped"))
+    if out.skipped and out.skipped not in (doc.import_notes or []):
+        doc.import_notes = [*(doc.import_notes or []), out.skipped]  # shown with the document
     for key, kind in ENTITY_KEYS.items():
         for entry in result.get(key, []):
             item_id = known_ids.get(f"{kind}:{entry['name'].casefold()}")
@@ -177,7 +190,8 @@ def suggest_for_document(
     log_change(session, "document.suggest", case_id=doc.case_id, item_id=doc.id,
                summary=", ".join(f"{n} {k}" for k, n in sorted(out.counts.items())),
                data={"mode": out.mode, "model": out.model,
-                     "linked_to_known": out.linked_to_known})
+                     "linked_to_known": out.linked_to_known}
+               | ({"skipped": out.skipped} if out.skipped else {}))
     return out
 
 
@@ -224,7 +238,17 @@ def suggest_documents(
             progress(n, len(ids))
         results.append(suggest_for_document(session, doc_id, model=model))
     case_id = session.get(Document, ids[0]).case_id if ids else None  # type: ignore[union-attr]
-    found = sum(sum(r.counts.values()) for r in results)
     return changes(case_id, documents=ids, suggestions=True, label="suggestions",
-                   message=f"{found} suggestion{'s' if found != 1 else ''} found.",
-                   value=results)
+                   message=found_message(results), value=results)
+
+
+def found_message(results: Sequence[SuggestionResult]) -> str:
+    """"12 suggestions found." and, when some documents were too long, what was skipped
+    ("12 suggestions found; skipped in 1 document: suggestions skipped: the text is …")."""
+    found = sum(sum(r.counts.values()) for r in results)
+    message = f"{found} suggestion{'s' if found != 1 else ''} found."
+    skipped = [r.skipped for r in results if r.skipped]
+    if skipped:
+        message = (f"{message[:-1]}; skipped in {len(skipped)} "
+                   f"document{'s' if len(skipped) != 1 else ''}: {skipped[0]}.")
+    return message

@@ -256,6 +256,28 @@ def tokens(value: str) -> list[str]:
     return out
 
 
+def token_text(*values: str) -> str:
+    """The :func:`tokens` of ``values``, in order, joined by single spaces (what the SQLite
+    index is given), built piece by piece: a list of every token of a 60 MB text would take
+    about 700 MB, this string 60 MB."""
+    parts: list[str] = []
+    for value in values:
+        pieces = _chunks(value, TOKEN_CHUNK_CHARS) if len(value) > TOKEN_CHUNK_CHARS else [value]
+        for piece in pieces:
+            found = _piece_tokens(piece)
+            if found:
+                parts.append(" ".join(found))
+    return " ".join(parts)
+
+
+def _words(joined: str) -> set[str]:
+    """The distinct words of a :func:`token_text` string, split a piece at a time."""
+    words: set[str] = set()
+    for piece in _chunks(joined, 1024**2):
+        words.update(piece.split())
+    return words
+
+
 def _piece_tokens(value: str) -> list[str]:
     folded = fold(value)
     # On ASCII text [A-Za-z0-9] is the same set as [^\W_], and much faster to match.
@@ -265,7 +287,10 @@ def _piece_tokens(value: str) -> list[str]:
         return _mixed_tokens(folded)
     else:
         pattern = _TOKEN
-    return [t for t in pattern.findall(folded) if len(t) <= MAX_TOKEN_CHARS]
+    found: list[str] = pattern.findall(folded)
+    if found and max(map(len, found)) > MAX_TOKEN_CHARS:  # (the check runs at C speed)
+        found = [t for t in found if len(t) <= MAX_TOKEN_CHARS]
+    return found
 
 
 @cache
@@ -806,8 +831,8 @@ def _index_params(row: IndexRow, sqlite: bool) -> dict[str, object]:
     title, body, doc_text = row.title or "", row.body or "", row.text or ""
     params: dict[str, object] = {"i": row.item_id, "c": row.case_id, "t": title, "b": body}
     if sqlite:
-        params["ft"] = " ".join(tokens(title))
-        params["fb"] = " ".join(tokens(body) + tokens(doc_text))
+        params["ft"] = token_text(title)
+        params["fb"] = token_text(body, doc_text)
     else:
         full = indexed_text(body, doc_text)
         params["v"] = tsvector_literal(title, full)
@@ -863,7 +888,7 @@ def index_rows(session: Session, rows: Sequence[IndexRow], *, new: bool = False)
             conn.execute(text(sql), params)
         words: set[str] = set()
         for p in params:
-            words.update(str(p["ft"]).split(), str(p["fb"]).split())
+            words.update(_words(str(p["ft"])), _words(str(p["fb"])))
         conn.execute(text(_SQLITE_VOCAB), {"words": json.dumps(sorted(words))})
     else:
         conn.execute(text(_PG_UPSERT), params)

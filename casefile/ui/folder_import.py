@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 from sqlalchemy.orm import Session
 
+from casefile.filenames import printable_name
 from casefile.ui.operations import Job, change
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
@@ -46,8 +47,8 @@ def reporter_reason(outcome: FileOutcome) -> str:
     """A failure's reason as the window says it (the CLI's ``--password`` hint rephrased)."""
     reason = outcome.error or "unknown error"
     if reason.endswith("is encrypted: give --password"):
-        return (f"{outcome.path.name} is encrypted: import it on its own (File ▸ Import "
-                "documents…) to give its password")
+        return (f"{printable_name(outcome.path.name)} is encrypted: import it on its own "
+                "(File ▸ Import documents…) to give its password")
     return reason
 
 
@@ -79,8 +80,8 @@ class ImportSummaryDialog(QDialog):
         self.failures.setAlternatingRowColors(True)
         self.failures.setWordWrap(True)
         for row, outcome in enumerate(failures):
-            name = QTableWidgetItem(_relative(outcome.path, folder_label))
-            name.setToolTip(str(outcome.path))
+            name = QTableWidgetItem(printable_name(_relative(outcome.path, folder_label)))
+            name.setToolTip(printable_name(str(outcome.path)))
             reason = QTableWidgetItem(reporter_reason(outcome))
             reason.setToolTip(reporter_reason(outcome))
             self.failures.setItem(row, 0, name)
