@@ -5,6 +5,13 @@ Attachments), a blank line, then the body: text/plain preferred over HTML in alt
 HTML turned into text, the signature part of a signed message left out. Attachments, and
 attached messages, are read by the same importer and returned as ``Ingested.attachments``,
 each with its ``original`` bytes. A mailbox yields one child per message and an index as text.
+
+Hostile messages are read within limits (:mod:`casefile.ingest.limits`): at most
+``MAX_EMAIL_PARTS`` MIME parts and ``MAX_EMAIL_ATTACHMENTS`` attachments (the rest are left out
+with a note naming the limit), one expansion budget shared by all the zip containers attached,
+and no part that is not text is ever stored as text: a part typed as something else (e.g.
+application/octet-stream) that no reader recognises, or whose bytes only decode as text by
+guessing an 8-bit encoding into something that does not read like text, is left out with a note.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import codecs
 import mimetypes
 import re
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from email import policy
@@ -22,8 +30,9 @@ from email.utils import getaddresses, parsedate_to_datetime
 from pathlib import PurePath
 
 from casefile.errors import IngestError
-from casefile.ingest.detect import EMAIL, MBOX, detect_type
+from casefile.ingest.detect import EMAIL, MARKDOWN, MBOX, PLAIN, detect_type
 from casefile.ingest.html import html_to_text
+from casefile.ingest.limits import MAX_EMAIL_ATTACHMENTS, MAX_EMAIL_PARTS, shared_budget
 from casefile.ingest.text import decode_text, encoding_label, guess_decode, normalise_newlines
 from casefile.ingest.types import Ingested
 
@@ -128,6 +137,44 @@ def _declared_latin1(charset: str | None) -> bool:
         return False
 
 
+#: File name endings that say an attachment is text whatever its content type.
+_TEXT_NAMES = (".txt", ".text", ".md", ".markdown", ".csv", ".tsv", ".log", ".json", ".xml",
+               ".ics", ".vcf", ".eml", ".htm", ".html")
+#: Most notes about parts left out as not text; the rest are counted in one more note.
+_MAX_BINARY_NOTES = 10
+
+
+def reads_as_binary(raw: bytes, text: str) -> bool:
+    """True when ``text``, decoded from ``raw``, is really binary data.
+
+    Judged on the first 64 Ki characters: more than 2% control characters (other than tab,
+    newlines and form feed) or U+FFFD; or, for bytes that are not valid UTF-8 (decoded by a
+    declared or guessed 8-bit charset, which turns any bytes into characters), fewer than 65%
+    letters, digits and spaces (prose has over 90%; random bytes read as Windows-1252 about 50%).
+    """
+    sample = text[:65536]
+    if not sample:
+        return False
+    counts = {"C": 0, "L": 0, "N": 0, "Z": 0}
+    for ch in sample:
+        kind = unicodedata.category(ch)[0]
+        if kind == "C" and ch in "\t\n\r\f":
+            kind = "Z"
+        elif ch == "\ufffd":
+            kind = "C"
+        if kind in counts:
+            counts[kind] += 1
+    if counts["C"] > 0.02 * len(sample):
+        return True
+    try:
+        raw[:262144].decode("utf-8")
+        return False
+    except UnicodeDecodeError as exc:
+        if exc.start >= 262144 - 4:  # only a character cut at the sample's end
+            return False
+    return counts["L"] + counts["N"] + counts["Z"] < 0.65 * len(sample)
+
+
 def _part_text(part: Message, notes: list[str]) -> str:
     """Decoded text of a text/* leaf, HTML turned into text; "" if it has none."""
     payload = part.get_payload(decode=True)
@@ -142,6 +189,9 @@ def _part_text(part: Message, notes: list[str]) -> str:
         text, part_notes = decode_text(payload, label, declared=charset)
     except IngestError:
         notes.append(f"{label} is not text and was left out")
+        return ""
+    if reads_as_binary(payload, text):
+        notes.append(f"{label} is not text (binary content) and was left out")
         return ""
     notes.extend(f"{label}: {note}" for note in part_notes)
     text = normalise_newlines(text)
@@ -161,8 +211,17 @@ class _Reader:
         self.listed: list[dict[str, object]] = []
         self.notes: list[str] = []
         self.skipped_images: list[str] = []
+        self.binary_notes: list[str] = []
+        self.parts = 0
+        self.over_attachments = False
 
     def walk(self, part: Message) -> None:
+        self.parts += 1
+        if self.parts > MAX_EMAIL_PARTS:
+            if self.parts == MAX_EMAIL_PARTS + 1:
+                self.notes.append(f"The message has more than {MAX_EMAIL_PARTS} parts; only "
+                                  f"the first {MAX_EMAIL_PARTS} were read")
+            return
         ctype = part.get_content_type()
         if ctype in ("message/rfc822", "message/global"):
             self._attach(part)
@@ -234,17 +293,39 @@ class _Reader:
             self.notes.append(f"Attachment {name} is empty")
             return
         entry["size"] = len(payload)
-        if detect_type(payload, name).startswith("image/"):
+        found = detect_type(payload, name)
+        if found.startswith("image/"):
             # images (logos, signatures) are listed, not made documents of their own
             self.skipped_images.append(name)
+            return
+        if len(self.attachments) >= MAX_EMAIL_ATTACHMENTS:
+            if not self.over_attachments:
+                self.over_attachments = True
+                self.notes.append(f"The message has more than {MAX_EMAIL_ATTACHMENTS} "
+                                  f"attachments; only the first {MAX_EMAIL_ATTACHMENTS} were "
+                                  "imported (all are listed)")
+            return
+        said_text = (part.get_content_maintype() in ("text", "message")
+                     or name.lower().endswith(_TEXT_NAMES))
+        if found in (PLAIN, MARKDOWN) and not said_text:
+            # typed as something else, and no reader knows the bytes: not text
+            self.binary_notes.append(f"Attachment {name} was not imported: {name} is not "
+                                     f"text ({ctype})")
             return
         try:
             child = self.read_child(payload, name)
         except IngestError as exc:
             if " is an image " in str(exc):
                 self.skipped_images.append(name)
+            elif " is not text " in str(exc):
+                self.binary_notes.append(f"Attachment {name} was not imported: {exc}")
             else:
-                self.notes.append(f"Attachment {name} was not imported: {exc}")
+                reason = str(exc).removeprefix(f"{name} was not imported: ")
+                self.notes.append(f"Attachment {name} was not imported: {reason}")
+            return
+        if found in (PLAIN, MARKDOWN) and reads_as_binary(payload, child.text):
+            self.binary_notes.append(f"Attachment {name} was not imported: {name} is not "
+                                     "text (binary content)")
             return
         child.original = payload
         entry["imported"] = True
@@ -298,10 +379,15 @@ def ingest_email(data: bytes, filename: str, read_child: ChildReader) -> Ingeste
                for name in ("From", "To", "Cc", "Date", "Subject", "Message-ID")}
     reader = _Reader(read_child, filename)
     try:
-        reader.walk(_repair_boundary(message, notes))
+        with shared_budget():
+            reader.walk(_repair_boundary(message, notes))
     except RecursionError:
         notes.append("The message is nested too deeply; part of it was left out")
     notes.extend(reader.notes)
+    notes.extend(reader.binary_notes[:_MAX_BINARY_NOTES])
+    if len(reader.binary_notes) > _MAX_BINARY_NOTES:
+        notes.append(f"{len(reader.binary_notes) - _MAX_BINARY_NOTES} more parts that are "
+                     "not text were left out")
     if reader.skipped_images:
         notes.append(f"Images attached, not imported (no text): {', '.join(reader.skipped_images)}")
 
@@ -395,7 +481,7 @@ def ingest_mbox(data: bytes, filename: str, read_child: ChildReader) -> Ingested
     children: list[Ingested] = []
     notes: list[str] = []
     index: list[str] = []
-    for number, raw in enumerate(raw_messages, 1):
+    for number, raw in enumerate(raw_messages, 1):  # each message has its own budget
         name = f"{stem}-{number:04d}.eml"
         try:
             child = ingest_email(raw, name, read_child)
