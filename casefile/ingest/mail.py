@@ -149,30 +149,27 @@ def reads_as_binary(raw: bytes, text: str) -> bool:
 
     Judged on the first 64 Ki characters: more than 2% control characters (other than tab,
     newlines and form feed) or U+FFFD; or, for bytes that are not valid UTF-8 (decoded by a
-    declared or guessed 8-bit charset, which turns any bytes into characters), fewer than 65%
-    letters, digits and spaces (prose has over 90%; random bytes read as Windows-1252 about 50%).
+    declared or guessed 8-bit charset, which turns any bytes into characters), when
+    charset-normalizer finds no encoding in which they read as text (its mess detector
+    refuses random bytes from a few dozen on, and accepts real text in any 8-bit code page).
     """
     sample = text[:65536]
     if not sample:
         return False
-    counts = {"C": 0, "L": 0, "N": 0, "Z": 0}
-    for ch in sample:
-        kind = unicodedata.category(ch)[0]
-        if kind == "C" and ch in "\t\n\r\f":
-            kind = "Z"
-        elif ch == "\ufffd":
-            kind = "C"
-        if kind in counts:
-            counts[kind] += 1
-    if counts["C"] > 0.02 * len(sample):
+    controls = sum(1 for ch in sample if ch == "\ufffd" or (
+        ch not in "\t\n\r\f" and unicodedata.category(ch) == "Cc"))
+    if controls > 0.02 * len(sample):
         return True
+    head = raw[:262144]
     try:
-        raw[:262144].decode("utf-8")
+        head.decode("utf-8")
         return False
     except UnicodeDecodeError as exc:
-        if exc.start >= 262144 - 4:  # only a character cut at the sample's end
-            return False
-    return counts["L"] + counts["N"] + counts["Z"] < 0.65 * len(sample)
+        if exc.start >= len(head) - 4 and len(raw) > len(head):
+            return False  # only a character cut at the sample's end
+    from charset_normalizer import from_bytes
+
+    return from_bytes(raw[:65536]).best() is None
 
 
 def _part_text(part: Message, notes: list[str]) -> str:
