@@ -10,8 +10,9 @@ Hostile messages are read within limits (:mod:`casefile.ingest.limits`): at most
 ``MAX_EMAIL_PARTS`` MIME parts and ``MAX_EMAIL_ATTACHMENTS`` attachments (the rest are left out
 with a note naming the limit), one expansion budget shared by all the zip containers attached,
 and no part that is not text is ever stored as text: a part typed as something else (e.g.
-application/octet-stream) that no reader recognises, or whose bytes only decode as text by
-guessing an 8-bit encoding into something that does not read like text, is left out with a note.
+application/octet-stream) that no reader recognises and that is not plainly UTF-8 text, or a
+text part whose bytes only decode by guessing an 8-bit encoding into something that does not
+read like text, is left out with a note.
 """
 
 from __future__ import annotations
@@ -148,16 +149,17 @@ def reads_as_binary(raw: bytes, text: str) -> bool:
     """True when ``text``, decoded from ``raw``, is really binary data.
 
     Judged on the first 64 Ki characters: more than 2% control characters (other than tab,
-    newlines and form feed) or U+FFFD; or, for bytes that are not valid UTF-8 (decoded by a
-    declared or guessed 8-bit charset, which turns any bytes into characters), when
-    charset-normalizer finds no encoding in which they read as text (its mess detector
-    refuses random bytes from a few dozen on, and accepts real text in any 8-bit code page).
+    newlines, form feed and escape, as in :func:`casefile.ingest.detect.looks_binary`) or
+    U+FFFD; or, for bytes that are not valid UTF-8 (decoded by a declared or guessed 8-bit
+    charset, which turns any bytes into characters), when charset-normalizer finds no encoding
+    in which they read as text (its mess detector refuses random bytes from a few dozen on,
+    and accepts real text in any 8-bit code page).
     """
     sample = text[:65536]
     if not sample:
         return False
     controls = sum(1 for ch in sample if ch == "\ufffd" or (
-        ch not in "\t\n\r\f" and unicodedata.category(ch) == "Cc"))
+        ch not in "\t\n\r\f\x1b" and unicodedata.category(ch) == "Cc"))
     if controls > 0.02 * len(sample):
         return True
     head = raw[:262144]
@@ -170,6 +172,16 @@ def reads_as_binary(raw: bytes, text: str) -> bool:
     from charset_normalizer import from_bytes
 
     return from_bytes(raw[:65536]).best() is None
+
+
+def _plainly_text(raw: bytes) -> bool:
+    """True when ``raw`` is text without guessing: UTF-8 (ASCII included, a byte order mark
+    allowed) holding letters, not binary by :func:`reads_as_binary`."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return any(ch.isalpha() for ch in text[:4096]) and not reads_as_binary(raw, text)
 
 
 def _part_text(part: Message, notes: list[str]) -> str:
@@ -304,8 +316,9 @@ class _Reader:
             return
         said_text = (part.get_content_maintype() in ("text", "message")
                      or name.lower().endswith(_TEXT_NAMES))
-        if found in (PLAIN, MARKDOWN) and not said_text:
-            # typed as something else, and no reader knows the bytes: not text
+        if found in (PLAIN, MARKDOWN) and not said_text and not _plainly_text(payload):
+            # typed as something else, no reader knows the bytes, and they are text only
+            # if an 8-bit encoding is guessed: not text
             self.binary_notes.append(f"Attachment {name} was not imported: {name} is not "
                                      f"text ({ctype})")
             return

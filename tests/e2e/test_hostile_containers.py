@@ -154,7 +154,9 @@ def test_an_archive_with_huge_blobs_is_refused_by_their_size(ws: Path, tmp_path,
 
 
 @pytest.mark.slow
-def test_an_archive_of_large_documents_is_read_one_document_at_a_time(ws: Path, tmp_path):
+@pytest.mark.parametrize("sealed", [False, True], ids=["unsealed", "sealed"])
+def test_an_archive_of_large_documents_is_read_one_document_at_a_time(ws: Path, tmp_path,
+                                                                      sealed: bool):
     here = tmp_path / "here"
     assert casefile(here, "case", "new", "Six memos").code == 0
     memos = []
@@ -167,7 +169,12 @@ def test_an_archive_of_large_documents_is_read_one_document_at_a_time(ws: Path, 
     assert casefile(here, "archive", "export", "--case", "Six memos", "-o", str(small)).code == 0
     large = tmp_path / "large.casefile"
     archive_with_big_blobs(small, large, blobs=6, size=180 * MiB)  # 1.05 GB of original bytes
-    run = _run(ws, "archive", "import", str(large), "--json")
+    secret = {"CASEFILE_ARCHIVE_PASSPHRASE": "long enough phrase"}
+    if sealed:
+        from casefile.export.archive_file import _seal
+
+        large.write_bytes(_seal(large.read_bytes(), secret["CASEFILE_ARCHIVE_PASSPHRASE"]))
+    run = _run(ws, "archive", "import", str(large), "--json", env=secret)
     assert run.code == 0, run.err
     assert run.peak < PEAK, f"peak {run.peak / MiB:.0f} MiB"
     db = sqlite3.connect(ws / "casefile.sqlite3")
