@@ -49,7 +49,6 @@ MAGIC = b"CASEFILE-SEALED-ARCHIVE-1\n"
 MAX_BLOB = 200 << 20  # the largest file Casefile imports (casefile.ingest.DEFAULT_MAX_BYTES)
 MAX_TABLE = 256 << 20  # one table's JSON (the documents table holds every document's text)
 MAX_MANIFEST = 64 << 20
-MAX_MEMBER = max(MAX_BLOB, MAX_TABLE, MAX_MANIFEST)
 MAX_TOTAL = 8 << 30
 MAX_MEMBERS = 200_000
 MAX_RATIO = 200  # deflate reaches ~1000x only on degenerate input such as runs of zeros
