@@ -69,7 +69,11 @@ def cmd_archive(args: argparse.Namespace) -> int:
     path = Path(args.file)
     if not path.is_file():
         raise ValidationError(f"no such file: {path}")
-    passphrase = _passphrase(confirm=False) if is_sealed(path) else None
+    try:
+        sealed = is_sealed(path)
+    except OSError as exc:
+        raise ValidationError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    passphrase = _passphrase(confirm=False) if sealed else None
     ws = _open(args)
     with ws.transaction() as s:
         done = archive.import_archive(s, path, passphrase=passphrase)

@@ -30,6 +30,7 @@ from lxml import etree
 
 from casefile.errors import IngestError
 from casefile.ingest.detect import DOCX
+from casefile.ingest.limits import check_zip
 from casefile.ingest.types import Ingested
 
 _W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -189,8 +190,10 @@ def ingest_docx(data: bytes, filename: str) -> Ingested:
     Metadata: ``title`` from the document properties, else the first Title/Heading 1
     paragraph, else the first short line; ``author`` from the properties; ``extra`` holds
     ``created``/``modified`` (ISO 8601), ``headers``, ``footers`` and ``body_end``.
-    Raises IngestError for a damaged package or a document without any text.
+    Raises IngestError for a damaged package, one that would expand too much (see
+    :func:`casefile.ingest.limits.check_zip`) or a document without any text.
     """
+    check_zip(data, filename)
     try:
         document = docx.Document(io.BytesIO(data))
         walker = _Walker()

@@ -5,6 +5,14 @@ Attachments), a blank line, then the body: text/plain preferred over HTML in alt
 HTML turned into text, the signature part of a signed message left out. Attachments, and
 attached messages, are read by the same importer and returned as ``Ingested.attachments``,
 each with its ``original`` bytes. A mailbox yields one child per message and an index as text.
+
+Hostile messages are read within limits (:mod:`casefile.ingest.limits`): at most
+``MAX_EMAIL_PARTS`` MIME parts and ``MAX_EMAIL_ATTACHMENTS`` attachments (the rest are left out
+with a note naming the limit), one expansion budget shared by all the zip containers attached,
+and no part that is not text is ever stored as text: a part typed as something else (e.g.
+application/octet-stream) that no reader recognises and that is not plainly UTF-8 text, or a
+text part whose bytes only decode by guessing an 8-bit encoding into something that does not
+read like text, is left out with a note.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ from __future__ import annotations
 import codecs
 import mimetypes
 import re
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from email import policy
@@ -22,8 +31,9 @@ from email.utils import getaddresses, parsedate_to_datetime
 from pathlib import PurePath
 
 from casefile.errors import IngestError
-from casefile.ingest.detect import EMAIL, MBOX, detect_type
+from casefile.ingest.detect import EMAIL, MARKDOWN, MBOX, PLAIN, detect_type
 from casefile.ingest.html import html_to_text
+from casefile.ingest.limits import MAX_EMAIL_ATTACHMENTS, MAX_EMAIL_PARTS, shared_budget
 from casefile.ingest.text import decode_text, encoding_label, guess_decode, normalise_newlines
 from casefile.ingest.types import Ingested
 
@@ -128,6 +138,52 @@ def _declared_latin1(charset: str | None) -> bool:
         return False
 
 
+#: File name endings that say an attachment is text whatever its content type.
+_TEXT_NAMES = (".txt", ".text", ".md", ".markdown", ".csv", ".tsv", ".log", ".json", ".xml",
+               ".ics", ".vcf", ".eml", ".htm", ".html")
+#: Most notes about parts left out as not text; the rest are counted in one more note.
+_MAX_BINARY_NOTES = 10
+
+
+def reads_as_binary(raw: bytes, text: str) -> bool:
+    """True when ``text``, decoded from ``raw``, is really binary data.
+
+    Judged on the first 64 Ki characters: more than 2% control characters (other than tab,
+    newlines, form feed and escape, as in :func:`casefile.ingest.detect.looks_binary`) or
+    U+FFFD; or, for bytes that are not valid UTF-8 (decoded by a declared or guessed 8-bit
+    charset, which turns any bytes into characters), when charset-normalizer finds no encoding
+    in which they read as text (its mess detector refuses random bytes from a few dozen on,
+    and accepts real text in any 8-bit code page).
+    """
+    sample = text[:65536]
+    if not sample:
+        return False
+    controls = sum(1 for ch in sample if ch == "\ufffd" or (
+        ch not in "\t\n\r\f\x1b" and unicodedata.category(ch) == "Cc"))
+    if controls > 0.02 * len(sample):
+        return True
+    head = raw[:262144]
+    try:
+        head.decode("utf-8")
+        return False
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(head) - 4 and len(raw) > len(head):
+            return False  # only a character cut at the sample's end
+    from charset_normalizer import from_bytes
+
+    return from_bytes(raw[:65536]).best() is None
+
+
+def _plainly_text(raw: bytes) -> bool:
+    """True when ``raw`` is text without guessing: UTF-8 (ASCII included, a byte order mark
+    allowed) holding letters, not binary by :func:`reads_as_binary`."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return any(ch.isalpha() for ch in text[:4096]) and not reads_as_binary(raw, text)
+
+
 def _part_text(part: Message, notes: list[str]) -> str:
     """Decoded text of a text/* leaf, HTML turned into text; "" if it has none."""
     payload = part.get_payload(decode=True)
@@ -142,6 +198,9 @@ def _part_text(part: Message, notes: list[str]) -> str:
         text, part_notes = decode_text(payload, label, declared=charset)
     except IngestError:
         notes.append(f"{label} is not text and was left out")
+        return ""
+    if reads_as_binary(payload, text):
+        notes.append(f"{label} is not text (binary content) and was left out")
         return ""
     notes.extend(f"{label}: {note}" for note in part_notes)
     text = normalise_newlines(text)
@@ -161,8 +220,17 @@ class _Reader:
         self.listed: list[dict[str, object]] = []
         self.notes: list[str] = []
         self.skipped_images: list[str] = []
+        self.binary_notes: list[str] = []
+        self.parts = 0
+        self.over_attachments = False
 
     def walk(self, part: Message) -> None:
+        self.parts += 1
+        if self.parts > MAX_EMAIL_PARTS:
+            if self.parts == MAX_EMAIL_PARTS + 1:
+                self.notes.append(f"The message has more than {MAX_EMAIL_PARTS} parts; only "
+                                  f"the first {MAX_EMAIL_PARTS} were read")
+            return
         ctype = part.get_content_type()
         if ctype in ("message/rfc822", "message/global"):
             self._attach(part)
@@ -234,17 +302,40 @@ class _Reader:
             self.notes.append(f"Attachment {name} is empty")
             return
         entry["size"] = len(payload)
-        if detect_type(payload, name).startswith("image/"):
+        found = detect_type(payload, name)
+        if found.startswith("image/"):
             # images (logos, signatures) are listed, not made documents of their own
             self.skipped_images.append(name)
+            return
+        if len(self.attachments) >= MAX_EMAIL_ATTACHMENTS:
+            if not self.over_attachments:
+                self.over_attachments = True
+                self.notes.append(f"The message has more than {MAX_EMAIL_ATTACHMENTS} "
+                                  f"attachments; only the first {MAX_EMAIL_ATTACHMENTS} were "
+                                  "imported (all are listed)")
+            return
+        said_text = (part.get_content_maintype() in ("text", "message")
+                     or name.lower().endswith(_TEXT_NAMES))
+        if found in (PLAIN, MARKDOWN) and not said_text and not _plainly_text(payload):
+            # typed as something else, no reader knows the bytes, and they are text only
+            # if an 8-bit encoding is guessed: not text
+            self.binary_notes.append(f"Attachment {name} was not imported: {name} is not "
+                                     f"text ({ctype})")
             return
         try:
             child = self.read_child(payload, name)
         except IngestError as exc:
             if " is an image " in str(exc):
                 self.skipped_images.append(name)
+            elif " is not text " in str(exc):
+                self.binary_notes.append(f"Attachment {name} was not imported: {exc}")
             else:
-                self.notes.append(f"Attachment {name} was not imported: {exc}")
+                reason = str(exc).removeprefix(f"{name} was not imported: ")
+                self.notes.append(f"Attachment {name} was not imported: {reason}")
+            return
+        if found in (PLAIN, MARKDOWN) and reads_as_binary(payload, child.text):
+            self.binary_notes.append(f"Attachment {name} was not imported: {name} is not "
+                                     "text (binary content)")
             return
         child.original = payload
         entry["imported"] = True
@@ -298,10 +389,15 @@ def ingest_email(data: bytes, filename: str, read_child: ChildReader) -> Ingeste
                for name in ("From", "To", "Cc", "Date", "Subject", "Message-ID")}
     reader = _Reader(read_child, filename)
     try:
-        reader.walk(_repair_boundary(message, notes))
+        with shared_budget():
+            reader.walk(_repair_boundary(message, notes))
     except RecursionError:
         notes.append("The message is nested too deeply; part of it was left out")
     notes.extend(reader.notes)
+    notes.extend(reader.binary_notes[:_MAX_BINARY_NOTES])
+    if len(reader.binary_notes) > _MAX_BINARY_NOTES:
+        notes.append(f"{len(reader.binary_notes) - _MAX_BINARY_NOTES} more parts that are "
+                     "not text were left out")
     if reader.skipped_images:
         notes.append(f"Images attached, not imported (no text): {', '.join(reader.skipped_images)}")
 
@@ -395,7 +491,7 @@ def ingest_mbox(data: bytes, filename: str, read_child: ChildReader) -> Ingested
     children: list[Ingested] = []
     notes: list[str] = []
     index: list[str] = []
-    for number, raw in enumerate(raw_messages, 1):
+    for number, raw in enumerate(raw_messages, 1):  # each message has its own budget
         name = f"{stem}-{number:04d}.eml"
         try:
             child = ingest_email(raw, name, read_child)

@@ -28,11 +28,18 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Date, DateTime, Table, insert, select, text, update
+from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.orm import Session
 
 from casefile import __version__
 from casefile.errors import ValidationError
-from casefile.export.archive_file import ArchiveContent, ArchiveError, read_archive, write_archive
+from casefile.export.archive_file import (
+    ArchiveContent,
+    ArchiveError,
+    OpenArchive,
+    open_archive,
+    write_archive,
+)
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.store import Case, Item
@@ -174,15 +181,41 @@ def _free_title(session: Session, title: str) -> str:
 
 def import_archive(session: Session, path: Path, *, passphrase: str | None = None,
                    progress: Callable[[int, int], None] | None = None) -> ArchiveImport:
-    """Read the archive at ``path`` (verified first, see :func:`read_archive`) into the
-    workspace as a new case, in the caller's transaction (module docstring). Raises ArchiveError
-    for a damaged, hostile or foreign file (nothing is stored: the caller's transaction is not
-    committed)."""
+    """Read the archive at ``path`` (verified first, see
+    :func:`casefile.export.archive_file.open_archive`) into the workspace as a new case, in the
+    caller's transaction (module docstring). Original bytes are read and stored one document
+    at a time, so memory holds the tables and one document's bytes, not the whole case.
+
+    Raises ArchiveError (one sentence) for a damaged, truncated, hostile or foreign file, a
+    row whose values do not fit its table, or a sealed file without its passphrase
+    (ArchivePassphraseError); nothing is stored: the caller's transaction is not committed.
+    """
+    at: dict[str, Any] = {}  # the table and row being stored, for the message
+    with open_archive(path, passphrase=passphrase) as opened:
+        try:
+            return _import_opened(session, path, opened, progress, at)
+        except ArchiveError:
+            raise
+        except (StatementError, ValueError, TypeError, KeyError, AttributeError,
+                OverflowError) as exc:
+            if isinstance(exc, IntegrityError):  # a required value missing, a duplicate...
+                problem = "a row that this workspace cannot store"
+            else:
+                problem = "values of the wrong kind"
+            where = (f" (tables/{at['table']}.json, row {at.get('row', '?')})"
+                     if "table" in at else "")
+            raise ArchiveError(f"{path.name} was not imported: it holds {problem}{where}; "
+                               "the archive was damaged or written by another program") \
+                from exc
+
+
+def _import_opened(session: Session, path: Path, opened: OpenArchive,
+                   progress: Callable[[int, int], None] | None,
+                   at: dict[str, Any]) -> ArchiveImport:
     from casefile.services.items import reindex
     from casefile.store import Blob, Question
 
-    content = read_archive(path, passphrase=passphrase)
-    tables = content.tables
+    tables = opened.tables
     missing = [t for t in CASE_TABLES if t not in tables]
     if missing or len(tables.get("cases", [])) != 1:
         raise ArchiveError(f"the archive lacks table(s) {', '.join(missing) or 'cases'}")
@@ -191,16 +224,17 @@ def import_archive(session: Session, path: Path, *, passphrase: str | None = Non
     counts: dict[str, int] = {}
     shared = 0
     wanted = {str(row["sha256"]) for row in tables["documents"] if row.get("sha256")}
-    if wanted - set(content.blobs):
+    if wanted - set(opened.blobs):
         raise ArchiveError("the archive lacks the original bytes of a document it lists")
     have = set(session.scalars(select(Blob.sha256).where(Blob.sha256.in_(wanted))))
     for sha in sorted(wanted):
         if sha in have:
             shared += 1
         else:
-            session.execute(insert(_table("blobs")), {"sha256": sha,
-                                                      "size": len(content.blobs[sha]),
-                                                      "data": content.blobs[sha]})
+            data = opened.read_blob(sha)
+            session.execute(insert(_table("blobs")), {"sha256": sha, "size": len(data),
+                                                      "data": data})
+            del data
     taken_uids = set(session.scalars(select(Question.uid).where(Question.uid.in_(
         [r.get("uid") for r in tables["questions"]]))))
     total = sum(len(tables[t]) for t in CASE_TABLES)
@@ -209,7 +243,9 @@ def import_archive(session: Session, path: Path, *, passphrase: str | None = Non
         table = _table(name)
         refs = _refs(table)
         columns = {c.name for c in table.columns}
-        for row in tables[name]:
+        at["table"] = name
+        for number, row in enumerate(tables[name], start=1):
+            at["row"] = number
             unknown = set(row) - columns
             if unknown:
                 raise ArchiveError(f"tables/{name}.json has an unknown column "
@@ -243,6 +279,7 @@ def import_archive(session: Session, path: Path, *, passphrase: str | None = Non
             if progress is not None and done % 200 == 0:
                 progress(done, total)
         counts[name] = len(tables[name])
+    at.clear()
     case_id = ids["cases"][int(tables["cases"][0]["id"])]
     session.flush()
     from casefile.services.graph import remap_layout  # the graph's positions name items

@@ -73,10 +73,18 @@ def read_table(path: Path) -> SheetRows:
     """The header and rows of a CSV file (UTF-8 with or without BOM, else Windows-1252;
     delimiter guessed among , ; tab) or of the first sheet of an .xlsx. Cells guarded against
     formula injection by Casefile's own CSV export ("'=…") are read back unguarded. Raises
-    ValidationError for a file that cannot be read, an empty file or over ``MAX_ROWS`` rows."""
+    ValidationError for a file that cannot be read, an empty file, a file over the import size
+    limit (200 MB), an .xlsx that would expand too much (a zip bomb, see
+    :func:`casefile.ingest.limits.check_zip`) or over ``MAX_ROWS`` rows."""
     from casefile.export.sheets import unguard
+    from casefile.ingest import DEFAULT_MAX_BYTES
+    from casefile.ingest.limits import size_text
 
     try:
+        size = path.stat().st_size
+        if size > DEFAULT_MAX_BYTES:
+            raise ValidationError(f"{path.name} is {size_text(size)}, over the "
+                                  f"{size_text(DEFAULT_MAX_BYTES)} limit for imports")
         data = path.read_bytes()
     except OSError as exc:
         raise ValidationError(f"cannot read {path.name}: {exc.strerror}") from exc
@@ -114,6 +122,15 @@ def read_table(path: Path) -> SheetRows:
 def _xlsx_grid(data: bytes, name: str) -> list[list[str]]:
     from openpyxl import load_workbook
 
+    from casefile.errors import IngestError
+    from casefile.ingest.limits import check_zip
+
+    try:
+        check_zip(data, name)
+    except IngestError as exc:
+        if " is damaged " in str(exc):
+            raise ValidationError(f"{name} is not a readable .xlsx workbook") from exc
+        raise ValidationError(str(exc)) from exc
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # zipfile, XML and openpyxl errors alike: not a workbook we read
