@@ -162,3 +162,24 @@ def test_rename_and_edit_the_summary_then_undo(make_window, ui_workspace, monkey
     assert not window.case_menu.rename("Taken title")
     assert errors and "already exists" in errors[0]
     assert window.case_title() == "Harbor audit"
+
+
+def test_a_case_deleted_elsewhere_leaves_this_window_for_another_case(make_window,
+                                                                      ui_workspace, qtbot):
+    from casefile.services import trash
+
+    with ui_workspace.transaction() as s:
+        gone = cases.create_case(s, "Gone elsewhere").id
+        cases.create_case(s, "Still here")
+    window = make_window(gone)
+    window.trash_action.trigger()  # open: it lists what others put in the Trash too
+    other = open_workspace(db_url=ui_workspace.url)  # another process's connection
+    try:
+        with other.transaction() as s:
+            trash.delete_case(s, gone)
+    finally:
+        other.close()
+    qtbot.waitUntil(lambda: window.case_title() == "Still here", timeout=5000)
+    assert _listed_cases(window) == ["Still here"]
+    qtbot.waitUntil(lambda: len(window.trash.dialog.listed) == 1, timeout=2000)
+    assert window.messages == []  # no error box
