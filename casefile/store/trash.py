@@ -232,8 +232,8 @@ def remove(session: Session, removal: Removal) -> None:
 
 def _forget(session: Session, gone: Mapping[str, set[int]]) -> None:
     """Expunge the session's objects whose rows are in ``gone``; expire the rest."""
-    for key, obj in list(session.identity_map.items()):
-        ident = key[1] if len(key) > 1 else ()
+    for obj in list(session.identity_map.values()):
+        ident: tuple[Any, ...] = inspect(obj).identity or ()  # the key, without a load
         tables = [t.name for t in getattr(inspect(type(obj)), "tables", ())]
         if len(ident) == 1 and any(ident[0] in gone.get(t, set()) for t in tables):
             session.expunge(obj)
