@@ -250,7 +250,6 @@ class MainWindow(QMainWindow):
         quit_action = file_menu.addAction("&Quit", self.quit_requested)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
 
-        self.case_menu = install_case_menu(self, menu.addMenu("&Case"))
         edit_menu = menu.addMenu("&Edit")
         self.undo_action, self.redo_action = undo_redo_actions(self, self.undo_stack, self.undo,
                                                                self.redo)
@@ -271,6 +270,7 @@ class MainWindow(QMainWindow):
         self.followups_action.setShortcut(QKeySequence("Ctrl+U"))
         view_menu.addAction(self.evidence_dock.toggleViewAction())
         self.view_menu = view_menu
+        self.case_menu = install_case_menu(self, menu.addMenu("&Case"))
         self.help = HelpMenu(self, menu.addMenu("&Help"))
         for action in (self.import_action, self.export_action, self.export_confidential_action,
                        self.new_item_action, self.delete_action, self.find_action,
