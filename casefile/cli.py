@@ -82,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="build the sample case and print its id")
     demo.add_argument("--open", action="store_true", help="then open it in the desktop app")
 
-    case = sub.add_parser("case", help="create or list cases")
+    case = sub.add_parser("case", help="create, list, rename, edit or delete cases")
     case_sub = case.add_subparsers(dest="case_command", metavar="ACTION", required=True)
     new = case_sub.add_parser("new", help="create a case")
     new.add_argument("title")
@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--json", action="store_true")
     lst = case_sub.add_parser("list", help="list cases")
     lst.add_argument("--json", action="store_true")
+    from casefile.cli_trash import add_case_actions, add_trash_parser
+    add_case_actions(case_sub)
+    add_trash_parser(sub)
 
     imp = sub.add_parser("import", help="import files and folders into a case; `import ftm "
                                         "FILE` imports FollowTheMoney entities")
@@ -605,6 +608,9 @@ def cmd_workspace(args: argparse.Namespace) -> int:
 def cmd_case(args: argparse.Namespace) -> int:
     from casefile.services import cases
 
+    if args.case_command in ("rename", "edit", "delete"):
+        from casefile.cli_trash import cmd_case_action
+        return cmd_case_action(args)
     ws = _open(args)
     if args.case_command == "new":
         with ws.transaction() as s:
@@ -1121,7 +1127,13 @@ COMMANDS = {
     "export": lambda args: _tables_command(args),
     "import-table": lambda args: _tables_command(args),
     "archive": lambda args: _archive_command(args),
+    "trash": lambda args: _trash_command(args),
 }
+
+
+def _trash_command(args: argparse.Namespace) -> int:
+    from casefile.cli_trash import cmd_trash
+    return cmd_trash(args)
 
 
 def _archive_command(args: argparse.Namespace) -> int:

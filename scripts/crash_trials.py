@@ -1,7 +1,7 @@
 """Crash safety, shown: kill the ``casefile`` command with SIGKILL at random moments during
-import, edit (accepting suggestions), merge, archive import, backup, restore, archive export and
-encryption, then check that everything it reported as done is there, nothing is half-written,
-and SQLite's ``integrity_check`` is ok.
+import, edit (accepting suggestions), merge, archive import, backup, restore, archive export,
+encryption, case delete and Trash restore, then check that everything it reported as done is
+there, nothing is half-written, and SQLite's ``integrity_check`` is ok.
 
     .venv/bin/python scripts/crash_trials.py [--trials 100] [--seed 1] [--json OUT]
 
@@ -15,7 +15,8 @@ command takes to finish (measured first on its own copy), and checks the copy:
 - ``half``: a half-written row — a document without its item row, blob or search row; an item
   missing from the search index; a mention marked decided without its item; one name's mentions
   partly decided; an imported case with fewer items than its archive; a backup file that is
-  not a whole database.
+  not a whole database; a case both in the workspace and in the Trash, or in neither, or
+  with fewer items (or Trash rows) than it had.
 
 It prints a table (one row per operation) and exits 1 when anything was lost or half-written.
 POSIX only (SIGKILL).
@@ -272,6 +273,58 @@ def plain_backups_beside_encrypted(ws: Path) -> int:
     return sum(1 for b in (ws / "backups").glob("*.sqlite3") if not is_encrypted_file(b))
 
 
+#: The case the Trash trials restore (deleted to the Trash while preparing).
+TRASHED = "Trash trial"
+SAMPLE = "Sample: Alder Creek flood response"
+
+
+def check_moved(ws: Path, out: str, title: str, items: int) -> tuple[int, int]:
+    """A case moved to or from the Trash (``case delete``, ``trash restore``): it must be in
+    exactly one of the two, whole (``items`` items, or every Trash row the entry counts); a
+    move the command reported must have happened."""
+    db = _open(ws)
+    try:
+        half = _common_half(db)
+        case = db.execute("SELECT id FROM cases WHERE title = ?", (title,)).fetchone()
+        entry = db.execute("SELECT id, counts FROM trash_entries WHERE what = 'case' AND "
+                           "case_title = ?", (title,)).fetchone()
+        lost = int(case is None and entry is None)
+        half += case is not None and entry is not None
+        if case is not None:
+            half += db.execute("SELECT count(*) FROM items WHERE case_id = ?",
+                               (case[0],)).fetchone()[0] != items
+        if entry is not None:
+            kept = db.execute("SELECT count(*) FROM trash_rows WHERE entry_id = ? AND op = "
+                              "'row'", (entry[0],)).fetchone()[0]
+            half += kept != sum(json.loads(entry[1]).values())
+        lost += ("moved case" in out and case is not None) or (
+            "Restored case" in out and case is None)
+        return lost, half
+    finally:
+        db.close()
+
+
+def prepare_trash(ws: Path) -> None:
+    """Put a small case in the base workspace's Trash (for the restore trials); records in
+    :data:`PREPARED` its Trash id (``trash_id``) and the items of that case and of the sample
+    case (``trashed_items``, ``sample_items``)."""
+    for cmd in (_cli(ws, "case", "new", TRASHED),
+                _cli(ws, "import", str(SAMPLES / "parkland-coral-springs-article.txt"),
+                     "--case", TRASHED, "--published", "2018-02-23")):
+        done = _run(cmd)
+        if done.returncode != 0:
+            raise SystemExit(f"setup failed: {' '.join(cmd[3:])}: {done.stderr.strip()}")
+    db = sqlite3.connect(ws / DB)
+    PREPARED["trashed_items"], PREPARED["sample_items"] = (
+        db.execute("SELECT count(*) FROM items i JOIN cases c ON c.id = i.case_id "
+                   "WHERE c.title = ?", (title,)).fetchone()[0] for title in (TRASHED, SAMPLE))
+    db.close()
+    done = _run(_cli(ws, "case", "delete", TRASHED, "--json"))
+    if done.returncode != 0:
+        raise SystemExit(f"setup failed: case delete: {done.stderr.strip()}")
+    PREPARED["trash_id"] = json.loads(done.stdout)["trash_id"]
+
+
 def prepare(root: Path) -> tuple[Path, Path, Path, int, list[int], list[tuple[int, int]]]:
     """The base workspace (a case with the sample article and its suggestions, and the demo
     case), a folder of files to import and an archive of the demo case. Returns (workspace,
@@ -324,6 +377,7 @@ def prepare(root: Path) -> tuple[Path, Path, Path, int, list[int], list[tuple[in
     expected = db.execute("SELECT count(*) FROM items i JOIN cases c ON c.id = i.case_id "
                           "WHERE c.title LIKE 'Sample:%'").fetchone()[0]
     db.close()
+    prepare_trash(ws)
     # a backup to restore, and a change after it (so that a restore changes something)
     done = _run(_cli(ws, "backup", "now"))
     if done.returncode != 0:
@@ -392,6 +446,12 @@ def main(argv: list[str] | None = None) -> int:
                 check_archive_export),
             Operation("encrypt workspace", lambda ws: _cli(ws, "workspace", "encrypt"),
                       lambda ws, out: check_encrypt(ws, out, PREPARED["digests"])),
+            Operation("case delete", lambda ws: _cli(ws, "case", "delete", SAMPLE),
+                      lambda ws, out: check_moved(ws, out, SAMPLE, PREPARED["sample_items"])),
+            Operation("trash restore",
+                      lambda ws: _cli(ws, "trash", "restore", str(PREPARED["trash_id"])),
+                      lambda ws, out: check_moved(ws, out, TRASHED,
+                                                  PREPARED["trashed_items"])),
         ]
         t = time.perf_counter()  # start-up alone: the command line parsed, nothing done
         _run([sys.executable, "-m", "casefile", "--version"])

@@ -133,6 +133,8 @@ ACTION_MODULES: tuple[str, ...] = (
     "casefile.services.published",
     "casefile.services.table_import",
     "casefile.services.ftm_import",
+    "casefile.services.case_actions",
+    "casefile.services.trash",
 )
 
 

@@ -4,10 +4,13 @@ delete items.
 
 Every function takes a Session and plain values, does one user action in the caller's
 transaction (writing the ChangeLog rows of the services it uses) and returns what changed.
-Undo and redo are the registered actions below: deleted items come back under their own ids
-(:func:`casefile.services.editing.restore_item`), so later steps still name the right rows;
-an edit's undo expects the version the edit saved, so it never writes over another writer's
-later save (it is refused with ConflictError instead).
+Undo and redo are the registered actions below: a deleted item goes to the Trash
+(:mod:`casefile.services.trash`) and its undo brings it back from there under its own id, with
+its links, passages and mentions, so later steps still name the right rows and the delete can
+also be taken back from File ▸ Trash… after a restart; an undone create comes back from an
+in-memory snapshot (:func:`casefile.services.editing.restore_item`); an edit's undo expects
+the version the edit saved, so it never writes over another writer's later save (it is
+refused with ConflictError instead).
 
 No Qt here.
 """
@@ -174,67 +177,64 @@ def merged_edit_undo(earlier: Step, later: Step) -> Step:
 @action("item.delete")
 def delete(session: Session, item_ids: Sequence[int], as_undo_of: str | None = None
            ) -> Changes:
-    """Delete items with their evidence links (a document with its passages); ``undo``
-    restores them under the same ids, with what hung on them. ``as_undo_of`` names the action
-    this delete undoes ("import 2 documents"), for the messages. Raises NotFoundError."""
+    """Delete items with their evidence links (a document with its passages and mentions):
+    they go to the Trash (:func:`casefile.services.trash.move_items`), so they can be brought
+    back after a restart too. ``value`` is the Trash entry's id; ``undo`` restores it, the
+    items under their own ids with what hung on them. ``as_undo_of`` names the action this
+    delete undoes ("import 2 documents"), for the messages. Raises NotFoundError."""
+    from casefile.services import trash
+
     ids = [int(i) for i in item_ids]
-    snaps: list[ItemSnapshot] = []
-    documents: set[int] = set()
-    for item_id in ids:
-        snap = editing.snapshot_item(session, item_id)
-        documents |= _link_documents(session, snap.links)
-        if snap.kind == "document":
-            documents.add(item_id)
-        snaps.append(snap)
-        items.delete_item(session, item_id)
-    label = _delete_label(snaps)
-    case_id = snaps[0].values["case_id"] if snaps else None
-    undo = Step("item.restore", {"snapshots": snaps, "as_undo_of": as_undo_of},
+    named = {i.id: (i.kind, i.title) for i in session.scalars(
+        select(Item).where(Item.id.in_(ids)))}
+    kinds_titles = [named.get(i, ("item", str(i))) for i in ids]
+    label = _delete_label(kinds_titles)
+    entry_label = label.removeprefix("delete ") if as_undo_of is None else \
+        f"{as_undo_of} (undone)"
+    moved = trash.move_items(session, ids, entry_label)
+    undo = Step("item.restore", {"entry_id": moved.entry_id, "as_undo_of": as_undo_of},
                 label=f"Undo {label}" if as_undo_of is None else f"Redo {as_undo_of}")
-    message = (f"{label[0].upper()}{label[1:]}." if as_undo_of is None
-               else f"Undid {as_undo_of}: {_count(snaps)} taken out.")
-    return changes(case_id, kinds={s.kind for s in snaps}, deleted=ids, documents=documents,
-                   evidence=True, label=label, message=message, undo=undo)
+    message = (f"{label[0].upper()}{label[1:]} (in the Trash)." if as_undo_of is None
+               else f"Undid {as_undo_of}: {_count(kinds_titles)} taken out.")
+    return changes(moved.case_id, kinds=moved.kinds, deleted=ids, documents=moved.documents,
+                   evidence=True, label=label, message=message, value=moved.entry_id,
+                   undo=undo)
 
 
-def _count(snaps: Sequence[ItemSnapshot]) -> str:
-    kinds = {s.kind for s in snaps}
+def _count(kinds_titles: Sequence[tuple[str, str]]) -> str:
+    kinds = {kind for kind, _title in kinds_titles}
     word = "document" if kinds == {"document"} else "item"
-    return f"{len(snaps)} {word}{'s' if len(snaps) != 1 else ''}"
+    return f"{len(kinds_titles)} {word}{'s' if len(kinds_titles) != 1 else ''}"
 
 
 @action("item.restore")
-def restore(session: Session, snapshots: Sequence[ItemSnapshot], as_undo_of: str | None = None
-            ) -> Changes:
-    """Undo of :func:`delete`: bring the items back under their own ids with their links,
-    references and (for documents) passages; ``undo`` deletes them again. ``as_undo_of`` as
-    for :func:`delete` (the restore is then a redo of that action). Raises ConflictError when
-    an item is still there."""
-    restored: list[int] = []
-    documents: set[int] = set()
-    for snap in reversed(list(snapshots)):
-        editing.restore_item(session, snap)
-        restored.append(snap.item_id)
-        documents |= _link_documents(session, snap.links)
-        if snap.kind == "document":
-            documents.add(snap.item_id)
-    snaps = list(snapshots)
-    label = _delete_label(snaps)
-    case_id = snaps[0].values["case_id"] if snaps else None
-    undo = Step("item.delete", {"item_ids": [s.item_id for s in snaps], "as_undo_of": as_undo_of},
+def restore(session: Session, entry_id: int, as_undo_of: str | None = None) -> Changes:
+    """Undo of :func:`delete`, and File ▸ Trash ▸ Restore of deleted items: bring the items of
+    Trash entry ``entry_id`` back with their links, references and (for documents) passages
+    and mentions (:func:`casefile.services.trash.take_back_items`); ``undo`` deletes them
+    again. ``as_undo_of`` as for :func:`delete` (the restore is then a redo of that action).
+    ``value`` is the items' ids now. Raises NotFoundError (no such entry; the case is gone)."""
+    from casefile.services import trash
+
+    back = trash.take_back_items(session, entry_id)
+    kinds_titles = [(i.kind, i.title) for i in (session.get(Item, n) for n in back.item_ids)
+                    if i is not None]
+    label = _delete_label(kinds_titles)
+    undo = Step("item.delete", {"item_ids": list(back.item_ids), "as_undo_of": as_undo_of},
                 label=f"Redo {label}" if as_undo_of is None else f"Undo {as_undo_of}")
     restored_what = label.replace("delete", "restored", 1)
-    message = (f"{restored_what[0].upper()}{restored_what[1:]}." if as_undo_of is None
-               else f"Redid {as_undo_of}: {_count(snaps)} back.")
-    return changes(case_id, kinds={s.kind for s in snaps}, created=restored,
-                   documents=documents, evidence=True, label=f"undo {label}",
-                   message=message, undo=undo)
+    message = (f"{restored_what[0].upper()}{restored_what[1:]}" if as_undo_of is None
+               else f"Redid {as_undo_of}: {_count(kinds_titles)} back")
+    message += trash.left_out_phrase(back.left_out) + "."
+    return changes(back.case_id, kinds=back.kinds, created=back.item_ids,
+                   documents=back.documents, evidence=True, label=f"undo {label}",
+                   message=message, value=list(back.item_ids), undo=undo)
 
 
-def _delete_label(snaps: Sequence[ItemSnapshot]) -> str:
-    if len(snaps) == 1:
-        return f"delete {_named(snaps[0].kind, str(snaps[0].values.get('title')))}"
-    return f"delete {len(snaps)} items"
+def _delete_label(kinds_titles: Sequence[tuple[str, str]]) -> str:
+    if len(kinds_titles) == 1:
+        return f"delete {_named(*kinds_titles[0])}"
+    return f"delete {len(kinds_titles)} items"
 
 
 def _link_documents(session: Session, links: Sequence[Mapping[str, Any]]) -> set[int]:

@@ -18,9 +18,10 @@ from casefile.store.items import (
     Question,
     QuestionStatusChange,
 )
+from casefile.store.trash import TrashEntry, TrashRow
 
 __all__ = [
     "Base", "Blob", "Case", "ChangeLog", "Claim", "Document", "Event", "EvidenceLink", "Item",
     "Mention", "Organization", "Passage", "Person", "Place", "Question", "QuestionStatusChange",
-    "Relationship", "utcnow",
+    "Relationship", "TrashEntry", "TrashRow", "utcnow",
 ]

@@ -449,7 +449,8 @@ class ItemsController(QObject):
                                                        {self.kind}, label))
         if self.proxy.rowCount():
             self.table.selectRow(min(rows[0], self.proxy.rowCount() - 1))
-        self.window.notify(f"{label} — Ctrl+Z to undo", 6000)
+        self.window.notify(f"{label} — moved to the Trash (Ctrl+Z or File ▸ Trash… brings it "
+                           "back)", 6000)
 
     @Slot(int, str, dict, dict, int)
     def _on_editor_changes_ready(self, item_id: int, kind: str, before: dict[str, Any],

@@ -37,6 +37,7 @@ from casefile.ui.actions import undo_redo_actions
 from casefile.ui.auto_backup import install_auto_backup
 from casefile.ui.backup_restore import install_backup_restore
 from casefile.ui.case_archive import ArchiveController
+from casefile.ui.case_menu import install_case_menu
 from casefile.ui.case_views import install_case_views
 from casefile.ui.dialogs import NewCaseDialog
 from casefile.ui.docks import focusing_view_action, show_dock
@@ -61,6 +62,7 @@ from casefile.ui.spreadsheets import SpreadsheetController
 from casefile.ui.status_line import MessageBar, StatusLine
 from casefile.ui.suggesting import SuggestionsController
 from casefile.ui.suggestions_panel import install_suggestions_panel
+from casefile.ui.trash_dialog import install_trash
 from casefile.ui.viewer import DocumentViewer
 from casefile.ui.watch import install_workspace_watch
 from casefile.ui.window_state import remembered_case, restore_window_state, save_window_state
@@ -243,6 +245,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         install_workspace_actions(self, file_menu)
         self.backup_restore = install_backup_restore(self, file_menu)
+        self.trash = install_trash(self, file_menu)
         file_menu.addSeparator()
         quit_action = file_menu.addAction("&Quit", self.quit_requested)
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -267,6 +270,7 @@ class MainWindow(QMainWindow):
         self.followups_action.setShortcut(QKeySequence("Ctrl+U"))
         view_menu.addAction(self.evidence_dock.toggleViewAction())
         self.view_menu = view_menu
+        self.case_menu = install_case_menu(self, menu.addMenu("&Case"))
         self.help = HelpMenu(self, menu.addMenu("&Help"))
         for action in (self.import_action, self.export_action, self.export_confidential_action,
                        self.new_item_action, self.delete_action, self.find_action,
@@ -390,7 +394,7 @@ class MainWindow(QMainWindow):
         if case_id is not None:
             self.picker.select_case(case_id)
             self.settings.setValue(f"last_case/{self.workspace.url}", case_id)
-            self.setWindowTitle(f"{self.case_box.currentText()} — Casefile")
+            self._show_title()
             if self.statusBar().currentMessage() == NO_CASE_MESSAGE:
                 self.statusBar().clearMessage()
         else:
@@ -399,7 +403,8 @@ class MainWindow(QMainWindow):
         for action in (self.import_action, self.export_action, self.export_confidential_action,
                        self.export_archive_action, self.export_xlsx_action,
                        self.export_csv_action, self.import_table_action,
-                       self.export_ftm_action, self.import_ftm_action):
+                       self.export_ftm_action, self.import_ftm_action,
+                       *self.case_menu.actions):
             action.setEnabled(case_id is not None)
         self._refresh_counts()
         self.suggestions_panel.set_case(case_id)
@@ -407,6 +412,9 @@ class MainWindow(QMainWindow):
         self.search_panel.set_case(case_id)
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.items.set_case(case_id)
+
+    def _show_title(self) -> None:
+        self.setWindowTitle(f"{self.case_box.currentText()} — Casefile")
 
     def prompt_new_case(self) -> int | None:
         """Ask for a title and a summary (:class:`NewCaseDialog`) and create the case; returns
@@ -571,6 +579,12 @@ class MainWindow(QMainWindow):
             self.notify(ch.message, 8000)
         if ch.cases:
             self._load_cases()
+            ids = self.picker.case_ids()
+            if self.case_id is not None and self.case_id not in ids:  # deleted (here or not)
+                self.open_case(ids[0] if ids else None)
+                return
+            if self.case_id is not None:
+                self._show_title()  # renamed, perhaps
         if ch.case_id is None or ch.case_id != self.case_id:
             return
         self._refresh_counts()

@@ -1,0 +1,141 @@
+"""``casefile case rename|edit|delete`` and ``casefile trash list|restore|empty`` (the parser of
+the ``casefile`` command lives in :mod:`casefile.cli`; this module adds these actions).
+
+Each runs the same service function as the window (:mod:`casefile.services.case_actions`,
+:mod:`casefile.services.trash`) in one transaction. ``case delete`` moves the case to the
+Trash (``trash restore ID`` brings it back); ``trash empty`` is the one delete that cannot be
+taken back, so it asks on a terminal and needs ``--yes`` in a script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from casefile.errors import ValidationError
+
+
+def add_case_actions(case_sub: Any) -> None:
+    """Add ``rename``, ``edit`` and ``delete`` to the ``casefile case`` subcommands."""
+    ren = case_sub.add_parser("rename", help="rename a case")
+    ren.add_argument("title", metavar="OLD")
+    ren.add_argument("new_title", metavar="NEW")
+    ren.add_argument("--json", action="store_true")
+    ed = case_sub.add_parser("edit", help="change a case's summary")
+    ed.add_argument("title", metavar="TITLE")
+    ed.add_argument("--summary", required=True, metavar="TEXT",
+                    help="the new summary ('' clears it)")
+    ed.add_argument("--json", action="store_true")
+    de = case_sub.add_parser("delete", help="move a case to the Trash (casefile trash restore "
+                                            "ID brings it back)")
+    de.add_argument("title", metavar="TITLE")
+    de.add_argument("--json", action="store_true")
+
+
+def add_trash_parser(sub: Any) -> None:
+    """``casefile trash list [--json] | restore ID [--json] | empty [--yes]``."""
+    tr = sub.add_parser("trash", help="list, restore or empty the Trash (deleted cases and "
+                                      "items)")
+    acts = tr.add_subparsers(dest="trash_command", metavar="ACTION", required=True)
+    lst = acts.add_parser("list", help="what is in the Trash, newest first")
+    lst.add_argument("--json", action="store_true")
+    res = acts.add_parser("restore", help="bring an entry back exactly as it was deleted")
+    res.add_argument("entry_id", type=_entry_id, metavar="ID")
+    res.add_argument("--json", action="store_true")
+    emp = acts.add_parser("empty", help="delete everything in the Trash for good")
+    emp.add_argument("--yes", action="store_true", help="do not ask (for scripts)")
+    emp.add_argument("--json", action="store_true")
+
+
+def _entry_id(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(
+            f"not a Trash id (a number from `casefile trash list`): {value!r}") from exc
+
+
+def cmd_case_action(args: argparse.Namespace) -> int:
+    """``case rename OLD NEW``, ``case edit TITLE --summary TEXT``, ``case delete TITLE``."""
+    from casefile.cli import _open, _print_json
+    from casefile.services import case_actions, cases, trash
+
+    ws = _open(args)
+    try:
+        with ws.transaction() as s:
+            case_id = cases.find_case(s, args.title).id
+            if args.case_command == "rename":
+                ch = case_actions.rename(s, case_id, args.new_title)
+                out: dict[str, Any] = {"id": case_id, "title": ch.value}
+            elif args.case_command == "edit":
+                ch = case_actions.edit_summary(s, case_id, args.summary)
+                out = {"id": case_id, "title": args.title, "summary": ch.value}
+            else:
+                ch = trash.delete_case(s, case_id)
+                out = {"id": case_id, "title": args.title, "trash_id": ch.value}
+    finally:
+        ws.close()
+    if args.json:
+        _print_json(out)
+    elif args.case_command == "delete":
+        print(f"moved case “{args.title}” to the Trash as entry {out['trash_id']}; bring it back "
+              f"with: casefile trash restore {out['trash_id']}")
+    else:
+        print(ch.message)
+    return 0
+
+
+def cmd_trash(args: argparse.Namespace) -> int:
+    """``trash list``, ``trash restore ID``, ``trash empty``."""
+    from casefile.cli import _open, _print_json
+    from casefile.services import trash
+
+    ws = _open(args)
+    try:
+        if args.trash_command == "list":
+            with ws.transaction() as s:
+                listed = trash.list_trash(s)
+            if args.json:
+                _print_json([e.as_json() for e in listed])
+            elif not listed:
+                print("the Trash is empty")
+            for e in listed if not args.json else ():
+                where = "" if e.what == "case" else f" from case “{e.case_title}”"
+                print(f"{e.id:>4}  {e.deleted.replace('T', ' ')} UTC  {e.label}{where}  "
+                      f"({e.holds})")
+            return 0
+        if args.trash_command == "restore":
+            with ws.transaction() as s:
+                ch = trash.restore(s, args.entry_id)
+            if args.json:
+                _print_json({"id": args.entry_id, "case_id": ch.case_id,
+                             "item_ids": sorted(ch.created), "message": ch.message})
+            else:
+                print(ch.message)
+            return 0
+        with ws.transaction() as s:
+            n = len(trash.list_trash(s))
+        if n and not args.yes:
+            _confirm_empty(n)
+        with ws.transaction() as s:
+            ch = trash.empty(s)
+        if args.json:
+            _print_json({"deleted": ch.value})
+        else:
+            print(ch.message)
+        return 0
+    finally:
+        ws.close()
+
+
+def _confirm_empty(n: int) -> None:
+    """Ask on the terminal before emptying ``n`` entries; raises ValidationError when there is
+    no terminal (a script must say --yes) or the answer is not yes."""
+    entries = f"{n} {'entry' if n == 1 else 'entries'}"
+    if not sys.stdin.isatty():
+        raise ValidationError(f"emptying the Trash deletes {entries} for good; add --yes to do "
+                              "it from a script")
+    answer = input(f"Delete the {entries} in the Trash for good? This cannot be undone. [y/N] ")
+    if answer.strip().lower() not in ("y", "yes"):
+        raise ValidationError("the Trash was left as it is")

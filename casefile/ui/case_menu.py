@@ -1,0 +1,127 @@
+"""The Case menu of the main window: Rename case…, Edit case summary…, Delete case….
+
+Rename and summary are undoable commands over one service call each
+(:func:`casefile.services.case_actions.rename`, :func:`~.case_actions.edit_summary`).
+Delete case asks first, because the window's undo history ends with the case, then moves the
+case to the Trash (:func:`casefile.services.trash.delete_case`), from where File ▸ Trash…
+brings it back; the window then shows another case.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
+
+from casefile.services import case_actions, cases, trash
+from casefile.ui.undo import ActionCommand
+
+
+def ask_title(parent: QWidget | None, current: str) -> str | None:
+    """Ask for a case's new title (prefilled with ``current``); None when cancelled or
+    unchanged."""
+    text, ok = QInputDialog.getText(parent, "Rename case", "New title:",
+                                    QLineEdit.EchoMode.Normal, current)
+    text = text.strip()
+    return text if ok and text and text != current else None
+
+
+def ask_summary(parent: QWidget | None, title: str, current: str | None) -> str | None:
+    """Ask for a case's summary (prefilled); the text typed ("" clears it), None when
+    cancelled."""
+    text, ok = QInputDialog.getMultiLineText(parent, "Edit case summary",
+                                             f"What “{title}” is about:", current or "")
+    return text if ok else None
+
+
+def confirm_delete_case(parent: QWidget | None, title: str) -> bool:
+    """Ask before moving case ``title`` to the Trash; True to go ahead."""
+    answer = QMessageBox.question(
+        parent, "Delete case",
+        f"Move the case “{title}” and everything in it to the Trash?\n\n"
+        "Its documents, evidence and notes are kept in the Trash until it is emptied: "
+        "File ▸ Trash… brings the case back as it is now. Undo (Ctrl+Z) cannot.",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+        QMessageBox.StandardButton.Cancel)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+class CaseMenu:
+    """The Case menu of ``window`` (a MainWindow; not imported here: no cycle). Actions:
+    ``rename_action``, ``summary_action``, ``delete_action`` (``actions``: all three)."""
+
+    def __init__(self, window: Any, menu: Any) -> None:
+        self.window = window
+        self.rename_action = menu.addAction("&Rename case…", self.prompt_rename)
+        self.summary_action = menu.addAction("Edit case &summary…", self.prompt_summary)
+        menu.addSeparator()
+        self.delete_action = menu.addAction("&Delete case…", self.prompt_delete)
+        self.actions = (self.rename_action, self.summary_action, self.delete_action)
+
+    def prompt_rename(self) -> bool:
+        """Case ▸ Rename case…: ask for the title and rename (undoable). True when renamed."""
+        if self.window.case_id is None:
+            return False
+        title = ask_title(self.window, self.window.case_title())
+        return self.rename(title) if title is not None else False
+
+    def rename(self, title: str) -> bool:
+        """Rename the open case to ``title`` as one undoable step; True when done (a refusal,
+        e.g. a title in use, is shown)."""
+        case_id = self.window.case_id
+        if case_id is None:
+            return False
+        command = ActionCommand(
+            self.window.runner, case_id, f"Rename case “{self.window.case_title()}”",
+            action=lambda s: case_actions.rename(s, case_id, title))
+        self.window.undo_stack.push(command)
+        return not command.failed
+
+    def prompt_summary(self) -> bool:
+        """Case ▸ Edit case summary…: ask for the summary and save it (undoable)."""
+        case_id = self.window.case_id
+        if case_id is None:
+            return False
+        current = self.window.runner.read(lambda s: cases.get_case(s, case_id).summary)
+        text = ask_summary(self.window, self.window.case_title(), current)
+        if text is None or (text.strip() or None) == current:
+            return False
+        return self.edit_summary(text)
+
+    def edit_summary(self, summary: str) -> bool:
+        """Set the open case's summary ("" clears it) as one undoable step; True when done."""
+        case_id = self.window.case_id
+        if case_id is None:
+            return False
+        command = ActionCommand(
+            self.window.runner, case_id, "Edit case summary",
+            action=lambda s: case_actions.edit_summary(s, case_id, summary))
+        self.window.undo_stack.push(command)
+        return not command.failed
+
+    def prompt_delete(self) -> bool:
+        """Case ▸ Delete case…: confirm, then move the open case to the Trash."""
+        if self.window.case_id is None:
+            return False
+        if not confirm_delete_case(self.window, self.window.case_title()):
+            return False
+        return self.delete()
+
+    def delete(self) -> bool:
+        """Move the open case to the Trash (no question asked: :meth:`prompt_delete` asks);
+        the window then shows another case. True when done."""
+        window = self.window
+        case_id = window.case_id
+        if case_id is None:
+            return False
+        window.editor.flush()
+        out = window.runner.apply(lambda s: trash.delete_case(s, case_id),
+                                  label=f"deleting case “{window.case_title()}”")
+        if out.ok and out.value is not None:
+            window.notify(out.value.message, 10000)
+        return out.ok
+
+
+def install_case_menu(window: Any, menu: Any) -> CaseMenu:
+    """Fill ``menu`` (the window's Case menu); returns the controller."""
+    return CaseMenu(window, menu)
