@@ -36,6 +36,7 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
@@ -49,6 +50,7 @@ from casefile.store import (
     Person,
     Relationship,
 )
+from casefile.store.conflicts import is_write_conflict
 from casefile.store.evidence import RELATIONSHIP_KINDS
 
 NODE_KINDS = ("person", "organization", "place", "document")
@@ -692,7 +694,10 @@ def graph_with_layout(
 ) -> tuple[CaseGraph, dict[int, tuple[float, float]], frozenset[int]]:
     """The case's graph with a position for every node: the kept ones, new nodes laid out
     around them (``relayout``: every unpinned node laid out afresh), and the new positions
-    kept. Returns ``(graph, positions, pinned)``. Errors as :func:`case_graph`."""
+    kept — unless another connection wrote to the workspace since this transaction read it
+    (another process committing while the graph was laid out): then they are returned all the
+    same and kept by the next drawing. Returns ``(graph, positions, pinned)``. Errors as
+    :func:`case_graph`."""
     graph = case_graph(session, case_id, chosen)
     saved = saved_layout(session, case_id)
     kept = {i: p for i, p in saved.positions.items() if graph.node(i) is not None}
@@ -703,7 +708,13 @@ def graph_with_layout(
         fixed = set(kept)
     if len(kept) < len(graph.nodes) or relayout:
         laid = layout_graph(graph, kept, fixed=fixed, seed=seed)
-        stored = save_layout(session, case_id, laid).positions
+        try:
+            with session.begin_nested():  # a refused write leaves the transaction as it was
+                stored = save_layout(session, case_id, laid).positions
+        except DBAPIError as exc:
+            if not is_write_conflict(exc):
+                raise
+            stored = {i: (round(x, 1), round(y, 1)) for i, (x, y) in laid.items()}
         positions = {i: stored[i] for i in laid}
     else:
         positions = kept

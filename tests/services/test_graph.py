@@ -105,6 +105,39 @@ def test_layout_is_seeded_spread_out_and_kept_between_opens(workspace, demo) -> 
         assert fourth[moved] == (-900.0, 40.0)
 
 
+def test_another_process_committing_during_the_layout_does_not_fail_the_drawing(
+        sqlite_workspace, monkeypatch) -> None:
+    # The window lays the graph out in one transaction while other processes keep writing:
+    # SQLite then refuses this snapshot's write (SQLITE_BUSY_SNAPSHOT, "database is locked").
+    # The graph is drawn all the same; the positions are kept by the next drawing.
+    from casefile.store.workspace import open_workspace
+
+    ws = sqlite_workspace
+    with ws.transaction() as s:
+        case_id = build_demo(s)[0]
+    other = open_workspace(db_url=ws.url)  # another process's connection
+    layout = graph.layout_graph
+
+    def layout_while_another_commits(*args, **kwargs):
+        with other.transaction() as o:
+            items.create_item(o, case_id, "place", "Port Alder")
+        return layout(*args, **kwargs)
+
+    monkeypatch.setattr(graph, "layout_graph", layout_while_another_commits)
+    try:
+        with ws.transaction() as s:
+            g, positions, _p = graph.graph_with_layout(s, case_id)
+            assert set(positions) == {n.id for n in g.nodes} and len(positions) > 5
+            assert graph.saved_layout(s, case_id).positions == {}  # not kept this time
+        monkeypatch.setattr(graph, "layout_graph", layout)
+        with ws.transaction() as s:
+            g, again, _p = graph.graph_with_layout(s, case_id)
+            assert len(again) == len(positions) + 1  # Port Alder too
+            assert graph.saved_layout(s, case_id).positions == again
+    finally:
+        other.close()
+
+
 def test_save_layout_refuses_nonsense_and_forgets_deleted_items(workspace, demo) -> None:
     with workspace.transaction() as s:
         person = s.scalar(select(Item.id).where(Item.case_id == demo, Item.kind == "person"))

@@ -231,3 +231,21 @@ def test_a_follow_up_change_leaves_the_evidence_panel_on_the_person_selected(
     assert out.ok
     assert window.tabs.currentWidget() is window.items_page
     assert window.evidence.panel.item_id == ana
+
+
+def test_changing_section_many_times_shows_a_selected_item_once(make_window,
+                                                                 ui_workspace) -> None:
+    # every change of section once added another listener to the row selection: after a
+    # day of them, each click read the item and its evidence hundreds of times
+    from tests.ui.helpers import make_case
+
+    cid = make_case(ui_workspace)
+    window = make_window(cid)
+    ids = [window.create_item("person", name) for name in ("Ana Ortiz", "Ben Cole")]
+    for _ in range(20):
+        window.show_section("place")
+        window.show_section("person")
+    shown: list[object] = []
+    window.items.current_changed.connect(shown.append)
+    assert window.select_item(ids[1], "person")
+    assert shown == [ids[1]]

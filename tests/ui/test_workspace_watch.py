@@ -63,3 +63,36 @@ def test_a_second_window_is_announced_once_and_own_edits_do_not_reload(make_wind
         assert first.statusBar().currentMessage() == ""  # the other window has gone
     finally:
         second_ws.close()
+
+
+def test_a_save_that_another_process_got_ahead_of_runs_again_instead_of_failing(
+        make_window, ui_workspace, qtbot):
+    # SQLite refuses a write from a transaction that read before another process committed
+    # ("database is locked"); the window's action is then run again on a fresh snapshot.
+    from sqlalchemy import select
+
+    from casefile.store import Item
+
+    cid = make_case(ui_workspace)
+    window = make_window(cid)
+    failures: list[str] = []
+    window.runner.operation_failed.connect(failures.append)
+    other = open_workspace(db_url=ui_workspace.url)  # another process's connection
+    tries = []
+
+    def save(s):
+        tries.append(s.scalar(select(Item.id).limit(1)))  # this transaction has read
+        if len(tries) == 1:
+            with other.transaction() as o:
+                items.create_item(o, cid, "person", "Ana Ortiz")
+        return items.create_item(s, cid, "person", "Ben Cole").id
+
+    try:
+        out = window.runner.run(save, change=None, label="saving")
+    finally:
+        other.close()
+    assert out.ok and failures == [] and not window.messages
+    assert len(tries) == 2
+    with ui_workspace.transaction() as s:
+        assert set(s.scalars(select(Item.title).where(Item.kind == "person"))) == {
+            "Ana Ortiz", "Ben Cole"}
