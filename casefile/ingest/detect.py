@@ -166,9 +166,9 @@ def unicode_without_bom(data: bytes) -> str | None:
         if _plausible_text(text):
             # both byte orders may decode: the right one reads as letters, digits, spaces
             # and punctuation; the other as symbols and rare characters
-            words = sum(1 for char in text if unicodedata.category(char)[0] in "LNPZ"
-                        or char in "\n\r\t")
-            score = words / len(text)
+            readable = sum(1 for char in text if unicodedata.category(char)[0] in "LNPZ"
+                           or char in "\n\r\t")
+            score = readable / len(text)
             if best is None or score > best[0]:
                 best = (score, codec)
     return best[1] if best is not None else None

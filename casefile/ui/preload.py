@@ -21,6 +21,7 @@ MODULES = (
     "casefile.store.workspace",
     "casefile.store.encryption",
     "casefile.store.watch",
+    "casefile.services.case_actions",
     "casefile.services.cases",
     "casefile.services.claim_actions",
     "casefile.services.claims",
@@ -41,6 +42,7 @@ MODULES = (
     "casefile.services.suggestions",
     "casefile.services.table_import",
     "casefile.services.timeline",
+    "casefile.services.trash",
     "casefile.services.views",
 )
 

@@ -115,6 +115,15 @@ def test_window_and_cli_writers_share_one_workspace(tmp_path: Path, start: list[
     if start[0] == "gui":
         _cli_new(ws, "made before the window")  # the plain start opens an existing workspace
     window = Window(tmp_path / "control", ["--workspace", str(ws), "--new-workspace", *start])
+    try:
+        _share_and_quit(window, ws)
+    finally:
+        if window.proc.poll() is None:  # a failed check: no window left running
+            window.proc.kill()
+            window.proc.communicate()
+
+
+def _share_and_quit(window: Window, ws: Path) -> None:
     expected = set(_cli_titles(ws))
     assert expected, "the window's workspace has a case to start from"
 

@@ -125,7 +125,9 @@ def test_another_process_committing_during_the_layout_does_not_fail_the_drawing(
 
     monkeypatch.setattr(graph, "layout_graph", layout_while_another_commits)
     try:
-        with ws.transaction() as s:
+        # deferred, as the window's background job runs it (a write transaction would hold
+        # the write lock from its start, and the other process would wait its turn instead)
+        with ws.transaction(write=False) as s:
             g, positions, _p = graph.graph_with_layout(s, case_id)
             assert set(positions) == {n.id for n in g.nodes} and len(positions) > 5
             assert graph.saved_layout(s, case_id).positions == {}  # not kept this time

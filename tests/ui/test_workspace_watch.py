@@ -65,10 +65,14 @@ def test_a_second_window_is_announced_once_and_own_edits_do_not_reload(make_wind
         second_ws.close()
 
 
-def test_a_save_that_another_process_got_ahead_of_runs_again_instead_of_failing(
+def test_a_save_while_another_process_writes_waits_its_turn_instead_of_failing(
         make_window, ui_workspace, qtbot):
-    # SQLite refuses a write from a transaction that read before another process committed
-    # ("database is locked"); the window's action is then run again on a fresh snapshot.
+    # Another process is in the middle of a write when the window saves: the window's action
+    # waits for the write lock (BEGIN IMMEDIATE, up to the busy timeout) and then saves; it
+    # does not fail with "database is locked".
+    import threading
+    import time
+
     from sqlalchemy import select
 
     from casefile.store import Item
@@ -78,21 +82,24 @@ def test_a_save_that_another_process_got_ahead_of_runs_again_instead_of_failing(
     failures: list[str] = []
     window.runner.operation_failed.connect(failures.append)
     other = open_workspace(db_url=ui_workspace.url)  # another process's connection
-    tries = []
+    writing = threading.Event()
 
-    def save(s):
-        tries.append(s.scalar(select(Item.id).limit(1)))  # this transaction has read
-        if len(tries) == 1:
-            with other.transaction() as o:
-                items.create_item(o, cid, "person", "Ana Ortiz")
-        return items.create_item(s, cid, "person", "Ben Cole").id
+    def other_process() -> None:
+        with other.transaction() as o:
+            items.create_item(o, cid, "person", "Ana Ortiz")
+            writing.set()
+            time.sleep(1.0)  # still writing when the window saves
 
+    thread = threading.Thread(target=other_process)
+    thread.start()
     try:
-        out = window.runner.run(save, change=None, label="saving")
+        assert writing.wait(10)
+        out = window.runner.run(lambda s: items.create_item(s, cid, "person", "Ben Cole").id,
+                                change=None, label="saving")
     finally:
+        thread.join(30)
         other.close()
     assert out.ok and failures == [] and not window.messages
-    assert len(tries) == 2
     with ui_workspace.transaction() as s:
         assert set(s.scalars(select(Item.title).where(Item.kind == "person"))) == {
             "Ana Ortiz", "Ben Cole"}
