@@ -28,6 +28,7 @@ import hashlib
 import os
 import re
 import sqlite3
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -136,12 +137,21 @@ def record_checksum(backup_path: Path, name: str | None = None) -> Path:
     return target
 
 
+#: The largest checksum file read (one line: 64 hex digits, two spaces, the backup's name).
+MAX_CHECKSUM_FILE = 4096
+
+
 def recorded_checksum(backup: Backup) -> str | None:
     """The SHA-256 recorded for ``backup`` (64 hex digits), None when it has no checksum
     file (made by an older Casefile, or before an upgrade). Raises CasefileError when the
     checksum file exists but cannot be read or holds no SHA-256."""
     path = backup.checksum_path
     try:
+        info = path.stat()
+        # looked at before it is opened: a pipe would hang the read, a device never end it
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CHECKSUM_FILE:
+            raise CasefileError(f"backup {backup.id} cannot be checked: its checksum file "
+                                f"{path.name} is not a small plain file; nothing was changed")
         text = path.read_text(encoding="ascii", errors="replace")
     except FileNotFoundError:
         return None

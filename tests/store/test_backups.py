@@ -3,6 +3,7 @@ workspace, rotated, and restored only after a check, the current state backed up
 
 from __future__ import annotations
 
+import os
 import threading
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -313,5 +314,28 @@ def test_backups_encrypted_or_re_keyed_with_their_workspace_stay_restorable(
         done = backups.restore(ws, made.id)
         assert done.note is None
         assert _titles(ws) == ["Harbor inquiry"]
+    finally:
+        ws.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("kind", ["fifo", "device", "huge"])
+def test_a_checksum_file_that_is_no_small_plain_file_is_refused_without_reading_it(
+        tmp_path: Path, kind: str) -> None:
+    ws = open_workspace(tmp_path / "ws")
+    try:
+        made = backups.backup_now(ws)
+        made.checksum_path.unlink()
+        if kind == "fifo":  # reading it would wait forever for a writer
+            os.mkfifo(made.checksum_path)
+        elif kind == "device":  # reading it would never end
+            made.checksum_path.symlink_to("/dev/zero")
+        else:
+            made.checksum_path.write_bytes(b"0" * 10_000_000)
+        with pytest.raises(CasefileError) as refused:
+            backups.restore(ws, made.id)
+        assert str(refused.value) == (f"backup {made.id} cannot be checked: its checksum file "
+                                      f"{made.checksum_path.name} is not a small plain file; "
+                                      "nothing was changed")
     finally:
         ws.close()
