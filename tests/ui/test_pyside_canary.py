@@ -130,8 +130,10 @@ def test_qt_calls_that_return_nothing_keep_their_reference_to_none(qtbot) -> Non
             for call in calls:
                 call()
                 made += 1
-        gc.collect()
         lost = start - sys.getrefcount(None)
+        if lost > TOLERANCE:  # collected garbage first (a collection costs seconds late in a run)
+            gc.collect()
+            lost = start - sys.getrefcount(None)
         assert lost <= TOLERANCE, (
             f"PySide6 {PySide6.__version__} lost {lost} references to None in {made} Qt calls "
             "that return nothing: a long session would end in 'Fatal Python error: "
