@@ -19,6 +19,7 @@ into place, so a failed export leaves no half file; the files are owner-only, 06
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,6 +82,19 @@ def write_csv(tables: Sequence[Table], folder: Path) -> list[Path]:
     return out
 
 
+#: Control characters a worksheet cell cannot hold (XML 1.0 forbids them); a vertical tab
+#: (Word's manual line break) and a form feed (its page break) become line breaks.
+_BREAKS = {0x0B: "\n", 0x0C: "\n"}
+_NOT_IN_XML = re.compile(r"[\x00-\x08\x0e-\x1f]")
+
+
+def cell_text(value: str) -> str:
+    """``value`` as a worksheet cell can hold it: vertical tabs and form feeds as line
+    breaks, every other control character that XML forbids (tab, line feed and carriage
+    return stay) as U+FFFD."""
+    return _NOT_IN_XML.sub("\ufffd", value.translate(_BREAKS))
+
+
 def write_xlsx(tables: Sequence[Table], target: Path) -> Path:
     """The whole case as one workbook at ``target``, a sheet per table (module docstring)."""
     from openpyxl import Workbook
@@ -105,6 +119,7 @@ def write_xlsx(tables: Sequence[Table], target: Path) -> Path:
                     continue
                 cell = sheet.cell(row=r, column=c)
                 if isinstance(value, str):
+                    value = cell_text(value)
                     cell.value = value
                     cell.data_type = "s"  # never a formula, whatever it starts with
                     if is_risky(value):
