@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Date, DateTime, Table, insert, select, text, update
+from sqlalchemy import Table, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.orm import Session
 
@@ -44,6 +44,7 @@ from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.store import Case, Item
 from casefile.store.base import Base
+from casefile.store.row_values import plain_value, typed_row
 
 #: The tables an archive holds, in insert order (parents first).
 CASE_TABLES = ("cases", "items", "people", "organizations", "places", "documents", "events",
@@ -70,26 +71,6 @@ def _refs(table: Table) -> dict[str, str]:
     return out
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, dt.datetime | dt.date):
-        return value.isoformat()
-    return value
-
-
-def _typed(table: Table, row: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for column in table.columns:
-        if column.name not in row:
-            continue
-        value = row[column.name]
-        if value is not None and isinstance(column.type, DateTime):
-            value = dt.datetime.fromisoformat(value)
-        elif value is not None and isinstance(column.type, Date):
-            value = dt.date.fromisoformat(value)
-        out[column.name] = value
-    return out
-
-
 def _select_rows(session: Session, name: str, case_id: int,
                  item_ids: list[int], question_ids: list[int]) -> list[dict[str, Any]]:
     table = _table(name)
@@ -104,7 +85,7 @@ def _select_rows(session: Session, name: str, case_id: int,
     else:  # a new table without a rule here: the archive would lose it
         raise ArchiveError(f"the archive has no rule for table {name!r}")
     rows = session.execute(select(table).where(where).order_by(*table.primary_key.columns))
-    return [{k: _plain(v) for k, v in row._mapping.items()} for row in rows]
+    return [{k: plain_value(v) for k, v in row._mapping.items()} for row in rows]
 
 
 def confidential_titles(session: Session, case_id: int) -> list[str]:
@@ -269,11 +250,11 @@ def _import_opened(session: Session, path: Path, opened: OpenArchive,
             if name == "questions" and values.get("uid") in taken_uids:
                 values["uid"] = str(uuid.uuid4())
             if name in KIND_TABLES:  # the id is the item's own, already mapped
-                session.execute(insert(table), _typed(table, values))
+                session.execute(insert(table), typed_row(table, values))
             else:
                 values.pop("id", None)
                 result = session.execute(insert(table).returning(table.c.id),
-                                         _typed(table, values))
+                                         typed_row(table, values))
                 ids[name][old_id] = int(result.scalar_one())
             done += 1
             if progress is not None and done % 200 == 0:

@@ -39,8 +39,6 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
-    Date,
-    DateTime,
     ForeignKey,
     Integer,
     String,
@@ -56,6 +54,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from casefile.errors import ConflictError
 from casefile.store.base import Base, utcnow
+from casefile.store.row_values import plain_value, typed_row
 
 #: The Trash's own tables (never collected into an entry).
 TRASH_TABLES = ("trash_entries", "trash_rows")
@@ -122,26 +121,6 @@ def _chunks(values: Sequence[Any]) -> Iterator[list[Any]]:
         yield list(values[start:start + CHUNK])
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, dt.datetime | dt.date):
-        return value.isoformat()
-    return value
-
-
-def _typed(table: Table, row: Mapping[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for column in table.columns:
-        if column.name not in row:
-            continue
-        value = row[column.name]
-        if value is not None and isinstance(column.type, DateTime):
-            value = dt.datetime.fromisoformat(value)
-        elif value is not None and isinstance(column.type, Date):
-            value = dt.date.fromisoformat(value)
-        out[column.name] = value
-    return out
-
-
 @dataclass
 class Removal:
     """What deleting some root rows takes away: ``rows`` (table -> rows as plain values,
@@ -203,7 +182,7 @@ def collect(session: Session, roots: Mapping[str, Iterable[int]]) -> Removal:
             continue
         rows: list[dict[str, Any]] = []
         for chunk in _chunks(ids):
-            rows += [{k: _plain(v) for k, v in r._mapping.items()} for r in session.execute(
+            rows += [{k: plain_value(v) for k, v in r._mapping.items()} for r in session.execute(
                 select(table).where(table.c.id.in_(chunk)).order_by(table.c.id))]
         removal.rows[table.name] = sorted(rows, key=lambda r: int(r["id"]))
     removal.unset = [(t, i, c, v) for (t, i, c), v in sorted(unset.items(), key=str)
@@ -250,7 +229,7 @@ def store(session: Session, entry: TrashEntry, removal: Removal) -> None:
         rows += [{"entry_id": entry.id, "seq": len(rows) + n, "table_name": name, "op": "row",
                   "data": row} for n, row in enumerate(table_rows)]
     rows += [{"entry_id": entry.id, "seq": len(rows) + n, "table_name": name, "op": "unset",
-              "data": {"id": row_id, "column": column, "value": _plain(value)}}
+              "data": {"id": row_id, "column": column, "value": plain_value(value)}}
              for n, (name, row_id, column, value) in enumerate(removal.unset)]
     table = _table("trash_rows")
     for chunk in _chunks(rows):
@@ -351,7 +330,7 @@ def put_back(session: Session, removal: Removal) -> PutBack:
             else set()
         moved: list[tuple[int, dict[str, Any]]] = []
         for row in rows:
-            values = _typed(table, row)
+            values = typed_row(table, row)
             old_id = int(values["id"])
             keep = True
             if own_is_ref:
