@@ -51,6 +51,10 @@ def confirm_empty(parent: QWidget | None, n: int) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+#: The widest the "What" column starts (px); a longer title is cut with … (whole in its tooltip).
+WHAT_WIDTH = 320
+
+
 class TrashDialog(QDialog):
     """The Trash's entries, newest first (Deleted, What, From case, Holds). Signals:
     ``restore_requested(entry_id)``, ``empty_requested()``."""
@@ -75,7 +79,10 @@ class TrashDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # what was deleted is read first: as wide as its title (at most WHAT_WIDTH px); what
+        # it holds takes the rest and its tooltip has it whole
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         layout.addWidget(self.table)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.restore_button = QPushButton("&Restore")
@@ -105,7 +112,10 @@ class TrashDialog(QDialog):
                                             entry.holds)):
                 cell = QTableWidgetItem(value)
                 cell.setData(Qt.ItemDataRole.UserRole, entry.id)
+                cell.setToolTip(value)
                 self.table.setItem(row, column, cell)
+        self.table.resizeColumnToContents(1)
+        self.table.setColumnWidth(1, min(self.table.columnWidth(1), WHAT_WIDTH))
         if listed:
             self.table.selectRow(0)
         self._update_buttons()
