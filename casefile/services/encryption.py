@@ -57,16 +57,22 @@ def encrypt_workspace(folder: str | Path, passphrase: str, confirmation: str | N
 
 
 def change_workspace_passphrase(folder: str | Path, old: str, new: str,
-                                confirmation: str | None = None) -> tuple[Path, ...]:
+                                confirmation: str | None = None, *,
+                                own_window: str | None = None) -> tuple[Path, ...]:
     """Re-key the encrypted workspace in ``folder`` (and its backups made under ``old``) from
     ``old`` to ``new`` (checked against ``confirmation`` when given); returns the backups
     re-keyed. Raises WrongPassphraseError, ValidationError, or CasefileError when the
-    workspace is not encrypted or missing."""
+    workspace is not encrypted, missing, or open in a window (other than ``own_window``, the
+    calling window's presence mark): that window's connections keep the old key and would
+    read nothing more."""
     path = _database(folder)
     if not is_encrypted_file(path):
         raise CasefileError(f"the workspace at {path.parent} is not encrypted; encrypt it with: "
                             "casefile workspace encrypt")
     check_new_passphrase(new, confirmation)
+    if _windows_open(path.parent, own_window):
+        raise CasefileError(f"{path.parent} is open in a Casefile window; close it first "
+                            "(nothing was changed)")
     rekeyed = change_passphrase(path, old, new)
     _record_checksums(rekeyed)
     return rekeyed
