@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from casefile.errors import CasefileError
+from casefile.offline import quiet_onnxruntime
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -275,10 +276,12 @@ class RapidOcrEngine:
         try:
             from importlib.metadata import version
 
+            import onnxruntime
             from rapidocr_onnxruntime import RapidOCR
         except ImportError as exc:
             raise OcrError("OCR needs the rapidocr-onnxruntime package (pip install "
                            "rapidocr-onnxruntime)") from exc
+        quiet_onnxruntime(onnxruntime)
         self.version = version("rapidocr-onnxruntime")
         # a thread per core (at most 4): on this 2-core machine, idle, a dense page of 30 lines
         # at 200 dpi took 10.5 s against 20.4 s with one thread (scripts/bench_ocr.py); OCR runs
