@@ -184,6 +184,29 @@ def _title(document: docx.document.Document, body: str, filename: str) -> str:
     return PurePath(filename).stem or filename
 
 
+#: How much of each XML part :func:`declares_entities` reads: a document type declaration
+#: comes before the root element, at the top of the part.
+_PROLOGUE_BYTES = 64 * 1024
+
+
+def declares_entities(data: bytes) -> bool:
+    """Whether an XML part of the package ``data`` (a zip, already checked by
+    :func:`casefile.ingest.limits.check_zip`) declares a document type with entities at its
+    top. Office Open XML forbids them; a part that has them was made to attack a reader."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as package:
+            for info in package.infolist():
+                if not info.filename.endswith((".xml", ".rels")):
+                    continue
+                with package.open(info) as part:
+                    top = part.read(_PROLOGUE_BYTES).upper()
+                if b"<!DOCTYPE" in top and b"<!ENTITY" in top:
+                    return True
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError):
+        return False
+    return False
+
+
 def ingest_docx(data: bytes, filename: str) -> Ingested:
     """Read a Word .docx file (layout of the text in the module docstring).
 
@@ -210,6 +233,10 @@ def ingest_docx(data: bytes, filename: str) -> Ingested:
         dates = {"created": props.created, "modified": props.modified}
     except (PackageNotFoundError, zipfile.BadZipFile, zlib.error, KeyError, ValueError,
             EOFError, OSError, etree.XMLSyntaxError) as exc:
+        if isinstance(exc, etree.XMLSyntaxError) and declares_entities(data):
+            raise IngestError(
+                f"{filename} defines XML entities that expand into one another (an "
+                "'XML bomb'; Word never writes entity definitions); it was not read") from exc
         raise IngestError(f"{filename} is damaged and cannot be read") from exc
     headers = list(dict.fromkeys(headers))
     footers = list(dict.fromkeys(footers))

@@ -11,6 +11,7 @@ import re
 from contextlib import suppress
 from copy import copy
 from functools import cache
+from html.parser import HTMLParser
 from typing import Any
 
 import lxml.etree
@@ -110,6 +111,41 @@ def html_to_text(markup: str) -> str:
     return _squeeze(root.text_content())
 
 
+class _TextOnly(HTMLParser):
+    """The character data of a page outside scripts, styles and the head, a line per block
+    element: a tokenizer, so no depth of nesting stops it (libxml2 gives up at 256 levels)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.pieces: list[str] = []
+        self._hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: Any) -> None:
+        if tag in _DROP_TAGS:
+            self._hidden += 1
+        elif tag in _BLOCK_TAGS:
+            self.pieces.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _DROP_TAGS:
+            self._hidden = max(0, self._hidden - 1)
+        elif tag in _BLOCK_TAGS:
+            self.pieces.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.pieces.append(data)
+
+
+def flat_text(markup: str) -> str:
+    """The visible text of ``markup`` read as a stream of tags (see :class:`_TextOnly`), for
+    pages the tree parser cannot build; "" when there is none."""
+    reader = _TextOnly()
+    reader.feed(markup)
+    reader.close()
+    return _squeeze("".join(reader.pieces))
+
+
 def ingest_html(data: bytes, filename: str) -> Ingested:
     """Read a web page: main text, title, author, published date, URL and site name.
 
@@ -135,6 +171,11 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
         text = html_to_text(markup)
         if text:
             notes.append("The main text of the page was not recognised; all its text was kept")
+    if not text:
+        text = flat_text(markup)
+        if text:
+            notes.append("The HTML parser could not build the page (its elements nest too "
+                         "deeply or are broken); its text was read without its layout")
     if not text:
         raise IngestError(f"{filename} has no readable body text")
 

@@ -225,17 +225,20 @@ class _Reader:
         self.over_attachments = False
 
     def walk(self, part: Message) -> None:
+        ctype = part.get_content_type()
+        if part.is_multipart() and ctype not in ("message/rfc822", "message/global"):
+            # a container holds no content of its own: only content parts count against the
+            # limit (its nesting is bounded by the parser, which refuses hundreds of levels)
+            self._multipart(part)
+            return
         self.parts += 1
         if self.parts > MAX_EMAIL_PARTS:
             if self.parts == MAX_EMAIL_PARTS + 1:
                 self.notes.append(f"The message has more than {MAX_EMAIL_PARTS} parts; only "
                                   f"the first {MAX_EMAIL_PARTS} were read")
             return
-        ctype = part.get_content_type()
         if ctype in ("message/rfc822", "message/global"):
             self._attach(part)
-        elif part.is_multipart():
-            self._multipart(part)
         elif ctype in _SIGNATURE_TYPES:
             return
         elif (
@@ -382,6 +385,9 @@ def ingest_email(data: bytes, filename: str, read_child: ChildReader) -> Ingeste
     """
     try:
         message = BytesParser(policy=policy.default).parsebytes(data)
+    except RecursionError:
+        raise IngestError(f"{filename} nests parts within parts too deeply to be read (hundreds "
+                          "of levels; no mail program writes that)") from None
     except Exception as exc:  # the parser is lenient; this is belt and braces
         raise IngestError(f"{filename} is not a readable email ({type(exc).__name__})") from None
     notes: list[str] = []

@@ -173,3 +173,17 @@ def test_random_bytes_of_a_fuzzer_never_escape_as_another_error() -> None:
             check_zip(bytes(data), "fuzzed.docx")
         except IngestError as exc:
             assert str(exc).startswith("fuzzed.docx ")
+
+
+def test_a_word_file_whose_entities_expand_into_one_another_is_named_an_xml_bomb() -> None:
+    data = docx_bytes(["Port director Sam Reed signed the memo."])
+    xml = zipfile.ZipFile(io.BytesIO(data)).read("word/document.xml").decode()
+    levels = ['<!ENTITY e0 "laugh">'] + [
+        f'<!ENTITY e{k} "{f"&e{k - 1};" * 10}">' for k in range(1, 10)]
+    head, _, rest = xml.partition("?>")
+    bomb = (f"{head}?><!DOCTYPE w:document [{''.join(levels)}]>{rest}").replace(
+        "Sam Reed signed", "Sam Reed &e9; signed")
+    data = _rebuilt(data, {"word/document.xml": Member.of("word/document.xml", bomb.encode())})
+    with pytest.raises(IngestError, match=r"^memo\.docx defines XML entities that expand into "
+                                          r"one another \(an 'XML bomb'"):
+        ingest_bytes(data, "memo.docx")

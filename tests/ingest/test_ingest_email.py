@@ -7,8 +7,10 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
 from ingest_helpers import make_pdf
 
+from casefile.errors import IngestError
 from casefile.ingest import ingest_bytes
 
 
@@ -214,3 +216,26 @@ def test_mbox_written_by_python_reads_back_as_written(tmp_path: Path) -> None:
     assert b"\n>From here on" in (tmp_path / "out.mbox").read_bytes()
     doc = ingest_bytes((tmp_path / "out.mbox").read_bytes(), "out.mbox")
     assert "Intro.\nFrom here on, the log.\n" in doc.attachments[0].text
+
+
+def _nested(depth: int) -> bytes:
+    """A message whose text sits inside ``depth`` multipart containers, one in the other."""
+    inner = "Content-Type: text/plain\n\nThe dredging contract was signed early.\n"
+    for level in range(depth):
+        mark = f"=_level{level}_="
+        inner = (f'Content-Type: multipart/mixed; boundary="{mark}"\n\n--{mark}\n{inner}\n'
+                 f"--{mark}--\n")
+    return f"From: a@example.org\nSubject: nested\nMIME-Version: 1.0\n{inner}".encode()
+
+
+def test_text_inside_two_hundred_nested_containers_is_read() -> None:
+    doc = ingest_bytes(_nested(250), "nested.eml")
+    assert "dredging contract was signed" in doc.text
+    assert not any("parts" in note for note in doc.notes)
+
+
+def test_a_message_nested_thousands_deep_is_refused_naming_the_nesting() -> None:
+    with pytest.raises(IngestError) as refused:
+        ingest_bytes(_nested(3000), "nested.eml")
+    assert str(refused.value).startswith("nested.eml nests parts within parts too deeply")
+    assert "RecursionError" not in str(refused.value)

@@ -133,3 +133,13 @@ def test_page_titled_by_site_name_alone_keeps_it() -> None:
     page = (f'<html><head><meta charset="utf-8"><title>{SITE}</title></head><body><p>'
             + "짧은 공지 사항입니다. " * 10 + "</p></body></html>").encode("utf-8")
     assert ingest_bytes(page, "notice.html").title == SITE
+
+
+@pytest.mark.parametrize("depth", [300, 20000])
+def test_text_nested_deeper_than_the_tree_parser_goes_is_still_read(depth: int) -> None:
+    page = ("<html><head><title>Minutes</title><script>var x = 1;</script></head><body>"
+            + "<div>" * depth + "<p>The harbor commission signed the dredging contract.</p>"
+            + "</div>" * depth + "</body></html>")
+    doc = ingest_bytes(page.encode(), "deep.html")
+    assert doc.text == "The harbor commission signed the dredging contract."
+    assert any(note.startswith("The HTML parser could not build the page") for note in doc.notes)
