@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from casefile.errors import CasefileError
+from casefile.ingest.budget import MAX_OCR_PIXELS
 from casefile.offline import quiet_onnxruntime
 
 if TYPE_CHECKING:
@@ -113,7 +114,10 @@ class OcrPage:
 
 class OcrEngine(Protocol):
     """An OCR engine: ``name`` and ``version`` for the document's note; ``recognize`` reads
-    one page image (a Pillow image, any mode) into an :class:`OcrPage`."""
+    one page image (a Pillow image, any mode) into an :class:`OcrPage`. An engine may also
+    have ``frame_pixels``: the most pixels of an image file's frame it can use (larger frames
+    are scaled down to that before it is asked; default
+    :data:`casefile.ingest.budget.MAX_OCR_PIXELS`)."""
 
     name: str
     version: str
@@ -283,6 +287,9 @@ class RapidOcrEngine:
                            "rapidocr-onnxruntime)") from exc
         quiet_onnxruntime(onnxruntime)
         self.version = version("rapidocr-onnxruntime")
+        #: Frames are handed over at up to 4x the pixels the line finder is given (see
+        #: :func:`_fit`), so that the last scaling is a smooth one.
+        self.frame_pixels = 4 * DETECT_MAX_PIXELS
         # a thread per core (at most 4): on this 2-core machine, idle, a dense page of 30 lines
         # at 200 dpi took 10.5 s against 20.4 s with one thread (scripts/bench_ocr.py); OCR runs
         # on a worker thread, so the window stays responsive either way
@@ -295,6 +302,7 @@ class RapidOcrEngine:
         """OCR one page image (see the module's notes on word boxes)."""
         import numpy as np
 
+        image = _fit(image, self._ocr.max_side_len)
         rgb = image.convert("RGB")
         width, height = rgb.size
         pixels = np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])  # OpenCV's BGR order
@@ -320,6 +328,31 @@ class RapidOcrEngine:
                 page.lines.append(OcrLine(tuple(
                     OcrWord(w, _fraction(b, width, height), score) for w, b in words)))
         return page
+
+
+#: RapidOCR's line finder takes memory in proportion to the pixels it is given: a page scanned
+#: at 200 dpi (1,545 x 2,000 once RapidOCR has scaled it) took about 620 MB. Larger images are
+#: scaled down to this many pixels, so that no image costs more than such a page.
+DETECT_MAX_PIXELS = 3_200_000
+
+
+def _fit(image: Image, side: int) -> Image:
+    """``image`` scaled down so that its longer side is at most ``side`` pixels and it has at
+    most :data:`DETECT_MAX_PIXELS` (as it is when it fits).
+
+    RapidOCR scales every image down to its ``max_side_len`` before it finds and reads lines
+    (the lines are cut from the scaled image), so scaling first reads the same pixels without
+    the full-size copies it would make (three of a 25-megapixel frame: 300 MB)."""
+    import math
+
+    from PIL import Image as PilImage
+
+    width, height = image.size
+    scale = min(side / max(width, height), math.sqrt(DETECT_MAX_PIXELS / (width * height)))
+    if scale >= 1:
+        return image
+    return image.resize((max(1, round(width * scale)), max(1, round(height * scale))),
+                        PilImage.Resampling.LANCZOS, reducing_gap=2.0)
 
 
 def _fraction(box: tuple[float, float, float, float], width: int, height: int) -> Box:
@@ -406,15 +439,18 @@ def get_engine(name: str | None = None) -> OcrEngine:
 # -- page images ----------------------------------------------------------------------------
 
 def page_images(data: bytes, mime_type: str, pages: Sequence[int],
-                password: str | None = None) -> Generator[tuple[int, Image], None, None]:
+                password: str | None = None, *,
+                max_pixels: int | None = None) -> Generator[tuple[int, Image], None, None]:
     """The images of the 1-based ``pages`` of an original, in order, one at a time: a PDF's
     pages rendered in grey at :data:`RENDER_DPI` (long side at most :data:`RENDER_MAX_SIDE`
-    pixels, the page's rotation applied), an image file's frames as they are. Raises OcrError
-    when the original cannot be read."""
+    pixels, the page's rotation applied), an image file's frames in grey or colour, scaled down
+    by a whole factor to at most ``max_pixels`` (default
+    :data:`casefile.ingest.budget.MAX_OCR_PIXELS`). Raises OcrError when the original cannot be
+    read."""
     if mime_type == "application/pdf":
         yield from _pdf_pages(data, pages, password)
     elif mime_type.startswith("image/"):
-        yield from _image_frames(data, pages)
+        yield from _image_frames(data, pages, max_pixels)
     else:
         raise OcrError(f"OCR reads PDFs and images, not {mime_type}")
 
@@ -472,7 +508,8 @@ def _check_page_images(page: Any, number: int) -> None:
                            "not read")
 
 
-def _image_frames(data: bytes, pages: Sequence[int]) -> Iterator[tuple[int, Image]]:
+def _image_frames(data: bytes, pages: Sequence[int],
+                  max_pixels: int | None) -> Iterator[tuple[int, Image]]:
     from PIL import ImageOps
 
     from casefile.errors import IngestError
@@ -483,35 +520,75 @@ def _image_frames(data: bytes, pages: Sequence[int]) -> Iterator[tuple[int, Imag
     except IngestError as exc:
         raise OcrError(f"the image cannot be read for OCR ({exc})") from exc
     frames = getattr(image, "n_frames", 1)
-    for number in pages:
-        if not 0 < number <= frames:
-            continue
-        try:
-            image.seek(number - 1)
-            frame = ImageOps.exif_transpose(_scaled_for_ocr(image))
-        except Exception as exc:
-            raise OcrError(f"frame {number} of the image cannot be read") from exc
-        yield number, frame
+    try:
+        for number in pages:
+            if not 0 < number <= frames:
+                continue
+            try:
+                image.seek(number - 1)
+                orientation = image.getexif().get(_EXIF_ORIENTATION)
+                frame = _scaled_for_ocr(image, max_pixels or MAX_OCR_PIXELS)
+                if frames == 1:
+                    image.close()  # the decoded full-size pixels go before the OCR runs
+                if orientation:
+                    frame.getexif()[_EXIF_ORIENTATION] = orientation
+                    frame = ImageOps.exif_transpose(frame)
+            except Exception as exc:
+                raise OcrError(f"frame {number} of the image cannot be read ({exc})") from exc
+            yield number, frame
+    finally:
+        image.close()
 
 
-def _scaled_for_ocr(image: Any) -> Image:
-    """The current frame, scaled down by a whole factor to at most
-    :data:`casefile.ingest.budget.MAX_OCR_PIXELS` (a JPEG decoded at that scale directly)."""
+#: The EXIF tag saying how a photo is turned.
+_EXIF_ORIENTATION = 0x0112
+#: Rows of the full-size image :func:`_scaled_for_ocr` converts at a time: about this many
+#: pixels.
+_STRIP_PIXELS = 4_000_000
+
+
+def _scaled_for_ocr(image: Any, max_pixels: int) -> Image:
+    """The current frame in grey ("L") or colour ("RGB"), transparency laid on white, scaled
+    down by a whole factor to at most ``max_pixels`` (a JPEG decoded at that scale directly). Converted and reduced a strip of rows at a time, so the
+    only full-size copy is the decoded frame itself (PIL's ``reduce`` of a whole 100-megapixel
+    RGBA frame took another 475 MB)."""
     import math
 
-    from casefile.ingest.budget import MAX_OCR_PIXELS
+    from PIL import Image as PilImage
 
     pixels = image.width * image.height
-    if pixels <= MAX_OCR_PIXELS:
-        return image.copy()
-    factor = math.ceil(math.sqrt(pixels / MAX_OCR_PIXELS))
-    if image.format == "JPEG":
+    factor = max(1, math.ceil(math.sqrt(pixels / max_pixels)))
+    if factor > 1 and image.format == "JPEG":
         image.draft(image.mode, (image.width // factor, image.height // factor))
-        pixels = image.width * image.height
-        if pixels <= MAX_OCR_PIXELS:
-            return image.copy()
-        factor = math.ceil(math.sqrt(pixels / MAX_OCR_PIXELS))
-    return image.reduce(factor)
+        factor = max(1, math.ceil(math.sqrt(image.width * image.height / max_pixels)))
+    image.load()
+    grey = image.mode in ("1", "L", "LA", "I", "I;16", "F") or (
+        image.mode in ("P", "PA") and _grey_palette(image))
+    mode = "L" if grey else "RGB"
+    width, height = image.size
+    out = PilImage.new(mode, (math.ceil(width / factor), math.ceil(height / factor)), "white")
+    rows = max(factor, (_STRIP_PIXELS // max(1, width)) // factor * factor)
+    for top in range(0, height, rows):
+        strip = _flattened(image.crop((0, top, width, min(height, top + rows))), mode)
+        out.paste(strip.reduce(factor) if factor > 1 else strip, (0, top // factor))
+    return out
+
+
+def _grey_palette(image: Any) -> bool:
+    palette = image.getpalette() or []
+    return all(palette[k] == palette[k + 1] == palette[k + 2] for k in range(0, len(palette), 3))
+
+
+def _flattened(strip: Any, mode: str) -> Image:
+    """``strip`` in ``mode``, any transparency laid on white (a transparent background is
+    usually black underneath, which would hide black text)."""
+    from PIL import Image as PilImage
+
+    if "A" in strip.mode or "transparency" in strip.info:
+        rgba = strip.convert("RGBA")
+        ground = PilImage.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return PilImage.alpha_composite(ground, rgba).convert(mode)
+    return strip.convert(mode)
 
 
 def recognize_pages(engine: OcrEngine, data: bytes, mime_type: str, pages: Sequence[int], *,
@@ -525,8 +602,8 @@ def recognize_pages(engine: OcrEngine, data: bytes, mime_type: str, pages: Seque
     total = len(pages)
     if progress is not None:
         progress(0, total)
-    images: Generator[tuple[int, Image], None, None] = page_images(data, mime_type, pages,
-                                                                   password)
+    images: Generator[tuple[int, Image], None, None] = page_images(
+        data, mime_type, pages, password, max_pixels=getattr(engine, "frame_pixels", None))
     try:
         while True:
             if cancelled is not None and cancelled():

@@ -57,6 +57,44 @@ def one_colour_png(path: Path, width: int, height: int, rgb: tuple[int, int, int
     return path
 
 
+def text_png(path: Path, side: int, mode: str, lines: list[str]) -> Path:
+    """A square PNG of ``side`` pixels, white, with ``lines`` written large in black, one every
+    few hundred rows; ``mode`` "RGBA" (8-bit colour with alpha, 4 bytes a pixel decoded) or "1"
+    (1-bit grey). Written a row at a time through one deflate stream, so the test process never
+    holds the image: only one band of text rows at a time."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from casefile.export.fonts import matplotlib_font_dir
+
+    font = ImageFont.truetype(str(matplotlib_font_dir() / "DejaVuSans.ttf"), side // 80)
+    band = side // 60
+    white = {"RGBA": (255, 255, 255, 255), "1": 1}[mode]
+    black = {"RGBA": (0, 0, 0, 255), "1": 0}[mode]
+    stride = len(Image.new(mode, (side, 1), white).tobytes())
+    blank = b"\x00" + Image.new(mode, (side, 1), white).tobytes()
+    gap = (side - band * len(lines)) // (len(lines) + 1)
+    squeeze = zlib.compressobj(6)
+    idat = bytearray()
+    row = 0
+    for line in lines:
+        for _ in range(gap):
+            idat += squeeze.compress(blank)
+        strip = Image.new(mode, (side, band), white)
+        ImageDraw.Draw(strip).text((side // 20, band // 6), line, fill=black, font=font)
+        raw = strip.tobytes()
+        for k in range(band):
+            idat += squeeze.compress(b"\x00" + raw[k * stride:(k + 1) * stride])
+        row += gap + band
+    for _ in range(side - row):
+        idat += squeeze.compress(blank)
+    idat += squeeze.flush()
+    depth, colour = {"RGBA": (8, 6), "1": (1, 0)}[mode]
+    header = struct.pack(">IIBBBBB", side, side, depth, colour, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
+                     + _png_chunk(b"IDAT", bytes(idat)) + _png_chunk(b"IEND", b""))
+    return path
+
+
 def _pdf(objects: list[bytes]) -> bytes:
     """A PDF of ``objects`` (object n+1 is ``objects[n]``; object 1 the catalog) with a correct
     cross-reference table (ISO 32000-1 7.5)."""

@@ -23,6 +23,7 @@ from tests.e2e.hostile_files import (
     many_pages_pdf,
     one_colour_png,
     run_measured,
+    text_png,
 )
 
 CASE = "Harbor audit"
@@ -70,6 +71,26 @@ def test_a_14000_px_square_png_is_refused_from_its_header(ws: Path, tmp_path: Pa
                                  "more than the 100-megapixel limit")
     assert run.peak < MEMORY_LIMIT, run.peak
     assert documents(ws) == []
+
+
+SIGNED = ["Harbor commission minutes", "The dredging contract was signed in May"]
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "1"])
+def test_a_100_megapixel_scan_is_read_by_ocr_within_the_memory_budget(ws: Path, tmp_path: Path,
+                                                                      mode: str) -> None:
+    scan = text_png(tmp_path / "poster.png", 9990, mode, SIGNED)
+    run = run_measured(ws, "import", str(scan), "--case", CASE, "--no-suggest", timeout=240)
+    assert run.code == 0, run
+    assert run.peak < MEMORY_LIMIT, run.peak
+    [(_title, _name, _length, notes)] = documents(ws)
+    assert any(note.startswith("Text of page 1 from OCR (RapidOCR") for note in notes), notes
+    db = sqlite3.connect(ws / "casefile.sqlite3")
+    try:
+        [(text,)] = db.execute("select text from documents")
+    finally:
+        db.close()
+    assert "dredging contract" in " ".join(text.split()).lower(), text
 
 
 def _special(kind: str, folder: Path) -> Path:
