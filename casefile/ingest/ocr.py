@@ -549,9 +549,9 @@ _STRIP_PIXELS = 4_000_000
 
 def _scaled_for_ocr(image: Any, max_pixels: int) -> Image:
     """The current frame in grey ("L") or colour ("RGB"), transparency laid on white, scaled
-    down by a whole factor to at most ``max_pixels`` (a JPEG decoded at that scale directly). Converted and reduced a strip of rows at a time, so the
-    only full-size copy is the decoded frame itself (PIL's ``reduce`` of a whole 100-megapixel
-    RGBA frame took another 475 MB)."""
+    down by a whole factor to at most ``max_pixels`` (a JPEG decoded at that scale directly).
+    Converted and reduced a strip of rows at a time, so the only full-size copy is the decoded
+    frame itself (PIL's ``reduce`` of a whole 100-megapixel RGBA frame took another 475 MB)."""
     import math
 
     from PIL import Image as PilImage
