@@ -74,7 +74,12 @@ from casefile.export.errors import ExportError
 from casefile.export.profiles import ExportProfile, get_profile
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.disclosure import Disclosure, contact_pieces, disclosure_for
+from casefile.services.disclosure import (
+    Disclosure,
+    case_evidenced,
+    contact_pieces,
+    disclosure_for,
+)
 from casefile.services.relationships import AUTO_NOTE
 from casefile.store import (
     Claim,
@@ -276,7 +281,7 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
     every_kind = with_polymorphic(Item, "*")
     items: list[Item] = list(session.scalars(
         select(every_kind).where(every_kind.case_id == case_id).order_by(every_kind.id)))
-    d = disclosure_for(items, chosen)
+    d = disclosure_for(items, chosen, evidenced=case_evidenced(session, case_id))
     b = _Builder(key, d, chosen)
     by_id = {i.id: i for i in items}
     shown = [i for i in items if i.id not in d.hidden]

@@ -30,7 +30,7 @@ from casefile.errors import ValidationError
 from casefile.export.profiles import ExportProfile, get_profile
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.disclosure import disclosure_for
+from casefile.services.disclosure import case_evidenced, disclosure_for
 from casefile.store import (
     Claim,
     Document,
@@ -76,7 +76,7 @@ def case_tables(session: Session, case_id: int, *, include_confidential: bool = 
     every_kind = with_polymorphic(Item, "*")
     items: list[Item] = list(session.scalars(
         select(every_kind).where(every_kind.case_id == case_id).order_by(every_kind.id)))
-    d = disclosure_for(items, chosen)
+    d = disclosure_for(items, chosen, evidenced=case_evidenced(session, case_id))
     hidden = d.hidden
     red = d.substitute
     by_id = {i.id: i for i in items}
@@ -103,18 +103,19 @@ def case_tables(session: Session, case_id: int, *, include_confidential: bool = 
             people.rows.append([p.id, d.pseudonyms[p.id], "", red(p.role) if details else None,
                                 ref(p.affiliation_id) if details else None, None, True, None])
             continue
-        people.rows.append([p.id, p.title, aliases(p.aliases), red(p.role),
+        people.rows.append([p.id, d.name_of(p), aliases(p.aliases), red(p.role),
                             ref(p.affiliation_id), d.contact_of(p), p.confidential, notes(p)])
     orgs = Table("organizations", ["id", "name", "aliases", "kind", "jurisdiction", "part of",
                                    "confidential", "notes"])
     for o in of(Organization):
         assert isinstance(o, Organization)
-        orgs.rows.append([o.id, o.title, aliases(o.aliases), o.org_kind, o.jurisdiction,
+        orgs.rows.append([o.id, d.name_of(o), aliases(o.aliases), red(o.org_kind),
+                          red(o.jurisdiction),
                           ref(o.parent_id), o.confidential, notes(o)])
     places = Table("places", ["id", "name", "aliases", "confidential", "notes"])
     for pl in of(Place):
         assert isinstance(pl, Place)
-        places.rows.append([pl.id, pl.title, aliases(pl.aliases), pl.confidential,
+        places.rows.append([pl.id, d.name_of(pl), aliases(pl.aliases), pl.confidential,
                             notes(pl)])
     docs = Table("documents", ["id", "title", "kind", "author", "outlet", "published",
                                "retrieved", "status", "url", "file name", "sha256",
