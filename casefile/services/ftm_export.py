@@ -361,7 +361,9 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
         e.add("keywords", doc.doc_kind)
         if doc.status != "obtained":
             e.add("keywords", doc.status)
-        if chosen.source_details or not d.names_pseudonym(doc.text):
+        # legal (a profile with notes: readers inside the review) gets the text, names
+        # substituted and descriptions cut; public none that names a source (module docstring)
+        if chosen.source_details or chosen.notes or not d.names_pseudonym(doc.text):
             b.add(e, "bodyText", doc.text or None, quoted=True)
         b.common(e, doc)
     for ev in of(Event):

@@ -316,3 +316,71 @@ def test_without_the_description_remover_the_self_check_refuses(planted, tmp_pat
     assert "export refused" in refused[fmt]
     assert any(repr(s) in refused[fmt] or s in refused[fmt] for s in (p.role, p.org)), \
         refused[fmt]
+
+
+# -- the real sample: the Parkland article, the school resource deputy marked confidential ----
+
+#: What identifies the deputy in the sample article besides his name: the role the
+#: suggestions give him, the descriptions the article attaches to his name, and the role
+#: written before it.
+PARKLAND_DESCRIPTIONS = ("school resource officer", "resource officer",
+                         "armed police officer assigned to Stoneman Douglas",
+                         "Sheriff's Deputy", "Deputy [Source A]", "Deputy Source A",
+                         "this deputy")
+
+
+@pytest.fixture(scope="module")
+def parkland_source(tmp_path_factory):
+    """The sample article imported as the CLI does (batch import, suggestions, every
+    suggestion accepted), the deputy's person item marked confidential; (workspace, case id,
+    the names that identify him)."""
+    from casefile.services import batch, decisions, item_actions
+    from casefile.services.suggestions import extract_for_document, suggest_for_document
+    from casefile.store.workspace import open_workspace
+    from tests.conftest import ARTICLE
+
+    ws = open_workspace(tmp_path_factory.mktemp("parkland") / "ws")
+    with ws.transaction() as s:
+        case_id = cases.create_case(s, "Parkland").id
+    done = batch.import_paths(ws.transaction, case_id, [ARTICLE], published="2018-02-23")
+    doc = done.outcomes[0].result.document_id
+    with ws.transaction() as s:
+        found = extract_for_document(s, doc)
+    with ws.transaction() as s:
+        suggest_for_document(s, doc, extracted=found)
+    with ws.transaction() as s:
+        waiting = decisions.list_suggestions(s, case_id)
+        pending = [(e.kind, e.name, e.variant) for es in waiting.by_kind.values() for e in es]
+    for kind, name, variant in pending:
+        with ws.transaction() as s:
+            still = decisions.list_suggestions(s, case_id).find(kind, name)
+            if still is not None:
+                decisions.accept(s, case_id, kind, name, variant=variant)
+    with ws.transaction() as s:
+        deputy = items.find_item(s, case_id, "Scot Peterson", "person")
+        item_actions.edit(s, deputy.id, {"confidential": True})
+        role = deputy.role
+    assert role, "the suggestions gave the deputy a role"
+    yield ws, case_id, ("Scot Peterson", "Peterson", role, *PARKLAND_DESCRIPTIONS)
+    ws.close()
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_parkland_deputy_is_not_identifiable_in_any_export(parkland_source, tmp_path,
+                                                               profile):
+    ws, case_id, identifying = parkland_source
+    texts = export_all(ws, case_id, profile, tmp_path)
+    assert "refused" not in texts, texts.get("refused")
+    assert set(texts) >= {"pdf", "csv", "xlsx", "ics"}
+    import re
+
+    for fmt, places in texts.items():
+        text = normalize(" ".join(t for _pl, t in places))
+        left = [s for s in identifying
+                if re.search(rf"(?<!\w){re.escape(normalize(s))}(?!\w)", text)]
+        assert not left, (fmt, left)
+        if fmt != "ics":  # the story is still there: the sheriff is named
+            assert "scott israel" in text, fmt
+    pdf = normalize(" ".join(t for _pl, t in texts["pdf"]))
+    if profile != "editor":
+        assert "source a" in pdf
