@@ -535,11 +535,19 @@ def export_ftm(session: Session, case_id: int, target: Path, *,
                include_confidential: bool = False,
                profile: str | ExportProfile | None = None) -> FtmExport:
     """Write the case's entities (:func:`case_entities`) as JSON lines to ``target``; logs
-    ``ftm.export``. Returns an :class:`FtmExport`. Raises what :func:`case_entities` raises,
-    and FtmExportError for a file that cannot be written (nothing is half-written)."""
+    ``ftm.export``. Returns an :class:`FtmExport`. The written file is read back and searched
+    for the strings the profile protects (``Disclosure.protected``). Raises what
+    :func:`case_entities` raises, ProtectedStringFoundError when the re-read finds one (the
+    file is deleted), and FtmExportError for a file that cannot be written (nothing is
+    half-written)."""
     chosen = get_profile(profile, include_confidential=include_confidential)
+    from casefile.export.file_check import check_written, jsonl_places
+    from casefile.services.disclosure import case_disclosure
+
     entities = case_entities(session, case_id, profile=chosen)
     write_jsonl(entities, target)
+    check_written([target], jsonl_places(target), case_disclosure(session, case_id,
+                                                                  chosen).protected)
     counts = dict(Counter(str(e["schema"]) for e in entities))
     log_change(session, "ftm.export", case_id=case_id, summary=str(target),
                data={"profile": chosen.name, "entities": len(entities)})

@@ -187,6 +187,15 @@ def _check(tables: list[Table], protected: Sequence[str]) -> None:
         raise ProtectedStringFoundError(found.text, found.place, deleted=False)
 
 
+def _protected(session: Session, case_id: int, profile: str | ExportProfile | None,
+               include_confidential: bool) -> tuple[str, ...]:
+    """The strings the written files are searched for (``Disclosure.protected``)."""
+    from casefile.services.disclosure import case_disclosure
+
+    return case_disclosure(session, case_id, get_profile(
+        profile, include_confidential=include_confidential)).protected
+
+
 def _profile_name(profile: str | ExportProfile | None, include_confidential: bool) -> str:
     return get_profile(profile, include_confidential=include_confidential).name
 
@@ -196,12 +205,19 @@ def export_csv(session: Session, case_id: int, folder: Path, *,
                profile: str | ExportProfile | None = None) -> list[Path]:
     """Write the case as one CSV file per section into ``folder`` (see
     :func:`casefile.export.sheets.write_csv`); logs ``tables.export``. Returns the paths written.
-    Raises ``NotFoundError`` (case) or ``ExportError`` (folder not writable)."""
+    The files are read back and searched for the strings the profile protects (names,
+    descriptions, contact details: ``Disclosure.protected``). Raises ``NotFoundError`` (case),
+    ``ProtectedStringFoundError`` (one was found: the files are deleted; the message names the
+    string, the file, row and column) or ``ExportError`` (folder not writable)."""
     from casefile.export.sheets import write_csv
 
+    from casefile.export.file_check import check_written, csv_places
+
+    protected = _protected(session, case_id, profile, include_confidential)
     paths = write_csv(case_tables(session, case_id, include_confidential=include_confidential,
                                 profile=profile),
                       folder)
+    check_written(paths, csv_places(paths), protected)
     log_change(session, "tables.export", case_id=case_id, summary=str(folder),
                data={"format": "csv", "profile": _profile_name(profile, include_confidential)})
     return paths
@@ -211,13 +227,20 @@ def export_xlsx(session: Session, case_id: int, target: Path, *,
                 include_confidential: bool = False,
                 profile: str | ExportProfile | None = None) -> Path:
     """Write the case as one .xlsx workbook, a sheet per section (see
-    :func:`casefile.export.sheets.write_xlsx`); logs ``tables.export``. Raises ``NotFoundError``
-    (case) or ``ExportError`` (file not writable)."""
+    :func:`casefile.export.sheets.write_xlsx`); logs ``tables.export``. The workbook is read
+    back and every cell searched for the strings the profile protects. Raises
+    ``NotFoundError`` (case), ``ProtectedStringFoundError`` (one was found: the file is
+    deleted; the message names the string, the sheet and the cell) or ``ExportError`` (file
+    not writable)."""
     from casefile.export.sheets import write_xlsx
 
+    from casefile.export.file_check import check_written, xlsx_places
+
+    protected = _protected(session, case_id, profile, include_confidential)
     path = write_xlsx(case_tables(session, case_id, include_confidential=include_confidential,
                                 profile=profile),
                       target)
+    check_written([path], xlsx_places(path), protected)
     log_change(session, "tables.export", case_id=case_id, summary=str(target),
                data={"format": "xlsx", "profile": _profile_name(profile, include_confidential)})
     return path

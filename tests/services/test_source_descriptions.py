@@ -314,7 +314,8 @@ def test_without_the_description_remover_the_self_check_refuses(planted, tmp_pat
     refused = dict(texts.get("refused", []))
     assert fmt in refused, texts.keys()
     assert "export refused" in refused[fmt]
-    assert any(repr(s) in refused[fmt] or s in refused[fmt] for s in (p.role, p.org)), \
+    # it names what it found: one of the source's descriptions
+    assert any(repr(s) in refused[fmt] for s in (p.role, p.org, p.phone, p.phrase)), \
         refused[fmt]
 
 
@@ -384,3 +385,32 @@ def test_the_parkland_deputy_is_not_identifiable_in_any_export(parkland_source, 
     pdf = normalize(" ".join(t for _pl, t in texts["pdf"]))
     if profile != "editor":
         assert "source a" in pdf
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "ftm"])
+def test_the_written_file_itself_is_read_back_and_deleted_when_a_description_is_in_it(
+        planted, tmp_path, monkeypatch, fmt):
+    """With both the description remover and the check of the values before writing turned
+    off, the re-read of the written file refuses the export and deletes what was written."""
+    if fmt == "ftm" and not _ftm_installed():
+        pytest.skip("followthemoney is not installed")
+    from casefile.services import disclosure
+
+    ws, ids = planted
+    index = next(n for n, p in enumerate(CASES) if p.variant == "appositive" and p.with_fields)
+    p, case = CASES[index], ids[index]
+    monkeypatch.setattr(disclosure, "strip_descriptions", lambda text, *a, **kw: text)
+    monkeypatch.setattr(sheets, "_check", lambda *a, **kw: None)
+    monkeypatch.setattr(ftm_export, "_check_protected", lambda *a, **kw: None)
+    texts = export_all(ws, case["case"], "legal", tmp_path)
+    refused = dict(texts.get("refused", []))
+    assert fmt in refused, texts.keys()
+    message = refused[fmt]
+    assert "the file was deleted" in message
+    assert any(repr(s) in message for s in (p.role, p.org, p.phone, p.phrase)), message
+    place = {"csv": ".csv, row ", "xlsx": "sheet ", "ftm": "line "}[fmt]
+    assert place in message, message
+    leftovers = {"csv": list((tmp_path / "csv").glob("*.csv")),
+                 "xlsx": list(tmp_path.glob("*.xlsx")),
+                 "ftm": list(tmp_path.glob("*.json"))}[fmt]
+    assert leftovers == []
