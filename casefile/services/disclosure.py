@@ -67,7 +67,7 @@ from casefile.services.descriptions import (
     role_heads,
     strip_descriptions,
 )
-from casefile.store import Item, Organization, Person, Place
+from casefile.store import Document, Item, Organization, Person, Place
 
 __all__ = [
     "DEFAULT_PROFILE", "PROFILES", "PSEUDONYM_EVIDENCE", "WITHHELD", "Disclosure", "ExportProfile",
@@ -248,27 +248,53 @@ class Disclosure:
         return None if any(p.search(readable) or p.search(url) for p in patterns) else url
 
 
+#: Where an item's evidence is: (document id, start, end) of each passage linked to it (start
+#: and end None for a link to a whole document).
+EvidenceSpans = Mapping[int, Sequence[tuple[int | None, int | None, int | None]]]
+
+
 def theirs_alone(items: Sequence[Item], people: Iterable[Person],
-                 evidenced: Iterable[int] | None = None) -> set[int]:
+                 evidenced: EvidenceSpans | Iterable[int] | None = None) -> set[int]:
     """Ids of the organizations that are theirs alone for ``people`` (the case's confidential
     people): the affiliation of one of them, and of no other person; no other item of the case
-    points to it (as a parent, whom to ask, who said it, what it came through); and, when
-    ``evidenced`` (ids of the items with evidence links of their own) is given, not in it."""
+    points to it (as a parent, whom to ask, who said it, what it came through); and none of
+    its own evidence (``evidenced``: item id -> spans, or just the ids of items with evidence)
+    is outside a sentence that names one of ``people`` (a mention inside "X, a clerk at the
+    Harbor Commission, said" is theirs; "The Harbor Commission voted" is not)."""
     people = list(people)
     secret = {p.id for p in people}
     candidates = {p.affiliation_id for p in people if p.affiliation_id is not None}
-    linked = set(evidenced or ())
+    if not candidates:
+        return set()
+    spans: dict[int, Sequence[tuple[int | None, int | None, int | None]]] = {}
+    if isinstance(evidenced, Mapping):
+        spans = dict(evidenced)
+    elif evidenced is not None:
+        spans = {i: [(None, None, None)] for i in evidenced}
+    names = [n for p in people for n in names_of(p) if len(n) >= MIN_NAME_CHARS]
+    named = re.compile("|".join(rf"(?<!\w){_loose(n)}(?!\w)" for n in names), re.IGNORECASE) \
+        if names else None
+    texts = {i.id: i.text for i in items if isinstance(i, Document)}
+
+    def about_them(doc_id: int | None, start: int | None, end: int | None) -> bool:
+        text = texts.get(doc_id) if doc_id is not None else None
+        if not text or start is None or end is None or named is None:
+            return False
+        lo = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
+        his = [k for k in (text.find(c, end) for c in ".!?\n") if k >= 0]
+        return bool(named.search(text, lo, min(his) if his else len(text)))
+
     out = set()
     for org_id in candidates:
-        shared = org_id in linked
+        shared = any(not about_them(*span) for span in spans.get(org_id, ()))
         for item in items:
+            if shared:
+                break
             if item.id in secret or item.id == org_id:
                 continue
             refs = [getattr(item, name, None) for name in (
                 "affiliation_id", "parent_id", "ask_id", "attributed_to_id", "via_id")]
-            if org_id in refs:
-                shared = True
-                break
+            shared = org_id in refs
         if not shared:
             out.add(org_id)
     return out
@@ -310,12 +336,12 @@ def _case_texts(items: Sequence[Item]) -> Iterator[str]:
 
 def disclosure_for(
     items: Sequence[Item], profile: str | ExportProfile | None = None, *,
-    evidenced: Iterable[int] | None = None,
+    evidenced: EvidenceSpans | Iterable[int] | None = None,
 ) -> Disclosure:
     """The :class:`Disclosure` of a case whose items (all of them, any order) are ``items``,
-    under ``profile`` (a name, a profile, or None for the default). ``evidenced``: ids of the
-    items that have evidence links of their own (an organization with some is not theirs
-    alone, :func:`theirs_alone`); None: only references between items count.
+    under ``profile`` (a name, a profile, or None for the default). ``evidenced``: where the
+    items have evidence (:func:`case_evidenced`; an organization with evidence of its own is
+    not theirs alone, :func:`theirs_alone`); None: only references between items count.
 
     Raises:
         ValidationError: an unknown profile name.
@@ -393,13 +419,20 @@ def disclosure_for(
     )
 
 
-def case_evidenced(session: Session, case_id: int) -> set[int]:
-    """Ids of the case's items that have evidence links of their own (``evidenced`` of
-    :func:`disclosure_for`)."""
-    from casefile.store import EvidenceLink
+def case_evidenced(session: Session, case_id: int) -> EvidenceSpans:
+    """Where the case's items have evidence (``evidenced`` of :func:`disclosure_for`): item id
+    -> (document id, start, end) of each linked passage."""
+    from casefile.store import EvidenceLink, Passage
 
-    return set(session.scalars(select(EvidenceLink.item_id).where(
-        EvidenceLink.case_id == case_id).distinct()))
+    rows = session.execute(
+        select(EvidenceLink.item_id, Passage.document_id, Passage.start, Passage.end,
+               EvidenceLink.document_id)
+        .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
+        .where(EvidenceLink.case_id == case_id))
+    out: dict[int, list[tuple[int | None, int | None, int | None]]] = {}
+    for item_id, doc_id, start, end, whole in rows:
+        out.setdefault(item_id, []).append((doc_id if doc_id is not None else whole, start, end))
+    return out
 
 
 def case_disclosure(
