@@ -918,7 +918,7 @@ def cmd_item(args: argparse.Namespace) -> int:
         row: dict[str, Any] = {"id": item.id, "kind": item.kind, "title": item.title,
                                "confidential": item.confidential}
         if item.kind == "person":
-            row["identifying_phrases"] = list(item.identifying_phrases or [])
+            row["identifying_phrases"] = list(getattr(item, "identifying_phrases", None) or [])
     if args.json:
         _print_json(row)
     else:

@@ -82,7 +82,7 @@ _STOP_BEFORE = frozenset(lx.FUNCTION_WORDS - {"former", "officials", "police"}) 
     "according", "reached", "interviewed", "contacted", "is", "was", "were", "are", "be",
     "been", "had", "has", "have", "did", "does", "do", "by", "to", "that", "when", "yesterday",
     "today", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
-    "sunday", "dear", "ask", "call", "email", "met", "interview", "quoted",
+    "sunday", "dear", "ask", "call", "email", "interview", "quoted",
 }
 
 _ABBREVIATIONS = frozenset(lx.ABBREVIATIONS) | {w.rstrip(".") for w in lx.HONORIFICS}

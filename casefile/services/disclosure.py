@@ -31,12 +31,15 @@ words printed around it do not name them again ("an internal email from Harbor P
 * the words around a mention of *another* item are not printed when they name a pseudonymous
   person (:meth:`Disclosure.names_pseudonym`): the context of the police department's mention
   would otherwise be the sentence that gives the source's role;
-* under a profile without ``source_details`` (public) their role and affiliation appear
-  nowhere: not as fields, not as an edge of the brief's graph figure (the figure leaves the
-  person out), and a role written just before their name in a text is replaced with the name
-  ("Police Chief Dana Whitlow" becomes one "Source A"); the self-check also refuses the role
-  followed by the pseudonym ("Police Chief [Source A]"). Under legal the role and affiliation
-  are printed as fields and the figure keeps only the person's affiliation edges;
+* their role and affiliation appear nowhere (every profile but internal has no
+  ``source_details``): not as fields, not as an edge of the brief's graph figure (the figure
+  leaves the person out), and not in any text: what describes a confidential person around
+  their name (the clause after it, a role before it, an organization after it) is cut, and
+  their role, identifying phrases, contact details, an organization that is theirs alone
+  (:func:`theirs_alone`) and every description found in the case are "[withheld]" wherever
+  they are written (:mod:`casefile.services.descriptions`, applied by :meth:`substitute`,
+  under editor too); all of them are ``protected``, and the self-check also refuses the role
+  followed by the pseudonym ("Police Chief [Source A]");
 * an exported id that would be the same in an internal export (FtM entity ids) is derived
   from the profile and the pseudonym instead (:mod:`casefile.services.ftm_export`).
 
@@ -382,8 +385,9 @@ def disclosure_for(
         if person.id in pseudonyms:
             anchors.append(pseudonyms[person.id])
             protect(names, pseudonyms[person.id])
+            alias = pseudonyms[person.id]
             for role in _role_parts(person.role):  # "Police Chief [Source A]" (module docstring)
-                forbidden += [f"{role} {pseudonyms[person.id]}", f"{role} [{pseudonyms[person.id]}]"]
+                forbidden += [f"{role} {alias}", f"{role} [{alias}]"]
     for item in confidential:
         if isinstance(item, Person | Organization | Place) and item.id not in pseudonyms:
             protect(names_of(item), WITHHELD)

@@ -9,7 +9,7 @@ DESIGN.md: "exports that protect confidential sources by default"): under the de
 ("editor") confidential items are not rows, evidence quoted from a confidential document is not a
 row, and a reference to a withheld item reads "[withheld]", as do its names and aliases inside
 the text of the rows that remain; "legal" and "public" name confidential people "Source A"…
-(their own row then shows only the pseudonym, with role and affiliation under legal only;
+(their own row then shows only the pseudonym, without role or affiliation;
 of their evidence links only supports / contradicts rows, without start and end offsets,
 which would point at the name in the document: the rule of
 :mod:`casefile.services.disclosure`, "What travels with a pseudonym"), "public" also leaves
@@ -209,9 +209,8 @@ def export_csv(session: Session, case_id: int, folder: Path, *,
     descriptions, contact details: ``Disclosure.protected``). Raises ``NotFoundError`` (case),
     ``ProtectedStringFoundError`` (one was found: the files are deleted; the message names the
     string, the file, row and column) or ``ExportError`` (folder not writable)."""
-    from casefile.export.sheets import write_csv
-
     from casefile.export.file_check import check_written, csv_places
+    from casefile.export.sheets import write_csv
 
     protected = _protected(session, case_id, profile, include_confidential)
     paths = write_csv(case_tables(session, case_id, include_confidential=include_confidential,
@@ -232,9 +231,8 @@ def export_xlsx(session: Session, case_id: int, target: Path, *,
     ``NotFoundError`` (case), ``ProtectedStringFoundError`` (one was found: the file is
     deleted; the message names the string, the sheet and the cell) or ``ExportError`` (file
     not writable)."""
-    from casefile.export.sheets import write_xlsx
-
     from casefile.export.file_check import check_written, xlsx_places
+    from casefile.export.sheets import write_xlsx
 
     protected = _protected(session, case_id, profile, include_confidential)
     path = write_xlsx(case_tables(session, case_id, include_confidential=include_confidential,

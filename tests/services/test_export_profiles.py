@@ -111,7 +111,7 @@ def test_legal_brief_keeps_the_sources_quotes_but_not_role_notes_or_name(
     assert "Source A" in every
     assert "diner on the old road" not in _flat(every)  # the source's own notes
     if info["role"]:
-        assert not re.search(rf"Source A\s+Role:", every)
+        assert not re.search(r"Source A\s+Role:", every)
         assert normalize(info["role"]) not in normalize(every)
     for name in info["names"]:
         assert normalize(name) not in normalize(every).replace("source a", ""), name

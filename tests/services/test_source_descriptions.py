@@ -10,7 +10,6 @@ organizations and jobs; each describes its source one way (:data:`VARIANTS`)."""
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
