@@ -133,9 +133,16 @@ def build_parser() -> argparse.ArgumentParser:
     ext.add_argument("--password", help="password of an encrypted PDF")
     ext.add_argument("--json", action="store_true")
 
-    it = sub.add_parser("item", help="mark an item confidential (or not)")
+    it = sub.add_parser("item", help="mark an item confidential (or not); set a person's "
+                                     "identifying phrases")
     it.add_argument("id", type=int, metavar="ITEM_ID", help="an id from `casefile items`")
-    flag = it.add_mutually_exclusive_group(required=True)
+    it.add_argument("--identifying", action="append", metavar="PHRASE",
+                    help="a phrase that identifies this person without naming them (\"the "
+                         "clerk who signed the contract\"); exports that hide the person "
+                         "withhold it too. Repeat for several; replaces the person's list")
+    it.add_argument("--clear-identifying", action="store_true",
+                    help="remove the person's identifying phrases")
+    flag = it.add_mutually_exclusive_group()
     flag.add_argument("--confidential", dest="confidential", action="store_true",
                       default=None, help="flag the item confidential (exports then leave it "
                                          "out, or give a person a pseudonym)")
@@ -867,6 +874,7 @@ def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
     if item.kind == "person":
         out["role"] = item.role
         out["affiliation"] = names.get(item.affiliation_id) if item.affiliation_id else None
+        out["identifying_phrases"] = list(item.identifying_phrases or [])
     elif item.kind == "organization":
         out["org_kind"] = item.org_kind
     elif item.kind == "document":
@@ -885,21 +893,40 @@ def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
 
 
 def cmd_item(args: argparse.Namespace) -> int:
-    """``casefile item ID --confidential | --not-confidential``: the window's edit of the
-    Confidential box (``item_actions.edit``)."""
+    """``casefile item ID --confidential | --not-confidential | --identifying PHRASE...``: the
+    window's edit of the Confidential box and of a person's identifying phrases
+    (``item_actions.edit``)."""
     from casefile.services import item_actions, items
 
+    fields: dict[str, Any] = {}
+    if args.confidential is not None:
+        fields["confidential"] = args.confidential
+    if args.identifying and args.clear_identifying:
+        raise ValidationError("give --identifying phrases or --clear-identifying, not both")
+    if args.identifying or args.clear_identifying:
+        fields["identifying_phrases"] = list(args.identifying or [])
+    if not fields:
+        raise ValidationError("say what to change: --confidential, --not-confidential, "
+                              "--identifying PHRASE or --clear-identifying")
     ws = _open(args)
     with ws.transaction() as s:
         item = items.get_item(s, args.id)
-        item_actions.edit(s, item.id, {"confidential": args.confidential})
-        row = {"id": item.id, "kind": item.kind, "title": item.title,
-               "confidential": item.confidential}
+        if "identifying_phrases" in fields and item.kind != "person":
+            raise ValidationError(f"identifying phrases belong to a person; item {item.id} is "
+                                  f"a {item.kind}")
+        item_actions.edit(s, item.id, fields)
+        row: dict[str, Any] = {"id": item.id, "kind": item.kind, "title": item.title,
+                               "confidential": item.confidential}
+        if item.kind == "person":
+            row["identifying_phrases"] = list(getattr(item, "identifying_phrases", None) or [])
     if args.json:
         _print_json(row)
     else:
         state = "confidential" if row["confidential"] else "not confidential"
         print(f"{row['id']} {row['kind']} {row['title']}: {state}")
+        if "identifying_phrases" in fields:
+            phrases = row.get("identifying_phrases") or []
+            print("identifying phrases: " + ("; ".join(phrases) if phrases else "none"))
     return 0
 
 

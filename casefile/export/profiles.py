@@ -19,10 +19,11 @@ class ExportProfile:
     ``confidential_items``: items and documents flagged confidential are printed as they are
     (else left out). ``pseudonyms``: confidential *people* are printed as "Source A"… with their
     quotes (else left out with the other confidential items and named "[withheld]").
-    ``source_details``: a pseudonymous source's role and affiliation are printed (else they
-    appear nowhere: not as fields, not as the source's edges in the brief's graph figure, and a
-    role written just before the name is replaced with it; the rule is in
-    :mod:`casefile.services.disclosure`, "What travels with a pseudonym").
+    ``source_details``: a confidential person's role and affiliation are printed (only the
+    internal profile: under the others they appear nowhere, not as fields, not as the
+    source's edges in the brief's graph figure, and not in any text, with the clauses that
+    describe them around their name; the rule is in :mod:`casefile.services.disclosure`,
+    "What travels with a pseudonym", and :mod:`casefile.services.descriptions`).
     ``notes``: the reporter's notes on items and on evidence are printed. ``contact_details``:
     the contact details of people who are shown are printed where an export prints them (the
     calendar's "Ask:" line; the brief never prints contact details).
@@ -46,8 +47,9 @@ class ExportProfile:
 
 _PSEUDONYM_NOTE = (
     "Confidential sources are named Source A, Source B… here (inside quotes as “[Source A]”); "
-    "their names, aliases and contact details, and the other items and documents flagged "
-    "confidential, are left out of this brief."
+    "their names, aliases, roles, affiliations, contact details and the words that describe "
+    "them (“[withheld]”), and the other items and documents flagged confidential, are left "
+    "out of this brief."
 )
 
 #: The profiles, in the order menus offer them.
@@ -56,13 +58,15 @@ _PSEUDONYM_NOTE = (
 #:   included (what ``--include-confidential`` always gave).
 #: * **editor** -- for an editor reviewing the story: confidential items and documents left out,
 #:   the names of the left-out people and organizations "[withheld]" where other text still
-#:   names them. This is what the brief and the calendar did before profiles (the default).
+#:   names them, and what describes a left-out person with them (role, affiliation, the clause
+#:   around the name, their contact details, identifying phrases). This is what the brief and
+#:   the calendar did before profiles (the default).
 #: * **legal** -- for a pre-publication legal review: the lawyer must see what each source
-#:   supports, so confidential people stay in, as "Source A"… with their quotes, role and
-#:   affiliation; no name, alias or contact detail of theirs, no contact detail of anyone.
+#:   supports, so confidential people stay in, as "Source A"… with their quotes; no name,
+#:   alias, role, affiliation, describing clause, identifying phrase or contact detail of
+#:   theirs (a role often names the one person who holds it), no contact detail of anyone.
 #: * **public** -- for anyone outside the newsroom (a partner outlet, a published methods
-#:   note): as legal, and also without the reporter's notes and without a pseudonymous source's
-#:   role and affiliation (a role often names the one person who holds it).
+#:   note): as legal, and also without the reporter's notes.
 PROFILES: dict[str, ExportProfile] = {p.name: p for p in (
     ExportProfile("internal", "Internal: everything, confidential sources included",
                   confidential_items=True, pseudonyms=False, source_details=True, notes=True,
@@ -71,12 +75,12 @@ PROFILES: dict[str, ExportProfile] = {p.name: p for p in (
                   confidential_items=False, pseudonyms=False, source_details=False, notes=True,
                   contact_details=True),
     ExportProfile("legal", "Legal review: confidential people as Source A…, no contact details",
-                  confidential_items=False, pseudonyms=True, source_details=True, notes=True,
+                  confidential_items=False, pseudonyms=True, source_details=False, notes=True,
                   contact_details=False, cover_note=_PSEUDONYM_NOTE,
                   marking="PRIVILEGED AND CONFIDENTIAL — for legal review",
                   marking_detail="Prepared for pre-publication legal review; do not forward "
                                  "outside the review."),
-    ExportProfile("public", "Public: as legal, without notes or the sources' roles",
+    ExportProfile("public", "Public: as legal, without the reporter's notes",
                   confidential_items=False, pseudonyms=True, source_details=False, notes=False,
                   contact_details=False, cover_note=_PSEUDONYM_NOTE, marking=None),
 )}

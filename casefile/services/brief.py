@@ -45,6 +45,7 @@ from casefile.services.disclosure import (
     WITHHELD,
     Disclosure,
     ExportProfile,
+    case_evidenced,
     contact_pieces,
     disclosure_for,
     get_profile,
@@ -88,7 +89,7 @@ def _gather(
     every_kind = with_polymorphic(Item, "*")  # one query for the items with all their fields
     items: list[Item] = list(session.scalars(
         select(every_kind).where(every_kind.case_id == case_id).order_by(every_kind.id)))
-    shown = disclosure_for(items, profile)
+    shown = disclosure_for(items, profile, evidenced=case_evidenced(session, case_id))
     hidden_ids = shown.hidden
     red = shown.substitute
     visible = [i for i in items if i.id not in hidden_ids]
@@ -158,15 +159,17 @@ def _gather(
         affiliation = name_of(item.affiliation_id) if isinstance(item, Person) else (
             name_of(item.parent_id) if isinstance(item, Organization) else None)
         found = evidence(item.id)
-        if item.id in shown.pseudonyms:  # no alias; role and affiliation as the profile says
-            aliases: list[str] = []
+        own_notes = notes(item.notes)
+        if item.id in shown.pseudonyms:  # no alias, no notes; role and affiliation as the
+            aliases: list[str] = []      # profile says
+            own_notes = None
             if not profile.source_details:
                 role = affiliation = None
         else:
             aliases = [red(a) or "" for a in (item.aliases or []) if a != item.title]
         return EntityEntry(
             name=shown.name_of(item) or "", kind=item.kind, role=red(role),
-            affiliation=affiliation, aliases=aliases, notes=notes(item.notes),
+            affiliation=affiliation, aliases=aliases, notes=own_notes,
             quotes=found.quotes, mentioned=found.mentioned, withheld=found.withheld,
         )
 

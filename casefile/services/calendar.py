@@ -33,7 +33,13 @@ from casefile.errors import ValidationError
 from casefile.export.ics import CalendarEntry, ical_uid, render_ics
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.disclosure import Disclosure, ExportProfile, disclosure_for, get_profile
+from casefile.services.disclosure import (
+    Disclosure,
+    ExportProfile,
+    case_evidenced,
+    disclosure_for,
+    get_profile,
+)
 from casefile.services.evidence import evidence_for
 from casefile.services.questions import followups
 from casefile.store import Item, Organization, Person
@@ -98,7 +104,7 @@ def _entries(
     case = get_case(session, case_id)
     items = list(session.scalars(select(Item).where(Item.case_id == case_id)))
     by_id = {i.id: i for i in items}
-    shown = disclosure_for(items, profile)
+    shown = disclosure_for(items, profile, evidenced=case_evidenced(session, case_id))
     red, quote = shown.substitute, shown.quote
     entries: list[CalendarEntry] = []
     undated = withheld = 0

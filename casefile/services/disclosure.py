@@ -31,12 +31,15 @@ words printed around it do not name them again ("an internal email from Harbor P
 * the words around a mention of *another* item are not printed when they name a pseudonymous
   person (:meth:`Disclosure.names_pseudonym`): the context of the police department's mention
   would otherwise be the sentence that gives the source's role;
-* under a profile without ``source_details`` (public) their role and affiliation appear
-  nowhere: not as fields, not as an edge of the brief's graph figure (the figure leaves the
-  person out), and a role written just before their name in a text is replaced with the name
-  ("Police Chief Dana Whitlow" becomes one "Source A"); the self-check also refuses the role
-  followed by the pseudonym ("Police Chief [Source A]"). Under legal the role and affiliation
-  are printed as fields and the figure keeps only the person's affiliation edges;
+* their role and affiliation appear nowhere (every profile but internal has no
+  ``source_details``): not as fields, not as an edge of the brief's graph figure (the figure
+  leaves the person out), and not in any text: what describes a confidential person around
+  their name (the clause after it, a role before it, an organization after it) is cut, and
+  their role, identifying phrases, contact details, an organization that is theirs alone
+  (:func:`theirs_alone`) and every description found in the case are "[withheld]" wherever
+  they are written (:mod:`casefile.services.descriptions`, applied by :meth:`substitute`,
+  under editor too); all of them are ``protected``, and the self-check also refuses the role
+  followed by the pseudonym ("Police Chief [Source A]");
 * an exported id that would be the same in an internal export (FtM entity ids) is derived
   from the profile and the pseudonym instead (:mod:`casefile.services.ftm_export`).
 
@@ -52,18 +55,27 @@ the calendar of the same case.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from casefile.export.profiles import DEFAULT_PROFILE, PROFILES, ExportProfile, get_profile
-from casefile.store import Item, Organization, Person, Place
+from casefile.services.descriptions import (
+    JOB_WORDS,
+    Describer,
+    derive,
+    describer,
+    role_heads,
+    strip_descriptions,
+)
+from casefile.store import Document, Item, Organization, Person, Place
 
 __all__ = [
     "DEFAULT_PROFILE", "PROFILES", "PSEUDONYM_EVIDENCE", "WITHHELD", "Disclosure", "ExportProfile",
-    "case_disclosure", "contact_pieces", "disclosure_for", "get_profile", "names_of", "pseudonym",
+    "case_disclosure", "case_evidenced", "contact_pieces", "identifying_strings",
+    "strip_descriptions", "theirs_alone", "disclosure_for", "get_profile", "names_of", "pseudonym",
 ]
 
 WITHHELD = "[withheld]"
@@ -71,6 +83,9 @@ WITHHELD = "[withheld]"
 #: The relations of the evidence links of a pseudonymous person an export prints (module
 #: docstring: mentions and context links would locate or describe them).
 PSEUDONYM_EVIDENCE = ("supports", "contradicts")
+
+#: The words a role of several words may end in for "the" + that word to be withheld too.
+JOB_ROLE_WORDS = JOB_WORDS
 
 #: Names shorter than this are never replaced (nor searched for by the self-check).
 MIN_NAME_CHARS = 3
@@ -154,6 +169,7 @@ class Disclosure:
     protected: tuple[str, ...]
     _replacements: Mapping[str, str] = field(repr=False)
     _pattern: re.Pattern[str] | None = field(repr=False)
+    _describe: Describer | None = field(default=None, repr=False)
 
     def shows(self, item_id: int | None) -> bool:
         """True when the item (or document) with this id may be printed."""
@@ -165,6 +181,8 @@ class Disclosure:
         quote), and protected contact details "[withheld]"; None stays None."""
         if text is None or self._pattern is None:
             return text
+        if self._describe is not None:
+            text = strip_descriptions(text, self._describe)
 
         def replace(match: re.Match[str]) -> str:
             found = match.group("name")
@@ -227,14 +245,106 @@ class Disclosure:
         if url is None or self._pattern is None:
             return url
         readable = re.sub(r"[-_+./%]+", " ", url)
-        return None if self._pattern.search(readable) or self._pattern.search(url) else url
+        patterns = [self._pattern]
+        if self._describe is not None and self._describe.descriptors is not None:
+            patterns.append(self._describe.descriptors)
+        return None if any(p.search(readable) or p.search(url) for p in patterns) else url
+
+
+#: Where an item's evidence is: (document id, start, end) of each passage linked to it (start
+#: and end None for a link to a whole document).
+EvidenceSpans = Mapping[int, Sequence[tuple[int | None, int | None, int | None]]]
+
+
+def theirs_alone(items: Sequence[Item], people: Iterable[Person],
+                 evidenced: EvidenceSpans | Iterable[int] | None = None) -> set[int]:
+    """Ids of the organizations that are theirs alone for ``people`` (the case's confidential
+    people): the affiliation of one of them, and of no other person; no other item of the case
+    points to it (as a parent, whom to ask, who said it, what it came through); and none of
+    its own evidence (``evidenced``: item id -> spans, or just the ids of items with evidence)
+    is outside a sentence that names one of ``people`` (a mention inside "X, a clerk at the
+    Harbor Commission, said" is theirs; "The Harbor Commission voted" is not)."""
+    people = list(people)
+    secret = {p.id for p in people}
+    candidates = {p.affiliation_id for p in people if p.affiliation_id is not None}
+    if not candidates:
+        return set()
+    spans: dict[int, Sequence[tuple[int | None, int | None, int | None]]] = {}
+    if isinstance(evidenced, Mapping):
+        spans = dict(evidenced)
+    elif evidenced is not None:
+        spans = {i: [(None, None, None)] for i in evidenced}
+    names = [n for p in people for n in names_of(p) if len(n) >= MIN_NAME_CHARS]
+    named = re.compile("|".join(rf"(?<!\w){_loose(n)}(?!\w)" for n in names), re.IGNORECASE) \
+        if names else None
+    texts = {i.id: i.text for i in items if isinstance(i, Document)}
+
+    def about_them(doc_id: int | None, start: int | None, end: int | None) -> bool:
+        text = texts.get(doc_id) if doc_id is not None else None
+        if not text or start is None or end is None or named is None:
+            return False
+        lo = max(text.rfind(c, 0, start) for c in ".!?\n") + 1
+        his = [k for k in (text.find(c, end) for c in ".!?\n") if k >= 0]
+        return bool(named.search(text, lo, min(his) if his else len(text)))
+
+    out = set()
+    for org_id in candidates:
+        shared = any(not about_them(*span) for span in spans.get(org_id, ()))
+        for item in items:
+            if shared:
+                break
+            if item.id in secret or item.id == org_id:
+                continue
+            refs = [getattr(item, name, None) for name in (
+                "affiliation_id", "parent_id", "ask_id", "attributed_to_id", "via_id")]
+            shared = org_id in refs
+        if not shared:
+            out.add(org_id)
+    return out
+
+
+def _role_parts(role: str | None) -> list[str]:
+    """A role and its parts: "Deputy (resource officer)" -> the whole, "Deputy", "resource
+    officer"; split on parentheses, slashes, semicolons and commas."""
+    role = " ".join((role or "").split())
+    if not role:
+        return []
+    parts = [role] + [p.strip() for p in re.split(r"[()/;,]", role)]
+    return [p for p in dict.fromkeys(parts) if len(p) >= MIN_NAME_CHARS]
+
+
+def identifying_strings(person: Person) -> list[str]:
+    """What the person's own fields give to withhold besides their names: the role and its
+    parts (and "the clerk" for a role "procurement clerk"), the reporter's identifying phrases,
+    and the contact details in their contact field and their notes."""
+    out = _role_parts(person.role)
+    for part in list(out):
+        out += role_heads(part, JOB_ROLE_WORDS)
+    out += [" ".join(p.split()) for p in (person.identifying_phrases or []) if p and p.strip()]
+    out += contact_pieces(person.contact) + contact_pieces(person.notes)
+    return [s for s in dict.fromkeys(out) if len(s) >= MIN_NAME_CHARS]
+
+
+def _case_texts(items: Sequence[Item]) -> Iterator[str]:
+    """Every text of a case's items an export may print or quote from (titles, notes,
+    descriptions, statements, answers, documents' text)."""
+    for item in items:
+        yield item.title
+        for name in ("notes", "text", "description", "statement", "answer",
+                     "attributed_to_text", "status_reason"):
+            value = getattr(item, name, None)
+            if isinstance(value, str):
+                yield value
 
 
 def disclosure_for(
-    items: Sequence[Item], profile: str | ExportProfile | None = None,
+    items: Sequence[Item], profile: str | ExportProfile | None = None, *,
+    evidenced: EvidenceSpans | Iterable[int] | None = None,
 ) -> Disclosure:
     """The :class:`Disclosure` of a case whose items (all of them, any order) are ``items``,
-    under ``profile`` (a name, a profile, or None for the default).
+    under ``profile`` (a name, a profile, or None for the default). ``evidenced``: where the
+    items have evidence (:func:`case_evidenced`; an organization with evidence of its own is
+    not theirs alone, :func:`theirs_alone`); None: only references between items count.
 
     Raises:
         ValidationError: an unknown profile name.
@@ -242,11 +352,15 @@ def disclosure_for(
     chosen = get_profile(profile)
     ordered = sorted(items, key=lambda i: i.id)
     confidential = [] if chosen.confidential_items else [i for i in ordered if i.confidential]
+    secret_people = [i for i in confidential if isinstance(i, Person)]
+    alone = theirs_alone(ordered, secret_people, evidenced)
+    if alone:  # an organization that is theirs alone goes with them
+        confidential = sorted([*confidential, *(i for i in ordered if i.id in alone
+                                                and not i.confidential)], key=lambda i: i.id)
     pseudonyms: dict[int, str] = {}
     if chosen.pseudonyms:
-        people = [i for i in confidential if isinstance(i, Person)]
-        pseudonyms = {p.id: pseudonym(n) for n, p in enumerate(people)}
-    hidden_people = {i.id for i in confidential}
+        pseudonyms = {p.id: pseudonym(n) for n, p in enumerate(secret_people)}
+    hidden_people = {i.id for i in secret_people}
     replacements: dict[str, str] = {}  # folded name -> what it becomes
     originals: dict[str, str] = {}  # folded name -> the name as written
 
@@ -258,19 +372,22 @@ def disclosure_for(
                 originals[key] = " ".join(name.split())
 
     # pseudonyms first: a pseudonymous person's name stays their pseudonym even when a
-    # withheld item has the same name; without source details, a role written just before
-    # the name goes with it ("Police Chief Whitlow" -> "Source A")
+    # withheld item has the same name
     forbidden: list[str] = []
-    with_role: set[str] = set()  # replaced, not searched for (the name alone is)
-    for item in confidential:
-        if item.id in pseudonyms:
-            names = names_of(item)
-            role = " ".join((getattr(item, "role", None) or "").split())
-            if role and len(role) >= MIN_NAME_CHARS and not chosen.source_details:
-                with_role.update(f"{role} {n}" for n in names)
-                protect((f"{role} {n}" for n in names), pseudonyms[item.id])
-                forbidden += [f"{role} {pseudonyms[item.id]}", f"{role} [{pseudonyms[item.id]}]"]
-            protect(names, pseudonyms[item.id])
+    anchors: list[str] = []
+    descriptors: list[str] = []
+    roles: list[str] = []
+    for person in secret_people:
+        names = names_of(person)
+        anchors += names
+        descriptors += identifying_strings(person)
+        roles += _role_parts(person.role)
+        if person.id in pseudonyms:
+            anchors.append(pseudonyms[person.id])
+            protect(names, pseudonyms[person.id])
+            alias = pseudonyms[person.id]
+            for role in _role_parts(person.role):  # "Police Chief [Source A]" (module docstring)
+                forbidden += [f"{role} {alias}", f"{role} [{alias}]"]
     for item in confidential:
         if isinstance(item, Person | Organization | Place) and item.id not in pseudonyms:
             protect(names_of(item), WITHHELD)
@@ -278,9 +395,18 @@ def disclosure_for(
         if isinstance(item, Person) and (item.id in hidden_people
                                          or not chosen.contact_details):
             protect(contact_pieces(item.contact), WITHHELD)
+    describe: Describer | None = None
+    if anchors:
+        describe = describer(anchors, descriptors, roles)
+        shared = {_fold(n) for i in ordered if isinstance(i, Organization) and i.id not in alone
+                  and not i.confidential for n in names_of(i)}
+        derived = {s for s in derive(_case_texts(ordered), describe) if _fold(s) not in shared}
+        descriptors = [*descriptors, *sorted(derived)]
+        describe = describer(anchors, descriptors, roles)
     longest_first = tuple(sorted(originals.values(), key=lambda n: (-len(n), n)))
-    protected = tuple(sorted({*(n for n in longest_first if n not in with_role), *forbidden},
-                             key=lambda n: (-len(n), n)))
+    folded_names = set(originals)
+    extra = [d for d in dict.fromkeys(descriptors) if _fold(d) not in folded_names]
+    protected = tuple(sorted({*longest_first, *forbidden, *extra}, key=lambda n: (-len(n), n)))
     pattern = None
     if originals:
         alternatives = "|".join(_loose(n) for n in longest_first)  # longest first
@@ -293,7 +419,24 @@ def disclosure_for(
         protected=protected,
         _replacements=replacements,
         _pattern=pattern,
+        _describe=describe,
     )
+
+
+def case_evidenced(session: Session, case_id: int) -> EvidenceSpans:
+    """Where the case's items have evidence (``evidenced`` of :func:`disclosure_for`): item id
+    -> (document id, start, end) of each linked passage."""
+    from casefile.store import EvidenceLink, Passage
+
+    rows = session.execute(
+        select(EvidenceLink.item_id, Passage.document_id, Passage.start, Passage.end,
+               EvidenceLink.document_id)
+        .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
+        .where(EvidenceLink.case_id == case_id))
+    out: dict[int, list[tuple[int | None, int | None, int | None]]] = {}
+    for item_id, doc_id, start, end, whole in rows:
+        out.setdefault(item_id, []).append((doc_id if doc_id is not None else whole, start, end))
+    return out
 
 
 def case_disclosure(
@@ -307,4 +450,4 @@ def case_disclosure(
         ValidationError: an unknown profile name.
     """
     items = list(session.scalars(select(Item).where(Item.case_id == case_id)))
-    return disclosure_for(items, profile)
+    return disclosure_for(items, profile, evidenced=case_evidenced(session, case_id))

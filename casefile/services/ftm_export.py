@@ -74,7 +74,12 @@ from casefile.export.errors import ExportError
 from casefile.export.profiles import ExportProfile, get_profile
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.disclosure import Disclosure, contact_pieces, disclosure_for
+from casefile.services.disclosure import (
+    Disclosure,
+    case_evidenced,
+    contact_pieces,
+    disclosure_for,
+)
 from casefile.services.relationships import AUTO_NOTE
 from casefile.store import (
     Claim,
@@ -276,7 +281,7 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
     every_kind = with_polymorphic(Item, "*")
     items: list[Item] = list(session.scalars(
         select(every_kind).where(every_kind.case_id == case_id).order_by(every_kind.id)))
-    d = disclosure_for(items, chosen)
+    d = disclosure_for(items, chosen, evidenced=case_evidenced(session, case_id))
     b = _Builder(key, d, chosen)
     by_id = {i.id: i for i in items}
     shown = [i for i in items if i.id not in d.hidden]
@@ -356,7 +361,9 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
         e.add("keywords", doc.doc_kind)
         if doc.status != "obtained":
             e.add("keywords", doc.status)
-        if chosen.source_details or not d.names_pseudonym(doc.text):
+        # legal (a profile with notes: readers inside the review) gets the text, names
+        # substituted and descriptions cut; public none that names a source (module docstring)
+        if chosen.source_details or chosen.notes or not d.names_pseudonym(doc.text):
             b.add(e, "bodyText", doc.text or None, quoted=True)
         b.common(e, doc)
     for ev in of(Event):
@@ -528,11 +535,19 @@ def export_ftm(session: Session, case_id: int, target: Path, *,
                include_confidential: bool = False,
                profile: str | ExportProfile | None = None) -> FtmExport:
     """Write the case's entities (:func:`case_entities`) as JSON lines to ``target``; logs
-    ``ftm.export``. Returns an :class:`FtmExport`. Raises what :func:`case_entities` raises,
-    and FtmExportError for a file that cannot be written (nothing is half-written)."""
+    ``ftm.export``. Returns an :class:`FtmExport`. The written file is read back and searched
+    for the strings the profile protects (``Disclosure.protected``). Raises what
+    :func:`case_entities` raises, ProtectedStringFoundError when the re-read finds one (the
+    file is deleted), and FtmExportError for a file that cannot be written (nothing is
+    half-written)."""
     chosen = get_profile(profile, include_confidential=include_confidential)
+    from casefile.export.file_check import check_written, jsonl_places
+    from casefile.services.disclosure import case_disclosure
+
     entities = case_entities(session, case_id, profile=chosen)
     write_jsonl(entities, target)
+    check_written([target], jsonl_places(target), case_disclosure(session, case_id,
+                                                                  chosen).protected)
     counts = dict(Counter(str(e["schema"]) for e in entities))
     log_change(session, "ftm.export", case_id=case_id, summary=str(target),
                data={"profile": chosen.name, "entities": len(entities)})

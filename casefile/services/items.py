@@ -58,7 +58,7 @@ MODELS: dict[str, type[Item]] = {
 
 #: Editable fields of each kind besides the common ones (title, notes, confidential).
 FIELDS: dict[str, tuple[str, ...]] = {
-    "person": ("aliases", "role", "affiliation_id", "contact"),
+    "person": ("aliases", "role", "affiliation_id", "contact", "identifying_phrases"),
     "organization": ("aliases", "org_kind", "jurisdiction", "parent_id"),
     "place": ("aliases",),
     "document": ("doc_kind", "author", "outlet", "url", "published", "retrieved", "status"),
@@ -110,6 +110,15 @@ def _check_value(session: Session, item: Item, field: str, value: Any) -> Any:
         return value
     if field == "aliases":
         return [a.strip() for a in (value or []) if a and a.strip()]
+    if field == "identifying_phrases":
+        if isinstance(value, str):
+            raise ValidationError("identifying phrases are a list of phrases, not one string")
+        phrases = [" ".join(p.split()) for p in (value or []) if p and p.strip()]
+        short = [p for p in phrases if len(p) < 3]
+        if short:
+            raise ValidationError(f"an identifying phrase needs at least 3 characters, not "
+                                  f"{short[0]!r} (it would be withheld everywhere it appears)")
+        return list(dict.fromkeys(phrases))
     if field == "confidential":
         return bool(value)
     vocab = VOCABULARIES.get(f"{item.kind}.{field}") or VOCABULARIES.get(field)
@@ -130,7 +139,7 @@ def search_parts(item: Item) -> tuple[str, str]:
     and ``text`` a document's extracted text ("" for other items), which the index does not copy
     (``casefile.store.search.IndexRow``)."""
     parts: list[str] = [item.notes or ""]
-    for attr in ("aliases",):
+    for attr in ("aliases", "identifying_phrases"):
         parts.extend(getattr(item, attr, None) or [])
     is_document = isinstance(item, Document)
     for attr in ("role", "description", "statement", "answer", "author", "outlet", "text",

@@ -9,7 +9,7 @@ DESIGN.md: "exports that protect confidential sources by default"): under the de
 ("editor") confidential items are not rows, evidence quoted from a confidential document is not a
 row, and a reference to a withheld item reads "[withheld]", as do its names and aliases inside
 the text of the rows that remain; "legal" and "public" name confidential people "Source A"…
-(their own row then shows only the pseudonym, with role and affiliation under legal only;
+(their own row then shows only the pseudonym, without role or affiliation;
 of their evidence links only supports / contradicts rows, without start and end offsets,
 which would point at the name in the document: the rule of
 :mod:`casefile.services.disclosure`, "What travels with a pseudonym"), "public" also leaves
@@ -30,7 +30,7 @@ from casefile.errors import ValidationError
 from casefile.export.profiles import ExportProfile, get_profile
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.disclosure import disclosure_for
+from casefile.services.disclosure import case_evidenced, disclosure_for
 from casefile.store import (
     Claim,
     Document,
@@ -76,7 +76,7 @@ def case_tables(session: Session, case_id: int, *, include_confidential: bool = 
     every_kind = with_polymorphic(Item, "*")
     items: list[Item] = list(session.scalars(
         select(every_kind).where(every_kind.case_id == case_id).order_by(every_kind.id)))
-    d = disclosure_for(items, chosen)
+    d = disclosure_for(items, chosen, evidenced=case_evidenced(session, case_id))
     hidden = d.hidden
     red = d.substitute
     by_id = {i.id: i for i in items}
@@ -103,18 +103,19 @@ def case_tables(session: Session, case_id: int, *, include_confidential: bool = 
             people.rows.append([p.id, d.pseudonyms[p.id], "", red(p.role) if details else None,
                                 ref(p.affiliation_id) if details else None, None, True, None])
             continue
-        people.rows.append([p.id, p.title, aliases(p.aliases), red(p.role),
+        people.rows.append([p.id, d.name_of(p), aliases(p.aliases), red(p.role),
                             ref(p.affiliation_id), d.contact_of(p), p.confidential, notes(p)])
     orgs = Table("organizations", ["id", "name", "aliases", "kind", "jurisdiction", "part of",
                                    "confidential", "notes"])
     for o in of(Organization):
         assert isinstance(o, Organization)
-        orgs.rows.append([o.id, o.title, aliases(o.aliases), o.org_kind, o.jurisdiction,
+        orgs.rows.append([o.id, d.name_of(o), aliases(o.aliases), red(o.org_kind),
+                          red(o.jurisdiction),
                           ref(o.parent_id), o.confidential, notes(o)])
     places = Table("places", ["id", "name", "aliases", "confidential", "notes"])
     for pl in of(Place):
         assert isinstance(pl, Place)
-        places.rows.append([pl.id, pl.title, aliases(pl.aliases), pl.confidential,
+        places.rows.append([pl.id, d.name_of(pl), aliases(pl.aliases), pl.confidential,
                             notes(pl)])
     docs = Table("documents", ["id", "title", "kind", "author", "outlet", "published",
                                "retrieved", "status", "url", "file name", "sha256",
@@ -186,6 +187,15 @@ def _check(tables: list[Table], protected: Sequence[str]) -> None:
         raise ProtectedStringFoundError(found.text, found.place, deleted=False)
 
 
+def _protected(session: Session, case_id: int, profile: str | ExportProfile | None,
+               include_confidential: bool) -> tuple[str, ...]:
+    """The strings the written files are searched for (``Disclosure.protected``)."""
+    from casefile.services.disclosure import case_disclosure
+
+    return case_disclosure(session, case_id, get_profile(
+        profile, include_confidential=include_confidential)).protected
+
+
 def _profile_name(profile: str | ExportProfile | None, include_confidential: bool) -> str:
     return get_profile(profile, include_confidential=include_confidential).name
 
@@ -195,12 +205,18 @@ def export_csv(session: Session, case_id: int, folder: Path, *,
                profile: str | ExportProfile | None = None) -> list[Path]:
     """Write the case as one CSV file per section into ``folder`` (see
     :func:`casefile.export.sheets.write_csv`); logs ``tables.export``. Returns the paths written.
-    Raises ``NotFoundError`` (case) or ``ExportError`` (folder not writable)."""
+    The files are read back and searched for the strings the profile protects (names,
+    descriptions, contact details: ``Disclosure.protected``). Raises ``NotFoundError`` (case),
+    ``ProtectedStringFoundError`` (one was found: the files are deleted; the message names the
+    string, the file, row and column) or ``ExportError`` (folder not writable)."""
+    from casefile.export.file_check import check_written, csv_places
     from casefile.export.sheets import write_csv
 
+    protected = _protected(session, case_id, profile, include_confidential)
     paths = write_csv(case_tables(session, case_id, include_confidential=include_confidential,
                                 profile=profile),
                       folder)
+    check_written(paths, csv_places(paths), protected)
     log_change(session, "tables.export", case_id=case_id, summary=str(folder),
                data={"format": "csv", "profile": _profile_name(profile, include_confidential)})
     return paths
@@ -210,13 +226,19 @@ def export_xlsx(session: Session, case_id: int, target: Path, *,
                 include_confidential: bool = False,
                 profile: str | ExportProfile | None = None) -> Path:
     """Write the case as one .xlsx workbook, a sheet per section (see
-    :func:`casefile.export.sheets.write_xlsx`); logs ``tables.export``. Raises ``NotFoundError``
-    (case) or ``ExportError`` (file not writable)."""
+    :func:`casefile.export.sheets.write_xlsx`); logs ``tables.export``. The workbook is read
+    back and every cell searched for the strings the profile protects. Raises
+    ``NotFoundError`` (case), ``ProtectedStringFoundError`` (one was found: the file is
+    deleted; the message names the string, the sheet and the cell) or ``ExportError`` (file
+    not writable)."""
+    from casefile.export.file_check import check_written, xlsx_places
     from casefile.export.sheets import write_xlsx
 
+    protected = _protected(session, case_id, profile, include_confidential)
     path = write_xlsx(case_tables(session, case_id, include_confidential=include_confidential,
                                 profile=profile),
                       target)
+    check_written([path], xlsx_places(path), protected)
     log_change(session, "tables.export", case_id=case_id, summary=str(target),
                data={"format": "xlsx", "profile": _profile_name(profile, include_confidential)})
     return path

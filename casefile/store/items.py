@@ -60,7 +60,10 @@ def _ref(nullable: bool = True) -> Any:
 
 
 class Person(Item):
-    """A person: ``name`` (= title), aliases, role/title, affiliation, contact details."""
+    """A person: ``name`` (= title), aliases, role/title, affiliation, contact details, and
+    ``identifying_phrases``: the reporter's own phrases that identify a confidential person
+    ("the clerk who signed the contract"), withheld by exports as the name is (revision
+    0010)."""
 
     __tablename__ = "people"
 
@@ -69,6 +72,7 @@ class Person(Item):
     role: Mapped[str | None] = mapped_column(String(300))
     affiliation_id: Mapped[int | None] = _ref()
     contact: Mapped[str | None] = mapped_column(Text)
+    identifying_phrases: Mapped[list[str]] = mapped_column(JSON, default=list)
 
     name = synonym("title")
     affiliation: Mapped[Organization | None] = relationship(

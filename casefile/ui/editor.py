@@ -44,12 +44,13 @@ AUTOSAVE_MS = 700
 TITLE_LABELS = {"person": "Name", "organization": "Name", "place": "Name", "question": "Question"}
 
 #: field -> (label, widget type, choices or referenced kinds). Types: line, text, date, choice,
-#: editable-choice, ref, aliases, check.
+#: editable-choice, ref, aliases, lines (a list, one entry a line), check.
 FIELD_SPECS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "aliases": ("Also known as", "aliases", ()),
     "role": ("Role / title", "line", ()),
     "affiliation_id": ("Affiliation", "ref", ("organization",)),
     "contact": ("Contact", "text", ()),
+    "identifying_phrases": ("Identifying phrases", "lines", ()),
     "org_kind": ("Kind", "editable-choice", ORGANIZATION_KINDS),
     "jurisdiction": ("Jurisdiction", "line", ()),
     "parent_id": ("Part of", "ref", ("organization",)),
@@ -81,6 +82,8 @@ FIELD_SPECS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "confidential": ("Confidential source (left out of exports)", "check", ()),
 }
 HIDDEN_FIELDS = {"answered_by_passage_id", "answered_by_document_id"}
+#: Fields shown only while the item is flagged confidential (what exports withhold with it).
+CONFIDENTIAL_ONLY_FIELDS = {"identifying_phrases"}
 
 
 def field_spec(kind: str, name: str) -> tuple[str, str, tuple[str, ...]]:
@@ -199,6 +202,7 @@ class ItemEditor(QWidget):
         finally:
             self._loading = False
         self._set_heading(fields.kind, fields.values.get("title"))
+        self._show_confidential_fields()
         self.state.setText("")
         if self.relationships is not None:
             related = fields.kind in RELATED_KINDS
@@ -249,6 +253,15 @@ class ItemEditor(QWidget):
                 edit.setPlaceholderText("other names, separated by commas")
             edit.textEdited.connect(lambda _t, n=name: self._on_field_edited(n))
             w = edit
+        elif wtype == "lines":
+            text = QPlainTextEdit()
+            text.setTabChangesFocus(True)
+            text.setMinimumHeight(54)
+            text.setMaximumHeight(90)
+            text.setPlaceholderText("one a line, e.g. the clerk who signed the contract: "
+                                    "withheld from exports with the name")
+            text.textChanged.connect(lambda n=name: self._on_field_edited(n))
+            w = text
         elif wtype == "text":
             text = QPlainTextEdit()
             text.setTabChangesFocus(True)
@@ -293,8 +306,9 @@ class ItemEditor(QWidget):
             widget.setStyleSheet("")
             widget.setToolTip("")
         elif isinstance(widget, QPlainTextEdit):
-            if widget.toPlainText() != (value or ""):
-                widget.setPlainText(value or "")
+            shown = "\n".join(value) if isinstance(value, list) else (value or "")
+            if widget.toPlainText() != shown:
+                widget.setPlainText(shown)
         elif isinstance(widget, QCheckBox):
             widget.setChecked(bool(value))
         elif isinstance(widget, QComboBox) and widget.property("ref_kinds") is not None:
@@ -347,6 +361,9 @@ class ItemEditor(QWidget):
                 return date.fromisoformat(text) if text else None
             return text or (None if name != "title" else "")
         if isinstance(widget, QPlainTextEdit):
+            if wtype == "lines":
+                return [line.strip() for line in widget.toPlainText().splitlines()
+                        if line.strip()]
             return widget.toPlainText() or None
         if isinstance(widget, QCheckBox):
             return widget.isChecked()
@@ -357,7 +374,17 @@ class ItemEditor(QWidget):
 
     # -- autosave -----------------------------------------------------------------------------
 
+    def _show_confidential_fields(self) -> None:
+        """Show the fields of :data:`CONFIDENTIAL_ONLY_FIELDS` only while the Confidential box
+        is ticked (a person's identifying phrases matter only when exports hide them)."""
+        check = self.widgets.get("confidential")
+        secret = isinstance(check, QCheckBox) and check.isChecked()
+        for name in CONFIDENTIAL_ONLY_FIELDS & set(self.widgets):
+            self.form.setRowVisible(self.widgets[name], secret)
+
     def _on_field_edited(self, name: str) -> None:
+        if name == "confidential":
+            self._show_confidential_fields()
         if self._loading or self.fields is None:
             return
         self._dirty.add(name)

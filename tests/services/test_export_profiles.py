@@ -20,7 +20,7 @@ from casefile.export.brief_data import QuoteEntry
 from casefile.export.pdf_check import ProtectedStringFoundError, normalize, pdf_places
 from casefile.services import brief, calendar, evidence, items
 from casefile.services.demo import build_demo
-from casefile.services.disclosure import disclosure_for, names_of
+from casefile.services.disclosure import case_disclosure, disclosure_for, names_of
 from casefile.store import Item, Person, Question
 
 TODAY = date(2026, 11, 1)
@@ -75,16 +75,17 @@ def test_public_brief_names_the_source_only_by_pseudonym(demo, tmp_path: Path) -
     for name in (*info["withheld"], "555 010 4477", "desk@ledger.example.org"):
         assert not re.search(rf"(?<!\w){re.escape(normalize(name))}(?!\w)", folded), name
     flat = _flat(every)
-    # the source is listed under its pseudonym, and its quotes read "[Source A]"
+    # the source is listed under its pseudonym, and its quotes read "[Source A]", without
+    # the words that describe the source around the name (casefile.services.descriptions)
     assert re.search(r"text of page \d+: .*\bSource A\b", every, re.S)
+    with ws.transaction() as s:
+        shown = case_disclosure(s, info["case"], "public")
     for quote in info["quotes"]:
-        name = next(n for n in sorted(info["names"], key=len, reverse=True)
-                    if re.search(rf"\b{re.escape(n)}\b", quote))
-        before, after = re.split(rf"\b{re.escape(name)}\b", quote, maxsplit=1)
-        if info["role"]:  # public: a role just before the name is replaced with it
-            before = re.sub(rf"\b{re.escape(info['role'])}\s+$", "", before, flags=re.I)
-        expected = _flat(f"{before}[Source A]{after}")[:60]
-        assert expected in flat, expected
+        expected = _flat(shown.quote(quote) or "")
+        assert "[Source A]" in expected
+        assert expected[:60] in flat, expected
+    for described in shown.protected:
+        assert normalize(described) not in folded, described
     # public: no role, no notes of the source
     if info["role"]:
         assert not re.search(rf"Source A\s+Role: {re.escape(info['role'])}", every)
@@ -103,12 +104,15 @@ def test_each_profile_prints_its_own_handling_mark(demo, tmp_path: Path) -> None
     assert "share outside the reporting team" in editor
 
 
-def test_legal_brief_keeps_the_role_and_notes_but_no_name(demo, tmp_path: Path) -> None:
+def test_legal_brief_keeps_the_sources_quotes_but_not_role_notes_or_name(
+        demo, tmp_path: Path) -> None:
     ws, info = demo
     every = _brief(ws, info, tmp_path, "legal")
-    assert "diner on the old road" in _flat(every)
+    assert "Source A" in every
+    assert "diner on the old road" not in _flat(every)  # the source's own notes
     if info["role"]:
-        assert re.search(rf"Source A\s+Role: {re.escape(info['role'])}", every)
+        assert not re.search(r"Source A\s+Role:", every)
+        assert normalize(info["role"]) not in normalize(every)
     for name in info["names"]:
         assert normalize(name) not in normalize(every).replace("source a", ""), name
 
@@ -160,7 +164,9 @@ def test_a_field_left_unsubstituted_is_refused_and_the_place_named(
     with ws.transaction() as s, pytest.raises(ProtectedStringFoundError) as caught:
         brief.export_brief(s, info["case"], out_dir / "brief.pdf", profile="public",
                            today=TODAY)
-    assert caught.value.found in info["withheld"]
+    with ws.transaction() as s:
+        protected = case_disclosure(s, info["case"], "public").protected
+    assert caught.value.found in protected
     assert re.fullmatch(r"text of page \d+", caught.value.place)
     assert caught.value.place in str(caught.value) and repr(caught.value.found) in str(
         caught.value)

@@ -92,26 +92,23 @@ def test_brief_prints_the_sources_quote_but_no_words_around_a_mention(harbor, pr
     assert all(m.count for e in data.organizations for m in e.mentioned)  # still counted
 
 
-def test_public_brief_shows_no_role_or_affiliation_legal_does(harbor):
+def test_neither_public_nor_legal_brief_shows_role_or_affiliation(harbor):
     ws, ids = harbor
     legal, public = _source(_data(ws, ids, "legal")), _source(_data(ws, ids, "public"))
-    assert (legal.role, legal.affiliation) == ("Police Chief", "Harbor Police Department")
+    assert (legal.role, legal.affiliation) == (None, None)
     assert (public.role, public.affiliation) == (None, None)
+    internal = next(p for p in _data(ws, ids, "internal").people if p.name == "Dana Whitlow")
+    assert (internal.role, internal.affiliation) == ("Police Chief", "Harbor Police Department")
 
 
-def test_graph_figure_drops_the_source_under_public_and_keeps_only_affiliation_in_legal(
-        harbor):
+@pytest.mark.parametrize("profile", ["legal", "public"])
+def test_graph_figure_drops_the_source(harbor, profile):
     ws, ids = harbor
-    public = _data(ws, ids, "public").graph
-    assert public is not None
-    assert "Source A" not in {n.label for n in public.nodes}
-    assert not {ids["chief"]} & {x for e in public.edges for x in e[:2]}
-    legal = _data(ws, ids, "legal").graph
-    assert legal is not None and "Source A" in {n.label for n in legal.nodes}
-    relations = {e[2] for e in legal.edges if ids["chief"] in e[:2]}
-    # the affiliation (an "employed by" relationship, made with it), not "quoted in" the
-    # article from the mention nor "quoted together" with the department
-    assert relations and relations <= {"affiliated with", "employed by"}
+    figure = _data(ws, ids, profile).graph
+    assert figure is not None
+    assert "Source A" not in {n.label for n in figure.nodes}
+    assert not {ids["chief"]} & {x for e in figure.edges for x in e[:2]}
+    assert "Harbor Police Department" in {n.label for n in figure.nodes}
 
 
 def test_public_brief_pdf_holds_neither_role_nor_the_sentence_around_the_name(
@@ -127,16 +124,16 @@ def test_public_brief_pdf_holds_neither_role_nor_the_sentence_around_the_name(
     assert "1 mention left out of this export" in text  # not "no evidence linked yet"
 
 
-def test_public_substitution_takes_the_role_with_the_name_and_the_check_refuses_it(harbor):
+@pytest.mark.parametrize("profile", ["legal", "public"])
+def test_substitution_takes_the_role_with_the_name_and_the_check_refuses_it(harbor, profile):
     ws, ids = harbor
     with ws.transaction() as s:
-        public = case_disclosure(s, ids["case"], "public")
-        legal = case_disclosure(s, ids["case"], "legal")
+        shown = case_disclosure(s, ids["case"], profile)
     said = "an email from Harbor Police Chief Dana Whitlow reached"
-    assert public.quote(said) == "an email from Harbor [Source A] reached"
-    assert legal.quote(said) == "an email from Harbor Police Chief [Source A] reached"
-    assert "Police Chief [Source A]" in public.protected
-    assert not any("Source A" in p for p in legal.protected)
+    assert shown.quote(said) == "an email from [Source A] reached"
+    assert shown.quote("the chief said so") == "[withheld] said so"
+    assert "Police Chief [Source A]" in shown.protected
+    assert "Harbor Police Chief" in shown.protected  # found in the document, withheld too
 
 
 @pytest.mark.parametrize("profile", ["legal", "public"])
@@ -155,9 +152,7 @@ def test_evidence_links_sheet_has_no_offsets_or_mention_rows_of_the_source(harbo
     people = tables["people"]
     pcol = {c: n for n, c in enumerate(people.columns)}
     row = next(r for r in people.rows if r[pcol["name"]] == "Source A")
-    details = (row[pcol["role"]], row[pcol["affiliation"]])
-    assert details == (("Police Chief", "Harbor Police Department") if profile == "legal"
-                       else (None, None))
+    assert (row[pcol["role"]], row[pcol["affiliation"]]) == (None, None)
 
 
 def _ftm(ws, ids, profile: str | None, out: Path, **kw) -> list[dict[str, Any]]:
@@ -200,7 +195,8 @@ def test_ftm_leaves_out_the_sources_mentions_and_public_bodytext(harbor, tmp_pat
             assert body == [None]
             assert "Police Chief" not in (tmp_path / "public.json").read_text("utf-8")
         else:
-            assert body[0] and "Harbor Police Chief [Source A]" in body[0][0]
+            assert body[0] and "an internal email from [Source A] reached" in body[0][0]
+            assert "Police Chief" not in (tmp_path / "legal.json").read_text("utf-8")
 
 
 def test_every_export_file_is_owner_only(harbor, tmp_path: Path):

@@ -112,3 +112,32 @@ def test_a_name_with_a_very_long_word_stays_inside_the_pane(make_window, ui_work
     assert heading.text().startswith("Person · María Núñez Verylongsurname")
     assert heading.text().endswith("…") and heading.toolTip() == title
     assert not scroll.horizontalScrollBar().isVisible()
+
+
+def test_a_confidential_persons_identifying_phrases_are_edited_one_a_line(
+        make_window, ui_workspace, qtbot):
+    from PySide6.QtWidgets import QCheckBox, QPlainTextEdit
+
+    cid = make_case(ui_workspace)
+    with ui_workspace.transaction() as s:
+        pid = items.create_item(s, cid, "person", "Odile Ferrant", role="Night clerk").id
+    window = make_window(cid)
+    assert window.select_item(pid, "person")
+    QApplication.processEvents()
+    editor = window.editor
+    phrases, check = editor.widgets["identifying_phrases"], editor.widgets["confidential"]
+    assert isinstance(phrases, QPlainTextEdit) and isinstance(check, QCheckBox)
+    assert not editor.form.isRowVisible(phrases)  # only a confidential person has them
+    check.setChecked(True)
+    assert editor.form.isRowVisible(phrases)
+    phrases.setPlainText("the clerk who signed the contract\n\n  the woman at desk four  ")
+    editor.flush()
+    qtbot.waitUntil(lambda: not editor.dirty and _stored(ui_workspace, pid)[0], timeout=5000)
+    assert _stored(ui_workspace, pid) == (True, ["the clerk who signed the contract",
+                                                 "the woman at desk four"])
+
+
+def _stored(ws, pid: int) -> tuple[bool, list[str]]:
+    with ws.transaction(write=False) as s:
+        person = items.get_item(s, pid)
+        return person.confidential, list(person.identifying_phrases or [])
