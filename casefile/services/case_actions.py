@@ -17,12 +17,11 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import ConflictError, ValidationError
 from casefile.services.audit import log_change
-from casefile.services.cases import get_case
+from casefile.services.cases import check_title, get_case
 from casefile.services.changes import Changes, Step, action, changes
 from casefile.store import Case
 
 #: A case title's longest length (the column's).
-TITLE_MAX = 300
 
 
 @action("case.rename")
@@ -33,11 +32,7 @@ def rename(session: Session, case_id: int, title: str, expected: str | None = No
     NotFoundError, ValidationError (empty, too long, or another case's title), ConflictError
     (the title is no longer ``expected``)."""
     case = get_case(session, case_id)
-    new = (title or "").strip()
-    if not new:
-        raise ValidationError("a case needs a title")
-    if len(new) > TITLE_MAX:
-        raise ValidationError(f"a case title has at most {TITLE_MAX} characters")
+    new = check_title(title)
     if expected is not None and case.title != expected:
         raise ConflictError(f"the case was renamed “{case.title}” since; its title was left as "
                             "it is")

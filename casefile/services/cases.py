@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
@@ -24,11 +26,30 @@ class CaseSummary:
     counts: dict[str, int]
 
 
-def create_case(session: Session, title: str, summary: str | None = None) -> Case:
-    """Create a case. Raises ValidationError for an empty title or one already used."""
+#: The longest case title, in characters.
+TITLE_MAX = 300
+
+
+def check_title(title: str | None) -> str:
+    """``title`` trimmed, as a case may have it. Raises ValidationError when it is empty, longer
+    than :data:`TITLE_MAX` characters or holds a control character (a title is printed on one
+    line in the window, the brief's cover and file names, where such characters break it)."""
     title = (title or "").strip()
     if not title:
         raise ValidationError("a case needs a title")
+    if len(title) > TITLE_MAX:
+        raise ValidationError(f"a case title has at most {TITLE_MAX} characters")
+    bad = next((c for c in title if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise ValidationError(f"a case title cannot hold control characters (it has "
+                              f"U+{ord(bad):04X}); type it on one line")
+    return title
+
+
+def create_case(session: Session, title: str, summary: str | None = None) -> Case:
+    """Create a case. Raises ValidationError for a title :func:`check_title` refuses or one
+    already used."""
+    title = check_title(title)
     if session.scalar(select(Case.id).where(Case.title == title)) is not None:
         raise ValidationError(f"a case titled {title!r} already exists")
     case = Case(title=title, summary=summary)

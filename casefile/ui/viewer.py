@@ -77,12 +77,20 @@ def primary_relation(mark: PassageMark) -> str | None:
     return None
 
 
+#: Keys the window binds to its own actions, which the viewer's find keys must leave alone (a
+#: key bound to two actions is ambiguous and does nothing): Ctrl+Shift+G opens the Graph tab,
+#: and is also Linux's standard "find previous".
+WINDOW_KEYS = ("Ctrl+Shift+G",)
+
+
 def _with_standard(key: str, standard: QKeySequence.StandardKey) -> list[QKeySequence]:
     """``key`` and the platform's keys for ``standard`` (F3 / Ctrl+G ...), each once (a key
-    bound twice to one action is reported as an ambiguous shortcut and does nothing)."""
+    bound twice to one action is reported as an ambiguous shortcut and does nothing), without
+    :data:`WINDOW_KEYS`."""
     out = [QKeySequence(key)]
+    taken = [QKeySequence(k) for k in WINDOW_KEYS]
     for seq in QKeySequence.keyBindings(standard):
-        if seq not in out:
+        if seq not in out and seq not in taken:
             out.append(seq)
     return out
 

@@ -229,6 +229,17 @@ def test_rename_and_summary_with_their_undo(workspace, case_id):
             "Test case", None)
 
 
+@pytest.mark.parametrize("title", ["Harbor\naudit", "Harbor\x07audit", "Harbor\x1b[2Jaudit"])
+def test_a_title_with_control_characters_is_refused_naming_the_character(workspace, case_id,
+                                                                          title):
+    with workspace.transaction() as s:
+        with pytest.raises(ValidationError, match=r"cannot hold control characters \(it has U\+"):
+            case_actions.rename(s, case_id, title)
+        with pytest.raises(ValidationError, match="cannot hold control characters"):
+            cases.create_case(s, title)
+        assert cases.get_case(s, case_id).title == "Test case"
+
+
 def test_an_undo_of_a_rename_after_another_rename_is_refused(workspace, case_id):
     with workspace.transaction() as s:
         done = case_actions.rename(s, case_id, "First")

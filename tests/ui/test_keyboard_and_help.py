@@ -187,3 +187,18 @@ def test_focus_is_outlined(demo_window, qtbot):
     edge = focused.pixelColor(0, focused.height() // 2)
     assert edge == highlight and unfocused.pixelColor(0, unfocused.height() // 2) != highlight
     assert isinstance(window.filter_edit, QLineEdit)
+
+
+def test_ctrl_shift_g_opens_the_graph_from_a_document_viewer(make_window, ui_workspace, qtbot):
+    """Linux's standard "find previous" is Ctrl+Shift+G too: the viewer leaves it to the Graph
+    tab (a key bound twice is ambiguous and does nothing), and keeps Shift+F3."""
+    from tests.ui.helpers import add_text_document, make_case
+
+    cid = make_case(ui_workspace)
+    doc = add_text_document(ui_workspace, cid, "Harbor director Lena Ortiz resigned.")
+    window = make_window(cid)
+    viewer = window.open_document(doc)
+    viewer.text_view.setFocus()
+    qtbot.keyClick(viewer.text_view, Qt.Key.Key_G, CTRL | SHIFT)
+    assert window.tabs.currentWidget() is window.case_views.graph_tab
+    assert QKeySequence("Shift+F3") in viewer.find_previous_action.shortcuts()
