@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import unicodedata
-
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
