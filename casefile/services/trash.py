@@ -30,9 +30,10 @@ from casefile.errors import NotFoundError, ValidationError
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.changes import Changes, Step, action, changes
-from casefile.store import Case, Item
+from casefile.store import Case, ChangeLog, Item
 from casefile.store import trash as store
 from casefile.store.items import ITEM_KINDS
+from casefile.store.search import forget_deleted_words
 from casefile.store.trash import PutBack, Removal, TrashEntry
 
 #: How the tables an entry holds are named for people, in the order they are listed.
@@ -296,6 +297,18 @@ def restore(session: Session, entry_id: int) -> Changes:
                    value=case_id, undo=undo)
 
 
+def _forget_case_titles(session: Session, case_ids: set[int]) -> None:
+    """Blank the title in the change-log rows kept outside the cases ``case_ids`` (their
+    delete and restore rows): the rest of their log went with them."""
+    if not case_ids:
+        return
+    for row in session.scalars(select(ChangeLog).where(
+            ChangeLog.case_id.is_(None), ChangeLog.action.in_(("case.delete", "case.restore")))):
+        if isinstance(row.data, dict) and row.data.get("case_id") in case_ids:
+            row.summary = "a case deleted for good"
+            row.data = {"case_id": row.data["case_id"]}
+
+
 @action("trash.empty")
 def empty(session: Session, entry_ids: Sequence[int] | None = None) -> Changes:
     """Delete Trash entries for good: those of ``entry_ids``, or every one (None). ``value``
@@ -305,7 +318,12 @@ def empty(session: Session, entry_ids: Sequence[int] | None = None) -> Changes:
         ids = list(session.scalars(select(TrashEntry.id)))
     else:
         ids = [get_entry(session, i).id for i in entry_ids]
-    n = store.drop(session, ids)
+    cases = {int(e.case_id) for e in session.scalars(
+        select(TrashEntry).where(TrashEntry.id.in_(ids), TrashEntry.what == "case"))
+        if e.case_id is not None}
+    n, _blobs = store.drop_for_good(session, ids)
+    _forget_case_titles(session, cases)
+    forget_deleted_words(session)
     log_change(session, "trash.empty", case_id=None, summary=_plural(n, "entry").replace(
         "entrys", "entries"), data={"entry_ids": ids})
     message = ("The Trash was already empty." if not n else

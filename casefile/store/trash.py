@@ -22,7 +22,9 @@ and every reference to it in the entry follows. A reference to a row outside the
 no longer exists is set to NULL when the column allows it, else the row is left out (an
 evidence link whose item was deleted since) and counted in ``left_out``. A case title or a
 follow-up's calendar UID taken since gets " (restored)" / a new UUID. Original file bytes
-(``blobs``) are never deleted, so the documents of an entry always find theirs.
+(``blobs``) stay while any document or Trash entry names them, so the documents of an entry
+always find theirs; emptying the Trash (:func:`drop_for_good`) deletes those nothing names any
+more (ARCHITECTURE.md, "The Trash": deleted for good means gone from the file).
 
 Row values are stored as JSON: dates and times as ISO 8601 text, turned back into their
 column's type on the way in. No Qt, no services here.
@@ -396,3 +398,36 @@ def drop(session: Session, entry_ids: Iterable[int]) -> int:
         session.execute(delete(entries).where(entries.c.id.in_(chunk)))
     _forget(session, {"trash_entries": set(ids)})
     return len(ids)
+
+
+def _kept_documents_blobs(session: Session, entry_ids: Sequence[int]) -> set[str]:
+    """The SHA-256s of the original files of documents kept under ``entry_ids``."""
+    rows = _table("trash_rows")
+    found: set[str] = set()
+    for chunk in _chunks(list(entry_ids)):
+        for (data,) in session.execute(select(rows.c.data).where(
+                rows.c.entry_id.in_(chunk), rows.c.table_name == "documents",
+                rows.c.op == "row")):
+            if isinstance(data, Mapping) and data.get("sha256"):
+                found.add(str(data["sha256"]))
+    return found
+
+
+def drop_for_good(session: Session, entry_ids: Iterable[int]) -> tuple[int, int]:
+    """:func:`drop` the entries, then delete the original file bytes (``blobs``) that only
+    their documents used: no document in the workspace and none left in the Trash names them.
+    Returns (entries dropped, blobs deleted)."""
+    ids = sorted({int(i) for i in entry_ids})
+    candidates = _kept_documents_blobs(session, ids)
+    n = drop(session, ids)
+    if not candidates:
+        return n, 0
+    documents, blobs, rows = _table("documents"), _table("blobs"), _table("trash_rows")
+    used = set(session.scalars(select(documents.c.sha256).where(
+        documents.c.sha256.in_(sorted(candidates)))))
+    others = [int(i) for i in session.scalars(select(rows.c.entry_id).distinct())]
+    used |= _kept_documents_blobs(session, others)
+    gone = sorted(candidates - used)
+    for chunk in _chunks(gone):
+        session.execute(delete(blobs).where(blobs.c.sha256.in_(chunk)))
+    return n, len(gone)

@@ -158,6 +158,9 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA busy_timeout = 5000")
     cur.execute("PRAGMA journal_mode = WAL")
     cur.execute("PRAGMA synchronous = NORMAL")
+    # deleted content is overwritten with zeros, not left in free pages (ARCHITECTURE.md,
+    # "The Trash": emptied means gone from the file)
+    cur.execute("PRAGMA secure_delete = ON")
     cur.close()
 
 

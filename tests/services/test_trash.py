@@ -249,3 +249,39 @@ def test_an_undo_of_a_rename_after_another_rename_is_refused(workspace, case_id)
         run_step(s, done.undo)
     with workspace.transaction() as s:
         assert cases.get_case(s, case_id).title == "Second"
+
+
+def test_an_emptied_case_leaves_no_word_of_it_in_the_database_file(sqlite_workspace):
+    """Deleted for good means gone from the file: after the Trash is emptied, no byte of the
+    workspace's files holds the case's title, a name in it, its document's text or the
+    document's original bytes (free pages zeroed, index merged, vocabulary trimmed, blob
+    deleted, the delete's change-log row blanked)."""
+    from casefile.ingest import ingest_bytes
+    from casefile.services import documents
+    from casefile.store import Blob
+
+    ws = sqlite_workspace
+    secret = ("Quillfeather told the reporter that Marrowgate Holdings paid the inspector "
+              "in cash.").encode()
+    with ws.transaction() as s:
+        case_id = cases.create_case(s, "Vexmoor inquiry").id
+        kept = cases.create_case(s, "Other story").id
+        documents.store_document(s, case_id, secret, ingest_bytes(secret, "tip.txt"))
+        documents.store_document(s, kept, b"Council minutes of May 2.",
+                                 ingest_bytes(b"Council minutes of May 2.", "minutes.txt"))
+        items.create_item(s, case_id, "person", "Quillfeather")
+    with ws.transaction() as s:
+        trash.delete_case(s, case_id)
+    words = [b"Vexmoor", b"Quillfeather", b"Marrowgate", b"quillfeather", b"marrowgate"]
+    with ws.transaction() as s:
+        trash.empty(s)
+    with ws.transaction() as s:
+        assert s.scalar(select(Blob.sha256).where(Blob.size == len(secret))) is None
+        assert s.scalar(select(Blob.sha256).where(Blob.size == 25)) is not None  # the other case's
+    folder = ws.folder
+    ws.close()
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    assert any(p.name == "casefile.sqlite3" for p in files)
+    for path in files:
+        data = path.read_bytes()
+        assert not [w for w in words if w in data], path.name
