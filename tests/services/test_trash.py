@@ -261,8 +261,8 @@ def test_an_emptied_case_leaves_no_word_of_it_in_the_database_file(sqlite_worksp
     from casefile.store import Blob
 
     ws = sqlite_workspace
-    secret = ("Quillfeather told the reporter that Marrowgate Holdings paid the inspector "
-              "in cash.").encode()
+    secret = (b"Quillfeather told the reporter that Marrowgate Holdings paid the inspector "
+              b"in cash.")
     with ws.transaction() as s:
         case_id = cases.create_case(s, "Vexmoor inquiry").id
         kept = cases.create_case(s, "Other story").id
