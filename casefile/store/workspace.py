@@ -39,6 +39,7 @@ from casefile.errors import CasefileError
 from casefile.store import db_files
 from casefile.store.base import utcnow
 from casefile.store.reader import Reader, reading
+from casefile.store.teams import check_member
 
 if TYPE_CHECKING:  # alembic loads only when a schema must be read or changed (start-up time)
     from alembic.config import Config
@@ -430,6 +431,8 @@ def open_workspace(
     one, WrongPassphraseError for a wrong one; both CasefileErrors). ``encrypt=True`` makes a
     new workspace encrypted with ``passphrase`` (at least 8 characters); it is refused for a
     plain workspace that exists already (see :func:`casefile.store.encryption.encrypt_in_place`).
+    On a team workspace (PostgreSQL), a database user who is a member of no case (and not the
+    workspace's owner) gets NotAMemberError (:mod:`casefile.store.teams`).
     Raises CasefileError when the database cannot be opened or is not a Casefile workspace.
     """
     if not create:
@@ -440,6 +443,11 @@ def open_workspace(
     key = _key_for(url, passphrase, encrypt)
     engine = make_engine(url, key)
     backup = None
+    try:  # a team workspace: a user who is a member of no case is told so, in one line
+        check_member(engine)
+    except Exception:
+        engine.dispose()
+        raise
     if migrate:
         try:
             backup = upgrade(engine, key)
