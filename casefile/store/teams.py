@@ -84,6 +84,17 @@ def check_member(engine: Engine) -> None:
         raise CasefileError(f"cannot open the workspace database: {exc.orig}") from exc
 
 
+def sync_all_grants(conn: Connection) -> None:
+    """Give every member of a team workspace the table privileges their roles need, on every
+    table there is now (run after a schema upgrade, which may have added tables). Nothing on
+    SQLite or before the members table exists."""
+    if not is_team(conn) or conn.scalar(
+            text("SELECT to_regprocedure('public.casefile_sync_grants(text)') IS NULL")):
+        return
+    conn.execute(text("SELECT public.casefile_sync_grants(member) FROM "
+                      "(SELECT DISTINCT member FROM public.case_members) m"))
+
+
 def insert_blobs(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
     """Store original bytes (``rows``: sha256, size, data). On a team workspace a file's bytes
     may be stored already by a case this user cannot see (the policies hide them), so the

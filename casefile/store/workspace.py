@@ -39,7 +39,7 @@ from casefile.errors import CasefileError
 from casefile.store import db_files
 from casefile.store.base import utcnow
 from casefile.store.reader import Reader, reading
-from casefile.store.teams import check_member
+from casefile.store.teams import access, check_member, sync_all_grants
 
 if TYPE_CHECKING:  # alembic loads only when a schema must be read or changed (start-up time)
     from alembic.config import Config
@@ -414,8 +414,14 @@ def upgrade(engine: Engine, passphrase: str | None = None) -> Path | None:
             backup = _backup_sqlite(engine, current, passphrase)
     cfg = alembic_config()
     with engine.begin() as conn:
+        if current is not None and access(conn) != "admin":
+            raise CasefileError(
+                f"this team workspace has an older schema ({current}) than this Casefile "
+                f"({head}); its owner (database user who created it) must open it once to "
+                "upgrade it")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+        sync_all_grants(conn)  # members get the privileges on any table the upgrade made
     return backup
 
 
