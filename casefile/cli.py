@@ -1157,8 +1157,11 @@ def _tables_command(args: argparse.Namespace) -> int:
 def _database_failure(exc: DBAPIError) -> str:
     """One line for a database error: the driver's own first line, without the SQL."""
     reason = (str(exc.orig).strip().splitlines() or ["unknown error"])[0]
-    if getattr(exc.orig, "sqlstate", None) == "42501":  # a team workspace's refusal, as said
-        return reason
+    from casefile.store.teams import refusal
+
+    refused = refusal(exc)  # a team workspace's refusal outside a transaction: as said
+    if refused is not None:
+        return str(refused)
     if "malformed" in reason or "not a database" in reason:
         return (f"the workspace database is damaged ({reason}); copies made before schema "
                 "upgrades are in the workspace's backups folder")

@@ -46,6 +46,24 @@ class NotAMemberError(CasefileError):
             "--role reader|editor|owner")
 
 
+class AccessRefusedError(CasefileError):
+    """PostgreSQL refused a read or write this database user may not do (SQLSTATE 42501): the
+    server's own sentence (the policies' functions name the case and the user's role)."""
+
+
+def refusal(exc: DBAPIError) -> AccessRefusedError | None:
+    """The AccessRefusedError a database error stands for, or None when it is another
+    error. A missing table privilege ("permission denied for table items": a reader-only user
+    writing) gets a hint of what to ask for."""
+    if getattr(exc.orig, "sqlstate", None) != "42501":
+        return None
+    reason = (str(exc.orig).strip().splitlines() or ["permission denied"])[0]
+    if reason.startswith("permission denied for"):
+        reason += (" (this database user only reads in this workspace; an owner of a case can "
+                   "make it an editor: casefile team add USER --case TITLE --role editor)")
+    return AccessRefusedError(reason)
+
+
 def is_team(conn: Connection | Engine) -> bool:
     """True for a team workspace (PostgreSQL), where members and policies exist."""
     return conn.dialect.name == "postgresql"

@@ -39,7 +39,7 @@ from casefile.errors import CasefileError
 from casefile.store import db_files
 from casefile.store.base import utcnow
 from casefile.store.reader import Reader, reading
-from casefile.store.teams import access, check_member, sync_all_grants
+from casefile.store.teams import access, check_member, refusal, sync_all_grants
 
 if TYPE_CHECKING:  # alembic loads only when a schema must be read or changed (start-up time)
     from alembic.config import Config
@@ -282,15 +282,25 @@ class Workspace:
         that upgrade at once with "database is locked", without waiting, whenever another
         process is writing or has committed since the read (ARCHITECTURE.md, "One workspace,
         many processes"). ``write=False`` is for reads that must not wait for other writers.
+
+        On a team workspace, what PostgreSQL refuses this database user (its row-level
+        policies, a missing privilege) is raised as AccessRefusedError, a CasefileError
+        carrying the server's one sentence.
         """
-        with self.sessions() as session, session.begin():
-            if write:  # the session's own connection, begun now; no other connection
-                token = _writing.set(True)
-                try:
-                    session.connection()
-                finally:
-                    _writing.reset(token)
-            yield session
+        try:
+            with self.sessions() as session, session.begin():
+                if write:  # the session's own connection, begun now; no other connection
+                    token = _writing.set(True)
+                    try:
+                        session.connection()
+                    finally:
+                        _writing.reset(token)
+                yield session
+        except DBAPIError as exc:  # a team workspace's policies said no: one sentence
+            refused = refusal(exc)
+            if refused is None:
+                raise
+            raise refused from exc
 
     def reading(self) -> AbstractContextManager[Reader]:
         """A read-only action without an ORM session: plain SQL through the driver, in one

@@ -104,7 +104,8 @@ BEGIN
             session_user, a_case, doing USING ERRCODE = '42501';
     END IF;
     SELECT c.title INTO title FROM public.cases c WHERE c.id = a_case;
-    RAISE EXCEPTION 'database user "%" is % of case “%”, so it cannot % (an owner of the case can make it % with: casefile team add % --case "%" --role %)',
+    RAISE EXCEPTION 'database user "%" is % of case “%”, so it cannot % (an owner of the '
+                    'case can make it % with: casefile team add % --case "%" --role %)',
         session_user, CASE held WHEN 'editor' THEN 'an editor' ELSE 'a reader' END,
         coalesce(title, a_case::text), doing, CASE needed WHEN 'owner' THEN 'an owner'
         ELSE 'an editor' END, session_user, coalesce(title, a_case::text), needed

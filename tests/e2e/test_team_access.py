@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import csv
 import json
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from tests.conftest import PG_URL, _new_pg_database
 from tests.e2e.cli_helpers import Run, casefile, pdf_text
+from tests.team_helpers import database_users, user_url
 
 pytestmark = [
     pytest.mark.postgres,
@@ -92,24 +91,11 @@ def _refused(run: Run, *words: str) -> str:
 
 @pytest.fixture(scope="module")
 def team(pg_template: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Team]:
-    assert PG_URL
-    tag = uuid.uuid4().hex[:8]
-    users = {"a": f"reporter_a_{tag}", "b": f"reporter_b_{tag}", "intern": f"intern_{tag}"}
-    server = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    with server.connect() as conn:
-        for name in users.values():
-            conn.execute(text(f"CREATE ROLE \"{name}\" LOGIN PASSWORD 'pw-{name}'"))
-    try:
+    with database_users("reporter_a", "reporter_b", "intern") as made:
+        users = {"a": made["reporter_a"], "b": made["reporter_b"], "intern": made["intern"]}
         for admin in _new_pg_database(pg_template):
-            base = make_url(admin)
-            urls = {who: base.set(username=name, password=f"pw-{name}")
-                    .render_as_string(hide_password=False) for who, name in users.items()}
+            urls = {who: user_url(admin, name) for who, name in users.items()}
             yield _build(Team(admin, users, urls, 0, 0), tmp_path_factory.mktemp("team"))
-    finally:
-        with server.connect() as conn:
-            for name in users.values():
-                conn.execute(text(f'DROP ROLE IF EXISTS "{name}"'))
-        server.dispose()
 
 
 def _build(team: Team, tmp: Path) -> Team:
