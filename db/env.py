@@ -14,6 +14,7 @@ from sqlalchemy import create_engine
 
 from casefile.store import Base
 from casefile.store.search import SEARCH_TABLE_PREFIXES
+from casefile.store.teams import TEAM_TABLES
 
 config = context.config
 target_metadata = Base.metadata
@@ -23,7 +24,7 @@ def include_name(name: str | None, type_: str, parent_names: object) -> bool:
     """Skip the search tables in autogenerate comparisons."""
     if type_ == "table" and name is not None:
         # case_members: PostgreSQL only (revision 0010), not a model table
-        return not name.startswith(SEARCH_TABLE_PREFIXES) and name != "case_members"
+        return not name.startswith(SEARCH_TABLE_PREFIXES) and name not in TEAM_TABLES
     return True
 
 

@@ -34,6 +34,10 @@ CASE_MEMBERS = Table(
 )
 
 
+#: Tables only a team workspace has, outside the models (schema comparisons skip them).
+TEAM_TABLES = ("case_members",)
+
+
 class NotAMemberError(CasefileError):
     """The database user who logged in is a member of no case of this team workspace (and is
     not its owner): one line naming the user and how to be added."""
