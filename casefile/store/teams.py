@@ -85,6 +85,18 @@ def access(conn: Connection) -> str:
     return str(conn.scalar(text("SELECT public.casefile_access()")))
 
 
+def owns_schema(conn: Connection) -> bool:
+    """True when the user who logged in may change the schema: a superuser, or the owner (or a
+    member of the owning role) of ``alembic_version``. Asked with plain catalog queries, so it
+    works at any schema revision. True on SQLite."""
+    if not is_team(conn):
+        return True
+    return bool(conn.scalar(text(
+        "SELECT coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = session_user), false) "
+        "OR pg_has_role(session_user, (SELECT relowner FROM pg_class "
+        "WHERE oid = to_regclass('public.alembic_version')), 'MEMBER')")))
+
+
 def session_user(conn: Connection) -> str:
     """The database user who logged in (PostgreSQL's ``session_user``); "" on SQLite."""
     if not is_team(conn):

@@ -39,7 +39,7 @@ from casefile.errors import CasefileError
 from casefile.store import db_files
 from casefile.store.base import utcnow
 from casefile.store.reader import Reader, reading
-from casefile.store.teams import access, check_member, refusal, sync_all_grants
+from casefile.store.teams import check_member, owns_schema, refusal, sync_all_grants
 
 if TYPE_CHECKING:  # alembic loads only when a schema must be read or changed (start-up time)
     from alembic.config import Config
@@ -424,7 +424,7 @@ def upgrade(engine: Engine, passphrase: str | None = None) -> Path | None:
             backup = _backup_sqlite(engine, current, passphrase)
     cfg = alembic_config()
     with engine.begin() as conn:
-        if current is not None and access(conn) != "admin":
+        if current is not None and not owns_schema(conn):
             raise CasefileError(
                 f"this team workspace has an older schema ({current}) than this Casefile "
                 f"({head}); its owner (database user who created it) must open it once to "
