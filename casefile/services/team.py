@@ -25,7 +25,7 @@ from casefile.errors import CasefileError, NotFoundError, ValidationError
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.changes import Changes, Step, action, changes
-from casefile.store import Case
+from casefile.store import Case, utcnow
 from casefile.store.teams import CASE_MEMBERS, ROLES, access, is_team, session_user
 
 _M = CASE_MEMBERS
@@ -152,7 +152,7 @@ def add_member(session: Session, case_id: int, user: str, role: str) -> Changes:
     conn = session.connection()
     if before is None:
         conn.execute(insert(_M).values(case_id=case_id, member=name, role=role,
-                                       added=_now(), added_by=session_user(conn)))
+                                       added=utcnow(), added_by=session_user(conn)))
         undo = Step("team.remove", {"case_id": case_id, "user": name},
                     label=f"Undo add {name} to case “{case.title}”")
         said = f"Added {name} to case “{case.title}” as {_a(role)}."
@@ -203,9 +203,3 @@ def remove_member(session: Session, case_id: int, user: str) -> Changes:
 
 def _a(role: str) -> str:
     return f"an {role}" if role[0] in "aeiou" else f"a {role}"
-
-
-def _now() -> datetime:
-    from casefile.store import utcnow
-
-    return utcnow()
