@@ -219,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_import_table_parser(sub)
     from casefile.cli_archive import add_archive_parser
     add_archive_parser(sub)
+    from casefile.cli_team import add_team_parser
+    add_team_parser(sub)
     return parser
 
 
@@ -1155,7 +1157,13 @@ COMMANDS = {
     "import-table": lambda args: _tables_command(args),
     "archive": lambda args: _archive_command(args),
     "trash": lambda args: _trash_command(args),
+    "team": lambda args: _team_command(args),
 }
+
+
+def _team_command(args: argparse.Namespace) -> int:
+    from casefile.cli_team import cmd_team
+    return cmd_team(args)
 
 
 def _trash_command(args: argparse.Namespace) -> int:
@@ -1176,6 +1184,11 @@ def _tables_command(args: argparse.Namespace) -> int:
 def _database_failure(exc: DBAPIError) -> str:
     """One line for a database error: the driver's own first line, without the SQL."""
     reason = (str(exc.orig).strip().splitlines() or ["unknown error"])[0]
+    from casefile.store.teams import refusal
+
+    refused = refusal(exc)  # a team workspace's refusal outside a transaction: as said
+    if refused is not None:
+        return str(refused)
     if "malformed" in reason or "not a database" in reason:
         return (f"the workspace database is damaged ({reason}); copies made before schema "
                 "upgrades are in the workspace's backups folder")

@@ -3,7 +3,8 @@
 Used programmatically by casefile.store.workspace (the open connection is passed in
 ``config.attributes["connection"]``) and by developers with ``alembic -c db/alembic.ini``.
 Autogenerate ignores the full-text search tables (FTS5 virtual table, its shadow tables, and the
-PostgreSQL search table), which are created by hand in the first revision.
+PostgreSQL search table), which are created by hand in the first revision, and the team
+workspace's ``case_members`` (PostgreSQL only, revision 0010).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from sqlalchemy import create_engine
 
 from casefile.store import Base
 from casefile.store.search import SEARCH_TABLE_PREFIXES
+from casefile.store.teams import TEAM_TABLES
 
 config = context.config
 target_metadata = Base.metadata
@@ -21,7 +23,8 @@ target_metadata = Base.metadata
 def include_name(name: str | None, type_: str, parent_names: object) -> bool:
     """Skip the search tables in autogenerate comparisons."""
     if type_ == "table" and name is not None:
-        return not name.startswith(SEARCH_TABLE_PREFIXES)
+        # case_members: PostgreSQL only (revision 0010), not a model table
+        return not name.startswith(SEARCH_TABLE_PREFIXES) and name not in TEAM_TABLES
     return True
 
 

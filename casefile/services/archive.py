@@ -195,6 +195,7 @@ def _import_opened(session: Session, path: Path, opened: OpenArchive,
                    at: dict[str, Any]) -> ArchiveImport:
     from casefile.services.items import reindex
     from casefile.store import Blob, Question
+    from casefile.store.teams import insert_blobs
 
     tables = opened.tables
     missing = [t for t in CASE_TABLES if t not in tables]
@@ -213,8 +214,8 @@ def _import_opened(session: Session, path: Path, opened: OpenArchive,
             shared += 1
         else:
             data = opened.read_blob(sha)
-            session.execute(insert(_table("blobs")), {"sha256": sha, "size": len(data),
-                                                      "data": data})
+            insert_blobs(session.connection(), _table("blobs"),
+                         [{"sha256": sha, "size": len(data), "data": data}])
             del data
     taken_uids = set(session.scalars(select(Question.uid).where(Question.uid.in_(
         [r.get("uid") for r in tables["questions"]]))))

@@ -1,4 +1,9 @@
-"""The change log: every service action writes one row (provenance, later undo history)."""
+"""The change log: every service action writes one row (provenance, later undo history).
+
+Its ``actor`` is who did it: on a team workspace (PostgreSQL) the database user who logged in
+(``session_user``; a trigger of revision 0011 sets it whatever the client sends, so no
+environment variable can speak for someone else), on a SQLite workspace the OS user.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import getpass
 from functools import cache
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import func, insert
 from sqlalchemy.orm import Session
 
 from casefile.store import ChangeLog, utcnow
@@ -14,8 +19,17 @@ from casefile.store import ChangeLog, utcnow
 _CHANGES = ChangeLog.metadata.tables["change_log"]
 
 
+def _insert(session: Session) -> Any:
+    """The INSERT of change log rows, naming the actor: PostgreSQL's ``session_user`` on a
+    team workspace, else the OS user."""
+    conn = session.connection()
+    if conn.dialect.name == "postgresql":
+        return insert(_CHANGES).values(actor=func.session_user())
+    return insert(_CHANGES).values(actor=_os_user())
+
+
 @cache
-def _actor() -> str:
+def _os_user() -> str:
     try:
         return getpass.getuser()
     except Exception:  # no user name on some platforms/containers
@@ -34,12 +48,12 @@ def log_change(
     """Record one action (``action`` is a short verb phrase such as ``"item.create"``).
 
     One Core INSERT in the session's transaction (no ORM object: a change log row is never
-    edited, and an ORM add cost a flush's worth of work per action). The OS user name is looked
-    up once per process.
+    edited, and an ORM add cost a flush's worth of work per action). The actor is the database
+    user on a team workspace, else the OS user (looked up once per process).
     """
-    session.connection().execute(insert(_CHANGES), {
+    session.connection().execute(_insert(session), {
         "case_id": case_id, "action": action, "item_id": item_id, "summary": summary,
-        "data": data, "actor": _actor(), "at": utcnow(),
+        "data": data, "at": utcnow(),
     })
 
 
@@ -48,8 +62,8 @@ def log_changes(session: Session, action: str, rows: list[dict[str, Any]]) -> No
     ``case_id``, ``item_id``, ``summary`` and ``data`` as :func:`log_change` takes them."""
     if not rows:
         return
-    actor, at = _actor(), utcnow()
-    session.connection().execute(insert(_CHANGES), [
+    at = utcnow()
+    session.connection().execute(_insert(session), [
         {"case_id": r["case_id"], "action": action, "item_id": r.get("item_id"),
-         "summary": r.get("summary", ""), "data": r.get("data"), "actor": actor, "at": at}
+         "summary": r.get("summary", ""), "data": r.get("data"), "at": at}
         for r in rows])

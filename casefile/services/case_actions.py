@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from casefile.errors import ConflictError, ValidationError
@@ -41,7 +42,10 @@ def rename(session: Session, case_id: int, title: str, expected: str | None = No
             select(Case.id).where(Case.title == new, Case.id != case_id)) is not None:
         raise ValidationError(f"a case titled {new!r} already exists")
     case.title = new
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError as exc:  # a team workspace: a case this user cannot see has it
+        raise ValidationError(f"a case titled {new!r} already exists") from exc
     log_change(session, "case.rename", case_id=case_id, summary=new, data={"from": old})
     undo = Step("case.rename", {"case_id": case_id, "title": old, "expected": new},
                 label=f"Undo rename case “{old}”")

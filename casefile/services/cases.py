@@ -6,6 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
@@ -53,7 +54,10 @@ def create_case(session: Session, title: str, summary: str | None = None) -> Cas
         raise ValidationError(f"a case titled {title!r} already exists")
     case = Case(title=title, summary=summary)
     session.add(case)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError as exc:  # a team workspace: a case this user cannot see has it
+        raise ValidationError(f"a case titled {title!r} already exists") from exc
     log_change(session, "case.create", case_id=case.id, summary=title)
     return case
 

@@ -135,6 +135,7 @@ ACTION_MODULES: tuple[str, ...] = (
     "casefile.services.ftm_import",
     "casefile.services.case_actions",
     "casefile.services.trash",
+    "casefile.services.team",
 )
 
 

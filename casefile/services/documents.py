@@ -23,6 +23,7 @@ from casefile.services.cases import get_case
 from casefile.services.items import parse_date
 from casefile.store import Blob, Document, Item, search, utcnow
 from casefile.store.items import DOCUMENT_KINDS
+from casefile.store.teams import insert_blobs
 
 
 @dataclass
@@ -241,8 +242,8 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
         rows.append((f, ing, name, doc_title, published_date))
     new_blobs = [f for f, *_ in rows if f.sha256 not in blobs]
     if new_blobs:
-        conn.execute(insert(_BLOBS), [{"sha256": f.sha256, "size": len(f.data), "data": f.data}
-                                      for f in new_blobs])
+        insert_blobs(conn, _BLOBS, [{"sha256": f.sha256, "size": len(f.data),
+                                     "data": f.data} for f in new_blobs])
         blobs.update(f.sha256 for f in new_blobs)
     item_rows = [{"case_id": case_id, "kind": "document", "title": doc_title, "notes": None,
                   "confidential": False, "created": now, "updated": now, "version": 1}

@@ -1170,7 +1170,10 @@ class SearchSQL:
       transaction (read first, in a subquery, then set) so that the GIN index answers every search
       statement (otherwise the planner may choose a scan in id order that reads each row's vector
       from TOAST, up to 0.9 s at 100,000 documents); ``end``, which puts back the values ``begin``
-      read (``:seqscan``, ``:indexscan``).
+      read (``:seqscan``, ``:indexscan``, ``:jit``). JIT is off meanwhile too: a plan that
+      must scan anyway (a team member's search, whose row-level policies keep the GIN index
+      out: ``@@`` is not leakproof) costs 10^10 with those settings off, and compiling it took
+      about 0.25 s a statement.
     - SQLite only: ``prefixes``, the parsed query when it has ``prefix*`` phrases, whose
       words :func:`search_ids` looks up (:func:`prefix_words`) to write ``:q`` out; ``top``,
       the highest item id; ``sample``, the number of matches above the id ``:cut``, up to
@@ -1247,13 +1250,15 @@ def search_statements(dialect: str, parsed: Query, case_id: int | None) -> Searc
         rows=_PG_ROWS,
         params=params,
         count=f"SELECT count(*) FROM (SELECT 1 {matches}LIMIT :window) m",
-        begin="SELECT b.seqscan, b.indexscan, b.top, set_config('enable_seqscan', 'off', true), "
-              "set_config('enable_indexscan', 'off', true) FROM (SELECT "
-              "current_setting('enable_seqscan') AS seqscan, "
+        begin="SELECT b.seqscan, b.indexscan, b.top, b.jit, "
+              "set_config('enable_seqscan', 'off', true), "
+              "set_config('enable_indexscan', 'off', true), set_config('jit', 'off', true) "
+              "FROM (SELECT current_setting('enable_seqscan') AS seqscan, "
               "current_setting('enable_indexscan') AS indexscan, "
-              "(SELECT max(item_id) FROM search_pg) AS top OFFSET 0) b",
+              "(SELECT max(item_id) FROM search_pg) AS top, "
+              "current_setting('jit') AS jit OFFSET 0) b",
         end="SELECT set_config('enable_seqscan', :seqscan, true), "
-            "set_config('enable_indexscan', :indexscan, true)",
+            "set_config('enable_indexscan', :indexscan, true), set_config('jit', :jit, true)",
     )
 
 
@@ -1279,11 +1284,11 @@ def search_ids(run: Run, stmts: SearchSQL, limit: int) -> list[int]:
             if words:
                 params["q"] = fts5_query(stmts.prefixes, words)
         return _sqlite_ids(run, stmts, params, limit)
-    seqscan, indexscan, top = run(stmts.begin, params)[0][:3]
+    seqscan, indexscan, top, jit = run(stmts.begin, params)[0][:4]
     # No try/finally: after an error the transaction is aborted, and its rollback puts the
     # settings back (set_config(..., true) is transaction-local).
     ids = _pg_ids(run, stmts, params, int(top or 0) // WINDOW_IDS, limit)
-    run(stmts.end, {"seqscan": seqscan, "indexscan": indexscan})
+    run(stmts.end, {"seqscan": seqscan, "indexscan": indexscan, "jit": jit})
     return ids
 
 

@@ -39,6 +39,7 @@ from casefile.errors import CasefileError
 from casefile.store import db_files
 from casefile.store.base import utcnow
 from casefile.store.reader import Reader, reading
+from casefile.store.teams import check_member, owns_schema, refusal, sync_all_grants
 
 if TYPE_CHECKING:  # alembic loads only when a schema must be read or changed (start-up time)
     from alembic.config import Config
@@ -284,15 +285,25 @@ class Workspace:
         that upgrade at once with "database is locked", without waiting, whenever another
         process is writing or has committed since the read (ARCHITECTURE.md, "One workspace,
         many processes"). ``write=False`` is for reads that must not wait for other writers.
+
+        On a team workspace, what PostgreSQL refuses this database user (its row-level
+        policies, a missing privilege) is raised as AccessRefusedError, a CasefileError
+        carrying the server's one sentence.
         """
-        with self.sessions() as session, session.begin():
-            if write:  # the session's own connection, begun now; no other connection
-                token = _writing.set(True)
-                try:
-                    session.connection()
-                finally:
-                    _writing.reset(token)
-            yield session
+        try:
+            with self.sessions() as session, session.begin():
+                if write:  # the session's own connection, begun now; no other connection
+                    token = _writing.set(True)
+                    try:
+                        session.connection()
+                    finally:
+                        _writing.reset(token)
+                yield session
+        except DBAPIError as exc:  # a team workspace's policies said no: one sentence
+            refused = refusal(exc)
+            if refused is None:
+                raise
+            raise refused from exc
 
     def reading(self) -> AbstractContextManager[Reader]:
         """A read-only action without an ORM session: plain SQL through the driver, in one
@@ -416,8 +427,14 @@ def upgrade(engine: Engine, passphrase: str | None = None) -> Path | None:
             backup = _backup_sqlite(engine, current, passphrase)
     cfg = alembic_config()
     with engine.begin() as conn:
+        if current is not None and not owns_schema(conn):
+            raise CasefileError(
+                f"this team workspace has an older schema ({current}) than this Casefile "
+                f"({head}); its owner (database user who created it) must open it once to "
+                "upgrade it")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+        sync_all_grants(conn)  # members get the privileges on any table the upgrade made
     return backup
 
 
@@ -433,6 +450,8 @@ def open_workspace(
     one, WrongPassphraseError for a wrong one; both CasefileErrors). ``encrypt=True`` makes a
     new workspace encrypted with ``passphrase`` (at least 8 characters); it is refused for a
     plain workspace that exists already (see :func:`casefile.store.encryption.encrypt_in_place`).
+    On a team workspace (PostgreSQL), a database user who is a member of no case (and not the
+    workspace's owner) gets NotAMemberError (:mod:`casefile.store.teams`).
     Raises CasefileError when the database cannot be opened or is not a Casefile workspace.
     """
     if not create:
@@ -443,6 +462,11 @@ def open_workspace(
     key = _key_for(url, passphrase, encrypt)
     engine = make_engine(url, key)
     backup = None
+    try:  # a team workspace: a user who is a member of no case is told so, in one line
+        check_member(engine)
+    except Exception:
+        engine.dispose()
+        raise
     if migrate:
         try:
             backup = upgrade(engine, key)

@@ -1,10 +1,11 @@
-"""The Case menu of the main window: Rename case…, Edit case summary…, Delete case….
+"""The Case menu of the main window: Rename case…, Edit case summary…, Members…, Delete case….
 
 Rename and summary are undoable commands over one service call each
 (:func:`casefile.services.case_actions.rename`, :func:`~.case_actions.edit_summary`).
 Delete case asks first, because the window's undo history ends with the case, then moves the
 case to the Trash (:func:`casefile.services.trash.delete_case`), from where File ▸ Trash…
-brings it back; the window then shows another case.
+brings it back; the window then shows another case. Members… lists who may read or change
+the case of a team workspace and lets its owners manage them (:mod:`casefile.ui.members_dialog`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from casefile.services import case_actions, cases, trash
+from casefile.ui.members_dialog import MembersController
 from casefile.ui.undo import ActionCommand
 
 
@@ -48,15 +50,21 @@ def confirm_delete_case(parent: QWidget | None, title: str) -> bool:
 
 class CaseMenu:
     """The Case menu of ``window`` (a MainWindow; not imported here: no cycle). Actions:
-    ``rename_action``, ``summary_action``, ``delete_action`` (``actions``: all three)."""
+    ``rename_action``, ``summary_action``, ``members_action``, ``delete_action`` (``actions``:
+    all four); ``members`` runs the members dialog."""
 
     def __init__(self, window: Any, menu: Any) -> None:
         self.window = window
+        self.members = MembersController(window)
         self.rename_action = menu.addAction("&Rename case…", self.prompt_rename)
         self.summary_action = menu.addAction("Edit case &summary…", self.prompt_summary)
+        self.members_action = menu.addAction("&Members…", self.members.prompt)
+        self.members_action.setStatusTip("who may read or change this case (team workspaces "
+                                         "on PostgreSQL)")
         menu.addSeparator()
         self.delete_action = menu.addAction("&Delete case…", self.prompt_delete)
-        self.actions = (self.rename_action, self.summary_action, self.delete_action)
+        self.actions = (self.rename_action, self.summary_action, self.members_action,
+                        self.delete_action)
 
     def prompt_rename(self) -> bool:
         """Case ▸ Rename case…: ask for the title and rename (undoable). True when renamed."""

@@ -41,6 +41,7 @@ MODULES = (
     "casefile.services.search",
     "casefile.services.suggestions",
     "casefile.services.table_import",
+    "casefile.services.team",
     "casefile.services.timeline",
     "casefile.services.trash",
     "casefile.services.views",

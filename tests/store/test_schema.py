@@ -16,12 +16,14 @@ from casefile.services.cases import create_case
 from casefile.store import Base, Case
 from casefile.store import workspace as wsmod
 from casefile.store.search import SEARCH_TABLE_PREFIXES
+from casefile.store.teams import TEAM_TABLES
 from casefile.store.workspace import head_revision, open_workspace
 
 
 def _diff(ws) -> list[object]:
     def include_name(name, type_, parent_names):
-        return not (type_ == "table" and name.startswith(SEARCH_TABLE_PREFIXES))
+        return not (type_ == "table" and (name.startswith(SEARCH_TABLE_PREFIXES)
+                                          or name in TEAM_TABLES))
 
     with ws.engine.connect() as conn:
         mc = MigrationContext.configure(
