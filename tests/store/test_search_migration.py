@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from sqlalchemy import text
+from sqlalchemy import insert, text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case, Document, Person
+from casefile.store import Blob, Case, Document, Item
 from casefile.store import search as search_backend
 from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
 
@@ -46,13 +46,14 @@ def test_workspace_made_at_0001_with_documents_is_reindexed_on_upgrade(url: str)
             s.add(doc)
             s.flush()
             ids[title] = doc.id
-        person = Person(case_id=case.id, title="Seán O’Brien", notes="Harbour master")
-        s.add(person)
-        s.flush()
-        person_id = person.id
+        # the person's rows as 0001 had them (the Person class has columns added since)
+        person_id = s.execute(insert(Item.__table__).values(
+            case_id=case.id, kind="person", title="Seán O’Brien", notes="Harbour master")
+            .returning(Item.__table__.c.id)).scalar_one()
+        s.execute(text("INSERT INTO people (id, aliases) VALUES (:i, '[]')"), {"i": person_id})
         # the index as 0001 wrote it
         rows = [(i, t, b) for t, i in ids.items() for b in [OLD_ROWS[t]]]
-        rows.append((person.id, person.title, "Harbour master"))
+        rows.append((person_id, "Seán O’Brien", "Harbour master"))
         for item_id, title, body in rows:
             s.execute(text(f"INSERT INTO {'search_fts' if sqlite else 'search_pg'} "
                            "(item_id, case_id, title, body) VALUES (:i, :c, :t, :b)"),
