@@ -194,7 +194,7 @@ def test_a_restore_stopped_during_the_copy_changes_nothing(
     try:
         with ws.transaction() as s:
             for n in range(300):  # enough pages for the copy to take several steps
-                cases.create_case(s, f"Earlier case {n} " + "tide table " * 40)
+                cases.create_case(s, f"Earlier case {n} " + "tide table " * 25)
         earlier = backups.backup_now(ws)
         with ws.transaction() as s:
             cases.create_case(s, "Later case")

@@ -10,9 +10,10 @@ from alembic import command
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case, Document, Person
+from casefile.store import Blob, Case, Document
 from casefile.store import search as search_backend
 from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
+from tests.store.old_rows import old_person
 
 MEMO = "The audit of the Łódź harbour found unpaid invoices.\n\nA second paragraph."
 
@@ -59,14 +60,14 @@ def test_workspace_made_at_0003_keeps_results_and_snippets_without_the_text_copy
         noted = Document(case_id=case.id, title="Noted", doc_kind="article", status="obtained",
                          text="Zanzibar ledger entries.", notes="Call the clerk",
                          outlet="Gazette", mime_type="text/plain", sha256="0" * 64)
-        person = Person(case_id=case.id, title="Seán O’Brien", notes="Harbour master")
-        s.add_all([memo, noted, person])
+        s.add_all([memo, noted])
         s.flush()
-        case_id, ids = case.id, {"memo": memo.id, "noted": noted.id, "person": person.id}
+        person_id = old_person(s, case.id, "Seán O’Brien", "Harbour master")
+        case_id, ids = case.id, {"memo": memo.id, "noted": noted.id, "person": person_id}
         _index_as_0003(s, sqlite, memo.id, case.id, memo.title, MEMO)
         _index_as_0003(s, sqlite, noted.id, case.id, noted.title,
                        "Call the clerk\nGazette\nZanzibar ledger entries.")
-        _index_as_0003(s, sqlite, person.id, case.id, person.title, "Harbour master")
+        _index_as_0003(s, sqlite, person_id, case.id, "Seán O’Brien", "Harbour master")
     engine.dispose()
 
     ws = open_workspace(db_url=url)

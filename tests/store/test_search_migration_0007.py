@@ -11,9 +11,10 @@ from alembic import command
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case, Document, Person
+from casefile.store import Blob, Case, Document
 from casefile.store import search as search_backend
 from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
+from tests.store.old_rows import old_person
 
 CJK_DOC = "Memo\n港口の知事は来年度の予算について記者会見を開いた。"
 LATIN_DOC = "The harbour master kept the ledger."
@@ -65,10 +66,7 @@ def test_items_with_cjk_text_are_reindexed_on_upgrade(url: str) -> None:
             s.add(doc)
             s.flush()
             ids[name] = doc.id
-        person = Person(case_id=case.id, title="City council", notes=KOREAN_NOTES)
-        s.add(person)
-        s.flush()
-        ids["person"] = person.id
+        ids["person"] = old_person(s, case.id, "City council", KOREAN_NOTES)
         _old_row(s, sqlite, ids["cjk"], case.id, "cjk", "", "memo")
         # "oldmarker": a word only this old row holds, gone if the row were written again
         _old_row(s, sqlite, ids["latin"], case.id, "latin", "",

@@ -1,0 +1,19 @@
+"""Rows written as an older schema had them, for migration tests: the ORM classes carry the
+columns of the newest schema, which an older database does not have."""
+
+from __future__ import annotations
+
+from sqlalchemy import insert, text
+from sqlalchemy.orm import Session
+
+from casefile.store import Item
+
+
+def old_person(session: Session, case_id: int, title: str, notes: str | None = None) -> int:
+    """Add a person with only the columns every revision has (an ``items`` row and a ``people``
+    row with no aliases); returns its id."""
+    person_id = session.execute(insert(Item.__table__).values(
+        case_id=case_id, kind="person", title=title, notes=notes)
+        .returning(Item.__table__.c.id)).scalar_one()
+    session.execute(text("INSERT INTO people (id, aliases) VALUES (:i, '[]')"), {"i": person_id})
+    return int(person_id)
