@@ -13,6 +13,10 @@ connection; connections are pooled).
 
 ``sqlcipher3`` is imported only here, lazily: a plain workspace never loads it.
 
+Encrypting a workspace in place and changing its passphrase are resumable: see "encrypting in
+place, resumably" below (a journal, ``encryption-journal.json``, exists only while such a run
+is under way or was interrupted; it holds no secret).
+
 Errors: :class:`WrongPassphraseError`, :class:`PassphraseNeededError`, CasefileError for the
 rest (the binding missing, a file that cannot be read or written, a verification failure).
 """
