@@ -55,7 +55,12 @@ def install_workspace_actions(window: Any, file_menu: QMenu) -> None:
     window.encrypt_workspace_action.setEnabled(
         folder is not None and (finishing or not window.workspace.encrypted))
     said = unfinished_message(state) if state is not None else None
-    if said is not None:  # once the window is up: a box that does not block it
+    problems = window.workspace.private_problems
+    if problems:  # told only when narrowing failed (casefile.store.private.tighten)
+        said = "\n\n".join(filter(None, [said, (
+            "These files of the workspace could not be made readable by you alone:\n"
+            + "\n".join(f"  • {p}" for p in problems[:12]))]))
+    if said:  # once the window is up: a box that does not block it
         QTimer.singleShot(0, lambda: window.report_error(said))
 
 
