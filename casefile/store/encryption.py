@@ -405,8 +405,16 @@ def _plain_files(folder: Path, db_path: Path) -> list[Path]:
             if _has_bytes(side) and (base_plain or not _has_bytes(base)) and \
                     not side.name.endswith("-shm"):
                 found.append(side)
-    asides, _temporary = _leftovers(folder)
+    asides, temporary = _leftovers(folder)
     found.extend(p for p in asides if _has_bytes(p) and not p.name.endswith("-shm"))
+    # journals and WALs whose database is gone (a copy removed while they stayed)
+    for where in (folder, folder / "backups"):
+        for suffix in SIDE_SUFFIXES:
+            for side in sorted(where.glob(f"*{suffix}")):
+                base = side.with_name(side.name.removesuffix(suffix))
+                if side not in found and side not in asides and side not in temporary \
+                        and _has_bytes(side) and not base.exists():
+                    found.append(side)
     return found
 
 
@@ -426,12 +434,12 @@ def inspect_folder(folder: Path) -> EncryptionState:
         old = tuple(folder / p for p in journal.pending if (folder / p).is_file())
         return EncryptionState(folder, encrypted, "passphrase", tuple(
             p for p in asides if _has_bytes(p)), old, tuple(temporary))
+    if not encrypted and journal is None and not temporary and not asides:
+        return EncryptionState(folder, False)  # a plain workspace, no encryption begun
     plain = _plain_files(folder, db_path)
     if encrypted:
         unfinished = "encrypt" if (journal is not None or plain or temporary) else None
         return EncryptionState(folder, True, unfinished, tuple(plain), (), tuple(temporary))
-    if journal is None and not temporary and not asides:
-        return EncryptionState(folder, False)
     return EncryptionState(folder, False, "encrypt", tuple(plain), (), tuple(temporary))
 
 
