@@ -42,7 +42,8 @@ HAS_MODES = os.name == "posix"
 
 def make_private_dir(path: Path, *, parents: bool = False) -> Path:
     """Create the folder ``path`` (and its parents when ``parents``; only ``path`` itself is
-    made private) when missing, and give it mode 0700 when it is more open. Returns ``path``.
+    made private) when missing, and give it mode 0700 when it is more open (unless it is a
+    shared folder, the home folder or not the user's: see :func:`tighten`). Returns ``path``.
     Raises OSError."""
     path.mkdir(mode=PRIVATE_DIR, parents=parents, exist_ok=True)
     _chmod_if_open(path, PRIVATE_DIR)
@@ -94,9 +95,20 @@ def _chmod_if_open(path: Path, mode: int) -> str | None:
     if stat.S_ISLNK(info.st_mode):
         return None
     current = stat.S_IMODE(info.st_mode)
+    if stat.S_ISDIR(info.st_mode):
+        # a folder shared on purpose (/tmp and the like) or the home folder itself is never
+        # narrowed: other users' files live there
+        if current & stat.S_ISVTX:
+            return (f"{path}: a shared folder (sticky bit) is left as it is; keep the "
+                    "workspace in a folder of its own")
+        if path.resolve() in (Path.home().resolve(), Path(path.anchor or "/")):
+            return (f"{path}: the home or top folder is left as it is; keep the workspace in "
+                    "a folder of its own")
     owner = mode & 0o700
     if current & 0o077 == 0 and current & owner == owner:
         return None
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        return f"{path}: owned by another user; left as it is"
     try:
         os.chmod(path, mode)
     except FileNotFoundError:
@@ -127,8 +139,10 @@ def workspace_files(folder: Path) -> list[Path]:
 
 def tighten(folder: Path) -> list[str]:
     """Make the workspace ``folder`` owner-only: itself and its subfolders 0700, the files of
-    :func:`workspace_files` 0600, changing only what is more open. Returns one line per path
-    that could not be changed (empty when all is private, and always on Windows)."""
+    :func:`workspace_files` 0600, changing only what is more open. Never changed: what another
+    user owns (even when running as root), a folder with the sticky bit (``/tmp``), the home
+    folder and the top folder. Returns one line per path that could not or may not be changed
+    (empty when all is private, and always on Windows)."""
     if not HAS_MODES or not folder.is_dir():
         return []
     problems = []

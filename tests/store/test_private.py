@@ -53,3 +53,15 @@ def test_only_casefile_files_are_narrowed_and_links_are_not_followed(tmp_path: P
     assert private.tighten(folder) == []
     assert _mode(folder / "backups") == 0o700
     assert _mode(outside) == 0o644 and _mode(mine) == 0o644
+
+
+def test_a_shared_folder_is_never_narrowed_and_says_why(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)  # as /tmp is
+    ws = open_workspace(shared)
+    ws.close()
+    assert _mode(shared) == 0o1777
+    assert _mode(shared / "casefile.sqlite3") == 0o600
+    assert ws.private_problems == (f"{shared}: a shared folder (sticky bit) is left as it is; "
+                                   "keep the workspace in a folder of its own",)
