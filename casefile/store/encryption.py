@@ -409,7 +409,7 @@ def _plain_files(folder: Path, db_path: Path) -> list[Path]:
     found.extend(p for p in asides if _has_bytes(p) and not p.name.endswith("-shm"))
     # journals and WALs whose database is gone (a copy removed while they stayed)
     for where in (folder, folder / "backups"):
-        for suffix in SIDE_SUFFIXES:
+        for suffix in ("-wal", "-journal"):  # a -shm holds no page of the database
             for side in sorted(where.glob(f"*{suffix}")):
                 base = side.with_name(side.name.removesuffix(suffix))
                 if side not in found and side not in asides and side not in temporary \
