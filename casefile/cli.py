@@ -229,13 +229,17 @@ def _add_workspace_parser(sub: Any) -> None:
     wsp = sub.add_parser("workspace", help="the workspace itself: whether it is encrypted; "
                                            "encrypt it; change its passphrase")
     acts = wsp.add_subparsers(dest="workspace_command", metavar="ACTION", required=True)
-    info = acts.add_parser("info", help="where the workspace is and whether it is encrypted")
+    info = acts.add_parser("info", help="where the workspace is, whether it is encrypted, and "
+                                        "every plain file an interrupted encryption left")
     info.add_argument("--json", action="store_true")
     acts.add_parser("encrypt", help="encrypt a plain workspace in place (passphrase asked twice, "
-                                    "or $CASEFILE_PASSPHRASE); the plain file is overwritten")
+                                    "or $CASEFILE_PASSPHRASE); the plain files are overwritten. "
+                                    "Run again, it finishes an interrupted encryption (with "
+                                    "the same passphrase)")
     acts.add_parser("passphrase", help="change the passphrase of an encrypted workspace (old one "
                                        "asked or $CASEFILE_PASSPHRASE, new one asked twice or "
-                                       "$CASEFILE_NEW_PASSPHRASE)")
+                                       "$CASEFILE_NEW_PASSPHRASE); run again with the same two, "
+                                       "it finishes an interrupted change")
 
 
 #: Environment variables a script can give passphrases in (a terminal is asked otherwise).
@@ -537,8 +541,11 @@ def _open(args: argparse.Namespace) -> Workspace:
                           PASSPHRASE_ENV)
     elif args.encrypt and is_new_database(args.workspace, args.db):
         passphrase = _ask_new("Passphrase for the new encrypted workspace", PASSPHRASE_ENV)
-    return open_workspace(args.workspace, args.db, create=args.new_workspace,
-                          passphrase=passphrase, encrypt=args.encrypt)
+    ws = open_workspace(args.workspace, args.db, create=args.new_workspace,
+                        passphrase=passphrase, encrypt=args.encrypt)
+    for problem in ws.private_problems:
+        print(f"casefile: warning: cannot make owner-only: {problem}", file=sys.stderr)
+    return ws
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -587,30 +594,56 @@ def cmd_workspace(args: argparse.Namespace) -> int:
     from casefile.store.encryption import is_encrypted_file
 
     if args.workspace_command == "info":
-        encrypted = is_encrypted_file(path)
+        state = encryption.encryption_state(path.parent)
         if args.json:
             _print_json({"folder": str(path.parent), "database": str(path),
-                         "encrypted": encrypted})
-        else:
-            print(f"{path.parent}: {'encrypted' if encrypted else 'not encrypted'}")
+                         "encrypted": state.encrypted,
+                         "database_encrypted": state.database_encrypted,
+                         "unfinished": state.unfinished,
+                         "plain_files": [str(p) for p in state.plain],
+                         "old_passphrase_files": [str(p) for p in state.old_key],
+                         "temporary_files": [str(p) for p in state.temporary]})
+            return 0
+        print(f"{path.parent}: {state.describe()}")
+        for label, files in (("plain (readable without the passphrase)", state.plain),
+                             ("still under the old passphrase", state.old_key),
+                             ("temporary copy", state.temporary)):
+            for file in files:
+                print(f"  {label}: {file}")
         return 0
     if args.workspace_command == "encrypt":
-        if is_encrypted_file(path):
+        state = encryption.encryption_state(path.parent)
+        if state.encrypted:
             raise CasefileError(f"the workspace at {path.parent} is already encrypted")
-        _open(args).close()  # brings the schema to head, with its pre-upgrade backup
-        passphrase = _ask_new("New passphrase", PASSPHRASE_ENV)
+        if state.database_encrypted:  # an interrupted encryption: finished with its passphrase
+            passphrase = _ask(f"Passphrase of the partly encrypted workspace at {path.parent}: ",
+                              PASSPHRASE_ENV)
+        else:
+            _open(args).close()  # brings the schema to head, with its pre-upgrade backup
+            passphrase = _ask_new("New passphrase", PASSPHRASE_ENV)
         result = encryption.encrypt_workspace(path.parent, passphrase)
-        print(f"encrypted {path.parent}: {sum(result.tables.values())} rows in "
-              f"{len(result.tables)} tables checked, {len(result.backups)} backups encrypted, "
-              f"{len(result.erased)} plain files overwritten and removed")
+        if result.resumed:
+            print(f"finished encrypting {path.parent}: {len(result.backups)} backups encrypted, "
+                  f"{len(result.erased)} plain files overwritten and removed")
+        else:
+            print(f"encrypted {path.parent}: {sum(result.tables.values())} rows in "
+                  f"{len(result.tables)} tables checked, {len(result.backups)} backups "
+                  f"encrypted, {len(result.erased)} plain files overwritten and removed")
         for other in result.others:
             print(f"casefile: note: {other} is not part of the database and was left as it is",
                   file=sys.stderr)
         return 0
+    if not is_encrypted_file(path):
+        raise CasefileError(f"the workspace at {path.parent} is not encrypted; encrypt it "
+                            "with: casefile workspace encrypt")
     old = _ask(f"Current passphrase for the workspace at {path.parent}: ", PASSPHRASE_ENV)
     new = _ask_new("New passphrase", NEW_PASSPHRASE_ENV)
-    rekeyed = encryption.change_workspace_passphrase(path.parent, old, new)
-    print(f"passphrase changed for {path.parent} ({len(rekeyed)} backups re-keyed)")
+    done = encryption.change_workspace_passphrase(path.parent, old, new)
+    print(f"passphrase {'change finished' if done.resumed else 'changed'} for {path.parent} "
+          f"({len(done.rekeyed)} backups re-keyed)")
+    for other in done.other_key:
+        print(f"casefile: note: backup {other.name} was made under another passphrase and was "
+              "left as it is", file=sys.stderr)
     return 0
 
 

@@ -25,8 +25,12 @@ def add_archive_parser(sub: Any) -> None:
                                         "of SHA-256s to one file")
     ex.add_argument("--case", required=True, metavar="TITLE")
     ex.add_argument("-o", "--output", required=True, metavar="FILE")
-    ex.add_argument("--seal", action="store_true",
-                    help=f"encrypt with a passphrase (prompted, or ${PASSPHRASE_ENV})")
+    sealing = ex.add_mutually_exclusive_group()
+    sealing.add_argument("--seal", action="store_true",
+                         help=f"encrypt with a passphrase (prompted, or ${PASSPHRASE_ENV})")
+    sealing.add_argument("--unsealed", action="store_true",
+                         help="from an encrypted workspace: write the archive unsealed anyway "
+                              "(anyone with the file can read the case)")
     ex.add_argument("--include-confidential", action="store_true",
                     help="allow a case holding confidential items (the archive carries them)")
     im = acts.add_parser("import", help="bring an archive in as a new case")
@@ -58,6 +62,14 @@ def cmd_archive(args: argparse.Namespace) -> int:
         out = Path(args.output)
         if out.is_dir():
             raise ValidationError(f"{out} is a folder; give a file name for the archive")
+        if not args.seal and not args.unsealed:
+            from casefile.store.workspace import encrypted_database
+
+            if encrypted_database(args.workspace, args.db) is not None:
+                raise ValidationError(
+                    "the workspace is encrypted, and an unsealed archive can be read by anyone "
+                    "who gets the file; add --seal to seal it with a passphrase, or --unsealed "
+                    "to write it readable anyway; nothing was written")
         passphrase = _passphrase(confirm=True) if args.seal else None
         ws = _open(args)
         with ws.transaction(write=False) as s:

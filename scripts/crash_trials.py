@@ -18,8 +18,17 @@ command takes to finish (measured first on its own copy), and checks the copy:
   not a whole database; a case both in the workspace and in the Trash, or in neither, or
   with fewer items (or Trash rows) than it had.
 
-It prints a table (one row per operation) and exits 1 when anything was lost or half-written.
-POSIX only (SIGKILL).
+After each encryption trial (killed or not) it also runs ``workspace info`` and, unless that
+says the workspace is encrypted with nothing left, ``workspace encrypt`` again, as a reporter
+would after a crash, and counts: ``plain backups`` left beside an encrypted database right
+after the kill; ``unnamed``, files that start with the plain SQLite header or show a word of
+the case that ``info`` did not name; ``plain after rerun``, files under the workspace folder
+that still do after the second run (must be 0).
+
+    .venv/bin/python scripts/crash_trials.py --only encrypt --trials 100
+
+It prints a table (one row per operation) and exits 1 when anything was lost or half-written,
+or left readable after the second encryption. POSIX only (SIGKILL).
 """
 
 from __future__ import annotations
@@ -86,6 +95,8 @@ class Tally:
     half: int = 0
     integrity_ok: int = 0
     plain_backups: int = 0
+    unnamed: int = 0
+    plain_after_rerun: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -273,6 +284,41 @@ def plain_backups_beside_encrypted(ws: Path) -> int:
     return sum(1 for b in (ws / "backups").glob("*.sqlite3") if not is_encrypted_file(b))
 
 
+#: Words of the sample article in every copy of the case (the scan after an encryption).
+CASE_WORDS = (b"Stoneman Douglas", b"Coral Springs")
+
+
+def readable_files(ws: Path) -> set[Path]:
+    """Files under ``ws`` that a ``strings`` scan would show the case in: a plain SQLite
+    header, or a word of :data:`CASE_WORDS` in the raw bytes."""
+    from casefile.store.encryption import SQLITE_HEADER
+
+    found = set()
+    for path in ws.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            if data.startswith(SQLITE_HEADER) or any(w in data for w in CASE_WORDS):
+                found.add(path)
+    return found
+
+
+def finish_encryption(ws: Path) -> tuple[int, int, int]:
+    """After an encryption trial: ``workspace info`` must name every readable file left when
+    an encryption was started; ``workspace encrypt`` run again must leave none and every row.
+    Returns (unnamed, readable after the second run, half: rows changed or the rerun
+    failed)."""
+    info = json.loads(_run(_cli(ws, "workspace", "info", "--json")).stdout)
+    if info["encrypted"]:
+        return 0, len(readable_files(ws)), 0
+    unnamed = 0
+    if info["unfinished"] or info["database_encrypted"]:
+        named = {Path(p) for p in info["plain_files"]}
+        unnamed = len(readable_files(ws) - named)
+    again = _run(_cli(ws, "workspace", "encrypt"))
+    half = int(again.returncode != 0 or _digests(ws) != PREPARED["digests"])
+    return unnamed, len(readable_files(ws)), half
+
+
 #: The case the Trash trials restore (deleted to the Trash while preparing).
 TRASHED = "Trash trial"
 SAMPLE = "Sample: Alder Creek flood response"
@@ -409,6 +455,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trials", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", metavar="OUT")
+    parser.add_argument("--only", metavar="WORD",
+                        help="run only the operations whose name holds WORD (e.g. encrypt)")
     args = parser.parse_args(argv)
     if sys.platform == "win32":
         raise SystemExit("SIGKILL is POSIX; run this on Linux or macOS")
@@ -453,6 +501,10 @@ def main(argv: list[str] | None = None) -> int:
                       lambda ws, out: check_moved(ws, out, TRASHED,
                                                   PREPARED["trashed_items"])),
         ]
+        if args.only:
+            ops = [op for op in ops if args.only in op.name]
+            if not ops:
+                raise SystemExit(f"no operation named with {args.only!r}")
         t = time.perf_counter()  # start-up alone: the command line parsed, nothing done
         _run([sys.executable, "-m", "casefile", "--version"])
         startup = time.perf_counter() - t
@@ -495,9 +547,17 @@ def main(argv: list[str] | None = None) -> int:
             tally.integrity_ok += ok
             lost, half = op.check(ws, out)
             tally.plain_backups += plain_backups_beside_encrypted(ws)
+            if op.name == "encrypt workspace":
+                unnamed, readable, unfinished = finish_encryption(ws)
+                tally.unnamed += unnamed
+                tally.plain_after_rerun += readable
+                half += unfinished
+                if unnamed or readable:
+                    tally.notes.append(f"trial {n}: {unnamed} readable files not named by "
+                                       f"info, {readable} left after the second run ({ws})")
             tally.lost += lost
             tally.half += half
-            if lost or half or not ok:
+            if lost or half or not ok or (tally.notes and str(ws) in tally.notes[-1]):
                 tally.notes.append(f"trial {n} after {delay:.2f} s: lost {lost}, half {half}, "
                                    f"integrity {'ok' if ok else 'FAILED'} ({ws})")
             else:
@@ -508,21 +568,24 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
         print()
         print("| operation | full run (s) | trials | killed | killed after a commit | "
-              "finished first | lost | half rows | integrity ok | plain backups |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+              "finished first | lost | half rows | integrity ok | plain backups | unnamed | "
+              "plain after rerun |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
         for op in ops:
             t = tallies[op.name]
             print(f"| {op.name} | {op.full_time:.2f} | {t.trials} | {t.killed} "
                   f"| {t.killed_after_commit} | {t.finished} | {t.lost} | {t.half} "
-                  f"| {t.integrity_ok}/{t.trials} | {t.plain_backups} |")
+                  f"| {t.integrity_ok}/{t.trials} | {t.plain_backups} | {t.unnamed} "
+                  f"| {t.plain_after_rerun} |")
         total = Tally()
         for t in tallies.values():
             for key in ("trials", "killed", "killed_after_commit", "finished", "lost", "half",
-                        "integrity_ok", "plain_backups"):
+                        "integrity_ok", "plain_backups", "unnamed", "plain_after_rerun"):
                 setattr(total, key, getattr(total, key) + getattr(t, key))
         print(f"| **all** | | {total.trials} | {total.killed} | {total.killed_after_commit} "
               f"| {total.finished} | {total.lost} | {total.half} "
-              f"| {total.integrity_ok}/{total.trials} | {total.plain_backups} |")
+              f"| {total.integrity_ok}/{total.trials} | {total.plain_backups} "
+              f"| {total.unnamed} | {total.plain_after_rerun} |")
         for t in tallies.values():
             for note in t.notes:
                 print("  " + note)
@@ -530,7 +593,8 @@ def main(argv: list[str] | None = None) -> int:
             Path(args.json).write_text(json.dumps(
                 {name: {k: v for k, v in vars(t).items()} for name, t in tallies.items()},
                 indent=1), encoding="utf-8")
-        bad = total.lost or total.half or total.integrity_ok != total.trials
+        bad = (total.lost or total.half or total.integrity_ok != total.trials
+               or total.unnamed or total.plain_after_rerun)
         return 1 if bad else 0
     finally:
         if not any(t.notes for t in locals().get("tallies", {}).values()):

@@ -122,12 +122,16 @@ def record_checksum(backup_path: Path, name: str | None = None) -> Path:
     name = name or backup_path.name
     target = backup_path.with_name(name + CHECKSUM_SUFFIX)
     partial = target.with_name(target.name + ".partial")
+    from casefile.store.private import open_private
+
     try:
         line = f"{file_sha256(backup_path)}  {name}\n"
-        with open(partial, "w", encoding="ascii") as f:
-            f.write(line)
-            f.flush()
-            os.fsync(f.fileno())
+        fd = open_private(partial)  # owner-only, as every file of the workspace
+        try:
+            os.write(fd, line.encode("ascii"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(partial, target)
         _fsync_dir(target.parent)
     except OSError as exc:
@@ -252,14 +256,18 @@ def take_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
     with the backup API; the copy is checked (integrity_check), its SHA-256 recorded
     (:func:`record_checksum`), then it gets its name and older backups are rotated. Returns
     the new Backup. Raises CasefileError."""
+    from casefile.store.private import create_private_file, make_private_dir
+
     folder = backups_dir(db_path)
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError as exc:
-        raise CasefileError(f"cannot create the backups folder {folder}: {exc}") from exc
     stamp = (now or utcnow()).strftime("%Y%m%dT%H%M%S%f")
     target = folder / f"casefile-{stamp}-{reason}.sqlite3"
     partial = target.with_name(target.name + ".partial")
+    try:
+        make_private_dir(folder)
+        create_private_file(partial)  # mode 0600 before SQLite writes a byte into it
+    except OSError as exc:
+        raise CasefileError(f"cannot write in the backups folder {folder}: "
+                            f"{exc.strerror or exc}") from exc
     dst = _connect(partial, passphrase)
     try:
         dbapi_conn.backup(dst)

@@ -189,9 +189,13 @@ class Presence:
         if self.path is None:
             return
         try:
-            self.path.parent.mkdir(exist_ok=True)
-            self.path.write_text(json.dumps({"host": self.host, "pid": self.pid,
-                                             "since": time.time()}), encoding="utf-8")
+            from casefile.store.private import make_private_dir, open_private
+
+            make_private_dir(self.path.parent)
+            fd = open_private(self.path)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps({"host": self.host, "pid": self.pid,
+                                     "since": time.time()}))
             self.announced = True
         except OSError:
             self.announced = False

@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from casefile.errors import CasefileError
 from casefile.store import db_files
 from casefile.store.base import utcnow
+from casefile.store.private import create_private_file, make_private_dir, tighten
 from casefile.store.reader import Reader, reading
 from casefile.store.teams import check_member, owns_schema, refusal, sync_all_grants
 
@@ -196,8 +197,10 @@ def make_engine(url: str, passphrase: str | None = None) -> Engine:
         path = Path(url.removeprefix("sqlite:///"))
         if path.parent.exists() and not path.parent.is_dir():
             raise CasefileError(f"{path.parent} is a file, not a workspace folder")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        try:  # owner-only; a new database file 0600, which SQLite's -wal/-shm copy
+            make_private_dir(path.parent, parents=True)
+            if not path.exists():
+                create_private_file(path)
         except OSError as exc:
             raise CasefileError(f"cannot create the workspace folder {path.parent}: {exc}") from exc
         # every connection claims the file for its SQLite library (casefile.store.db_files)
@@ -256,6 +259,9 @@ class Workspace:
     backup_path: Path | None = None
     #: The passphrase of an encrypted workspace (None: plain); held in memory only.
     passphrase: str | None = field(default=None, repr=False)
+    #: Files of the folder that could not be made owner-only at open (one line each: path and
+    #: reason); empty when all is private (:func:`casefile.store.private.tighten`).
+    private_problems: tuple[str, ...] = ()
 
     @property
     def folder(self) -> Path | None:
@@ -369,10 +375,10 @@ def _scripted_head() -> str | None:
 
 def _backup_sqlite(engine: Engine, revision: str, passphrase: str | None = None) -> Path:
     db_path = Path(engine.url.database or "")
-    backups = db_path.parent / "backups"
-    backups.mkdir(exist_ok=True)
+    backups = make_private_dir(db_path.parent / "backups")
     stamp = utcnow().strftime("%Y%m%dT%H%M%S")
     target = backups / f"casefile-{stamp}-rev{revision}.sqlite3"
+    create_private_file(target)
     if passphrase is not None:  # the copy stays encrypted, with the same key
         from casefile.store.encryption import backup_encrypted, connect_raw
 
@@ -460,6 +466,10 @@ def open_workspace(
             raise missing
     url = resolve_location(workspace, db_url)
     key = _key_for(url, passphrase, encrypt)
+    path = database_path(url)
+    # what an older Casefile (or a copy) left readable to others (ARCHITECTURE.md,
+    # "Owner-only files"), narrowed before SQLite opens anything: its -wal/-shm copy the mode
+    problems = tuple(tighten(path.parent)) if path is not None else ()
     engine = make_engine(url, key)
     backup = None
     try:  # a team workspace: a user who is a member of no case is told so, in one line
@@ -477,8 +487,10 @@ def open_workspace(
             engine.dispose()
             raise
     factory = sessionmaker(engine, expire_on_commit=False)
+    if path is not None and backup is not None:
+        problems += tuple(tighten(path.parent))
     return Workspace(url=url, engine=engine, sessions=factory, backup_path=backup,
-                     passphrase=key)
+                     passphrase=key, private_problems=problems)
 
 
 def _key_for(url: str, passphrase: str | None, encrypt: bool) -> str | None:

@@ -70,6 +70,11 @@ class ArchiveController(QObject):
             if not self.confirm_confidential(secret):
                 return None
             seal = True
+        elif window.workspace.encrypted:
+            chosen = self.confirm_seal_encrypted()
+            if chosen is None:
+                return None
+            seal = chosen
         else:
             seal = QMessageBox.question(
                 window, "Seal the archive?",
@@ -83,6 +88,22 @@ class ArchiveController(QObject):
             if passphrase is None:
                 return None
         return self.export(Path(name), passphrase=passphrase, include_confidential=bool(secret))
+
+    def confirm_seal_encrypted(self) -> bool | None:
+        """From an encrypted workspace: warn that an unsealed archive is readable by anyone
+        who gets the file, and offer the sealed one (the default). True: seal, False: write it
+        unsealed anyway, None: cancelled (nothing is written)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Seal the archive?",
+                          "This workspace is encrypted, but an unsealed archive is not: anyone "
+                          "who gets the file can read the whole case, documents included.\n\n"
+                          "Seal it with a passphrase?", parent=self.window)
+        seal = box.addButton("Seal with a passphrase", QMessageBox.ButtonRole.AcceptRole)
+        plain = box.addButton("Write it unsealed", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(seal)
+        box.exec()
+        clicked = box.clickedButton()
+        return True if clicked is seal else False if clicked is plain else None
 
     def confirm_confidential(self, titles: list[str]) -> bool:
         """Ask whether to hand on the case's confidential items (``titles``) in a sealed

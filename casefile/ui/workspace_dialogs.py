@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.errors import CasefileError
-from casefile.store.encryption import MIN_PASSPHRASE, WrongPassphraseError
+from casefile.store.encryption import MIN_PASSPHRASE, EncryptionState, WrongPassphraseError
 from casefile.store.workspace import Workspace, encrypted_database, open_workspace
 
 WRONG_MESSAGE = "That passphrase is wrong. Try again:"
@@ -192,6 +192,35 @@ def encrypt_message(folder: Path) -> str:
     return (f"The workspace in {folder} will be copied into an encrypted database, checked "
             "table by table, and the plain file overwritten and removed.\n"
             "The passphrase cannot be recovered if lost.")
+
+
+def unfinished_message(state: EncryptionState) -> str | None:
+    """What the window says on opening a workspace whose encryption or passphrase change was
+    interrupted (every file left named, relative to the folder), or None when nothing was."""
+    if state.unfinished is None:
+        return None
+
+    def listing(files: tuple[Path, ...]) -> str:
+        names = [str(p.relative_to(state.folder)) for p in files]
+        shown = "\n".join(f"  • {n}" for n in names[:12])
+        return shown + (f"\n  … and {len(names) - 12} more" if len(names) > 12 else "")
+
+    if state.unfinished == "passphrase":
+        return ("A change of this workspace's passphrase was interrupted. These files may still "
+                f"be under the old passphrase:\n{listing(state.old_key)}\n\nFinish the change "
+                "on the command line: casefile workspace passphrase (the old passphrase, then "
+                "the new one).")
+    if state.database_encrypted:
+        head = "An encryption of this workspace was interrupted."
+        fix = ("Choose File ▸ Finish encryption… to encrypt them with this workspace's "
+               "passphrase and overwrite the plain copies.")
+    else:
+        head = ("An encryption of this workspace was interrupted before the database was done: "
+                "the workspace is not encrypted.")
+        fix = "Choose File ▸ Encrypt workspace… to encrypt it again."
+    left = (f"These files can still be read without a passphrase:\n{listing(state.plain)}"
+            if state.plain else "No plain file is left; temporary copies remain.")
+    return f"{head} {left}\n\n{fix}"
 
 
 def open_asking(workspace: str | Path | None = None, db_url: str | None = None,

@@ -3,14 +3,17 @@
 New workspace… creates the workspace (encrypted when a passphrase is given) and opens it in a
 second window. Encrypt workspace… lets go of the window's connections, encrypts the workspace
 in place (:func:`casefile.services.encryption.encrypt_workspace`) and reopens it, with the
-same case, in a new window that replaces this one.
+same case, in a new window that replaces this one. A workspace whose encryption was
+interrupted says so in words when the window opens (every plain file named); when its
+database is encrypted already, the action becomes Finish encryption…, which finishes it with
+the passphrase the window was opened with.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
 
 from casefile.errors import CasefileError
@@ -20,6 +23,7 @@ from casefile.ui.workspace_dialogs import (
     NewWorkspaceDialog,
     create_new,
     encrypt_message,
+    unfinished_message,
 )
 
 #: Windows opened from a menu here, kept alive until they close.
@@ -34,8 +38,30 @@ def install_workspace_actions(window: Any, file_menu: QMenu) -> None:
         "New &workspace…", lambda: prompt_new_workspace(window))
     window.encrypt_workspace_action = file_menu.addAction(
         "Encr&ypt workspace…", lambda: prompt_encrypt_workspace(window))
+    window.encryption_state = None
+    folder = window.workspace.folder
+    if folder is not None:
+        from casefile.services.encryption import encryption_state
+
+        try:
+            window.encryption_state = encryption_state(folder)
+        except CasefileError as exc:
+            window.notify(f"Cannot tell whether an encryption was interrupted: {exc}")
+    state = window.encryption_state
+    finishing = (state is not None and state.unfinished == "encrypt"
+                 and state.database_encrypted and window.workspace.encrypted)
+    if finishing:
+        window.encrypt_workspace_action.setText("Finish encr&yption…")
     window.encrypt_workspace_action.setEnabled(
-        window.workspace.folder is not None and not window.workspace.encrypted)
+        folder is not None and (finishing or not window.workspace.encrypted))
+    said = unfinished_message(state) if state is not None else None
+    problems = window.workspace.private_problems
+    if problems:  # told only when narrowing failed (casefile.store.private.tighten)
+        said = "\n\n".join(filter(None, [said, (
+            "These files of the workspace could not be made readable by you alone:\n"
+            + "\n".join(f"  • {p}" for p in problems[:12]))]))
+    if said:  # once the window is up: a box that does not block it
+        QTimer.singleShot(0, lambda: window.report_error(said))
 
 
 def open_window(like: Any, ws: Workspace, case_id: int | None = None) -> QWidget:
@@ -74,18 +100,24 @@ def prompt_encrypt_workspace(window: Any) -> QWidget | None:
     workspace reopens encrypted in a new window (returned) and this one closes."""
     ws: Workspace = window.workspace
     folder = ws.folder
-    if folder is None or ws.encrypted:
+    state = window.encryption_state
+    finishing = ws.encrypted and state is not None and state.unfinished == "encrypt"
+    if folder is None or (ws.encrypted and not finishing):
         return None
     if window.runner.busy:
         QMessageBox.information(window, "Encrypt workspace",
                                 "Wait for the running job to finish, then try again.")
         return None
-    dialog = NewPassphraseDialog("Encrypt workspace", encrypt_message(folder), window)
-    if dialog.exec() != QDialog.DialogCode.Accepted:
-        return None
+    if finishing:  # an interrupted encryption: its passphrase is the one this window holds
+        assert ws.passphrase is not None
+        passphrase = ws.passphrase
+    else:
+        dialog = NewPassphraseDialog("Encrypt workspace", encrypt_message(folder), window)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        passphrase = dialog.passphrase()
     from casefile.services.encryption import encrypt_workspace
 
-    passphrase = dialog.passphrase()
     window.editor.flush()
     window.watch.timer.stop()
     window.runner.shutdown()
@@ -99,8 +131,13 @@ def prompt_encrypt_workspace(window: Any) -> QWidget | None:
     reopened = open_window(window, open_workspace(folder, passphrase=passphrase),
                            window.case_id)
     window.close()
-    message = (f"The workspace is encrypted: {sum(result.tables.values())} rows checked in "
-               f"{len(result.tables)} tables; the plain file was overwritten and removed.")
+    if result.resumed:
+        message = (f"The workspace is encrypted: {len(result.backups)} backups encrypted and "
+                   f"{len(result.erased)} plain files overwritten and removed.")
+    else:
+        message = (f"The workspace is encrypted: {sum(result.tables.values())} rows checked "
+                   f"in {len(result.tables)} tables; the plain file was overwritten and "
+                   "removed.")
     if result.others:
         message += ("\nThese files in the folder are not part of the database and were left "
                     "as they are:\n" + "\n".join(str(p) for p in result.others))
