@@ -1,4 +1,4 @@
-"""Casefile: an offline case-file organizer for reporters (see DESIGN.md)."""
+"""Casefile: an offline case-file organizer for reporters (see ARCHITECTURE.md)."""
 
 from casefile.offline import keep_offline
 

@@ -1,8 +1,8 @@
 """Command line front end over the services (no Qt import here; ``gui`` imports it lazily).
 
-Contract (DESIGN.md "Command line"): exit 0 on success, 1 for a user error with one clear line
-on stderr, 2 for a usage error (argparse). Bad input never prints a traceback; an unexpected
-internal error prints one line too (set CASEFILE_DEBUG=1 to see the traceback).
+Contract (ARCHITECTURE.md, "Command line"): exit 0 on success, 1 for a user error with one
+clear line on stderr, 2 for a usage error (argparse). Bad input never prints a traceback; an
+unexpected internal error prints one line too (set CASEFILE_DEBUG=1 to see the traceback).
 """
 
 from __future__ import annotations

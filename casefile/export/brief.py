@@ -960,7 +960,7 @@ def render_brief(
     its owner only (mode 0600, :func:`casefile.export.files.write_private`), as it holds unpublished
     reporting. A file object is written to as is and not closed.
 
-    Metadata (issue 18, "Safe exports"): the document information carries the case title, the
+    Metadata: the document information carries the case title, the
     confidentiality line as subject, "Casefile" as creator and producer, and dates; no author,
     user name, path or machine name (reportlab's own producer string is replaced too).
 

@@ -1,4 +1,4 @@
-"""The brief's pictures (issue 19): the relationship graph, the timeline and follow-ups by status,
+"""The brief's pictures: the relationship graph, the timeline and follow-ups by status,
 as reportlab graphics Drawings (vector, a few hundred shapes each: cheap to print).
 
 Each function takes the plain data of :mod:`casefile.export.brief_data` (already filtered for

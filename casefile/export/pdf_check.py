@@ -1,9 +1,9 @@
 """Re-read a written PDF and look for strings it must not contain (the brief's self-check).
 
-Issue 18 ("Safe exports"): after writing, an export re-reads its own PDF and searches it for
-every protected string (the names and aliases of withheld items, contact details); one found
-means the export is refused. This module is the re-read: it does not know what is protected,
-the caller passes the strings.
+ARCHITECTURE.md, "Exports protect confidential sources": after writing, an export re-reads its
+own PDF and searches it for every protected string (the names and aliases of withheld items,
+contact details); one found means the export is refused. This module is the re-read: it does
+not know what is protected, the caller passes the strings.
 
 Where it looks (each with the place named in the message):
 

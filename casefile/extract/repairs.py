@@ -4,8 +4,8 @@ The small English model joins things that are not one name: a name and the next 
 ("<name>\\nTimeline"), a person and the organisation after "of" ("<person> of <hospital>"), two
 entities joined by "and", an owner and what it owns ("<university>'s <school>"), a role and its
 organisation ("CEO of <company>"). ``split_entity`` cuts such spans into the entities they hold.
-Every rule here was kept because it raised F1 on the article corpus (../shared/samples/articles,
-scored with ../shared/tools/score_corpus.py); see issue 15.
+Every rule here was kept because it raised F1 on the article corpus that
+``tests/extract/test_corpus_quality.py`` scores.
 """
 
 from __future__ import annotations

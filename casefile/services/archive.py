@@ -1,5 +1,5 @@
 """Case archives: one case, whole, in one file to hand to a colleague or move to another
-machine (issue 18). The file format is :mod:`casefile.export.archive_file`.
+machine. The file format is :mod:`casefile.export.archive_file`.
 
 :func:`export_archive` writes the case's rows of every table (:data:`CASE_TABLES`: the case,
 its items with their kind tables, passages, evidence links, relationships, mentions, follow-up
@@ -11,8 +11,8 @@ A case title already taken gets " (imported)" added; a follow-up's calendar UID 
 gets a new one. The round trip is lossless: exporting the imported case gives the same rows and
 bytes, ids aside (tests/services/test_case_archive.py compares every row of every table).
 
-Confidentiality (the brief's rule, DESIGN.md: "exports that protect confidential sources by
-default"): unless ``include_confidential`` is set, a case holding confidential items is refused
+Confidentiality (the brief's rule, ARCHITECTURE.md, "Exports protect confidential sources"):
+unless ``include_confidential`` is set, a case holding confidential items is refused
 with a message naming them, because the archive carries every document's text and every quote
 whole, where a withheld source's name would still stand. ``include_confidential`` is the
 deliberate choice of handing sources on; sealing the archive with a passphrase is then advised.

@@ -1,6 +1,6 @@
 """Assemble a case into :class:`~casefile.export.brief_data.BriefData` and print the PDF brief.
 
-Confidentiality (DESIGN.md: "exports that protect confidential sources by default") follows
+Confidentiality (ARCHITECTURE.md, "Exports protect confidential sources") follows
 the export profile (:mod:`casefile.services.disclosure`: internal, editor -- the default --,
 legal, public). Under every profile but internal, items flagged confidential are left out,
 passages and documents from confidential documents are left out, and the names and aliases of
@@ -443,7 +443,7 @@ def export_brief(
     :data:`casefile.services.disclosure.PROFILES`); None is the default, editor, or internal
     when ``include_confidential`` is set.
 
-    The written PDF is checked before it is put in place (issue 18, "Safe exports"): it is
+    The written PDF is checked before it is put in place: it is
     re-read and searched for every string the profile protects (``Disclosure.protected``:
     names, aliases and contact details of left-out and pseudonymous people...); if one is
     there, no file is left at ``out``.

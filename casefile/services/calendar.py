@@ -5,8 +5,8 @@ re-import updates an entry the reporter already has, instead of leaving it stale
 have no place on a calendar and are left out. The entries' format and UIDs are described in
 :mod:`casefile.export.ics`.
 
-Confidentiality (the brief's rules, DESIGN.md: "exports that protect confidential sources by
-default"; calendars are often synced to servers) follows the export profile
+Confidentiality (the brief's rules, ARCHITECTURE.md, "Exports protect confidential sources";
+calendars are often synced to servers) follows the export profile
 (:mod:`casefile.services.disclosure`): under every profile but internal, follow-ups flagged
 confidential are left out, a confidential person or organization to ask is shown as
 "[withheld]" without contact details, passages of confidential documents are not quoted, and

@@ -1,4 +1,4 @@
-"""What a user action changed, and how to take it back (DESIGN.md, "One way in for changes").
+"""What a user action changed, and how to take it back (ARCHITECTURE.md, "One way in for changes").
 
 Every user action is one service function: a Session and plain values in, one transaction (the
 caller's), and a :class:`Changes` out. ``Changes`` says what the views must refresh (kinds, item

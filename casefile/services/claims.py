@@ -1,7 +1,7 @@
 """Claims: the status Casefile proposes from the evidence, the reporter's override, and the
 attribution chain (claim ← who said it ← via which outlet or document ← which passages).
 
-Status rules (issue 6; DESIGN.md "source grading"):
+Status rules (ARCHITECTURE.md, "Data model"):
 
 - ``disputed``: at least one passage (or whole document) is linked with relation
   ``contradicts``.

@@ -7,7 +7,7 @@ reporter decides once for "Maria Lopez", not once per occurrence. Every decision
 action in the caller's transaction and writes one ChangeLog row (``suggestion.accept``,
 ``suggestion.merge``, ``suggestion.reject``) besides the rows of the items it creates.
 
-What a decision does with the mentions (DESIGN.md, "Data model"):
+What a decision does with the mentions (ARCHITECTURE.md, "Data model"):
 
 - person / organization / place: each mention becomes a Passage (an existing passage with the
   same span is reused) linked to the item as "mentions" evidence; the Mention gets the item's id
@@ -296,7 +296,7 @@ def list_suggestions(session: Session, case_id: int, kind: str | None = None) ->
         raise ValidationError(f"unknown suggestion kind {kind!r}; use one of "
                               f"{', '.join(SUGGESTION_KINDS)}")
     # plain rows, not ORM objects: a case may hold 50,000 suggested mentions, and the window
-    # reads this list when it opens the case (issue 16)
+    # reads this list when it opens the case
     stmt = select(Mention.id, Mention.kind, Mention.name, Mention.detail, Mention.document_id,
                   Mention.start, Mention.end, Mention.text, Mention.role,
                   Mention.affiliation).where(Mention.case_id == case_id,

@@ -1,9 +1,10 @@
 """Export profiles: who an export is for, and what it may show of confidential material.
 
-Issue 18, "Safe exports". Every export (the PDF brief, the follow-ups calendar, later the case
-archive) is made for someone; the profile says what that reader may see. The four profiles are
-defined once, in :data:`casefile.export.profiles.PROFILES`; :func:`disclosure_for` turns a
-profile and a case's items into a :class:`Disclosure`, the one object an export asks what to
+ARCHITECTURE.md, "Exports protect confidential sources". Every export (the PDF brief, the
+follow-ups calendar, later the case archive) is made for someone; the profile says what that
+reader may see. The four profiles are defined once, in
+:data:`casefile.export.profiles.PROFILES`; :func:`disclosure_for` turns a profile and a case's
+items into a :class:`Disclosure`, the one object an export asks what to
 leave out, what to call a confidential person and which strings its output must not contain
 (the self-check of :mod:`casefile.export.pdf_check` searches the written file for them).
 

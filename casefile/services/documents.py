@@ -1,6 +1,7 @@
 """Import a file into a case: original bytes, text, metadata and search index in one transaction.
 
-This is step one of DESIGN.md's two-step import; entity suggestions are a separate job
+This is step one of the two-step import (ARCHITECTURE.md, "Import: the document first,
+suggestions after"); entity suggestions are a separate job
 (``casefile.services.suggestions``) so a document is safe and findable before they run.
 """
 

@@ -1,5 +1,5 @@
 """A case as FollowTheMoney entities (JSON lines), the format Aleph, OpenAleph and OpenSanctions
-exchange (issue 19).
+exchange.
 
 Shape: :func:`case_entities` returns entity dicts (``{"id", "schema", "properties": {name:
 [str, ...]}}``, what ``EntityProxy.to_dict()`` gives) in a fixed order: places, organizations,

@@ -1,5 +1,5 @@
 """FollowTheMoney entities (e.g. an OpenSanctions or Aleph export) into a case, as one undoable
-user action (issue 19).
+user action.
 
 :func:`read_ftm` reads a JSON-lines file of entities (fragments with the same id are merged, as
 ``ftm aggregate`` does); :func:`import_entities` stores them. Mapping (the reverse of

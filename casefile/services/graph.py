@@ -1,4 +1,4 @@
-"""The case as a network: who and what is connected to whom, and by which evidence (issue 19).
+"""The case as a network: who and what is connected to whom, and by which evidence.
 
 Qt-free. :func:`case_graph` reads a case into a :class:`CaseGraph`:
 

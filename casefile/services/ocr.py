@@ -1,4 +1,6 @@
-"""OCR after an import: fill the text of scanned pages and image files (issue 17).
+"""OCR after an import: fill the text of scanned pages and image files.
+
+The second step of an import (ARCHITECTURE.md, "Import: the document first, suggestions after").
 
 A document needs OCR when its import marked pages as such (``meta["needs_ocr"]``: the pages
 of a PDF without a text layer or without a credible one, every page of an image file). The

@@ -28,8 +28,9 @@ class Original:
     ``data`` is empty when the document has no stored original (a note typed in the window);
     ``page_starts`` are the str offsets where each page's text starts (empty when unpaged);
     ``notes`` are the import notes (e.g. "no text layer (scanned): pages 1–2");
-    ``char_runs`` (PDFs imported since issue 17) are, per page, the runs tying the page's
-    stored characters to PDFium's characters (``casefile.ingest.pdf_text.char_runs``);
+    ``char_runs`` are, per page of a PDF, the runs tying the page's stored characters to
+    PDFium's characters (``casefile.ingest.pdf_text.char_runs``; empty for a PDF imported
+    before Casefile kept them);
     ``ocr_words`` are, for each page whose text came from OCR (1-based page number), its
     words as ``(start, end, x0, y0, x1, y1)``: page-local str offsets and a box in fractions
     of the page, top-left origin (``casefile.services.ocr``).

@@ -1,6 +1,6 @@
 """Questions and follow-ups: create, change status, answer, and the follow-up views.
 
-A follow-up's life (issue 6): ``open`` → ``waiting`` (asked, waiting on others) → ``answered``
+A follow-up's life: ``open`` → ``waiting`` (asked, waiting on others) → ``answered``
 or ``dropped``. Every status change is kept with its date (``Question.status_history``, written
 by the store whatever way the status changed). Answering keeps the answer text, its date and
 the Passage or Document of the same case that answered it.

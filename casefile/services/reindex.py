@@ -28,7 +28,7 @@ The tables are those of ``casefile.store.search``: on SQLite ``search_fts`` (FTS
 id, the folded tokens), ``search_fts_docs`` (title and body copy) and ``search_fts_vocab``
 (every indexed word; a whole rebuild empties it first); on PostgreSQL
 ``search_pg``. The few statements that name them are in the ``_SQLite`` and ``_Postgres``
-classes below (DESIGN.md wants engine-specific SQL in ``store/``; they can move to
+classes below (ARCHITECTURE.md, "Layers", wants engine-specific SQL in ``store/``; they can move to
 ``store.search`` as a ``repair`` interface without changing this module's contract).
 
 Cost: what indexing the data again costs (``index_rows`` tokenises every text: here about 1 ms

@@ -1,4 +1,4 @@
-"""Rejected names: list them, and suggest one again (issue 15, "Learn from the reporter").
+"""Rejected names: list them, and suggest one again.
 
 A name the reporter rejects is not suggested again in any case of the workspace
 (:func:`casefile.services.suggestions.rejected_names`). The window's undo history ends with the

@@ -1,4 +1,4 @@
-"""Search the workspace or one case (the window's Search panel; issue 7). Read-only.
+"""Search the workspace or one case (the window's Search panel). Read-only.
 
 Wraps :func:`casefile.store.search.search` (ranking, snippets, query syntax: words, ``"exact
 phrase"``, ``prefix*``, ``-exclude``, ``OR``; accents and case folded; Chinese, Japanese, Korean

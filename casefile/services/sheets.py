@@ -5,7 +5,7 @@ organizations, places, documents, events, follow-ups, claims, evidence links); e
 header and rows of plain values (``str``, ``int``, ``bool``, ISO 8601 date strings or ``None``).
 
 Confidentiality follows the brief's export profiles (:mod:`casefile.services.disclosure`,
-DESIGN.md: "exports that protect confidential sources by default"): under the default profile
+ARCHITECTURE.md, "Exports protect confidential sources"): under the default profile
 ("editor") confidential items are not rows, evidence quoted from a confidential document is not a
 row, and a reference to a withheld item reads "[withheld]", as do its names and aliases inside
 the text of the rows that remain; "legal" and "public" name confidential people "Source A"…

@@ -1,6 +1,7 @@
 """Suggestions for a batch of documents, the extractor running in worker processes.
 
-Step two of a batch import (DESIGN.md): :func:`suggest_in_background` reads the documents and
+Step two of a batch import (ARCHITECTURE.md, "Import: the document first, suggestions
+after"): :func:`suggest_in_background` reads the documents and
 what the extractor is given besides them (:func:`casefile.services.suggestions.extraction_context`,
 once per case), sends the extraction to a :class:`SuggestionPool` (``ProcessPoolExecutor``,
 spawn context: one process per core, at a lower priority, each loading the spaCy pipeline

@@ -1,4 +1,4 @@
-"""Which files of an import carry no published date of their own (issue 14, "Dates").
+"""Which files of an import carry no published date of their own.
 
 Before importing several files or a folder, the window asks "when was it published?" for the
 files that need the answer. :func:`files_without_date` says which: the files the import would

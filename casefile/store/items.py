@@ -1,6 +1,6 @@
 """Everything a case holds: the ``items`` base table and its joined-table subclasses.
 
-Item kinds and their vocabularies follow DESIGN.md (data model). ``Item.title`` is the display
+Item kinds and their vocabularies: ARCHITECTURE.md, "Data model". ``Item.title`` is the display
 name; ``Person.name``, ``Organization.name`` and ``Place.name`` are synonyms of it. Dates are
 ``datetime.date`` (ISO 8601 in every export). ``version`` is SQLAlchemy's optimistic-locking
 counter: saving a stale copy raises ``StaleDataError``, which services turn into ConflictError.

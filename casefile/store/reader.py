@@ -2,7 +2,7 @@
 
 A :class:`Reader` runs SQL written with ``:name`` parameters directly on a DBAPI connection
 (sqlite3 or psycopg), skipping SQLAlchemy's statement layer and, when made by
-:func:`reading`, the ORM session too. Measured at 100,000 documents (issue 7): a session
+:func:`reading`, the ORM session too. Measured at 100,000 documents: a session
 costs about 0.5 ms a use (open, connection checkout, BEGIN, commit, close) and SQLAlchemy
 about 0.25 ms a statement on PostgreSQL, against 3-5 ms for a whole search in SQLite.
 

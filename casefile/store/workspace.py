@@ -4,7 +4,7 @@ A workspace is either a folder holding ``casefile.sqlite3`` (WAL journal, foreig
 ``backups/``, or a PostgreSQL URL (team mode). Which one is used, first match wins:
 ``--db URL``, ``--workspace PATH``, ``$CASEFILE_DB_URL``, ``$CASEFILE_WORKSPACE``, then the
 default folder in the user's data directory (platformdirs). A new database is created at the
-Alembic head; an older one is backed up, then upgraded (DESIGN.md, "Workspace and engines").
+Alembic head; an older one is backed up, then upgraded (ARCHITECTURE.md, "Workspace and engines").
 
 A folder chosen by ``--workspace`` or ``$CASEFILE_WORKSPACE`` that holds no workspace (missing,
 empty, or without ``casefile.sqlite3``) is only made into one when asked (``create=True``; the

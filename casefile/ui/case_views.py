@@ -1,5 +1,4 @@
-"""Hooks the follow-ups, timeline, claims (issue 6) and graph (issue 19) views into the main
-window.
+"""Hooks the follow-ups, timeline, claims and graph views into the main window.
 
 :func:`install_case_views` adds the Timeline, Claims and Graph tabs after Follow-ups, their View
 menu entries, File ▸ Export follow-ups to calendar…, the overdue notice shown on opening a
@@ -78,9 +77,9 @@ class OverdueNotice(QFrame):
 
 
 class LazyTab(QWidget):
-    """A tab's page that builds its view the first time it is shown or asked for (issue 16:
-    the Timeline and Claims views, their modules and their first query stay out of a cold
-    start). ``build`` returns the view; it fills the page."""
+    """A tab's page that builds its view the first time it is shown or asked for (the
+    Timeline, Claims and Graph views, their modules and their first query stay out of a cold
+    start: ARCHITECTURE.md, "The window"). ``build`` returns the view; it fills the page."""
 
     def __init__(self, build: Callable[[], QWidget]) -> None:
         super().__init__()

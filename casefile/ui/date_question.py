@@ -1,4 +1,4 @@
-"""The question an import asks when a file carries no published date (issue 14, "Dates").
+"""The question an import asks when a file carries no published date.
 
 Relative dates in a source ("to be released in about a week", "last Tuesday") only become due
 dates and event dates against the day the source was published, so an import of a file that

@@ -7,7 +7,7 @@ progress dialog names the file being imported; at the end a summary dialog gives
 (imported, already there, failed) and each failure's reason. The worker also makes ready what
 the GUI thread needs next (the Suggestions panel's list, the extractor's modules), and the
 refresh, the suggestion run's start and the summary take separate event-loop turns, so the
-window stays responsive through a 1,000-file import (issue 16).
+window stays responsive through a 1,000-file import (ARCHITECTURE.md, "The window").
 """
 
 from __future__ import annotations

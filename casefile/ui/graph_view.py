@@ -1,5 +1,5 @@
 """The Graph tab: the case's people, organizations, places and documents and what connects them
-(issue 19), drawn from :mod:`casefile.services.graph`.
+drawn from :mod:`casefile.services.graph`.
 
 Nodes are drawn by kind (person: circle, organization: rounded square, place: diamond,
 document: page), confidential ones with a dashed red outline and a padlock, pinned ones with a

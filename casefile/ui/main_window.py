@@ -1,8 +1,8 @@
-"""The main window: a shell of layout, menus and docks (DESIGN.md, "Desktop app") around
+"""The main window: a shell of layout, menus and docks (ARCHITECTURE.md, "The window") around
 controllers with small public interfaces — the Items page and item actions (ui.items), document
 tabs (ui.document_tabs), evidence (ui.evidence_dock), import (ui.importing), the brief
 (ui.exporting), suggestions (ui.suggesting). Every change goes through the OperationRunner; its
-``case_changed`` reaches the views in one place, :meth:`MainWindow.refresh`.
+``case_changed`` reaches the window's views in one place, :meth:`MainWindow.refresh`.
 """
 
 from __future__ import annotations
@@ -574,7 +574,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def refresh(self, ch: CaseChange) -> None:
-        """The one place views refresh after a change (DESIGN.md, "Architecture")."""
+        """The one place the window's views refresh after a change (ARCHITECTURE.md, "One way in
+        for changes")."""
         if ch.message and ch.case_id == self.case_id:  # what the action (or its undo) did
             self.notify(ch.message, 8000)
         if ch.cases:

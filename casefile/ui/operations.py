@@ -3,8 +3,8 @@
 :class:`OperationRunner` runs a function ``fn(session) -> result`` in one transaction, either
 at once on the GUI thread (quick actions: edits, links) or on a worker thread of a QThreadPool
 with a cancellable QProgressDialog (imports, exports, suggestion runs). After a commit it emits
-``case_changed`` with a :class:`CaseChange`; views refresh from that signal only (DESIGN.md,
-"Architecture"). A cancelled job is rolled back: nothing it did is stored.
+``case_changed`` with a :class:`CaseChange`; views refresh from that signal only (ARCHITECTURE.md,
+"One way in for changes"). A cancelled job is rolled back: nothing it did is stored.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A PDF's pages beside its extracted text in the document viewer (issue 5).
+"""A PDF's pages beside its extracted text in the document viewer.
 
 PySide6 Essentials has no QtPdf, so pages are rendered with pypdfium2 (already used to read the
 text) into QImages: lazily, only the pages in or near the visible part of the scroll area, at the

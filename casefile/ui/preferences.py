@@ -1,4 +1,4 @@
-"""Edit ▸ Preferences…: the window's settings a reporter may change (issue 15).
+"""Edit ▸ Preferences…: the window's settings a reporter may change.
 
 One setting so far, the **suggestion model**: blank for the default (the
 ``CASEFILE_SPACY_MODEL`` environment variable when set, else the en_core_web_sm pipeline that

@@ -1,4 +1,6 @@
-"""The Qt-free modules the window reads through, imported before PySide6 (issue 16, cold start).
+"""The Qt-free modules the window reads through, imported before PySide6 (cold start).
+
+See ARCHITECTURE.md, "The window".
 
 Once PySide6 is loaded, its ``__feature__`` import hook reads the source text of every module
 imported after it (``inspect.getsource``, to look for ``from __feature__ import``), about 0.4 ms

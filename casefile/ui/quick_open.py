@@ -1,4 +1,4 @@
-"""Quick open (Ctrl+K, DESIGN.md "Desktop app"): a popup with a line edit and a list over the
+"""Quick open (Ctrl+K): a popup with a line edit and a list over the
 case's items (by part of the name) and documents (by words of their text), updated as you type.
 
 Enter (or a double-click) opens the chosen hit: an item is selected in its section; a document

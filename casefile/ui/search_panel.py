@@ -1,4 +1,4 @@
-"""The Search panel (Edit ▸ Search…, Ctrl+Shift+F; issue 7): full-text search over the items
+"""The Search panel (Edit ▸ Search…, Ctrl+Shift+F): full-text search over the items
 and documents of this case or of all cases, as the reporter types.
 
 A dock tabbed with Evidence and Suggestions: a query box (syntax in its tooltip and on the line

@@ -1,6 +1,6 @@
 """The Suggestions panel: what the extractor found in the case's documents, and the reporter's
-decision on each (accept, accept as…, merge into…, reject) — DESIGN.md "Data model" (Mention),
-issue 4.
+decision on each (accept, accept as…, merge into…, reject) — Mentions in ARCHITECTURE.md,
+"Data model".
 
 The panel lists pending suggestions by kind (People, Organizations, Places, Events with their
 dates, Follow-ups with their due dates, Claims with who said it and via whom) with counts, one
@@ -16,7 +16,7 @@ undecided row. Undo makes the row undecided again. The list is read again (decid
 dropped) when suggestions change from elsewhere: an import, a suggestion run. Those jobs read
 it ahead on their worker thread (:meth:`SuggestionsPanel.prepare`), and the tree gets each
 kind's rows a chunk at a time as they come into view, so thousands of suggestions reach the
-panel without holding the window (issue 16).
+panel without holding the window.
 
 Keyboard (while the panel has focus): A or Ctrl+Return accept, R or F2 accept as…, M merge
 into…, X reject; double-click or Return opens the document at the mention.

@@ -1,5 +1,6 @@
 """How the window's row tables look: whole rows selected, alternating colours, one line per row
-of a fixed height (never ``resizeRowsToContents`` on a large table, DESIGN.md), no row numbers."""
+of a fixed height (never ``resizeRowsToContents`` on a large table: ARCHITECTURE.md, "The
+window"), no row numbers."""
 
 from __future__ import annotations
 
