@@ -1,8 +1,11 @@
-"""The core never imports Qt (DESIGN.md, Architecture): only casefile/ui may."""
+"""The rules of ARCHITECTURE.md that code can break: the layers (the core never imports Qt;
+only casefile/ui may), one way in for changes, one SQLite library per file, and comments that
+cite only what is in the repository."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -48,7 +51,8 @@ def test_cli_imports_the_gui_only_inside_the_gui_command() -> None:
     assert len(CORE_FILES) > 20  # the scan really covers the core
 
 
-# -- the window never builds a multi-step change itself (DESIGN.md, "One way in for changes") --
+# -- the window never builds a multi-step change itself (ARCHITECTURE.md, "One way in for
+# changes") --
 
 #: Modules under casefile/ whose runner calls must each run ONE service action: a function or
 #: lambda passed to ``runner.run`` / ``runner.apply`` / ``runner.start`` may call at most one
@@ -330,3 +334,65 @@ def test_sqlite_files_are_opened_only_through_db_files(path: Path) -> None:
     if path.relative_to(PACKAGE).as_posix() == "store/db_files.py":
         return
     assert direct_sqlite_connects(path.read_text(encoding="utf-8")) == []
+
+
+# -- comments cite ARCHITECTURE.md, never issue numbers or files outside the repository --
+
+#: What a maintainer holding only the repository cannot follow: an issue number, the design
+#: page kept outside the repository, a path into the folder beside it.
+OUTSIDE_REFERENCES = re.compile(
+    r"\bissues?[\s#]+\d+|\bdesign\.md\b|\.\.[/\\]shared\b", re.IGNORECASE)
+
+
+def outside_references(source: str) -> list[str]:
+    """``["line N: the text found", ...]`` for each reference in ``source`` to something outside
+    the repository (see :data:`OUTSIDE_REFERENCES`); N is the line where it starts (an "issue"
+    wrapped before its number counts too)."""
+    return [f"line {source.count(chr(10), 0, m.start()) + 1}: {' '.join(m.group(0).split())}"
+            for m in OUTSIDE_REFERENCES.finditer(source)]
+
+
+def test_outside_reference_scanner() -> None:
+    planted = ('"""Status rules (issue 6; DESIGN.md "source grading").\n\n'
+               'Scored on ../shared/samples/articles (see Issues #15).\n"""\n'
+               "x = 1  # Tissue 5 of the design, design.mdx\n"
+               "# ARCHITECTURE.md, \"Data model\"; the issue: 3 tries\n"
+               "# a window that stays responsive (issue\n#   16)\n")
+    assert outside_references(planted) == [
+        "line 1: issue 6", "line 1: DESIGN.md", "line 3: ../shared", "line 3: Issues #15",
+        "line 7: issue # 16"]
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_module_cites_nothing_outside_the_repository(path: Path) -> None:
+    """Comments and docstrings cite ARCHITECTURE.md sections by their titles instead."""
+    found = outside_references(path.read_text(encoding="utf-8"))
+    assert found == [], f"{path.relative_to(PACKAGE.parent)}: {found}"
+
+
+ARCHITECTURE = PACKAGE.parent / "ARCHITECTURE.md"
+#: ``ARCHITECTURE.md, "Section title"`` (the title may wrap onto a comment's next line).
+SECTION_CITATION = re.compile(r'ARCHITECTURE\.md,?\s+(?:#\s*)?"([^"]+)"')
+
+
+def cited_sections(source: str) -> list[str]:
+    """The ARCHITECTURE.md section titles ``source`` cites, whitespace and ``#`` folded."""
+    return [" ".join(m.group(1).replace("#", " ").split())
+            for m in SECTION_CITATION.finditer(source)]
+
+
+def test_section_citation_scanner() -> None:
+    assert cited_sections('"""See ARCHITECTURE.md, "One way in\n    for changes"."""\n'
+                          '# (ARCHITECTURE.md, "The\n# window")\nARCHITECTURE.md\n') == [
+        "One way in for changes", "The window"]
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_cited_architecture_sections_exist(path: Path) -> None:
+    titles = {line.lstrip("#").strip() for line in
+              ARCHITECTURE.read_text(encoding="utf-8").splitlines() if line.startswith("##")}
+    assert "Data model" in titles  # the headings were read
+    missing = [t for t in cited_sections(path.read_text(encoding="utf-8")) if t not in titles]
+    assert missing == [], f"{path.relative_to(PACKAGE.parent)} cites no such section: {missing}"
