@@ -122,7 +122,8 @@ def is_lead_in(sentence: str) -> bool:
 # after "according to"; for a sentence inside a quotation with no attribution of its own, the
 # attribution of the sentence that closes the quotation or of the lead-in that opens it.
 
-_SPEECH = (r"said|says|say|saying|told|tells|tell|telling|added|adds|explained|explains|"
+_SPEECH = (r"said|says|say|saying|adding|arguing|warning|noting|telling|accusing|claiming|"
+           r"insisting|explaining|urging|told|tells|tell|telling|added|adds|explained|explains|"
            r"noted|notes|argued|argues|warned|warns|urged|urges|insisted|insists|"
            r"acknowledged|acknowledges|asserted|asserts|announced|announces|stressed|stresses|"
            r"reiterated|reiterates|estimated|estimates|projected|projects|recounted|tweeted|"
@@ -141,6 +142,7 @@ _SPEECH_RE = re.compile(rf"\b(?:{_SPEECH})\b")
 #: Words between a subject and its verb ("he later said", "the agency has long argued").
 _BETWEEN = re.compile(
     r"(?:[ ,]+(?:also|later|previously|again|then|has|have|had|would|will|could|did|does|do|"
+    r"since|now|already|just|never|always|"
     r"once|repeatedly|recently|publicly|privately|often|still|long|further|earlier|first|"
     r"initially|separately|[a-z]+ly|on[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
     r"Sunday)|(?:on|this|last)[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
@@ -181,6 +183,15 @@ _GROUP = re.compile(
     r"[Ff]ederal|[Ss]tate|[Ll]ocal|[Ss]enior|[Tt]he|[A-Z][\w.&'-]*|[a-z]+(?:-based)?)[ ]){0,4}"
     r"(?P<noun>[a-z]+)(?:[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
     r"[ ](?:on|in|at|from)(?:[ ][\w'-]+){1,3}?)?)$")
+#: Capitalised words that start a sentence but name no one ("The", "This", "But").
+_NOT_NAMES = frozenset("""
+The This That These Those It Its He She They We I You His Her Their Our My Your A An And But
+Or So Yet Then Also Some Many Most Officials Experts Analysts Critics Sources Police Prosecutors
+Authorities Investigators Researchers Scientists Doctors People Residents Witnesses Others Both
+Each All Several Few No None One Two Three Four Five In On At For From With By As If When While
+After Before Later Earlier Meanwhile However Still Yesterday Today Monday Tuesday Wednesday
+Thursday Friday Saturday Sunday Reports Report Data Studies Study Records Documents Polls
+""".split())
 _QUOTE_CLOSE_ATTRIBUTION = re.compile(r'[,?!.]?"\s*$')
 
 
@@ -212,9 +223,9 @@ def _gender_of_people(ft: str, sentences: list[tuple[int, int]],
         v[1] += len(re.findall(r"\b(?:she|her|hers|herself)\b", chunk, re.I))
     out = {}
     for name, (m, f) in votes.items():
-        if m > f:
+        if m > 2 * f:
             out[name] = "m"
-        elif f > m:
+        elif f > 2 * m:
             out[name] = "f"
     return out
 
@@ -270,7 +281,9 @@ class _Reader:
                  entities: Sequence[tuple[int, int, str, str]]) -> None:
         self.ft = ft
         self.sentences = sentences
-        self.ents = sorted(entities)
+        # a pronoun taken for a surname ("He" of a name ending in "He") is no mention here
+        self.ents = sorted(x for x in entities
+                           if ft[x[0]:x[1]].lower() not in {"he", "she", "it", "they", "i"})
         self.starts = [x[0] for x in self.ents]
         self.by_end: dict[int, tuple[int, int, str, str]] = {}
         for x in self.ents:
@@ -286,7 +299,10 @@ class _Reader:
 
     def ending_at(self, at: int) -> tuple[int, int, str, str] | None:
         """The entity whose mention ends at ``at`` (or one character before: "Name.")."""
-        return self.by_end.get(at) or self.by_end.get(at - 1)
+        got = self.by_end.get(at)
+        if got is None and at > 0 and self.ft[at - 1] == ".":
+            got = self.by_end.get(at - 1)
+        return got
 
     def recent(self, i: int, pos: int, kinds: set[str], gender: str | None = None,
                back: int = 4) -> str | None:
@@ -316,12 +332,17 @@ class _Reader:
         titles = {k.rstrip(".") for k, v in lx.TITLES.items() if noun in v.lower().split()}
         titles.add(noun)
         pattern = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in titles) + r")\b", re.I)
-        for x in reversed(self.ents[:bisect_left(self.starts, pos)]):
+        mentions: dict[str, int] = {}
+        fitting: dict[str, int] = {}
+        for x in self.ents[:bisect_left(self.starts, pos)]:
             if x[3] not in kinds or x[1] > pos:
                 continue
+            mentions[x[2]] = mentions.get(x[2], 0) + 1
             near = self.ft[max(0, x[0] - 30):x[0]] + " " + self.ft[x[1]:x[1] + 60].split(".")[0]
             if pattern.search(x[2]) or pattern.search(near):
-                return x[2]
+                fitting[x[2]] = x[0]
+        if fitting:  # the one the text names most, then the latest
+            return max(fitting, key=lambda n: (mentions[n], fitting[n]))
         gender = "f" if noun in {"woman", "spokeswoman", "chairwoman", "congresswoman",
                                  "actress", "queen", "princess"} else (
             "m" if noun in {"man", "spokesman", "chairman", "congressman", "king", "prince"}
@@ -334,13 +355,18 @@ def _subject_after(rd: _Reader, s: int, sent: str, m: re.Match[str]) -> str | No
     before = sent[:m.start()].rstrip()
     if not (before.endswith((",", '"')) or not before):
         return None
-    clause = re.match(r"[^,.;:\"]*", sent[m.end():]).group()
-    for x in rd.inside(s + m.end(), s + m.end() + len(clause)):
+    clause = re.match(r"[^,;:\"]*", sent[m.end():]).group()
+    end = s + m.end() + len(clause)
+    for x in rd.inside(s + m.end(), end):
         gap = rd.ft[s + m.end():x[0]]
         if re.fullmatch(r"[ ]+(?:(?:[A-Z][\w.'&-]*|the|[a-z]+)[ ]+){0,4}", gap) and \
                 not re.search(r"\b(?:that|he|she|it|they|to)\b", gap):
-            people = [y for y in rd.inside(x[0], s + m.end() + len(clause)) if y[3] == "person"]
-            return (people[0] if people else x)[2]
+            people = [y for y in rd.inside(x[0], end) if y[3] == "person"]
+            who = people[0] if people else x
+            # the name ends the clause ("said <name>, …"): not "said <name>'s death was …"
+            if re.match(r"[ ]*(?:[,;:.)(]|$)", rd.ft[who[1]:end + 1]):
+                return who[2]
+            return None
     return None
 
 
@@ -352,6 +378,8 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     "person", "organization", "news outlet" or "unnamed" ("" speaker: a group that names no
     one, "they said"). None if no subject is written there."""
     pre = out[:m.start()]
+    if m.group().endswith("ing") and pre.rstrip().endswith(","):
+        return _sentence_subject(rd, i, s, out)  # "<name> defended …, saying …"
     between = _BETWEEN.search(pre)
     if between:
         pre = pre[:between.start()]
@@ -359,15 +387,19 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     at = s + len(pre)
     named = rd.ending_at(at)
     if named is not None:
+        if named[3] != "person":  # "<person> of the <org> said": the person
+            of = re.search(r"[ ]of[ ](?:the[ ])?$", rd.ft[max(0, named[0] - 9):named[0]])
+            person = rd.ending_at(named[0] - len(of.group())) if of else None
+            if person is not None and person[3] == "person":
+                return person[2], "person"
         return named[2], named[3]
     if pre.endswith(","):  # "<name>, <appositive>, said"
         comma = pre[:-1].rfind(",")
-        if comma > 0:
-            app = pre[comma + 1:-1].strip()
-            if re.match(r"(?:a|an|the|who|which|whose|his|her|its|their|[a-z])", app):
-                named = rd.ending_at(s + len(pre[:comma].rstrip()))
-                if named is not None:
-                    return named[2], named[3]
+        app = pre[comma + 1:-1].split()
+        if comma > 0 and (len(app) <= 15 or app[0] in {"who", "which", "whose"}):
+            named = rd.ending_at(s + len(pre[:comma].rstrip()))
+            if named is not None:
+                return named[2], named[3]
         return None
     pron = _PRONOUN.search(pre)
     if pron:
@@ -387,7 +419,21 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         if words and not rd.inside(s + group.start("g"), at):
             return "unnamed " + " ".join(w if w.isupper() else w.lower() for w in words), \
                 "unnamed"
+    bare = re.search(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
+                     r"[A-Z][a-z][\w'-]*)$", pre)
+    if bare and bare.group("n").split()[0] not in _NOT_NAMES:
+        # a name the suggestions missed, right before the verb ('…," <Surname> said')
+        words = bare.group("n")
+        last = words.split()[-1]
+        same = [x for x in rd.ents if x[3] == "person" and x[2].split()[-1] == last]
+        return (same[0][2] if same else words), "person"
     desc = _DESCRIPTION.search(pre)
+    if desc and desc.group("noun").lower() in _ORG_NOUNS and re.search(
+            r"(?:^|[ ])[A-Z]", desc.group("mods")):
+        # "the French foreign ministry said": the body as written, unless a name has it
+        words = (desc.group("mods") + desc.group("noun")).strip()
+        named = [x for x in rd.ents if words.lower() in x[2].lower()]
+        return (named[-1][2] if named else words), "organization"
     if desc:
         noun = desc.group("noun").lower()
         if noun in _PERSON_NOUNS:
@@ -396,6 +442,24 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         if noun in _ORG_NOUNS:
             who = rd.described(i, at, noun, "organization")
             return (who, "organization") if who else None
+    return None
+
+
+def _sentence_subject(rd: _Reader, i: int, s: int, out: str) -> tuple[str, str] | None:
+    """``(speaker, kind)`` of the subject that starts sentence ``i``: a name after at most a
+    few title words ("Foreign Minister <name> …"), or a pronoun resolved as in
+    :func:`_subject_before`."""
+    lead = re.match(r"\s*(?:(?:But|And|Yet|So|Still|Meanwhile|Later|However),?[ ])?", out)
+    at = lead.end() if lead else 0
+    for x in rd.inside(s + at, s + at + 60):
+        gap = rd.ft[s + at:x[0]]
+        if re.fullmatch(r"(?:[A-Z][\w.'&-]*[ ]|[a-z]+[ ](?=[A-Z])){0,4}", gap):
+            return x[2], x[3]
+        break
+    pron = re.match(r"(?P<p>He|She|It)\b", out[at:])
+    if pron:
+        return _subject_before(rd, i, s, out[:at + pron.end()] + " said",
+                               re.search(r"said$", out[:at + pron.end()] + " said"))
     return None
 
 
