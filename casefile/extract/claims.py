@@ -377,9 +377,10 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     ("<name>, a professor at <org>, said"), a pronoun, a description or an unnamed group; kind
     "person", "organization", "news outlet" or "unnamed" ("" speaker: a group that names no
     one, "they said"). None if no subject is written there."""
-    pre = out[:m.start()]
-    if m.group().endswith("ing") and pre.rstrip().endswith(","):
-        return _sentence_subject(rd, i, s, out)  # "<name> defended …, saying …"
+    pre = out[:m.start()].rstrip()
+    if m.group().endswith("ing") or re.search(r"(?:^|[ ,])(?:but|and)$", pre):
+        # "<name> defended …, saying …", "<name> … but said …"
+        return _sentence_subject(rd, i, s, out)
     between = _BETWEEN.search(pre)
     if between:
         pre = pre[:between.start()]
