@@ -268,7 +268,7 @@ _ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:the[ ])?")
 #: The words after "according to" that name an unnamed document or record ("court records").
 _ACCORDING_WORDS = re.compile(r"(?:(?:a|an|the|his|her|its|their)[ ])?(?P<w>[a-z][\w'-]*"
                               r"(?:[ ][a-z][\w'-]*){0,3}?)(?=[ ]*(?:[,.;]|$|[ ](?:in|from|on|"
-                              r"at|by|for|of|filed|released|obtained|seen|reviewed)\b))")
+                              r"at|by|for|of|that|which|[a-z]+ed)\b))")
 
 
 class _Reader:
