@@ -473,9 +473,9 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
     for m in _SPEECH_RE.finditer(out):
         if m.group() in _NEEDS_THAT and not re.match(r"[ ]+that\b", out[m.end():]):
             continue
-        if re.search(r"\b(?:was|were|is|are|been|be|being)[ ]+(?:[a-z]+ly[ ]+)?$",
+        if re.search(r"\b(?:was|were|is|are|been|be|being|to)[ ]+(?:[a-z]+ly[ ]+)?$",
                      out[:m.start()]):
-            continue  # passive: "was accused", "were reported"
+            continue  # passive: "was accused", "were reported"; "to tell": no one said it
         after = _subject_after(rd, s, sent, m)
         if after is not None:
             kind = next((x[3] for x in rd.inside(s, e) if x[2] == after), "person")
@@ -535,6 +535,10 @@ def _quote_speaker(rd: _Reader, i: int, found: dict[int, tuple[str, str] | None]
     return None
 
 
+#: A verb form after these is passive ("was reported", "were confirmed") or an infinitive.
+_PASSIVE = re.compile(r"\b(?:was|were|is|are|been|be|being|to)[ ]+(?:[a-z]+ly[ ]+)?$")
+
+
 def find_claims(text: str, sentences: list[tuple[int, int]],
                 entities: Sequence[tuple[int, int, str, str]]) -> list[dict[str, Any]]:
     """Claims in attributed sentences.
@@ -567,7 +571,8 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
         if sent.rstrip().endswith("?") or len(sent) < 25 or is_lead_in(sent):
             continue
         blank = _outside_quotes(text, s, e)
-        cue = _CUE.search(blank) or _SOURCES_SAY.search(blank)
+        cue = next((c for c in _CUE.finditer(blank) if not _PASSIVE.search(blank[:c.start()])),
+                   None) or _SOURCES_SAY.search(blank)
         subject = found[i]
         quoted = None
         if subject is None and cue is None:
