@@ -174,6 +174,7 @@ officials experts analysts prosecutors investigators critics economists research
 doctors physicians lawmakers legislators executives residents witnesses authorities observers
 advocates activists sources insiders aides advisers advisors diplomats leaders members
 organizers organisers police people protesters opponents supporters historians teachers
+senators representatives businesses companies forecasters others brokerages economists
 """.split())
 _DETERMINERS = r"(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir|[Oo]ne|[Tt]his|[Tt]hat)"
 _DESCRIPTION = re.compile(
@@ -181,8 +182,8 @@ _DESCRIPTION = re.compile(
 _GROUP = re.compile(
     r"(?:^|[\s,\"(])(?P<g>(?:(?:[Ss]ome|[Mm]any|[Mm]ost|[Oo]ther|[Ss]everal|[Tt]wo|[Tt]hree|"
     r"[Ff]ederal|[Ss]tate|[Ll]ocal|[Ss]enior|[Tt]he|[A-Z][\w.&'-]*|[a-z]+(?:-based)?)[ ]){0,4}"
-    r"(?P<noun>[a-z]+)(?:[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
-    r"[ ](?:on|in|at|from)(?:[ ][\w'-]+){1,3}?)?)$")
+    r"(?P<noun>[A-Za-z][a-z]+)(?:[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
+    r"[ ](?:on|in|at|from|across|around)(?:[ ][\w'-]+){1,3}?)?)$")
 #: Capitalised words that start a sentence but name no one ("The", "This", "But").
 _NOT_NAMES = frozenset("""
 The This That These Those It Its He She They We I You His Her Their Our My Your A An And But
@@ -413,7 +414,7 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         who = rd.recent(i, at, {"person"}, "m" if p == "he" else "f")
         return (who, "person") if who else None
     group = _GROUP.search(pre)
-    if group and group.group("noun") in _GROUP_NOUNS:
+    if group and group.group("noun").lower() in _GROUP_NOUNS:
         words = group.group("g").split()
         if words[0].lower() in {"the", "some", "many", "most", "other", "several"}:
             words = words[1:]
@@ -471,8 +472,10 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
     sent = rd.ft[s:e]
     out = _outside_quotes(rd.ft, s, e)
     for m in _SPEECH_RE.finditer(out):
-        if m.group() in _NEEDS_THAT and not re.match(r"[ ]+that\b", out[m.end():]):
-            continue
+        if m.group() in _NEEDS_THAT and not re.match(r"[ ]+that\b", out[m.end():]) and not (
+                m.group() in {"called", "calls"} and '"' in sent[m.end():]
+                and not re.match(r"[ ]+(?:for|on|off|in|out|up)\b", sent[m.end():])):
+            continue  # "found that", and "called it "…"": not "found", "called for"
         if re.search(r"\b(?:was|were|is|are|been|be|being|to)[ ]+(?:[a-z]+ly[ ]+)?$",
                      out[:m.start()]):
             continue  # passive: "was accused", "were reported"; "to tell": no one said it
