@@ -489,7 +489,7 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
     return None
 
 
-def _according_to(rd: _Reader, s: int, out: str) -> str | None:
+def _according_to(rd: _Reader, i: int, s: int, out: str) -> str | None:
     """The source named after "according to" (outside quotations): its entity's name, or the
     plain words of a record or document ("court records")."""
     for match in _ACCORDING_TO.finditer(out):
@@ -499,7 +499,11 @@ def _according_to(rd: _Reader, s: int, out: str) -> str | None:
             return named[2]
         words = _ACCORDING_WORDS.match(out, match.end())
         if words is not None:
-            return words.group("w")
+            noun = words.group("w")
+            if noun in _ORG_NOUNS or noun in _PERSON_NOUNS:  # "according to the company"
+                return rd.described(i, s + match.start(), noun, "person" if noun in
+                                    _PERSON_NOUNS else "organization") or noun
+            return noun
     return None
 
 
@@ -596,7 +600,7 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
                 via = named[2] if named is not None else text[a:b].rstrip(".")
         elif subject is not None:
             attributed = subject[0] or None
-        elif (source := _according_to(rd, s, blank)) is not None:
+        elif (source := _according_to(rd, i, s, blank)) is not None:
             attributed = source
         elif quoted is not None:
             attributed = quoted[0] or None
