@@ -213,12 +213,13 @@ def _gender_of_people(ft: str, sentences: list[tuple[int, int]],
         if len(named) != 1:
             continue
         (name,) = named
-        span_end = e
+        chunk = _outside_quotes(ft, s, e)
         if i + 1 < len(sentences):
             ns, ne = sentences[i + 1]
             if bisect_left(starts, ns) == bisect_right(starts, ne):
-                span_end = ne
-        chunk = _outside_quotes(ft, s, span_end)
+                # the sentence after, but not its "he said": that is what is to be resolved
+                chunk += " " + re.sub(rf"\b(?:he|she)[ ]+(?:{_SPEECH})\b", " ",
+                                      _outside_quotes(ft, ns, ne), flags=re.I)
         v = votes.setdefault(name, [0, 0])
         v[0] += len(re.findall(r"\b(?:he|him|his|himself)\b", chunk, re.I))
         v[1] += len(re.findall(r"\b(?:she|her|hers|herself)\b", chunk, re.I))
@@ -608,8 +609,6 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
             pass
         elif _UNNAMED.search(blank):
             attributed = UNNAMED_SOURCES
-        if attributed is not None and attributed == via:
-            via = None
         out.append({"text": sent, "start": s, "end": e, "attributed_to": attributed, "via": via,
                     "status": "single-source" if attributed or via else "unverified"})
     return out
