@@ -135,9 +135,9 @@ _SPEECH = (r"said|says|say|saying|adding|arguing|warning|noting|telling|accusing
            r"blasted|assured|recommends|recommended|suggested|suggests|believes|believe|"
            r"fear|fears|worry|worries|agree|agrees|found|showed|shows|called|calls|cited|cites")
 #: Verbs that attribute only with "that" after them ("found that"): alone they report events.
-_NEEDS_THAT = frozenset("found showed shows believe believes fear fears worry worries agree "
-                        "agrees suggested suggests called calls cited cites predicted predicts "
-                        "concluded".split())
+_NEEDS_THAT_WORDS = """found showed shows believe believes fear fears worry worries agree agrees
+suggested suggests called calls cited cites predicted predicts concluded"""
+_NEEDS_THAT = frozenset(_NEEDS_THAT_WORDS.split())
 _SPEECH_RE = re.compile(rf"\b(?:{_SPEECH})\b")
 #: Words between a subject and its verb ("he later said", "the agency has long argued").
 _BETWEEN = re.compile(
@@ -150,7 +150,7 @@ _BETWEEN = re.compile(
 _PRONOUN = re.compile(r"(?:^|[\s,\"(])(?P<p>[Hh]e|[Ss]he|[Ii]t|[Tt]hey)$")
 _PRONOUN_AFTER = re.compile(r"[ ](?P<p>he|she|it|they)\b")
 #: Singular nouns that describe a named person of the text ("the governor said").
-_PERSON_NOUNS = frozenset("""
+_PERSON_NOUNS_WORDS = """
 governor senator president spokesman spokeswoman spokesperson lawyer attorney professor
 official chief director minister secretary mayor judge prosecutor economist analyst researcher
 scientist doctor physician ceo executive chairman chairwoman founder administrator commissioner
@@ -158,24 +158,27 @@ representative congressman congresswoman leader officer sheriff author writer re
 manager premier ambassador envoy diplomat coach star singer actor actress king queen prince
 princess candidate lawmaker legislator adviser advisor aide expert superintendent detective
 captain lieutenant sergeant deputy investigator owner head man woman boss counsel
-""".split())
+"""
+_PERSON_NOUNS = frozenset(_PERSON_NOUNS_WORDS.split())
 #: Singular nouns that describe a named organisation of the text ("the company said").
-_ORG_NOUNS = frozenset("""
+_ORG_NOUNS_WORDS = """
 company firm agency utility ministry department office group organization organisation union
 association commission council board committee bank university college school hospital party
 campaign government court network airline automaker startup retailer label league club team
 body institute center centre service police publisher newspaper broadcaster developer maker
 manufacturer giant lender insurer carrier operator platform charity foundation nonprofit
 coalition alliance administration regulator watchdog authority prosecutors' district
-""".split())
+"""
+_ORG_NOUNS = frozenset(_ORG_NOUNS_WORDS.split())
 #: Plural nouns for sources the text does not name ("analysts say", "prosecutors alleged").
-_GROUP_NOUNS = frozenset("""
+_GROUP_NOUNS_WORDS = """
 officials experts analysts prosecutors investigators critics economists researchers scientists
 doctors physicians lawmakers legislators executives residents witnesses authorities observers
 advocates activists sources insiders aides advisers advisors diplomats leaders members
 organizers organisers police people protesters opponents supporters historians teachers
 senators representatives businesses companies forecasters others brokerages economists
-""".split())
+"""
+_GROUP_NOUNS = frozenset(_GROUP_NOUNS_WORDS.split())
 _DETERMINERS = r"(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir|[Oo]ne|[Tt]his|[Tt]hat)"
 _DESCRIPTION = re.compile(
     rf"(?:^|[\s,\"(]){_DETERMINERS}[ ](?P<mods>(?:[\w'-]+[ ]){{0,3}}?)(?P<noun>[a-z][\w'-]*)$")
@@ -185,18 +188,18 @@ _GROUP = re.compile(
     r"(?P<noun>[A-Za-z][a-z]+)(?:[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
     r"[ ](?:on|in|at|from|across|around)(?:[ ][\w'-]+){1,3}?)?)$")
 #: Capitalised words that start a sentence but name no one ("The", "This", "But").
-_NOT_NAMES = frozenset("""
+_NOT_NAMES_WORDS = """
 The This That These Those It Its He She They We I You His Her Their Our My Your A An And But
 Or So Yet Then Also Some Many Most Officials Experts Analysts Critics Sources Police Prosecutors
 Authorities Investigators Researchers Scientists Doctors People Residents Witnesses Others Both
 Each All Several Few No None One Two Three Four Five In On At For From With By As If When While
 After Before Later Earlier Meanwhile However Still Yesterday Today Monday Tuesday Wednesday
 Thursday Friday Saturday Sunday Reports Report Data Studies Study Records Documents Polls
-""".split())
-_QUOTE_CLOSE_ATTRIBUTION = re.compile(r'[,?!.]?"\s*$')
+"""
+_NOT_NAMES = frozenset(_NOT_NAMES_WORDS.split())
 
 
-def _gender_of_people(ft: str, sentences: list[tuple[int, int]],
+def _gender_of_people(blanked: str, sentences: list[tuple[int, int]],
                       persons: Sequence[tuple[int, int, str, str]]) -> dict[str, str]:
     """``{name: "m" | "f"}`` for people whose pronouns the text shows: "Mr."/"Ms."/"Mrs."
     right before a mention, else he/him/his against she/her in the sentences where that person
@@ -204,7 +207,7 @@ def _gender_of_people(ft: str, sentences: list[tuple[int, int]],
     no sign for are left out."""
     votes: dict[str, list[int]] = {}
     for s, _e, name, _k in persons:
-        title = re.search(r"\b(Mr|Ms|Mrs|Miss)\.?[ ]$", ft[max(0, s - 6):s])
+        title = re.search(r"\b(Mr|Ms|Mrs|Miss)\.?[ ]$", blanked[max(0, s - 6):s])
         if title:
             votes.setdefault(name, [0, 0])[0 if title.group(1) == "Mr" else 1] += 3
     starts = [p[0] for p in persons]
@@ -213,13 +216,13 @@ def _gender_of_people(ft: str, sentences: list[tuple[int, int]],
         if len(named) != 1:
             continue
         (name,) = named
-        chunk = _outside_quotes(ft, s, e)
+        chunk = blanked[s:e]
         if i + 1 < len(sentences):
             ns, ne = sentences[i + 1]
             if bisect_left(starts, ns) == bisect_right(starts, ne):
                 # the sentence after, but not its "he said": that is what is to be resolved
                 chunk += " " + re.sub(rf"\b(?:he|she)[ ]+(?:{_SPEECH})\b", " ",
-                                      _outside_quotes(ft, ns, ne), flags=re.I)
+                                      blanked[ns:ne], flags=re.I)
         v = votes.setdefault(name, [0, 0])
         v[0] += len(re.findall(r"\b(?:he|him|his|himself)\b", chunk, re.I))
         v[1] += len(re.findall(r"\b(?:she|her|hers|herself)\b", chunk, re.I))
@@ -232,38 +235,22 @@ def _gender_of_people(ft: str, sentences: list[tuple[int, int]],
     return out
 
 
-def _quote_mask(ft: str) -> list[bool]:
-    """For each character of ``ft``: True inside a double quotation (an odd number of '"'
-    before it in its paragraph; the quote marks themselves count as inside)."""
-    mask = [False] * len(ft)
-    inside = False
-    for i, ch in enumerate(ft):
-        if ch == "\n":
-            inside = False
-        if ch == '"':
-            mask[i] = True
-            inside = not inside
-            continue
-        mask[i] = inside
-    return mask
+#: A quotation: from a '"' to the next one in its paragraph (or the paragraph's end).
+_QUOTATION = re.compile(r'"[^"\n]*(?:"|(?=\n)|$)')
 
 
-_MASK_CACHE: dict[int, tuple[str, list[bool]]] = {}
-
-
-def _outside_quotes(ft: str, s: int, e: int) -> str:
-    """``ft[s:e]`` with quoted passages blanked out (offsets kept)."""
-    mask = _mask(ft)
-    return "".join(" " if mask[i] else ft[i] for i in range(s, e))
-
-
-def _mask(ft: str) -> list[bool]:
-    got = _MASK_CACHE.get(id(ft))
-    if got is None or got[0] is not ft:
-        _MASK_CACHE.clear()
-        got = (ft, _quote_mask(ft))
-        _MASK_CACHE[id(ft)] = got
-    return got[1]
+def _quotations(ft: str) -> tuple[bytearray, str]:
+    """``(mask, blanked)``: mask[i] is 1 where ``ft[i]`` lies inside a double quotation (its
+    quote marks too); blanked is ``ft`` with those characters made spaces (offsets kept)."""
+    mask = bytearray(len(ft))
+    parts: list[str] = []
+    at = 0
+    for m in _QUOTATION.finditer(ft):
+        mask[m.start():m.end()] = b"\x01" * (m.end() - m.start())
+        parts += [ft[at:m.start()], " " * (m.end() - m.start())]
+        at = m.end()
+    parts.append(ft[at:])
+    return mask, "".join(parts)
 
 
 _ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:the[ ])?")
@@ -271,6 +258,12 @@ _ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:the[ ])?")
 _ACCORDING_WORDS = re.compile(r"(?:(?:a|an|the|his|her|its|their)[ ])?(?P<w>[a-z][\w'-]*"
                               r"(?:[ ][a-z][\w'-]*){0,3}?)(?=[ ]*(?:[,.;]|$|[ ](?:in|from|on|"
                               r"at|by|for|of|that|which|[a-z]+ed)\b))")
+
+
+#: How many characters before a speech verb are read for its subject.
+SUBJECT_REACH = 300
+#: How far back (characters) a description ("the governor") looks for the one it means.
+DESCRIBED_REACH = 20_000
 
 
 class _Reader:
@@ -290,9 +283,14 @@ class _Reader:
         self.by_end: dict[int, tuple[int, int, str, str]] = {}
         for x in self.ents:
             self.by_end.setdefault(x[1], x)
-        self.mask = _mask(ft)
+        self.mask, self.blanked = _quotations(ft)
         persons = [x for x in self.ents if x[3] == "person"]
-        self.gender = _gender_of_people(ft, sentences, persons)
+        self.gender = _gender_of_people(self.blanked, sentences, persons)
+        # the person of each surname (the first named), the names of bodies
+        self.by_surname: dict[str, str] = {}
+        for x in persons:
+            self.by_surname.setdefault(x[2].split()[-1], x[2])
+        self.org_names = sorted({x[2] for x in self.ents if x[3] == "organization"})
         self.speaker_of: dict[int, tuple[str, str]] = {}  # sentence index -> (name, kind)
 
     def inside(self, s: int, e: int) -> list[tuple[int, int, str, str]]:
@@ -336,7 +334,8 @@ class _Reader:
         pattern = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in titles) + r")\b", re.I)
         mentions: dict[str, int] = {}
         fitting: dict[str, int] = {}
-        for x in self.ents[:bisect_left(self.starts, pos)]:
+        lo = bisect_left(self.starts, pos - DESCRIBED_REACH)
+        for x in self.ents[lo:bisect_left(self.starts, pos)]:
             if x[3] not in kinds or x[1] > pos:
                 continue
             mentions[x[2]] = mentions.get(x[2], 0) + 1
@@ -352,13 +351,16 @@ class _Reader:
         return self.recent(i, pos, kinds, gender)
 
 
+_CLAUSE = re.compile(r"[^,;:\"]*")
+
+
 def _subject_after(rd: _Reader, s: int, sent: str, m: re.Match[str]) -> str | None:
     """The speaker written after the verb in '"…," said <name>' or "…, reports <outlet>"."""
     before = sent[:m.start()].rstrip()
     if not (before.endswith((",", '"')) or not before):
         return None
-    clause = re.match(r"[^,;:\"]*", sent[m.end():]).group()
-    end = s + m.end() + len(clause)
+    clause = _CLAUSE.match(sent, m.end())
+    end = s + (clause.end() if clause else m.end())
     for x in rd.inside(s + m.end(), end):
         gap = rd.ft[s + m.end():x[0]]
         if re.fullmatch(r"[ ]+(?:(?:[A-Z][\w.'&-]*|the|[a-z]+)[ ]+){0,4}", gap) and \
@@ -379,10 +381,15 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     ("<name>, a professor at <org>, said"), a pronoun, a description or an unnamed group; kind
     "person", "organization", "news outlet" or "unnamed" ("" speaker: a group that names no
     one, "they said"). None if no subject is written there."""
-    pre = out[:m.start()].rstrip()
+    # only the words right before the verb matter: at most SUBJECT_REACH characters of them
+    # (end-anchored patterns over a whole long sentence would take quadratic time)
+    whole, start = out, s
+    cut = max(0, m.start() - SUBJECT_REACH)
+    s, out = s + cut, out[cut:]
+    pre = out[:m.start() - cut].rstrip()
     if m.group().endswith("ing") or re.search(r"(?:^|[ ,])(?:but|and)$", pre):
         # "<name> defended …, saying …", "<name> … but said …"
-        return _sentence_subject(rd, i, s, out)
+        return _sentence_subject(rd, i, start, whole)
     between = _BETWEEN.search(pre)
     if between:
         pre = pre[:between.start()]
@@ -428,15 +435,14 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         # a name the suggestions missed, right before the verb ('…," <Surname> said')
         words = bare.group("n")
         last = words.split()[-1]
-        same = [x for x in rd.ents if x[3] == "person" and x[2].split()[-1] == last]
-        return (same[0][2] if same else words), "person"
+        return rd.by_surname.get(last, words), "person"
     desc = _DESCRIPTION.search(pre)
     if desc and desc.group("noun").lower() in _ORG_NOUNS and re.search(
             r"(?:^|[ ])[A-Z]", desc.group("mods")):
         # "the French foreign ministry said": the body as written, unless a name has it
         words = (desc.group("mods") + desc.group("noun")).strip()
-        named = [x for x in rd.ents if words.lower() in x[2].lower()]
-        return (named[-1][2] if named else words), "organization"
+        bodies = [n for n in rd.org_names if words.lower() in n.lower()]
+        return (bodies[-1] if bodies else words), "organization"
     if desc:
         noun = desc.group("noun").lower()
         if noun in _PERSON_NOUNS:
@@ -460,10 +466,15 @@ def _sentence_subject(rd: _Reader, i: int, s: int, out: str) -> tuple[str, str] 
             return x[2], x[3]
         break
     pron = re.match(r"(?P<p>He|She|It)\b", out[at:])
-    if pron:
-        return _subject_before(rd, i, s, out[:at + pron.end()] + " said",
-                               re.search(r"said$", out[:at + pron.end()] + " said"))
+    if pron:  # read as "<pronoun> said"
+        said = out[:at + pron.end()] + " said"
+        verb = _SPEECH_RE.search(said, len(said) - 4)
+        return _subject_before(rd, i, s, said, verb) if verb else None
     return None
+
+
+_THAT = re.compile(r"[ ]+that\b")
+_CALLED_FOR = re.compile(r"[ ]+(?:for|on|off|in|out|up)\b")
 
 
 def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
@@ -471,14 +482,13 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
     subject is written (see :func:`_subject_before`, :func:`_subject_after`), else None."""
     s, e = rd.sentences[i]
     sent = rd.ft[s:e]
-    out = _outside_quotes(rd.ft, s, e)
+    out = rd.blanked[s:e]
     for m in _SPEECH_RE.finditer(out):
-        if m.group() in _NEEDS_THAT and not re.match(r"[ ]+that\b", out[m.end():]) and not (
-                m.group() in {"called", "calls"} and '"' in sent[m.end():]
-                and not re.match(r"[ ]+(?:for|on|off|in|out|up)\b", sent[m.end():])):
+        if m.group() in _NEEDS_THAT and not _THAT.match(out, m.end()) and not (
+                m.group() in {"called", "calls"} and sent.find('"', m.end()) >= 0
+                and not _CALLED_FOR.match(sent, m.end())):
             continue  # "found that", and "called it "…"": not "found", "called for"
-        if re.search(r"\b(?:was|were|is|are|been|be|being|to)[ ]+(?:[a-z]+ly[ ]+)?$",
-                     out[:m.start()]):
+        if _PASSIVE.search(out[max(0, m.start() - 40):m.start()]):
             continue  # passive: "was accused", "were reported"; "to tell": no one said it
         after = _subject_after(rd, s, sent, m)
         if after is not None:
@@ -570,16 +580,18 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
     rd = _Reader(text, sentences, entities)
     found: dict[int, tuple[str, str] | None] = {}
     for i in range(len(sentences)):
-        found[i] = _speech_subject(rd, i)
-        if found[i] is not None and found[i][1] in {"person", "organization"}:
-            rd.speaker_of[i] = found[i]  # type: ignore[assignment]
+        got = _speech_subject(rd, i)
+        found[i] = got
+        if got is not None and got[1] in {"person", "organization"}:
+            rd.speaker_of[i] = got
     out: list[dict[str, Any]] = []
     for i, (s, e) in enumerate(sentences):
         sent = text[s:e]
         if sent.rstrip().endswith("?") or len(sent) < 25 or is_lead_in(sent):
             continue
-        blank = _outside_quotes(text, s, e)
-        cue = next((c for c in _CUE.finditer(blank) if not _PASSIVE.search(blank[:c.start()])),
+        blank = rd.blanked[s:e]
+        cue = next((c for c in _CUE.finditer(blank)
+                    if not _PASSIVE.search(blank[max(0, c.start() - 40):c.start()])),
                    None) or _SOURCES_SAY.search(blank)
         subject = found[i]
         quoted = None
