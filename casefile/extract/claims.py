@@ -148,7 +148,6 @@ _BETWEEN = re.compile(
     r"Sunday)|(?:on|this|last)[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
     r"week|month|year|morning|night|evening|afternoon)|in[ ]a[ ]statement|at[ ]the[ ]time))+$")
 _PRONOUN = re.compile(r"(?:^|[\s,\"(])(?P<p>[Hh]e|[Ss]he|[Ii]t|[Tt]hey)$")
-_PRONOUN_AFTER = re.compile(r"[ ](?P<p>he|she|it|they)\b")
 #: Singular nouns that describe a named person of the text ("the governor said").
 _PERSON_NOUNS_WORDS = """
 governor senator president spokesman spokeswoman spokesperson lawyer attorney professor
@@ -439,7 +438,7 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     desc = _DESCRIPTION.search(pre)
     if desc and desc.group("noun").lower() in _ORG_NOUNS and re.search(
             r"(?:^|[ ])[A-Z]", desc.group("mods")):
-        # "the French foreign ministry said": the body as written, unless a name has it
+        # "the Dutch finance ministry said": the body as written, unless a name has it
         words = (desc.group("mods") + desc.group("noun")).strip()
         bodies = [n for n in rd.org_names if words.lower() in n.lower()]
         return (bodies[-1] if bodies else words), "organization"
@@ -569,7 +568,7 @@ def find_claims(text: str, sentences: list[tuple[int, int]],
     the speaker is the subject of the speech verb outside quotation marks: a name (also after
     an appositive or after the verb, '"…," said <name>'); "he"/"she"/"it" and descriptions
     ("the governor", "the company") resolved to the person or organisation meant in the text
-    before; plural unnamed groups ("analysts say", "US officials said") as "unnamed <group>".
+    before; plural unnamed groups ("analysts say", "city officials said") as "unnamed <group>".
     Then the source after "according to" (a name, or the words of a record: "court records").
     A sentence inside a quotation with no attribution of its own takes that of the sentence
     that closes the quotation or of the lead-in before it. A sentence whose only cue is a hedge

@@ -55,8 +55,8 @@ def speaker_of(text: str, sentence_start: str) -> str | None:
 
 def test_he_said_after_a_quote_is_the_person_named_before_not_one_inside_the_quote() -> None:
     text = ("Senator Paul Ortiz questioned the warden for an hour on Tuesday. "
-            '"Heads should have rolled the day Victor Lane died," he said.')
-    assert speaker_of(text, '"Heads should') == "Paul Ortiz"
+            '"The warden should have been fired the week Victor Lane died," he said.')
+    assert speaker_of(text, '"The warden should') == "Paul Ortiz"
 
 
 def test_she_said_goes_to_the_woman_the_text_named_not_the_last_man() -> None:
@@ -121,7 +121,7 @@ def test_saying_goes_to_the_subject_of_the_sentence() -> None:
 
 
 @pytest.mark.parametrize("sentence", [
-    "Federal prosecutors alleged that Dana Brooks lied to the board twice.",
+    "State prosecutors alleged that Dana Brooks lied to the board twice.",
     "People familiar with the talks said Millbrook Steel would sell the plant.",
     "Analysts say Millbrook Steel cannot pay its debts before the summer.",
 ])

@@ -431,19 +431,19 @@ def test_a_claims_speaker_reads_whole_at_the_start_of_its_row(make_window, ui_wo
                                                                qtbot):
     from PySide6.QtGui import QFontMetrics
 
-    text = ("Senator Kathleen Hawk-Sawyer questioned the harbor warden for an hour on "
-            "Tuesday about the night the pier collapsed. \"Heads should have rolled the day the "
-            "pier went into the water and nobody has answered for it since,\" she said.")
+    text = ("Senator Rosalind Okafor-Lund questioned the harbor warden for an hour on "
+            "Tuesday about the night the pier collapsed. \"The warden should have been fired the "
+            "week the pier went into the water and nobody has answered for it since,\" she said.")
     cid, _doc = suggested_case(ui_workspace, text)
     window = make_window(cid)
     window.resize(1366, 768)
     panel = open_panel(window)
     claims = [i for i in panel.model.entry_indexes() if panel.model.entry(i).kind == "claim"]
-    quoted = [i for i in claims if panel.model.entry(i).name.startswith('"Heads')]
+    quoted = [i for i in claims if panel.model.entry(i).name.startswith('"The warden')]
     assert len(quoted) == 1
     label = quoted[0].data()
-    speaker = "Kathleen Hawk-Sawyer"
-    assert label.startswith(f"{speaker}: \"Heads should")  # the pronoun resolved, name first
+    speaker = "Rosalind Okafor-Lund"
+    assert label.startswith(f"{speaker}: \"The warden should")  # the pronoun resolved, name first
     # at 1366 px the row has room for a long name: only the sentence after it is cut (in the
     # Details column "said by …" was cut after six letters)
     panel.tree.scrollTo(quoted[0])
