@@ -145,10 +145,14 @@ def event_cue(sentence: str, words: int = 7) -> str:
 
 def entry_label(entry: SuggestionEntry) -> str:
     """The Suggestion column: the name; for an event "DATE — short cue" (the sentence is below
-    the list and in the tooltip)."""
+    the list and in the tooltip); for a claim "SPEAKER: sentence" ("no one named: …"), the
+    speaker first so that it reads whole where the sentence is cut."""
     if entry.kind == "event":
         when = str(entry.detail.get("date") or "no date")
         return f"{when} — {event_cue(entry.name)}"
+    if entry.kind == "claim":
+        said = " ".join(str(entry.detail.get("attributed_to") or "").split())
+        return f"{said or 'no one named'}: {_short(entry.name, 90)}"
     return _short(entry.name, 90)
 
 

@@ -425,3 +425,27 @@ def test_events_follow_ups_and_claims_show_their_dates_and_attribution(
         assert claim.statement == " ".join(name.split())
         assert claim.attributed_to_text == "CNN"
         assert [r.relation for r in evidence.evidence_for(s, claim.id)] == ["supports"]
+
+
+def test_a_claims_speaker_reads_whole_at_the_start_of_its_row(make_window, ui_workspace,
+                                                               qtbot):
+    from PySide6.QtGui import QFontMetrics
+
+    text = ("Senator Rosalind Okafor-Lund questioned the harbor warden for an hour on "
+            "Tuesday about the night the pier collapsed. \"The warden should have been fired the "
+            "week the pier went into the water and nobody has answered for it since,\" she said.")
+    cid, _doc = suggested_case(ui_workspace, text)
+    window = make_window(cid)
+    window.resize(1366, 768)
+    panel = open_panel(window)
+    claims = [i for i in panel.model.entry_indexes() if panel.model.entry(i).kind == "claim"]
+    quoted = [i for i in claims if panel.model.entry(i).name.startswith('"The warden')]
+    assert len(quoted) == 1
+    label = quoted[0].data()
+    speaker = "Rosalind Okafor-Lund"
+    assert label.startswith(f"{speaker}: \"The warden should")  # the pronoun resolved, name first
+    # at 1366 px the row has room for a long name: only the sentence after it is cut (in the
+    # Details column "said by …" was cut after six letters)
+    panel.tree.scrollTo(quoted[0])
+    room = panel.tree.visualRect(quoted[0]).width()
+    assert QFontMetrics(panel.tree.font()).horizontalAdvance(f"{speaker}: ") < room

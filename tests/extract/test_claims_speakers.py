@@ -1,0 +1,143 @@
+"""Who said it: each claim names the person or body that made the statement, found as a
+reader would: the subject of the speech verb outside the quotation, a pronoun or a description
+resolved from the text before, the trailing "<name> said" of a quotation, "according to", and
+unnamed sources kept unnamed. The sentences are invented; the names are given as the name
+finder would suggest them (every mention of each form below), so only the claims logic is
+under test, plus two end-to-end checks through extract_suggestions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from casefile.extract import extract_suggestions
+from casefile.extract.claims import find_claims
+from casefile.extract.text import sentence_spans
+
+#: name -> (kind, forms written in the text)
+NAMES = {
+    "Jane Holt": ("person", ("Mayor Jane Holt", "Jane Holt", "Holt")),
+    "Tom Reyes": ("person", ("Tom Reyes", "Reyes")),
+    "Paul Ortiz": ("person", ("Paul Ortiz", "Ortiz")),
+    "Victor Lane": ("person", ("Victor Lane", "Lane")),
+    "Ana Ruiz": ("person", ("Ana Ruiz", "Ruiz")),
+    "Dana Brooks": ("person", ("Dana Brooks", "Brooks")),
+    "Harbor Authority": ("organization", ("Harbor Authority",)),
+    "Fenwick Partners": ("organization", ("Fenwick Partners",)),
+    "Millbrook Steel": ("organization", ("Millbrook Steel",)),
+    "Daily Ledger": ("news outlet", ("Daily Ledger",)),
+}
+
+
+def speakers(text: str) -> list[tuple[str, str | None, str | None]]:
+    """``(sentence's first 30 characters, attributed_to, via)`` of each claim in ``text``."""
+    entities: list[tuple[int, int, str, str]] = []
+    taken: list[tuple[int, int]] = []
+    forms = sorted(((f, n, k) for n, (k, fs) in NAMES.items() for f in fs),
+                   key=lambda t: -len(t[0]))
+    for form, name, kind in forms:
+        for m in re.finditer(rf"\b{re.escape(form)}\b", text):
+            if any(s < m.end() and m.start() < e for s, e in taken):
+                continue
+            start = m.start() + (len("Mayor ") if form.startswith("Mayor ") else 0)
+            entities.append((start, m.end(), name, kind))
+            taken.append((m.start(), m.end()))
+    claims = find_claims(text, sentence_spans(text), entities)
+    return [(c["text"][:30], c["attributed_to"], c["via"]) for c in claims]
+
+
+def speaker_of(text: str, sentence_start: str) -> str | None:
+    got = [who for start, who, _via in speakers(text) if start.startswith(sentence_start)]
+    assert got, f"no claim found for the sentence starting {sentence_start!r}"
+    return got[0]
+
+
+def test_he_said_after_a_quote_is_the_person_named_before_not_one_inside_the_quote() -> None:
+    text = ("Senator Paul Ortiz questioned the warden for an hour on Tuesday. "
+            '"The warden should have been fired the week Victor Lane died," he said.')
+    assert speaker_of(text, '"The warden should') == "Paul Ortiz"
+
+
+def test_she_said_goes_to_the_woman_the_text_named_not_the_last_man() -> None:
+    text = ("Jane Holt said she would cut the pool budget by a third. "
+            "Tom Reyes said he would vote against any cut. "
+            '"We cannot keep every pool open all summer," she said.')
+    assert speaker_of(text, '"We cannot') == "Jane Holt"
+
+
+def test_a_trailing_said_names_the_speaker_of_every_sentence_of_its_quotation() -> None:
+    text = ('"The river is rising fast. We have two days at most before the levee goes," '
+            "Ana Ruiz said.")
+    assert speaker_of(text, '"The river is rising') == "Ana Ruiz"
+    assert speaker_of(text, "We have two days") == "Ana Ruiz"
+
+
+def test_a_quotation_after_a_lead_in_is_the_lead_ins_speaker() -> None:
+    text = ("Tom Reyes said in a statement:\n\n"
+            '"The council has failed the families of this town for ten years."')
+    assert speaker_of(text, '"The council has failed') == "Tom Reyes"
+
+
+def test_said_after_the_name_inverted_and_the_organisation_in_the_appositive() -> None:
+    text = ('"The contract was void from the first day," said Dana Brooks, a lawyer at '
+            "Fenwick Partners. Dana Brooks, a partner at Fenwick Partners, said the city "
+            "never paid.")
+    assert speaker_of(text, '"The contract') == "Dana Brooks"
+    assert speaker_of(text, "Dana Brooks, a partner") == "Dana Brooks"
+
+
+def test_an_organisation_named_inside_the_sentence_is_not_its_speaker() -> None:
+    text = ("Jane Holt ran the meeting until ten. "
+            "She said Millbrook Steel had broken every promise it made to the Harbor "
+            "Authority.")
+    assert speaker_of(text, "She said") == "Jane Holt"
+
+
+def test_according_to_a_body_or_a_record() -> None:
+    text = ("The plant closed in May, according to the Harbor Authority. "
+            "The guards skipped four rounds that night, according to court records.")
+    assert speaker_of(text, "The plant closed") == "Harbor Authority"
+    assert speaker_of(text, "The guards skipped") == "court records"
+
+
+def test_told_an_outlet_makes_the_outlet_the_via_not_the_speaker() -> None:
+    text = "Dana Brooks told the Daily Ledger that the vote had been rigged from the start."
+    assert speakers(text) == [(text[:30], "Dana Brooks", "Daily Ledger")]
+
+
+def test_the_governor_and_the_company_are_the_ones_the_text_named() -> None:
+    text = ("Gov. Ana Ruiz signed the budget on Monday after Tom Reyes objected twice. "
+            "The governor said the cuts would end in a year. "
+            "Millbrook Steel laid off 300 workers in March. "
+            "The company said the plant would reopen in the spring.")
+    assert speaker_of(text, "The governor said") == "Ana Ruiz"
+    assert speaker_of(text, "The company said") == "Millbrook Steel"
+
+
+def test_saying_goes_to_the_subject_of_the_sentence() -> None:
+    text = "Tom Reyes defended the vote on Monday, saying the town could not afford the pool."
+    assert speaker_of(text, "Tom Reyes defended") == "Tom Reyes"
+
+
+@pytest.mark.parametrize("sentence", [
+    "State prosecutors alleged that Dana Brooks lied to the board twice.",
+    "People familiar with the talks said Millbrook Steel would sell the plant.",
+    "Analysts say Millbrook Steel cannot pay its debts before the summer.",
+])
+def test_unnamed_sources_stay_unnamed_even_when_a_name_is_in_the_sentence(sentence: str
+                                                                           ) -> None:
+    ((_start, who, _via),) = speakers(sentence)
+    assert who is not None and who.startswith("unnamed "), who
+
+
+def test_a_passive_report_is_no_claim() -> None:
+    assert speakers("The first two cases were confirmed on March 12 by the county.") == []
+
+
+def test_end_to_end_the_pronoun_speaker_comes_back_from_extract_suggestions() -> None:
+    text = ("Sheriff Dale Mercer said he would ask the county for six more deputies. "
+            '"We are short every night of the week," he said.')
+    claims = extract_suggestions(text, mode="rules")["claims"]
+    quoted = [c for c in claims if c["text"].startswith('"We are short')]
+    assert [c["attributed_to"] for c in quoted] == ["Dale Mercer"]
