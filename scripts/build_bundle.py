@@ -39,12 +39,13 @@ system's fonts through fontconfig, as in a development install.
 
 Other systems (build on each; PyInstaller does not cross-compile):
 
-- macOS: the same command makes ``Casefile.app`` beside the folder (the spec adds a ``BUNDLE``
-  step on darwin; ``casefile.icns`` is made from the SVG icon with ``iconutil`` when present).
-  The command line is ``Casefile.app/Contents/MacOS/casefile``. Unsigned, Gatekeeper asks the
-  reporter to open it with right-click ▸ Open once; a release would sign and notarize it
-  (``codesign``, ``notarytool``), which needs an Apple developer account. Pack it as a .dmg or
-  .zip instead of a .tar.gz.
+- macOS: the spec adds PyInstaller's ``BUNDLE`` step on darwin, so the same command makes
+  ``Casefile.app`` (untested: this project builds on Linux only). Its icon must be a ``.icns``
+  (made from the SVG with ``iconutil``; named by ``CASEFILE_BUNDLE_ICNS``), the .desktop file and
+  ``add-to-menu.sh`` do not apply, and the command line is
+  ``Casefile.app/Contents/MacOS/casefile``. Unsigned, Gatekeeper makes the reporter open it with
+  right-click ▸ Open once; a release would sign and notarize it (``codesign``, ``notarytool``,
+  an Apple developer account). Pack it as a .dmg or .zip.
 - Windows: the executable is ``casefile.exe``; built with ``console=True`` (as here) it opens a
   console window beside the app when double-clicked, so a Windows release would add a second,
   windowed ``EXE`` (``Casefile.exe``, ``console=False``) to the same ``COLLECT`` for the Start

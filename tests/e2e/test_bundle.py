@@ -3,8 +3,9 @@
 Runs only when ``CASEFILE_TEST_BUNDLE`` names a built bundle folder (``dist/Casefile``) or its
 executable; ``.ci/run`` builds one and sets it. Every command runs as ``env -i`` would: only
 ``PATH=/usr/bin:/bin`` and an empty ``HOME``, no virtual environment, no PYTHONPATH, the working
-folder outside the checkout, so anything the bundle lacks (a module, the spaCy pipeline, the OCR
-models, the migrations, the fonts, the sample case) fails here.
+folder outside the checkout, and (where ``unshare -n`` is allowed) no network, so anything the
+bundle lacks (a module, the spaCy pipeline, the OCR models, the migrations, the fonts, the sample
+case) fails here.
 """
 
 from __future__ import annotations
@@ -35,6 +36,15 @@ pytestmark = [
 ]
 
 
+def _no_network() -> list[str]:
+    """``unshare -n`` (a new network namespace: no interface but a loopback that is down) when
+    this machine allows it, so a command that tries to fetch anything fails; else nothing."""
+    unshare = shutil.which("unshare")
+    if unshare and subprocess.run([unshare, "-n", "true"], capture_output=True).returncode == 0:
+        return [unshare, "-n"]
+    return []
+
+
 def _executable() -> Path:
     path = Path(BUNDLE).resolve()
     exe = path / "casefile" if path.is_dir() else path
@@ -51,12 +61,13 @@ class Clean:
         self.home.mkdir()
         self.cwd.mkdir()
         self.exe = _executable()
+        self.offline = _no_network()
 
     def env(self, **extra: str) -> dict[str, str]:
         return {"PATH": "/usr/bin:/bin", "HOME": str(self.home), **extra}
 
     def run(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(self.exe), *args], capture_output=True, text=True,
+        return subprocess.run([*self.offline, str(self.exe), *args], capture_output=True, text=True,
                               env=self.env(), cwd=self.cwd, timeout=timeout,
                               stdin=subprocess.DEVNULL)
 
@@ -260,4 +271,4 @@ def test_window_opens_on_an_x_display(clean: Clean) -> None:
         assert "internal error" not in err and "Traceback" not in err, err
     finally:
         xvfb.terminate()
-        xvfb.wait(timeout=30)
+        xvfb.communicate(timeout=30)
