@@ -4,18 +4,20 @@ The brief must print any name exactly as typed (``Łódź``, curly quotes, accen
 the PDF base-14 fonts, which only cover Latin-1. It embeds a TrueType font instead, found without
 any download, in this order:
 
-1. DejaVu Sans shipped inside the installed ``matplotlib`` package (``mpl-data/fonts/ttf``), which
+1. Fonts shipped with Casefile itself in ``casefile.resources/fonts`` (the desktop bundle puts
+   DejaVu Sans and a CJK fallback there: ``scripts/build_bundle.py``); a source checkout has none.
+2. DejaVu Sans shipped inside the installed ``matplotlib`` package (``mpl-data/fonts/ttf``), which
    is a declared dependency of Casefile. The package is located with
    :func:`importlib.util.find_spec` and never imported (importing it is slow and pulls in numpy).
-2. DejaVu Sans, Noto Sans or Liberation Sans installed on the system, in the usual font folders of
+3. DejaVu Sans, Noto Sans or Liberation Sans installed on the system, in the usual font folders of
    Linux, macOS and Windows.
 
 If none is found, :class:`~casefile.export.errors.FontNotFoundError` says what to install.
 
 DejaVu has no Chinese, Japanese, Korean or emoji, so :func:`fallback_fonts` finds more fonts for
 the characters it lacks (see :mod:`casefile.export.textruns`, which splits text into runs by the
-font that has each character): first the files of :data:`FALLBACK_FILES` in the system font
-folders (Debian's ``fonts-wqy-microhei``, ``fonts-droid-fallback``, ``fonts-nanum``,
+font that has each character): first the files of :data:`FALLBACK_FILES` in the shipped and
+the system font folders (Debian's ``fonts-wqy-microhei``, ``fonts-droid-fallback``, ``fonts-nanum``,
 ``fonts-symbola``; Windows' Microsoft YaHei, Malgun Gothic, Segoe UI Emoji/Symbol; macOS' Arial
 Unicode, STHeiti, AppleGothic), then, for characters still without a font, any TrueType font
 that fontconfig (``fc-list``) says has them. reportlab embeds TrueType (``glyf``) outlines
@@ -153,6 +155,18 @@ def matplotlib_font_dir() -> Path | None:
     return None
 
 
+def packaged_font_dir() -> Path | None:
+    """Return the ``fonts`` folder of the installed ``casefile.resources`` package (where the
+    desktop bundle ships its fonts), or None when there is none (a source checkout)."""
+    try:
+        from importlib import resources
+
+        folder = Path(str(resources.files("casefile.resources") / "fonts"))
+    except (ImportError, TypeError, ValueError):
+        return None
+    return folder if folder.is_dir() else None
+
+
 def system_font_dirs() -> list[Path]:
     """Return the usual font folders of this platform (Linux, macOS or Windows), existing or not."""
     home = Path.home()
@@ -204,6 +218,9 @@ def _search_order(
 ) -> Iterator[list[Path]]:
     if dirs:
         yield list(dirs)
+    shipped = packaged_font_dir() if include_matplotlib else None
+    if shipped is not None:
+        yield [shipped]
     if include_matplotlib:
         mpl = matplotlib_font_dir()
         if mpl is not None:
@@ -221,8 +238,9 @@ def find_font_files(
     """Locate the TrueType files of the first usable family in :data:`FAMILIES`.
 
     Places are tried in order: ``dirs`` (searched recursively; for tests and packagers), then
-    matplotlib's bundled fonts, then :func:`system_font_dirs`. Within a place, families are tried
-    best first; a family counts only if its regular face exists.
+    the fonts shipped with Casefile (:func:`packaged_font_dir`) and matplotlib's (both left out
+    with ``include_matplotlib=False``), then :func:`system_font_dirs`. Within a place, families
+    are tried best first; a family counts only if its regular face exists.
 
     Raises:
         FontNotFoundError: nothing usable anywhere; the message names the fonts to install.
@@ -481,7 +499,11 @@ class FallbackFonts:
         return list(self._fonts)
 
     def _known_files(self) -> list[tuple[Path, int, str]]:
-        roots = self._dirs if self._dirs is not None else system_font_dirs()
+        if self._dirs is not None:
+            roots = self._dirs
+        else:
+            shipped = packaged_font_dir()
+            roots = ([shipped] if shipped is not None else []) + system_font_dirs()
         wanted = {name.lower() for name, _index, _kind in FALLBACK_FILES}
         index = _index_ttf_files(roots, wanted)
         return [(index[name.lower()], subfont, kind) for name, subfont, kind in FALLBACK_FILES
