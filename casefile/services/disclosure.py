@@ -144,12 +144,46 @@ def _fold(text: str) -> str:
     return " ".join(text.replace("\u2019", "'").replace("\u2018", "'").casefold().split())
 
 
+#: Hyphens and dashes a name's parts may be joined by as written (Word's non-breaking hyphen
+#: U+2011 among them); in a name they count as spacing does.
+_JOINERS = "\\-\u2010-\u2015"
+#: A phone number as stored: digits and the usual separators only, at least 7 digits.
+_PHONE = re.compile(r"\+?[\d\s().-]+")
+
+
+def _phone_pattern(number: str) -> str:
+    """A regex for a phone number written any way: its last 10 digits (all, when fewer) with
+    any separators between them, after an optional country code ("+1 503 555 0147" also
+    matches "503.555.0147", "(503) 555-0147" and "+1 (503) 555-0147")."""
+    digits = [c for c in number if c.isdigit()][-10:]
+    return r"(?:\+?\d{1,3}[\s().-]*)?\(?" + r"[\s().-]*".join(digits)
+
+
 def _loose(name: str) -> str:
-    """A regex for ``name``: any case, curly or straight apostrophes, any run of spacing."""
+    """A regex for ``name``: any case, curly or straight apostrophes, its parts joined by any
+    run of spacing or hyphens (a line break, "Okonkwo Lind" or "Okonkwo\u2011Lind" for
+    "Okonkwo-Lind"); a phone number with any separators (:func:`_phone_pattern`)."""
+    if _PHONE.fullmatch(name) and sum(c.isdigit() for c in name) >= 7:
+        return _phone_pattern(name)
     parts = []
-    for word in name.split():
-        parts.append(re.escape(word).replace("'", "['\u2018\u2019]"))
-    return r"\s+".join(parts)
+    for word in re.split(rf"[\s{_JOINERS}]+", name):
+        if word:
+            parts.append(re.escape(word).replace("'", "['\u2018\u2019]"))
+    return rf"[\s{_JOINERS}]+".join(parts)
+
+
+def given_name(person: Person, shown_words: set[str]) -> str | None:
+    """The first word of a confidential person's name of two words or more, when it can name
+    them ("Marguerite" of "Marguerite Okonkwo-Lind": a first name alone identifies a source to
+    colleagues), unless a person the export shows has that word in their name (then it would
+    cut into theirs); None for a name of one word, an initial or a title."""
+    words = person.title.split()
+    if len(words) < 2:
+        return None
+    first = words[0]
+    if len(first) < MIN_NAME_CHARS or not first.replace("-", "").isalpha() or first.endswith("."):
+        return None
+    return None if _fold(first) in shown_words else first
 
 
 @dataclass(frozen=True)
@@ -378,8 +412,15 @@ def disclosure_for(
     anchors: list[str] = []
     descriptors: list[str] = []
     roles: list[str] = []
+    shown_words = {_fold(w) for i in ordered if isinstance(i, Person) and i not in secret_people
+                   for n in names_of(i) for w in n.split()}
+    given: dict[int, str] = {}
     for person in secret_people:
         names = names_of(person)
+        first = given_name(person, shown_words)
+        if first:
+            names.add(first)
+            given[person.id] = first
         anchors += names
         descriptors += identifying_strings(person)
         roles += _role_parts(person.role)
@@ -391,7 +432,8 @@ def disclosure_for(
                 forbidden += [f"{role} {alias}", f"{role} [{alias}]"]
     for item in confidential:
         if isinstance(item, Person | Organization | Place) and item.id not in pseudonyms:
-            protect(names_of(item), WITHHELD)
+            protect({*names_of(item), *([given[item.id]] if item.id in given else [])},
+                    WITHHELD)
     for item in ordered:
         if isinstance(item, Person) and (item.id in hidden_people
                                          or not chosen.contact_details):
