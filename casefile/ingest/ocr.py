@@ -388,11 +388,36 @@ class TesseractEngine:
         self.version = str(pytesseract.get_tesseract_version())
         self.languages = languages or os.environ.get("CASEFILE_TESSERACT_LANG", "eng")
 
+    def _tsv(self, image: Image) -> dict[str, list[Any]]:
+        """Tesseract's word table (``tsv``: column name -> values) for ``image``, the page given
+        on its standard input and the table read from its standard output. pytesseract's own
+        calls write the page to the temp folder (a world-readable PNG, left behind when the
+        import is killed): a scan of an encrypted workspace must not reach the disk in plain."""
+        import io
+        import subprocess
+
+        page = io.BytesIO()
+        image.convert("RGB").save(page, format="PNG")
+        command = [str(self._tesseract.pytesseract.tesseract_cmd), "stdin", "stdout",
+                   "-l", self.languages, "tsv"]
+        done = subprocess.run(command, input=page.getvalue(), capture_output=True,
+                              timeout=600, check=False)
+        if done.returncode != 0:
+            reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise OcrError(f"Tesseract failed: {reason[-1] if reason else done.returncode}")
+        rows = done.stdout.decode("utf-8", "replace").splitlines()
+        header = rows[0].split("\t") if rows else []
+        table: dict[str, list[Any]] = {name: [] for name in header}
+        for row in rows[1:]:
+            cells = row.split("\t")
+            if len(cells) == len(header):
+                for name, cell in zip(header, cells, strict=True):
+                    table[name].append(cell)
+        return table
+
     def recognize(self, image: Image) -> OcrPage:
         """OCR one page image; Tesseract's confidences (0..100) are scaled to 0..1."""
-        data: dict[str, list[Any]] = self._tesseract.image_to_data(
-            image.convert("RGB"), lang=self.languages,
-            output_type=self._tesseract.Output.DICT)
+        data = self._tsv(image)
         width, height = image.size
         lines: dict[tuple[int, int, int], list[OcrWord]] = {}
         for i, text in enumerate(data.get("text", [])):

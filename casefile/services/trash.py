@@ -328,5 +328,6 @@ def empty(session: Session, entry_ids: Sequence[int] | None = None) -> Changes:
         "entrys", "entries"), data={"entry_ids": ids})
     message = ("The Trash was already empty." if not n else
                f"Emptied the Trash: {_plural(n, 'entry').replace('entrys', 'entries')} "
-               "deleted for good.")
+               "deleted for good from the workspace. Backups taken before still hold them "
+               "until they age out (casefile backup list).")
     return changes(None, label="empty the Trash", message=message, value=n)

@@ -76,4 +76,5 @@ def test_rename_edit_and_empty(tmp_path: Path):
     assert len(json.loads(casefile(ws, "trash", "list", "--json").out)) == 1
     emptied = casefile(ws, "trash", "empty", "--yes")
     assert emptied.code == 0 and "1 entry deleted for good" in emptied.out
+    assert "Backups taken before still hold them" in emptied.out
     assert casefile(ws, "trash", "list").out.strip() == "the Trash is empty"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 
 import pytest
 
@@ -61,8 +62,10 @@ def test_the_jbig2_scan_gets_the_words_of_its_speech_bubble_boxed_in_the_bubble(
     assert found[1].mean_confidence() > 0.8
 
 
-def test_tesseract_reads_a_generated_scan_with_each_word_where_it_is_drawn() -> None:
+def test_tesseract_reads_a_generated_scan_with_each_word_where_it_is_drawn(
+        tmp_path, monkeypatch) -> None:
     import os
+    import tempfile
 
     from casefile.ingest.ocr import tesseract_available
     from tests.e2e.make_files import scan_line_box
@@ -73,7 +76,21 @@ def test_tesseract_reads_a_generated_scan_with_each_word_where_it_is_drawn() -> 
             pytest.fail(message)
         pytest.skip(message)
     lines = ["The harbor inspector reported the pier unsafe", "and asked for repairs."]
-    found = recognize_pages(get_engine("tesseract"), scan_png(lines, dpi=200), "image/png", [1])
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    written: list[str] = []
+    watching = [True]
+
+    def watch(event: str, args: tuple) -> None:  # an audit hook stays: it is switched off below
+        if watching[0] and event == "open" and str(args[0]).startswith(str(tmp_path)):
+            written.append(str(args[0]))
+
+    sys.addaudithook(watch)
+    try:
+        found = recognize_pages(get_engine("tesseract"), scan_png(lines, dpi=200), "image/png",
+                                [1])
+    finally:
+        watching[0] = False
+    assert written == []  # the page never went to the temp folder, not even for a moment
     assert found is not None
     text, boxes = found[1].text_and_boxes()
     assert text.split() == " ".join(lines).split()
