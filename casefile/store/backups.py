@@ -39,6 +39,7 @@ from typing import Any
 from casefile.errors import CasefileError, NotFoundError
 from casefile.store import db_files
 from casefile.store.base import utcnow
+from casefile.store.private import fsync_dir
 
 KEEP_LAST = 10
 KEEP_DAYS = 14
@@ -100,19 +101,6 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # a platform without directory descriptors
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def record_checksum(backup_path: Path, name: str | None = None) -> Path:
     """Write the SHA-256 of the backup file ``backup_path`` to its checksum file, atomically
     (a ``.partial`` written, flushed to disk, then renamed); ``name`` is the backup's final
@@ -133,7 +121,7 @@ def record_checksum(backup_path: Path, name: str | None = None) -> Path:
         finally:
             os.close(fd)
         os.replace(partial, target)
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
     except OSError as exc:
         partial.unlink(missing_ok=True)
         raise CasefileError(f"cannot record the checksum of the backup {name}: "

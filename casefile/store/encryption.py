@@ -37,6 +37,7 @@ from casefile.store import db_files
 from casefile.store.db_files import MIN_PAGE as MIN_PAGE
 from casefile.store.db_files import SQLITE_HEADER as SQLITE_HEADER
 from casefile.store.db_files import is_encrypted_file as is_encrypted_file
+from casefile.store.private import fsync_dir
 
 #: The shortest passphrase accepted for a new workspace or a new passphrase.
 MIN_PASSPHRASE = 8
@@ -272,7 +273,7 @@ def _write_journal(folder: Path, journal: Journal) -> None:
         finally:
             os.close(fd)
         os.replace(tmp, target)
-        _fsync_dir(folder)
+        fsync_dir(folder)
     except OSError as exc:
         raise CasefileError(f"cannot write {target}: {exc.strerror or exc}") from exc
 
@@ -280,20 +281,7 @@ def _write_journal(folder: Path, journal: Journal) -> None:
 def _clear_journal(folder: Path) -> None:
     journal_path(folder).unlink(missing_ok=True)
     journal_path(folder).with_name(JOURNAL_NAME + ".partial").unlink(missing_ok=True)
-    _fsync_dir(folder)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # no directory descriptors on this platform
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    fsync_dir(folder)
 
 
 def _rel(folder: Path, path: Path) -> str:
@@ -575,7 +563,7 @@ def _swap_and_erase(old_path: Path, new_path: Path, step: str) -> list[Path]:
             os.close(fd)
     else:
         os.replace(new_path, old_path)
-        _fsync_dir(old_path.parent)
+        fsync_dir(old_path.parent)
         fault_point(step)
         overwrite_and_remove(aside)
     erased.append(old_path)

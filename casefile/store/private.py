@@ -40,6 +40,21 @@ TOP_PREFIXES = ("casefile.sqlite3", "encryption-journal")
 HAS_MODES = os.name == "posix"
 
 
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or a new file in ``folder`` durable (fsync of the folder itself); does
+    nothing on a platform without directory descriptors."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def make_private_dir(path: Path, *, parents: bool = False) -> Path:
     """Create the folder ``path`` (and its parents when ``parents``; only ``path`` itself is
     made private) when missing, and give it mode 0700 when it is more open (unless it is a
