@@ -361,14 +361,72 @@ def strip_descriptions(text: str, d: Describer) -> str:
 #: Derived strings shorter than this, or without a letter, are not withheld everywhere.
 MIN_DERIVED_CHARS = 4
 
+#: A separator of an e-mail address as written or spelled out to dodge scrapers: "." or
+#: " dot " or "(dot)" / "[dot]"; the same for "@".
+_DOT = r"(?:\.|\s+dot\s+|\s*[(\[]dot[)\]]\s*)"
+_AT = r"(?:@|\s+at\s+|\s*[(\[]at[)\]]\s*)"
+#: Contact details written in a text: an e-mail address (also "name dot surname at host dot
+#: org"), a web address, an @handle, a phone number (7 to 15 digits with the usual
+#: separators; an ISO date is not one).
+CONTACT_IN_TEXT = re.compile(
+    rf"[\w+-]+(?:{_DOT}[\w+-]+)*{_AT}[\w-]+(?:{_DOT}[\w-]+)*{_DOT}[a-z]{{2,24}}(?![\w-])"
+    r"|(?:https?://|www\.)\S+"
+    r"|(?<![\w@])@\w{3,}"
+    r"|(?<![\w.-])\+?\(?\d[\d\s().-]{5,}\d(?![\w-])",
+    re.IGNORECASE)
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+#: The end of a sentence (or a line), for the sentences around a name.
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
+
+
+def contacts_in(text: str) -> list[str]:
+    """The contact details written in ``text`` (:data:`CONTACT_IN_TEXT`), in order, trailing
+    punctuation dropped; a phone number counts with 7 to 15 digits."""
+    out: list[str] = []
+    for m in CONTACT_IN_TEXT.finditer(text):
+        piece = m.group().strip().rstrip(".,;:)")
+        if piece[:1].isdigit() or piece[:1] in "+(":
+            digits = sum(c.isdigit() for c in piece)
+            if not 7 <= digits <= 15 or _ISO_DATE.fullmatch(piece):
+                continue
+        out.append(" ".join(piece.split()))
+    return out
+
+
+#: A sentence starting with one of these continues about the person named just before it.
+_PRONOUN_START = re.compile(r"\s*[\"\u201c(]?(?:she|he|her|his|hers|they|their|them)\b",
+                            re.IGNORECASE)
+
+
+def _sentences_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span of the sentence holding ``text[start:end]`` and, when the next sentence starts
+    with a personal pronoun ("Her phone is …"), of that one too."""
+    begin = 0
+    for m in _SENTENCE_END.finditer(text, 0, start):
+        begin = m.end()
+    m = _SENTENCE_END.search(text, end)
+    if m is None:
+        return begin, len(text)
+    stop = m.end()
+    if _PRONOUN_START.match(text, stop):
+        m = _SENTENCE_END.search(text, stop)
+        stop = len(text) if m is None else m.end()
+    return begin, stop
+
 
 def derive(texts: Iterable[str], d: Describer) -> set[str]:
     """Every string :func:`cuts` withholds around the anchors in ``texts``: the descriptions a
-    case's own documents and notes give of its confidential people (module docstring)."""
+    case's own documents and notes give of its confidential people (module docstring), and the
+    contact details written in the sentence that names one of them or in a pronoun sentence
+    after it (an e-mail address, spelled out or not, a phone number, a handle)."""
     found: set[str] = set()
     for text in texts:
         if not text:
             continue
+        if d.anchors is not None:  # contact details in the sentence naming them, or the next
+            for m in d.anchors.finditer(text):
+                begin, stop = _sentences_around(text, *m.span())
+                found.update(contacts_in(text[begin:stop]))
         for c in cuts(text, d):
             for words in c.found:
                 words = " ".join(words.split()).strip(" ,;:.()\"\u201c\u201d")

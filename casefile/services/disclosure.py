@@ -186,6 +186,44 @@ def given_name(person: Person, shown_words: set[str]) -> str | None:
     return None if _fold(first) in shown_words else first
 
 
+#: Upper-case words of two or three letters that are common words or abbreviations: a
+#: person's initials written bare ("RA") are not withheld when they spell one of these (the
+#: dotted "R.A." always is).
+_COMMON_CAPS = frozenset({
+    "AD", "AI", "AM", "AN", "AP", "AS", "AT", "BC", "BE", "BY", "CO", "DC", "DO", "EU", "GO",
+    "HE", "HR", "ID", "IF", "IN", "IS", "IT", "LA", "ME", "MP", "MY", "NO", "NY", "OF", "OH",
+    "OK", "ON", "OR", "PC", "PM", "PR", "SO", "TO", "TV", "UK", "UN", "UP", "US", "VP", "WE",
+    "CEO", "CFO", "COO", "USA", "FBI", "CIA", "NBA", "NFL", "BBC", "CNN", "AND", "THE", "FOR",
+})
+
+
+def initials(person: Person) -> list[str]:
+    """How a confidential person's initials may be written: "R.A.", "R. A.", "R.A" and, unless
+    they spell a common word (:data:`_COMMON_CAPS`), "RA" — from the capitalized words of a
+    name of two words or more (all of them, and the first and last when there are more).
+    Matched case-sensitively (an e-mail signed "-- RA")."""
+    words = [w for w in re.split(rf"[\s{_JOINERS}]+", person.title) if w[:1].isupper()
+             and w.rstrip(".").isalpha()]
+    if len(words) < 2:
+        return []
+    runs = [[w[0] for w in words]]
+    if len(words) > 2:
+        runs.append([words[0][0], words[-1][0]])
+    out: list[str] = []
+    for letters in runs:
+        out += [".".join(letters) + ".", ". ".join(letters) + ".", ".".join(letters)]
+        if "".join(letters) not in _COMMON_CAPS:
+            out.append("".join(letters))
+    return list(dict.fromkeys(out))
+
+
+def _initials_pattern(forms: Iterable[str]) -> re.Pattern[str] | None:
+    ordered = sorted(set(forms), key=lambda f: (-len(f), f))
+    if not ordered:
+        return None
+    return re.compile(rf"(?<![\w.])(?:{'|'.join(re.escape(f) for f in ordered)})(?![\w])")
+
+
 @dataclass(frozen=True)
 class Disclosure:
     """What one export of one case may show, under one profile (module docstring).
@@ -205,6 +243,9 @@ class Disclosure:
     _replacements: Mapping[str, str] = field(repr=False)
     _pattern: re.Pattern[str] | None = field(repr=False)
     _describe: Describer | None = field(default=None, repr=False)
+    #: A confidential person's initials as written (:func:`initials`) -> what they become.
+    _initials: Mapping[str, str] = field(default_factory=dict, repr=False)
+    _initials_pattern: re.Pattern[str] | None = field(default=None, repr=False)
 
     def shows(self, item_id: int | None) -> bool:
         """True when the item (or document) with this id may be printed."""
@@ -226,7 +267,14 @@ class Disclosure:
                 new = f"[{new}]"
             return new + (match.group("possessive") or "")
 
-        return self._pattern.sub(replace, text)
+        text = self._pattern.sub(replace, text)
+        if self._initials_pattern is not None:
+            def initials_of(match: re.Match[str]) -> str:
+                new = self._initials.get(match.group(), WITHHELD)
+                return f"[{new}]" if quoted and not new.startswith("[") else new
+
+            text = self._initials_pattern.sub(initials_of, text)
+        return text
 
     def _replacement_of(self, found: str) -> str:
         """The replacement of a match whose folded form is not a key (a case mapping that
@@ -241,6 +289,10 @@ class Disclosure:
         if not text or self._pattern is None or not self.pseudonyms:
             return False
         sources = set(self.pseudonyms.values())
+        if self._initials_pattern is not None and any(
+                self._initials.get(m.group()) in sources
+                for m in self._initials_pattern.finditer(text)):
+            return True
         return any((self._replacements.get(_fold(m.group("name")))
                     or self._replacement_of(m.group("name"))) in sources
                    for m in self._pattern.finditer(text))
@@ -415,7 +467,10 @@ def disclosure_for(
     shown_words = {_fold(w) for i in ordered if isinstance(i, Person) and i not in secret_people
                    for n in names_of(i) for w in n.split()}
     given: dict[int, str] = {}
+    initial_forms: dict[str, str] = {}  # initials as written -> what they become
     for person in secret_people:
+        for form in initials(person):
+            initial_forms.setdefault(form, pseudonyms.get(person.id, WITHHELD))
         names = names_of(person)
         first = given_name(person, shown_words)
         if first:
@@ -449,7 +504,8 @@ def disclosure_for(
     longest_first = tuple(sorted(originals.values(), key=lambda n: (-len(n), n)))
     folded_names = set(originals)
     extra = [d for d in dict.fromkeys(descriptors) if _fold(d) not in folded_names]
-    protected = tuple(sorted({*longest_first, *forbidden, *extra}, key=lambda n: (-len(n), n)))
+    protected = tuple(sorted({*longest_first, *forbidden, *extra, *initial_forms},
+                             key=lambda n: (-len(n), n)))
     pattern = None
     if originals:
         alternatives = "|".join(_loose(n) for n in longest_first)  # longest first
@@ -463,6 +519,8 @@ def disclosure_for(
         _replacements=replacements,
         _pattern=pattern,
         _describe=describe,
+        _initials=initial_forms,
+        _initials_pattern=_initials_pattern(initial_forms),
     )
 
 
