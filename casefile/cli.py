@@ -181,6 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--case", required=True, metavar="TITLE")
     cl.add_argument("--json", action="store_true")
 
+    du = sub.add_parser("duplicates", help="list the copies of one story among a case's "
+                                           "documents (they count as one source)")
+    du.add_argument("--case", required=True, metavar="TITLE")
+    du.add_argument("--json", action="store_true")
+
     se = sub.add_parser("search", help="full-text search")
     se.add_argument("query")
     se.add_argument("--case", metavar="TITLE")
@@ -1068,6 +1073,25 @@ def cmd_claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_duplicates(args: argparse.Namespace) -> int:
+    from casefile.services import cases, duplicates
+
+    ws = _open(args)
+    with ws.transaction(write=False) as s:
+        case_id = cases.find_case(s, args.case).id
+        clusters = duplicates.case_duplicates(s, case_id)
+    if args.json:
+        _print_json([c.as_json() for c in clusters])
+        return 0
+    if not clusters:
+        print("no copies: every document is its own source")
+    for c in clusters:
+        print(f"{c.label}: {'; '.join(c.reasons)}")
+        for doc_id, title in zip(c.document_ids, c.titles, strict=True):
+            print(f"  {doc_id:>5}  {title}")
+    return 0
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     from casefile.services import cases
     from casefile.store import search
@@ -1182,7 +1206,8 @@ def _run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
 COMMANDS = {
     "case": cmd_case, "import": cmd_import, "extract": cmd_extract, "items": cmd_items,
     "item": cmd_item,
-    "followups": cmd_followups, "claims": cmd_claims, "search": cmd_search, "brief": cmd_brief,
+    "followups": cmd_followups, "claims": cmd_claims, "duplicates": cmd_duplicates,
+    "search": cmd_search, "brief": cmd_brief,
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
     "suggest": cmd_suggest, "workspace": cmd_workspace, "backup": cmd_backup,
     "ocr": cmd_ocr,

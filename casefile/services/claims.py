@@ -29,6 +29,11 @@ joined transitively, like a union-find):
    case-insensitively, in the passage's quoted text and the evidence link's note, not in the
    rest of the document (an article may name CNN for other reasons).
 
+6. copies of one story: most of the shorter text is in the longer one (a syndicated copy with
+   another header, footer or headline, a trimmed lead, a paraphrased first paragraph);
+7. the same wire service credited in both datelines ("(AP) —"): a wire is one origin, as an
+   outlet is (both: :mod:`casefile.services.copies`).
+
 Documents with no outlet, no author and a text of their own (a reporter's interview notes, an
 email) are their own origin. Confidential documents count: status is about the evidence, and
 the brief decides what it prints.
@@ -47,6 +52,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import ValidationError
 from casefile.services.audit import log_change
+from casefile.services.copies import copy_pairs, normalised_text
 from casefile.services.items import create_item, get_item, update_item
 from casefile.services.passages import fold_quotes
 from casefile.store import Claim, Document, EvidenceLink, Item, Organization, Passage
@@ -56,15 +62,6 @@ from casefile.store.items import CLAIM_STATUSES
 UNNAMED_SOURCES = "unnamed sources"
 #: Statuses the evidence can give (``false`` only comes from an override).
 COMPUTED_STATUSES = ("unverified", "single-source", "corroborated", "disputed")
-
-_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"})
-
-
-def normalised_text(text: str) -> str:
-    """``text`` as compared for "the same text republished" (see module docstring, rule 2)."""
-    folded = fold_quotes(unicodedata.normalize("NFKC", text)).translate(_DASHES).casefold()
-    return " ".join(folded.split())
-
 
 def text_fingerprint(text: str) -> str | None:
     """SHA-256 (hex) of ``normalised_text(text)``, or None for a text with no words."""
@@ -297,6 +294,9 @@ def _origins(
         author = _name_key(doc.author)
         if author:
             key(doc.id, "author:" + author, f"same author ({doc.author})")
+    if len(docs) > 1:  # copies of one story, and one wire's stories (rules 6 and 7)
+        for pair in copy_pairs({i: d.text or "" for i, d in docs.items()}):
+            groups.join(pair.first, pair.second, pair.reason)
 
     members: dict[int, list[Document]] = {}
     for doc_id, doc in sorted(docs.items()):
