@@ -1,4 +1,5 @@
-"""The Case menu of the main window: Rename case…, Edit case summary…, Members…, Delete case….
+"""The Case menu of the main window: Rename case…, Edit case summary…, Members…, Copies of one
+story…, Delete case….
 
 Rename and summary are undoable commands over one service call each
 (:func:`casefile.services.case_actions.rename`, :func:`~.case_actions.edit_summary`).
@@ -15,6 +16,7 @@ from typing import Any
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from casefile.services import case_actions, cases, trash
+from casefile.ui.copies_dialog import CopiesController
 from casefile.ui.members_dialog import MembersController
 from casefile.ui.undo import ActionCommand
 
@@ -50,8 +52,9 @@ def confirm_delete_case(parent: QWidget | None, title: str) -> bool:
 
 class CaseMenu:
     """The Case menu of ``window`` (a MainWindow; not imported here: no cycle). Actions:
-    ``rename_action``, ``summary_action``, ``members_action``, ``delete_action`` (``actions``:
-    all four); ``members`` runs the members dialog."""
+    ``rename_action``, ``summary_action``, ``members_action``, ``copies_action``,
+    ``delete_action`` (``actions``: all five); ``members`` runs the members dialog, ``copies``
+    the copies dialog (:mod:`casefile.ui.copies_dialog`)."""
 
     def __init__(self, window: Any, menu: Any) -> None:
         self.window = window
@@ -61,10 +64,14 @@ class CaseMenu:
         self.members_action = menu.addAction("&Members…", self.members.prompt)
         self.members_action.setStatusTip("who may read or change this case (team workspaces "
                                          "on PostgreSQL)")
+        self.copies = CopiesController(window)
+        self.copies_action = menu.addAction("&Copies of one story…", self.copies.prompt)
+        self.copies_action.setStatusTip("documents that share an origin (syndicated copies, one "
+                                        "wire's stories): each counts once as a source")
         menu.addSeparator()
         self.delete_action = menu.addAction("&Delete case…", self.prompt_delete)
         self.actions = (self.rename_action, self.summary_action, self.members_action,
-                        self.delete_action)
+                        self.copies_action, self.delete_action)
 
     def prompt_rename(self) -> bool:
         """Case ▸ Rename case…: ask for the title and rename (undoable). True when renamed."""
