@@ -23,6 +23,10 @@ from casefile import __version__
 from casefile.errors import CasefileError, ValidationError
 from casefile.export.profiles import PROFILE_HELP, PROFILE_NAMES
 
+#: The reading states (casefile.store.items.READING_STATES, repeated here so that parsing the
+#: command line does not import the database layer; a test keeps the two equal).
+READING_STATES = ("unread", "read", "relevant", "irrelevant")
+
 if TYPE_CHECKING:
     from casefile.store.workspace import Workspace
 
@@ -180,6 +184,18 @@ def build_parser() -> argparse.ArgumentParser:
     cl = sub.add_parser("claims", help="list claims with their status and attribution chain")
     cl.add_argument("--case", required=True, metavar="TITLE")
     cl.add_argument("--json", action="store_true")
+
+    dl = sub.add_parser("documents", help="list a case's documents with their reading state "
+                                          "(unread, read, relevant, irrelevant)")
+    dl.add_argument("--case", required=True, metavar="TITLE")
+    dl.add_argument("--state", choices=READING_STATES, help="only documents in this state")
+    dl.add_argument("--json", action="store_true")
+
+    mk = sub.add_parser("mark", help="set documents' reading state: unread, read, relevant or "
+                                     "irrelevant")
+    mk.add_argument("state", choices=READING_STATES)
+    mk.add_argument("ids", nargs="+", type=int, metavar="DOC_ID",
+                    help="document ids from `casefile documents`")
 
     du = sub.add_parser("duplicates", help="list the copies of one story among a case's "
                                            "documents (they count as one source)")
@@ -1073,6 +1089,33 @@ def cmd_claims(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_documents(args: argparse.Namespace) -> int:
+    from casefile.services import cases, reading
+
+    ws = _open(args)
+    with ws.transaction(write=False) as s:
+        case_id = cases.find_case(s, args.case).id
+        docs = reading.case_documents(s, case_id, args.state)
+        summary = reading.reading_summary(s, case_id)
+    if args.json:
+        _print_json([d.as_json() for d in docs])
+        return 0
+    for d in docs:
+        print(f"{d.id:>5}  {reading.STATE_WORDS[d.reading]:<12} {d.title}")
+    print(summary.as_text())
+    return 0
+
+
+def cmd_mark(args: argparse.Namespace) -> int:
+    from casefile.services import reading
+
+    ws = _open(args)
+    with ws.transaction() as s:
+        done = reading.mark_documents(s, args.ids, args.state)
+    print(done.message)
+    return 0
+
+
 def cmd_duplicates(args: argparse.Namespace) -> int:
     from casefile.services import cases, duplicates
 
@@ -1207,6 +1250,7 @@ COMMANDS = {
     "case": cmd_case, "import": cmd_import, "extract": cmd_extract, "items": cmd_items,
     "item": cmd_item,
     "followups": cmd_followups, "claims": cmd_claims, "duplicates": cmd_duplicates,
+    "documents": cmd_documents, "mark": cmd_mark,
     "search": cmd_search, "brief": cmd_brief,
     "demo": cmd_demo, "reindex": cmd_reindex, "suggestions": cmd_suggestions,
     "suggest": cmd_suggest, "workspace": cmd_workspace, "backup": cmd_backup,

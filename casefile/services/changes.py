@@ -136,6 +136,7 @@ ACTION_MODULES: tuple[str, ...] = (
     "casefile.services.case_actions",
     "casefile.services.trash",
     "casefile.services.team",
+    "casefile.services.reading",
 )
 
 

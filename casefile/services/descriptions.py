@@ -402,15 +402,15 @@ def _sentences_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The span of the sentence holding ``text[start:end]`` and, when the next sentence starts
     with a personal pronoun ("Her phone is …"), of that one too."""
     begin = 0
-    for m in _SENTENCE_END.finditer(text, 0, start):
-        begin = m.end()
-    m = _SENTENCE_END.search(text, end)
-    if m is None:
+    for before in _SENTENCE_END.finditer(text, 0, start):
+        begin = before.end()
+    after = _SENTENCE_END.search(text, end)
+    if after is None:
         return begin, len(text)
-    stop = m.end()
+    stop = after.end()
     if _PRONOUN_START.match(text, stop):
-        m = _SENTENCE_END.search(text, stop)
-        stop = len(text) if m is None else m.end()
+        after = _SENTENCE_END.search(text, stop)
+        stop = len(text) if after is None else after.end()
     return begin, stop
 
 

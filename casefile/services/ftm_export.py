@@ -101,6 +101,8 @@ if TYPE_CHECKING:
 #: Organization kinds exported as ``PublicBody`` / ``Company``; the others as ``Organization``.
 PUBLIC_BODY_KINDS = ("law enforcement agency", "government body", "government agency", "court")
 COMPANY_KINDS = ("company",)
+#: The keyword that carries a document's reading state ("reading: relevant").
+READING_KEYWORD = "reading: "
 #: Document mime types exported as ``Pages`` (paged formats Aleph shows page by page).
 PAGED_MIME = ("application/pdf",
               "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -361,6 +363,7 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
         e.add("keywords", doc.doc_kind)
         if doc.status != "obtained":
             e.add("keywords", doc.status)
+        e.add("keywords", READING_KEYWORD + doc.reading)
         # legal (a profile with notes: readers inside the review) gets the text, names
         # substituted and descriptions cut; public none that names a source (module docstring)
         if chosen.source_details or chosen.notes or not d.names_pseudonym(doc.text):

@@ -58,6 +58,7 @@ from casefile.services.ftm_export import (
     FTM_ID_LINE,
     JURISDICTION,
     PRECISION_KEYWORDS,
+    READING_KEYWORD,
     SHA256,
     STATUS_REASON,
 )
@@ -70,6 +71,7 @@ from casefile.store.items import (
     ORGANIZATION_KINDS,
     QUESTION_KINDS,
     QUESTION_STATUSES,
+    READING_STATES,
 )
 
 if TYPE_CHECKING:
@@ -443,6 +445,11 @@ def _document(imp: _Importer, e: EntityProxy) -> None:
         "import_notes": ["imported from a FollowTheMoney entity: the text and metadata are "
                          "here, the original file is not"],
     }
+    reading = next((k.removeprefix(READING_KEYWORD) for k in keywords
+                    if k.startswith(READING_KEYWORD)
+                    and k.removeprefix(READING_KEYWORD) in READING_STATES), None)
+    if reading is not None:
+        extra["reading"] = reading
     doc = imp.store("document", e, title, {k: v for k, v in fields.items() if v},
                     extra=extra)
     imp.documents.add(doc.id)

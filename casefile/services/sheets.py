@@ -118,14 +118,14 @@ def case_tables(session: Session, case_id: int, *, include_confidential: bool = 
         places.rows.append([pl.id, d.name_of(pl), aliases(pl.aliases), pl.confidential,
                             notes(pl)])
     docs = Table("documents", ["id", "title", "kind", "author", "outlet", "published",
-                               "retrieved", "status", "url", "file name", "sha256",
-                               "confidential", "notes"])
+                               "retrieved", "status", "reading", "url", "file name",
+                               "sha256", "confidential", "notes"])
     for doc in of(Document):
         assert isinstance(doc, Document)
         docs.rows.append([doc.id, red(doc.title), doc.doc_kind, red(doc.author),
                           red(doc.outlet), _iso(doc.published), _iso(doc.retrieved), doc.status,
-                          d.url(doc.url), red(doc.filename), doc.sha256, doc.confidential,
-                          notes(doc)])
+                          doc.reading, d.url(doc.url), red(doc.filename), doc.sha256,
+                          doc.confidential, notes(doc)])
     events = Table("events", ["id", "title", "date", "precision", "end", "place",
                               "description", "confidential", "notes"])
     for e in of(Event):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, Boolean, CheckConstraint, ForeignKey, Integer, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from casefile.store.base import Base, utcnow
@@ -35,6 +35,7 @@ class Passage(Base):
     page: Mapped[int | None] = mapped_column(Integer)
     quote: Mapped[str] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(Text)
+    starred: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created: Mapped[datetime] = mapped_column(default=utcnow)
 
 

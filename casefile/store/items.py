@@ -28,6 +28,9 @@ DOCUMENT_KINDS = (
 )
 DOCUMENT_STATUSES = ("obtained", "expected", "requested")
 DATE_PRECISIONS = ("exact", "day", "month", "year", "approximate")
+#: A document's reading states (``Document.reading``): not yet read; read; read and relevant
+#: to the story; read and not relevant.
+READING_STATES = ("unread", "read", "relevant", "irrelevant")
 CLAIM_STATUSES = ("unverified", "single-source", "corroborated", "disputed", "false")
 QUESTION_KINDS = ("question", "expected record", "records request", "right of reply", "call back")
 QUESTION_STATUSES = ("open", "waiting", "answered", "dropped")
@@ -113,6 +116,8 @@ class Document(Item):
 
     ``page_starts`` lists the str offset at which each page starts (paged formats only).
     ``import_notes`` keeps remarks made while reading the file (e.g. the encoding assumed).
+    ``reading``: the reporter's reading state, one of :data:`READING_STATES`; ``read_at``
+    when it was first read or decided (UTC), None while unread.
     """
 
     __tablename__ = "documents"
@@ -135,6 +140,9 @@ class Document(Item):
     import_notes: Mapped[list[str]] = mapped_column(JSON, default=list)
     meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     parent_id: Mapped[int | None] = _ref()
+    reading: Mapped[str] = mapped_column(String(12), default="unread",
+                                         server_default="unread")
+    read_at: Mapped[dt.datetime | None] = mapped_column()
 
     __mapper_args__ = {"polymorphic_identity": "document", "inherit_condition": id == Item.id}
 

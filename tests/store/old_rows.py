@@ -17,3 +17,18 @@ def old_person(session: Session, case_id: int, title: str, notes: str | None = N
         .returning(Item.__table__.c.id)).scalar_one()
     session.execute(text("INSERT INTO people (id, aliases) VALUES (:i, '[]')"), {"i": person_id})
     return int(person_id)
+
+
+def old_document(session: Session, case_id: int, title: str, body: str, *,
+                 notes: str | None = None, outlet: str | None = None,
+                 sha256: str = "0" * 64) -> int:
+    """Add a plain-text document with only the columns every revision has (an ``items`` row
+    and a ``documents`` row); returns its id."""
+    doc_id = session.execute(insert(Item.__table__).values(
+        case_id=case_id, kind="document", title=title, notes=notes)
+        .returning(Item.__table__.c.id)).scalar_one()
+    session.execute(text(
+        "INSERT INTO documents (id, doc_kind, status, sha256, mime_type, text, outlet, "
+        "import_notes, meta) VALUES (:i, 'article', 'obtained', :sha, 'text/plain', :body, "
+        ":outlet, '[]', '{}')"), {"i": doc_id, "sha": sha256, "body": body, "outlet": outlet})
+    return int(doc_id)

@@ -10,9 +10,10 @@ from alembic import command
 from sqlalchemy import insert, text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case, Document, Item
+from casefile.store import Blob, Case, Item
 from casefile.store import search as search_backend
 from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
+from tests.store.old_rows import old_document
 
 OLD_ROWS = {
     "Łódź harbour audit": "The audit of the Łódź harbour found unpaid invoices.",
@@ -41,11 +42,7 @@ def test_workspace_made_at_0001_with_documents_is_reindexed_on_upgrade(url: str)
         s.flush()
         ids = {}
         for title, body in OLD_ROWS.items():
-            doc = Document(case_id=case.id, title=title, doc_kind="article", status="obtained",
-                           text=body, mime_type="text/plain", sha256="0" * 64)
-            s.add(doc)
-            s.flush()
-            ids[title] = doc.id
+            ids[title] = old_document(s, case.id, title, body)
         # the person's rows as 0001 had them (the Person class has columns added since)
         person_id = s.execute(insert(Item.__table__).values(
             case_id=case.id, kind="person", title="Seán O’Brien", notes="Harbour master")

@@ -10,10 +10,10 @@ from alembic import command
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case, Document
+from casefile.store import Blob, Case
 from casefile.store import search as search_backend
 from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
-from tests.store.old_rows import old_person
+from tests.store.old_rows import old_document, old_person
 
 MEMO = "The audit of the Łódź harbour found unpaid invoices.\n\nA second paragraph."
 
@@ -55,17 +55,13 @@ def test_workspace_made_at_0003_keeps_results_and_snippets_without_the_text_copy
         case = Case(title="Old case")
         s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
         s.flush()
-        memo = Document(case_id=case.id, title="Harbour audit", doc_kind="article",
-                        status="obtained", text=MEMO, mime_type="text/plain", sha256="0" * 64)
-        noted = Document(case_id=case.id, title="Noted", doc_kind="article", status="obtained",
-                         text="Zanzibar ledger entries.", notes="Call the clerk",
-                         outlet="Gazette", mime_type="text/plain", sha256="0" * 64)
-        s.add_all([memo, noted])
-        s.flush()
+        memo_id = old_document(s, case.id, "Harbour audit", MEMO)
+        noted_id = old_document(s, case.id, "Noted", "Zanzibar ledger entries.",
+                                notes="Call the clerk", outlet="Gazette")
         person_id = old_person(s, case.id, "Seán O’Brien", "Harbour master")
-        case_id, ids = case.id, {"memo": memo.id, "noted": noted.id, "person": person_id}
-        _index_as_0003(s, sqlite, memo.id, case.id, memo.title, MEMO)
-        _index_as_0003(s, sqlite, noted.id, case.id, noted.title,
+        case_id, ids = case.id, {"memo": memo_id, "noted": noted_id, "person": person_id}
+        _index_as_0003(s, sqlite, memo_id, case.id, "Harbour audit", MEMO)
+        _index_as_0003(s, sqlite, noted_id, case.id, "Noted",
                        "Call the clerk\nGazette\nZanzibar ledger entries.")
         _index_as_0003(s, sqlite, person_id, case.id, "Seán O’Brien", "Harbour master")
     engine.dispose()

@@ -11,10 +11,10 @@ from alembic import command
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case, Document
+from casefile.store import Blob, Case
 from casefile.store import search as search_backend
 from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
-from tests.store.old_rows import old_person
+from tests.store.old_rows import old_document, old_person
 
 CJK_DOC = "Memo\n港口の知事は来年度の予算について記者会見を開いた。"
 LATIN_DOC = "The harbour master kept the ledger."
@@ -61,11 +61,7 @@ def test_items_with_cjk_text_are_reindexed_on_upgrade(url: str) -> None:
         s.flush()
         ids = {}
         for name, body in (("cjk", CJK_DOC), ("latin", LATIN_DOC)):
-            doc = Document(case_id=case.id, title=name, doc_kind="article", status="obtained",
-                           text=body, mime_type="text/plain", sha256="0" * 64)
-            s.add(doc)
-            s.flush()
-            ids[name] = doc.id
+            ids[name] = old_document(s, case.id, name, body)
         ids["person"] = old_person(s, case.id, "City council", KOREAN_NOTES)
         _old_row(s, sqlite, ids["cjk"], case.id, "cjk", "", "memo")
         # "oldmarker": a word only this old row holds, gone if the row were written again

@@ -12,9 +12,10 @@ from sqlalchemy.orm import Session
 
 from casefile.services import cases, items
 from casefile.services.reindex import rebuild_search_index
-from casefile.store import Blob, Case, Document, search
+from casefile.store import Blob, Case, search
 from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
 from tests.store.helpers import add_documents
+from tests.store.old_rows import old_document
 
 DOCS = {
     "auditor": "The auditor signed the harbour accounts.",
@@ -110,15 +111,11 @@ def test_revision_0006_lists_the_words_of_a_workspace_indexed_before_it(tmp_path
         case = Case(title="Old case")
         s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
         s.flush()
-        doc = Document(case_id=case.id, title="Ledger", doc_kind="article", status="obtained",
-                       text=DOCS["auditor"], mime_type="text/plain", sha256="0" * 64)
-        s.add(doc)
-        s.flush()
+        doc_id = old_document(s, case.id, "Ledger", DOCS["auditor"])
         s.execute(text("INSERT INTO search_fts (rowid, title, body) VALUES (:i, :t, :b)"),
-                  {"i": doc.id, "t": "ledger", "b": " ".join(search.tokens(DOCS["auditor"]))})
+                  {"i": doc_id, "t": "ledger", "b": " ".join(search.tokens(DOCS["auditor"]))})
         s.execute(text("INSERT INTO search_fts_docs (item_id, case_id, title, body) "
-                       "VALUES (:i, :c, 'Ledger', '')"), {"i": doc.id, "c": case.id})
-        doc_id = doc.id
+                       "VALUES (:i, :c, 'Ledger', '')"), {"i": doc_id, "c": case.id})
     engine.dispose()
     ws = open_workspace(db_url=url)  # upgrades to head
     try:
