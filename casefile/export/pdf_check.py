@@ -65,11 +65,32 @@ class Finding:
 
 
 def normalize(text: str) -> str:
-    """``text`` folded for comparison: NFKC, casefolded, curly apostrophes straight, soft
-    hyphens dropped, every run of whitespace one space, stripped."""
+    """``text`` folded for comparison: NFKC, casefolded, diacritics of Latin letters dropped
+    ("Renée" reads "renee"), curly apostrophes straight, soft hyphens dropped, every run of
+    whitespace one space, stripped."""
     text = unicodedata.normalize("NFKC", text).replace("\u00ad", "")
     text = text.replace("\u2019", "'").replace("\u2018", "'").casefold()
+    if not text.isascii():
+        text = _LATIN_MARKS.sub("", unicodedata.normalize("NFKD", text))
+        text = unicodedata.normalize("NFC", text)
     return _SPACES.sub(" ", text).strip()
+
+
+#: A combining diacritic right after a Latin letter (what :func:`normalize` drops).
+_LATIN_MARKS = re.compile(r"(?<=[a-z])[\u0300-\u036f]+")
+
+
+class Protected(str):
+    """A protected string that may stand inside some names without counting: ``unless`` holds
+    names the export shows that contain it as a word ("Ibarra" is protected, "Linda Ibarra" is
+    a shown person's name). Behaves as the plain string everywhere else."""
+
+    unless: tuple[str, ...]
+
+    def __new__(cls, value: str, unless: Iterable[str] = ()) -> Protected:
+        obj = super().__new__(cls, value)
+        obj.unless = tuple(unless)
+        return obj
 
 
 def pdf_places(pdf: Path | bytes) -> Iterator[tuple[str, str]]:
@@ -163,11 +184,25 @@ def _as_text(value: object) -> str:
 
 
 def _patterns(protected: Iterable[str]) -> list[tuple[str, re.Pattern[str]]]:
+    """A whole-word regex of each protected string as :func:`normalize` folds it (an
+    underscore separates words, as in a file name "notes_Name_2026.txt"); for a
+    :class:`Protected`, not where it stands inside one of its ``unless`` names."""
     out: list[tuple[str, re.Pattern[str]]] = []
     for text in dict.fromkeys(protected):
         folded = normalize(text)
-        if folded:
-            out.append((text, re.compile(rf"(?<!\w){re.escape(folded)}(?!\w)")))
+        if not folded:
+            continue
+        around = ""
+        for name in getattr(text, "unless", ()):  # not where the whole name stands
+            whole = normalize(name)
+            at = whole.find(folded)
+            if at < 0:
+                continue
+            before, after = whole[:at], whole[at + len(folded):]
+            behind = f"(?<={re.escape(before)})" if before else ""
+            around += f"(?!{behind}{re.escape(folded + after)}(?![^\\W_]))"
+        out.append((text, re.compile(
+            rf"(?<![^\W_]){around}{re.escape(folded)}(?![^\W_])")))
     return out
 
 

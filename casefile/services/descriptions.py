@@ -41,6 +41,7 @@ Pure functions on strings: no database, no Qt.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -110,11 +111,15 @@ class Describer:
     """What :func:`strip_descriptions` works with for one export: ``anchors`` (a regex of the
     confidential people's names and pseudonyms, longest first, or None), ``descriptors`` (a
     regex of the strings replaced by "[withheld]" everywhere, or None) and ``role_words`` (the
-    lower-case words that make the words before a name a role)."""
+    lower-case words that make the words before a name a role); ``keep`` (a regex of shown
+    people's names that hold an anchor's word, or None)."""
 
     anchors: re.Pattern[str] | None
     descriptors: re.Pattern[str] | None
     role_words: frozenset[str]
+    #: Names of people the export shows that hold an anchor's word ("Linda Ibarra" when the
+    #: source is "José Ibarra"): an anchor inside one of them is not the source.
+    keep: re.Pattern[str] | None = None
 
 
 def loose(text: str) -> str:
@@ -135,12 +140,12 @@ def alternation(strings: Iterable[str]) -> re.Pattern[str] | None:
     if not ordered:
         return None
     alternatives = "|".join(loose(s) for s in ordered)
-    return re.compile(rf"(?<!\w)(?P<name>{alternatives})(?P<possessive>['\u2019]s)?(?!\w)",
-                      re.IGNORECASE)
+    return re.compile(rf"(?<![^\W_])(?P<name>{alternatives})(?P<possessive>['\u2019]s)?"
+                      r"(?![^\W_])", re.IGNORECASE)
 
 
 def describer(anchors: Iterable[str], descriptors: Iterable[str],
-              roles: Iterable[str] = ()) -> Describer:
+              roles: Iterable[str] = (), keep: Iterable[str] = ()) -> Describer:
     """The :class:`Describer` of an export: ``anchors`` the names (and pseudonyms) of its
     confidential people, ``descriptors`` the strings withheld wherever they are, ``roles``
     their roles (each word of a role counts as a role word before a name)."""
@@ -149,7 +154,8 @@ def describer(anchors: Iterable[str], descriptors: Iterable[str],
         words.update(title.split())
     for role in roles:
         words.update(w.casefold().strip("(),") for w in role.split())
-    return Describer(alternation(anchors), alternation(descriptors), frozenset(words))
+    return Describer(alternation(anchors), alternation(descriptors), frozenset(words),
+                     alternation(keep))
 
 
 def _is_role_word(word: str, d: Describer) -> bool:
@@ -294,9 +300,12 @@ def cuts(text: str, d: Describer) -> list[Cut]:
     if d.anchors is None or not text:
         return []
     out: list[Cut] = []
-    for m in d.anchors.finditer(text):
+    for m in anchor_matches(text, d):
         start, end = m.span()
         found: list[str] = []
+        block = _signature_block(text, start, end)
+        if block is not None:
+            out.append(block)
         # before the name: an appositive ("the school resource officer, X,") or a role
         after_name = text[end:end + 2]
         app = _appositive_before(text, start) if after_name.startswith(",") else None
@@ -331,6 +340,46 @@ def cuts(text: str, d: Describer) -> list[Cut]:
         else:
             merged.append(c)
     return merged
+
+
+def anchor_matches(text: str, d: Describer) -> list[re.Match[str]]:
+    """The anchors' matches in ``text``, without those inside a kept name (``d.keep``)."""
+    if d.anchors is None:
+        return []
+    kept = [m.span() for m in d.keep.finditer(text)] if d.keep is not None else []
+    return [m for m in d.anchors.finditer(text)
+            if not any(a <= m.start() and m.end() <= b for a, b in kept)]
+
+
+#: A signature block: the lines under a line that holds only the name (after "--", "Best," or
+#: the like), up to a blank line; at most this many lines of at most this many characters.
+SIGNATURE_LINES = 6
+SIGNATURE_LINE_CHARS = 80
+_SIGN_OFF = re.compile(r"^[\s>]*(?:--+|\u2014|\u2013|[A-Z][\w ]{0,20},)?\s*$")
+
+
+def _signature_block(text: str, start: int, end: int) -> Cut | None:
+    """The lines of a signature block under the name at ``text[start:end]`` (title,
+    organization, phone, address), as a Cut, or None when the name does not stand alone on
+    its line or no short lines follow it."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if line_end < 0 or not _SIGN_OFF.match(text[line_start:start]) \
+            or text[end:line_end].strip(" ,.;:\t\r"):
+        return None
+    pos = stop = line_end
+    for _ in range(SIGNATURE_LINES):
+        nxt = text.find("\n", pos + 1)
+        line = text[pos + 1: nxt if nxt >= 0 else len(text)]
+        if not line.strip() or len(line) > SIGNATURE_LINE_CHARS:
+            break
+        stop = nxt if nxt >= 0 else len(text)
+        if nxt < 0:
+            break
+        pos = nxt
+    if stop == line_end:
+        return None
+    return Cut(line_end, stop, [])
 
 
 def strip_descriptions(text: str, d: Describer) -> str:
@@ -375,6 +424,12 @@ CONTACT_IN_TEXT = re.compile(
     r"|(?<![\w.-])\+?\(?\d[\d\s().-]{5,}\d(?![\w-])",
     re.IGNORECASE)
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+def _plain(text: str) -> str:
+    """``text`` case-folded, accents dropped, letters and digits only."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in folded if c.isalnum() and not unicodedata.combining(c))
+
+
 #: The end of a sentence (or a line), for the sentences around a name.
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n")
 
@@ -414,17 +469,25 @@ def _sentences_around(text: str, start: int, end: int) -> tuple[int, int]:
     return begin, stop
 
 
-def derive(texts: Iterable[str], d: Describer) -> set[str]:
+def derive(texts: Iterable[str], d: Describer, name_words: Iterable[str] = ()) -> set[str]:
     """Every string :func:`cuts` withholds around the anchors in ``texts``: the descriptions a
     case's own documents and notes give of its confidential people (module docstring), and the
     contact details written in the sentence that names one of them or in a pronoun sentence
-    after it (an e-mail address, spelled out or not, a phone number, a handle)."""
+    after it (an e-mail address, spelled out or not, a phone number, a handle), and anywhere in
+    the texts an e-mail address or handle whose name part holds one of ``name_words`` (the
+    confidential people's names, 4 letters or more)."""
     found: set[str] = set()
+    parts = [w for w in {_plain(w) for w in name_words} if len(w) >= MIN_DERIVED_CHARS]
     for text in texts:
         if not text:
             continue
+        if parts:  # an address or handle built from a name ("jibarra@…"), wherever it is
+            for piece in contacts_in(text):
+                local = _plain(re.split(r"@|\s+at\s+|\s*[(\[]at[)\]]", piece)[0])
+                if any(w in local for w in parts):
+                    found.add(piece)
         if d.anchors is not None:  # contact details in the sentence naming them, or the next
-            for m in d.anchors.finditer(text):
+            for m in anchor_matches(text, d):
                 begin, stop = _sentences_around(text, *m.span())
                 found.update(contacts_in(text[begin:stop]))
         for c in cuts(text, d):

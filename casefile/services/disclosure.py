@@ -56,12 +56,15 @@ the calendar of the same case.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from casefile.export.pdf_check import Protected
 from casefile.export.profiles import DEFAULT_PROFILE, PROFILES, ExportProfile, get_profile
 from casefile.services.descriptions import (
     JOB_WORDS,
@@ -80,6 +83,9 @@ __all__ = [
 ]
 
 WITHHELD = "[withheld]"
+#: The "replacement" of a shown person's name that holds a protected word ("Linda Ibarra" when
+#: the source is "José Ibarra"): it is printed as it is (:func:`disclosure_for`).
+KEEP = "\x00keep"
 
 #: The relations of the evidence links of a pseudonymous person an export prints (module
 #: docstring: mentions and context links would locate or describe them).
@@ -141,7 +147,11 @@ def names_of(item: Item) -> set[str]:
 
 
 def _fold(text: str) -> str:
-    return " ".join(text.replace("\u2019", "'").replace("\u2018", "'").casefold().split())
+    """``text`` compared as a name: apostrophes straight, case folded, diacritics dropped,
+    spacing squashed."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").casefold()
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join(text.split())
 
 
 #: Hyphens and dashes a name's parts may be joined by as written (Word's non-breaking hyphen
@@ -159,16 +169,41 @@ def _phone_pattern(number: str) -> str:
     return r"(?:\+?\d{1,3}[\s().-]*)?\(?" + r"[\s().-]*".join(digits)
 
 
+@cache
+def _accented() -> dict[str, str]:
+    """Base Latin letter -> the letters written with it and a diacritic (Latin-1 and Latin
+    Extended-A/B: "e" -> "èéêëēĕėęě…")."""
+    out: dict[str, str] = {}
+    for cp in range(0xC0, 0x250):
+        ch = chr(cp)
+        base = unicodedata.normalize("NFKD", ch)[0].lower()
+        if base != ch.lower() and base.isascii() and base.isalpha():
+            out[base] = out.get(base, "") + ch
+    return out
+
+
+def _letter(c: str) -> str:
+    """A regex for one letter of a name: itself, its letter without a diacritic and every
+    accented form of that ("é" and "e" both match "e", "é", "è"…)."""
+    base = unicodedata.normalize("NFKD", c)[0].lower()
+    variants = _accented().get(base) if base.isascii() and base.isalpha() else None
+    if not variants:
+        return re.escape(c)
+    return "[" + base + base.upper() + variants + "]"
+
+
 def _loose(name: str) -> str:
-    """A regex for ``name``: any case, curly or straight apostrophes, its parts joined by any
-    run of spacing or hyphens (a line break, "Okonkwo Lind" or "Okonkwo\u2011Lind" for
-    "Okonkwo-Lind"); a phone number with any separators (:func:`_phone_pattern`)."""
+    """A regex for ``name``: any case, with or without its diacritics ("Renee" for "Renée",
+    "José" for "Jose"), curly or straight apostrophes, its parts joined by any run of spacing
+    or hyphens (a line break, "Okonkwo Lind" or "Okonkwo\u2011Lind" for "Okonkwo-Lind"); a
+    phone number with any separators (:func:`_phone_pattern`)."""
     if _PHONE.fullmatch(name) and sum(c.isdigit() for c in name) >= 7:
         return _phone_pattern(name)
     parts = []
     for word in re.split(rf"[\s{_JOINERS}]+", name):
         if word:
-            parts.append(re.escape(word).replace("'", "['\u2018\u2019]"))
+            parts.append("".join("['\u2018\u2019]" if c in "'\u2018\u2019" else _letter(c)
+                                 for c in word))
     return rf"[\s{_JOINERS}]+".join(parts)
 
 
@@ -263,6 +298,8 @@ class Disclosure:
         def replace(match: re.Match[str]) -> str:
             found = match.group("name")
             new = self._replacements.get(_fold(found)) or self._replacement_of(found)
+            if new == KEEP:  # a shown person's name holding a protected word
+                return match.group()
             if quoted and not new.startswith("["):
                 new = f"[{new}]"
             return new + (match.group("possessive") or "")
@@ -288,7 +325,7 @@ class Disclosure:
         """True when ``text`` (as written, before substitution) names a pseudonymous person."""
         if not text or self._pattern is None or not self.pseudonyms:
             return False
-        sources = set(self.pseudonyms.values())
+        sources = set(self.pseudonyms.values()) - {KEEP}
         if self._initials_pattern is not None and any(
                 self._initials.get(m.group()) in sources
                 for m in self._initials_pattern.finditer(text)):
@@ -402,10 +439,13 @@ def _role_parts(role: str | None) -> list[str]:
 
 def identifying_strings(person: Person) -> list[str]:
     """What the person's own fields give to withhold besides their names: the role and its
-    parts (and "the clerk" for a role "procurement clerk"), the reporter's identifying phrases,
-    and the contact details in their contact field and their notes."""
+    parts, its last words ("permits clerk" of "deputy permits clerk", and "the clerk"), the
+    reporter's identifying phrases, and the contact details in their contact field and their
+    notes."""
     out = _role_parts(person.role)
     for part in list(out):
+        words = part.split()
+        out += [" ".join(words[i:]) for i in range(1, len(words) - 1)]  # "permits clerk"
         out += role_heads(part, JOB_ROLE_WORDS)
     out += [" ".join(p.split()) for p in (person.identifying_phrases or []) if p and p.strip()]
     out += contact_pieces(person.contact) + contact_pieces(person.notes)
@@ -493,24 +533,39 @@ def disclosure_for(
         if isinstance(item, Person) and (item.id in hidden_people
                                          or not chosen.contact_details):
             protect(contact_pieces(item.contact), WITHHELD)
+    # a shown person's full name that holds a protected word ("Linda Ibarra" beside the source
+    # "José Ibarra") is printed as it is: it names her, not the source (the bare word is still
+    # replaced, and the self-check skips the word only inside that name)
+    protected_words = {w for key in replacements for w in key.split()}
+    kept = sorted({" ".join(n.split()) for i in ordered if isinstance(i, Person)
+                   and i.id not in hidden_people and not i.confidential
+                   for n in names_of(i) if len(n.split()) >= 2
+                   and protected_words & set(_fold(n).split())
+                   and _fold(n) not in replacements})
     describe: Describer | None = None
+    name_words = [w for n in anchors for w in n.split() if not n.startswith("Source ")]
     if anchors:
-        describe = describer(anchors, descriptors, roles)
+        describe = describer(anchors, descriptors, roles, kept)
         shared = {_fold(n) for i in ordered if isinstance(i, Organization) and i.id not in alone
                   and not i.confidential for n in names_of(i)}
-        derived = {s for s in derive(_case_texts(ordered), describe) if _fold(s) not in shared}
+        derived = {s for s in derive(_case_texts(ordered), describe, name_words)
+                   if _fold(s) not in shared}
         descriptors = [*descriptors, *sorted(derived)]
-        describe = describer(anchors, descriptors, roles)
+        describe = describer(anchors, descriptors, roles, kept)
     longest_first = tuple(sorted(originals.values(), key=lambda n: (-len(n), n)))
     folded_names = set(originals)
     extra = [d for d in dict.fromkeys(descriptors) if _fold(d) not in folded_names]
-    protected = tuple(sorted({*longest_first, *forbidden, *extra, *initial_forms},
-                             key=lambda n: (-len(n), n)))
+    protected = tuple(sorted({*(_unless(n, kept) for n in longest_first), *forbidden, *extra,
+                              *initial_forms}, key=lambda n: (-len(n), n)))
+    for name in kept:
+        replacements.setdefault(_fold(name), KEEP)
     pattern = None
     if originals:
-        alternatives = "|".join(_loose(n) for n in longest_first)  # longest first
+        every = sorted({*longest_first, *kept}, key=lambda n: (-len(n), n))  # longest first
+        alternatives = "|".join(_loose(n) for n in every)
         pattern = re.compile(
-            rf"(?<!\w)(?P<name>{alternatives})(?P<possessive>['\u2019]s)?(?!\w)", re.IGNORECASE)
+            rf"(?<![^\W_])(?P<name>{alternatives})(?P<possessive>['\u2019]s)?(?![^\W_])",
+            re.IGNORECASE)
     return Disclosure(
         profile=chosen,
         hidden=frozenset(i.id for i in confidential if i.id not in pseudonyms),
@@ -522,6 +577,14 @@ def disclosure_for(
         _initials=initial_forms,
         _initials_pattern=_initials_pattern(initial_forms),
     )
+
+
+def _unless(name: str, kept: Sequence[str]) -> str:
+    """``name`` as a protected string; a :class:`Protected` carrying the kept names that hold
+    it as a word (the self-check does not count it inside them)."""
+    word = _fold(name)
+    inside = [k for k in kept if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", _fold(k))]
+    return Protected(name, inside) if inside else name
 
 
 def case_evidenced(session: Session, case_id: int) -> EvidenceSpans:
