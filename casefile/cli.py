@@ -1326,6 +1326,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("casefile: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `casefile … | head`: the reader stopped; the work is done
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the exit's flush cannot fail again
+        return 0
     except Exception as exc:  # a bug: still one line, the traceback only on request
         if os.environ.get("CASEFILE_DEBUG"):
             traceback.print_exc()
