@@ -1070,18 +1070,18 @@ def cmd_claims(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     from casefile.services import cases
-    from casefile.store import search
+    from casefile.services.search import search_workspace
 
     ws = _open(args)
     with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id if args.case else None
-        hits = search.search(s, args.query, case_id)
+        hits = search_workspace(s, args.query, case_id, limit=50).hits
     if args.json:
         _print_json([{"item_id": h.item_id, "case_id": h.case_id, "kind": h.kind,
-                      "title": h.title, "snippet": h.snippet} for h in hits])
+                      "title": h.title, "snippet": h.marked_snippet} for h in hits])
         return 0
     for h in hits:
-        print(f"{h.item_id:>5}  {h.kind:<12} {h.title}\n       {h.snippet}")
+        print(f"{h.item_id:>5}  {h.kind:<12} {h.title}\n       {h.marked_snippet}")
     if not hits:
         print("no results")
     return 0
