@@ -113,6 +113,7 @@ FORBIDDEN = (
     _arrow("ingest -> extract, services, export", "ingest",
            frozenset({"extract", "services", "export"})),
     _arrow("extract -> services, export", "extract", frozenset({"services", "export"})),
+    _arrow("shared -> any layer", "shared", frozenset(LAYERS)),
 )
 
 
@@ -161,11 +162,19 @@ PLANTED = {
                                             "from casefile.extract import people\n"),
     "extract -> services, export": ("extract/types.py",
                                     "from casefile.services.items import get_item\n"),
+    "shared -> any layer": ("filenames.py", "def f():\n    from casefile.store import Item\n"),
 }
 
 
 def test_every_forbidden_arrow_has_a_planted_import() -> None:
     assert sorted(PLANTED) == sorted(a.name for a in FORBIDDEN)
+
+
+def test_architecture_md_lists_exactly_the_forbidden_arrows() -> None:
+    text = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    table = text[text.index("| forbidden arrow | why |"):]
+    listed = re.findall(r"^\| `([^`]+)` \|", table.split("\n\n")[0], re.MULTILINE)
+    assert sorted(listed) == sorted(a.name for a in FORBIDDEN)
 
 
 @pytest.fixture(scope="module")
