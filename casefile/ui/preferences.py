@@ -58,13 +58,13 @@ class PreferencesDialog(QDialog):
     be used (OK is disabled while it cannot). :meth:`model` is the choice (None: default)."""
 
     def __init__(self, current: str | None, parent: QWidget | None = None) -> None:
+        from casefile.services.suggestion_models import default_choice  # when first opened
+
         super().__init__(parent)
         self.setWindowTitle("Preferences")
         self.setObjectName("preferences_dialog")
         self.model_edit = QLineEdit(current or "")
         self.model_edit.setObjectName("suggestion_model_edit")
-        from casefile.services.suggestion_models import default_choice
-
         self.model_edit.setPlaceholderText(f"default ({default_choice()})")
         self.model_edit.setToolTip(
             "The spaCy pipeline that suggests names in imported documents: blank for the "
