@@ -75,7 +75,9 @@ def under_reported(done: Written, reported: Changes) -> list[str]:
 
     - an item row (``items`` or its kind's table) inserted: its id in ``created``, its kind in
       ``kinds``; deleted: in ``deleted``; updated: in any of the three, its kind in ``kinds``;
-      a follow-up's status history counts as its follow-up updated;
+      a follow-up's status history counts as its follow-up updated; a document's own row
+      updated (its text, pages, published date): also in ``documents`` (its page pane
+      reloads from that);
     - a relationship written: both of its items as updated (or created, deleted), their kinds;
     - a passage or evidence link written: ``evidence``, and its document in ``documents`` (or
       created, deleted);
@@ -99,6 +101,9 @@ def under_reported(done: Written, reported: Changes) -> list[str]:
         for how in ("inserted", "deleted", "updated"):
             for (item_id,) in getattr(done, how).get(table, ()):
                 item(item_id, how if table == "items" else "updated", table)
+    for (doc,) in done.updated.get("documents", ()):
+        if doc not in reported.documents:
+            problems.append(f"document {doc} updated (documents) but not in documents")
     for key in done.touched("question_status_changes"):
         item(done.rows["question_status_changes"][key]["question_id"], "updated",
              "status history")
