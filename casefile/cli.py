@@ -843,11 +843,10 @@ def _check_model(model: str | None) -> None:
     """Load a chosen spaCy model (``--model``, else $CASEFILE_SPACY_MODEL) before anything is
     imported, so a missing one is one error (ModelError) rather than one per file."""
     try:
-        from casefile.extract.model import chosen_model, load_pipeline
+        from casefile.services.suggestion_models import load_chosen_model
     except ImportError:
         return
-    if chosen_model(model) is not None:
-        load_pipeline(model)
+    load_chosen_model(model)
 
 
 def _suggest(ws: Any, document_id: int, model: str | None = None,
@@ -872,15 +871,11 @@ def _suggest(ws: Any, document_id: int, model: str | None = None,
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from casefile.extract import extract_suggestions
-    from casefile.ingest import ingest_file
+    from casefile.services.suggestions import extract_file
 
-    _data, ingested = ingest_file(Path(args.file), password=args.password)
-    published = args.published or (
-        date.fromisoformat(ingested.published) if ingested.published else None
-    )
-    result = extract_suggestions(ingested.text, published,
-                                 mode="rules" if args.rules_only else "auto", model=args.model)
+    result = extract_file(Path(args.file), published=args.published or None,
+                          mode="rules" if args.rules_only else "auto", model=args.model,
+                          password=args.password)
     if args.json:
         _print_json(result)
         return 0

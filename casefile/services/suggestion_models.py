@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from casefile.extract.model import ModelError
 
-__all__ = ["ModelError", "check_model", "default_choice", "extractor_available"]
+__all__ = ["ModelError", "check_model", "default_choice", "extractor_available",
+           "load_chosen_model"]
 
 
 def extractor_available() -> bool:
@@ -43,3 +44,13 @@ def default_choice() -> str:
     from casefile.extract.model import chosen_model, default_model_name
 
     return chosen_model() or default_model_name() or "rules only: no model installed"
+
+
+def load_chosen_model(model: str | None) -> None:
+    """Load the chosen spaCy model (``model``, else ``$CASEFILE_SPACY_MODEL``) now, so a
+    missing one is one :class:`ModelError` before anything is imported rather than one per
+    file; nothing when no model is chosen (the default loads on first use)."""
+    from casefile.extract.model import chosen_model, load_pipeline
+
+    if chosen_model(model) is not None:
+        load_pipeline(model)
