@@ -102,6 +102,7 @@ def _arrow(name: str, sources: str | frozenset[str], targets: str | frozenset[st
 FORBIDDEN = (
     _arrow("ui -> ingest", "ui", "ingest"),
     _arrow("ui -> extract", "ui", "extract"),
+    _arrow("ui -> cli", "ui", "cli"),
     _arrow("extract -> store", "extract", "store"),
     _arrow("ingest -> store", "ingest", "store"),
     _arrow("store -> services", "store", "services"),
@@ -148,6 +149,7 @@ def crossings(sources: dict[str, tuple[str, bool]], arrow: Arrow) -> list[str]:
 PLANTED = {
     "ui -> ingest": ("ui/viewer.py", "def f():\n    from casefile.ingest.pdf import X\n"),
     "ui -> extract": ("ui/items.py", "from ..extract import model\n"),
+    "ui -> cli": ("ui/app.py", "from casefile.cli_tables import x\n"),
     "extract -> store": ("extract/people.py", "import casefile.store.items\n"),
     "ingest -> store": ("ingest/pdf.py",
                         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
