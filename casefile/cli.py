@@ -864,11 +864,10 @@ def _check_model(model: str | None) -> None:
     """Load a chosen spaCy model (``--model``, else $CASEFILE_SPACY_MODEL) before anything is
     imported, so a missing one is one error (ModelError) rather than one per file."""
     try:
-        from casefile.extract.model import chosen_model, load_pipeline
+        from casefile.services.suggestion_models import load_chosen_model
     except ImportError:
         return
-    if chosen_model(model) is not None:
-        load_pipeline(model)
+    load_chosen_model(model)
 
 
 def _suggest(ws: Any, document_id: int, model: str | None = None,
@@ -893,15 +892,11 @@ def _suggest(ws: Any, document_id: int, model: str | None = None,
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from casefile.extract import extract_suggestions
-    from casefile.ingest import ingest_file
+    from casefile.services.suggestions import extract_file
 
-    _data, ingested = ingest_file(Path(args.file), password=args.password)
-    published = args.published or (
-        date.fromisoformat(ingested.published) if ingested.published else None
-    )
-    result = extract_suggestions(ingested.text, published,
-                                 mode="rules" if args.rules_only else "auto", model=args.model)
+    result = extract_file(Path(args.file), published=args.published or None,
+                          mode="rules" if args.rules_only else "auto", model=args.model,
+                          password=args.password)
     if args.json:
         _print_json(result)
         return 0
@@ -1137,18 +1132,18 @@ def cmd_duplicates(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     from casefile.services import cases
-    from casefile.store import search
+    from casefile.services.search import search_workspace
 
     ws = _open(args)
     with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id if args.case else None
-        hits = search.search(s, args.query, case_id)
+        hits = search_workspace(s, args.query, case_id, limit=50).hits
     if args.json:
         _print_json([{"item_id": h.item_id, "case_id": h.case_id, "kind": h.kind,
-                      "title": h.title, "snippet": h.snippet} for h in hits])
+                      "title": h.title, "snippet": h.marked_snippet} for h in hits])
         return 0
     for h in hits:
-        print(f"{h.item_id:>5}  {h.kind:<12} {h.title}\n       {h.snippet}")
+        print(f"{h.item_id:>5}  {h.kind:<12} {h.title}\n       {h.marked_snippet}")
     if not hits:
         print("no results")
     return 0

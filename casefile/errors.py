@@ -20,6 +20,18 @@ class IngestError(CasefileError):
     """A file cannot be imported (missing, empty, unreadable, unsupported, too big, damaged)."""
 
 
+class PdfPasswordError(IngestError):
+    """The PDF is encrypted and the password is missing (``wrong`` False) or wrong (True);
+    raised by ``casefile.ingest``.
+
+    The window catches this to ask for a password; the CLI prints it (it names ``--password``).
+    """
+
+    def __init__(self, message: str, *, wrong: bool) -> None:
+        super().__init__(message)
+        self.wrong = wrong
+
+
 class NotFoundError(CasefileError):
     """A case, item, document or passage named by the user does not exist."""
 

@@ -1,54 +1,245 @@
-"""The rules of ARCHITECTURE.md that code can break: the layers (the core never imports Qt;
-only casefile/ui may), one way in for changes, one SQLite library per file, and comments that
-cite only what is in the repository."""
+"""The rules of ARCHITECTURE.md that code can break: the layers (one test per forbidden arrow,
+each with a self-test planting such an import), one way in for changes, one SQLite library per
+file, and comments that cite only what is in the repository."""
 
 from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "casefile"
-QT_PREFIXES = ("PySide6", "PyQt5", "PyQt6", "shiboken6", "casefile.ui")
 
 
-def qt_imports(source: str) -> list[str]:
-    """Names of Qt (or casefile.ui) modules imported anywhere in ``source``."""
-    found: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            found += [a.name for a in node.names if a.name.startswith(QT_PREFIXES)]
-        elif (isinstance(node, ast.ImportFrom) and node.module and node.level == 0
-              and node.module.startswith(QT_PREFIXES)):
-            found.append(node.module)
+# -- the layers (ARCHITECTURE.md, "Layers"): one test per forbidden arrow --------------------
+
+#: The layers of casefile, by the first part of a module's name under ``casefile`` (``cli``
+#: is cli.py, every cli_*.py and ``__main__``, which starts it). Modules outside them
+#: (errors, filenames, quoting, workers, offline) are shared by all and count as core.
+LAYERS = ("ui", "cli", "services", "ingest", "extract", "export", "store")
+CORE = frozenset({"services", "ingest", "extract", "export", "store", "shared"})
+QT_MODULES = ("PySide6", "PyQt5", "PyQt6", "shiboken6")
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a dotted module name: one of :data:`LAYERS`, ``"shared"`` for another
+    casefile module, ``"qt"`` for a Qt binding, None for anything else (stdlib, libraries)."""
+    parts = module.split(".")
+    if parts[0] in QT_MODULES:
+        return "qt"
+    if parts[0] != "casefile":
+        return None
+    if len(parts) == 1:
+        return "shared"
+    head = parts[1]
+    if head in ("cli", "__main__") or head.startswith("cli_"):
+        return "cli"
+    return head if head in LAYERS else "shared"
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One module imported by a source file: ``line``; ``in_function`` is True when the import
+    runs only when a function runs (not when the module is imported)."""
+
+    module: str
+    line: int
+    in_function: bool
+
+
+def imports_of(source: str, module: str, *, package: bool = False) -> list[Imported]:
+    """Every module ``source`` (the text of ``module``; ``package`` for an ``__init__``)
+    imports: at its top, in ``if`` blocks (``TYPE_CHECKING`` ones too: a type hint across a
+    forbidden arrow is a dependency all the same) and inside functions, relative imports
+    resolved. ``from a import b`` counts as ``a`` and ``a.b`` (b may be a module)."""
+    tree = ast.parse(source)
+    here = module.split(".") if package else module.split(".")[:-1]
+    found: list[Imported] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            names: list[str] = []
+            if isinstance(child, ast.Import):
+                names = [a.name for a in child.names]
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    parent = here[:len(here) - child.level + 1]
+                    base = ".".join([*parent, *([base] if base else [])])
+                names = [base] + [f"{base}.{a.name}" for a in child.names if a.name != "*"]
+            found.extend(Imported(n, child.lineno, in_function) for n in names if n)
+            visit(child, in_function or isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda))
+
+    visit(tree, False)
     return found
 
 
-def test_scanner_sees_qt_imports_in_any_form() -> None:
-    assert qt_imports("import PySide6") == ["PySide6"]
-    assert qt_imports("def f():\n    from PySide6.QtCore import Qt\n") == ["PySide6.QtCore"]
-    assert qt_imports("from casefile.ui.app import run_app") == ["casefile.ui.app"]
-    assert qt_imports("import sqlalchemy\nfrom casefile.store import Item") == []
+@dataclass(frozen=True)
+class Arrow:
+    """A dependency the architecture forbids: a module of a layer in ``sources`` importing a
+    module of a layer in ``targets`` (at import time only, when ``at_import_time``)."""
+
+    name: str
+    sources: frozenset[str]
+    targets: frozenset[str]
+    at_import_time: bool = False
 
 
-CORE_FILES = sorted(
-    p for p in PACKAGE.rglob("*.py")
-    if "ui" not in p.relative_to(PACKAGE).parts and p.name != "cli.py"
+def _arrow(name: str, sources: str | frozenset[str], targets: str | frozenset[str], *,
+           at_import_time: bool = False) -> Arrow:
+    def as_set(value: str | frozenset[str]) -> frozenset[str]:
+        return frozenset({value}) if isinstance(value, str) else value
+
+    return Arrow(name, as_set(sources), as_set(targets), at_import_time)
+
+
+#: Every forbidden arrow of ARCHITECTURE.md, "Layers" (the list there is this one).
+FORBIDDEN = (
+    _arrow("ui -> ingest", "ui", "ingest"),
+    _arrow("ui -> extract", "ui", "extract"),
+    _arrow("ui -> cli", "ui", "cli"),
+    _arrow("extract -> store", "extract", "store"),
+    _arrow("ingest -> store", "ingest", "store"),
+    _arrow("store -> services", "store", "services"),
+    _arrow("export -> services", "export", "services"),
+    _arrow("core -> Qt", CORE, frozenset({"qt", "ui"})),
+    _arrow("core -> cli", CORE, "cli"),
+    _arrow("cli -> ingest, extract", "cli", frozenset({"ingest", "extract"})),
+    _arrow("cli -> ui, Qt at import time", "cli", frozenset({"ui", "qt"}), at_import_time=True),
+    _arrow("store -> ingest, extract, export", "store",
+           frozenset({"ingest", "extract", "export"})),
+    _arrow("ingest -> extract, services, export", "ingest",
+           frozenset({"extract", "services", "export"})),
+    _arrow("extract -> services, export", "extract", frozenset({"services", "export"})),
+    _arrow("shared -> any layer", "shared", frozenset(LAYERS)),
 )
 
 
-@pytest.mark.parametrize("path", CORE_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_core_module_does_not_import_qt(path: Path) -> None:
-    assert qt_imports(path.read_text(encoding="utf-8")) == []
+def package_sources(root: Path) -> dict[str, tuple[str, bool]]:
+    """``{dotted module: (source, is a package __init__)}`` for every .py file under ``root``
+    (the ``casefile`` folder)."""
+    out: dict[str, tuple[str, bool]] = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if package else parts)
+        out[name] = (path.read_text(encoding="utf-8"), package)
+    return out
 
 
-def test_cli_imports_the_gui_only_inside_the_gui_command() -> None:
-    tree = ast.parse((PACKAGE / "cli.py").read_text(encoding="utf-8"))
-    top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
-    assert all(not qt_imports(ast.unparse(n)) for n in top_level)
-    assert len(CORE_FILES) > 20  # the scan really covers the core
+def crossings(sources: dict[str, tuple[str, bool]], arrow: Arrow) -> list[str]:
+    """``["module line N: imported", ...]`` for each import in ``sources`` along ``arrow``."""
+    found: list[str] = []
+    for module, (source, package) in sources.items():
+        if layer_of(module) not in arrow.sources:
+            continue
+        for imp in imports_of(source, module, package=package):
+            if layer_of(imp.module) in arrow.targets and not (
+                    arrow.at_import_time and imp.in_function):
+                found.append(f"{module} line {imp.line}: {imp.module}")
+    return sorted(set(found))
+
+
+#: For each arrow, a module of its source layer and what it plants there.
+PLANTED = {
+    "ui -> ingest": ("ui/viewer.py", "def f():\n    from casefile.ingest.pdf import X\n"),
+    "ui -> extract": ("ui/items.py", "from ..extract import model\n"),
+    "ui -> cli": ("ui/app.py", "from casefile.cli_tables import x\n"),
+    "extract -> store": ("extract/people.py", "import casefile.store.items\n"),
+    "ingest -> store": ("ingest/pdf.py",
+                        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                        "    from casefile.store import Document\n"),
+    "store -> services": ("store/search.py", "from casefile import services\n"),
+    "export -> services": ("export/sheets.py",
+                           "class T:\n    def m(self):\n"
+                           "        from casefile.services.sheets import Table\n"),
+    "core -> Qt": ("errors.py", "from PySide6.QtCore import Qt\n"),
+    "core -> cli": ("services/items.py", "from casefile.cli import main\n"),
+    "cli -> ingest, extract": ("cli.py", "def cmd():\n    from casefile.extract import model\n"),
+    "cli -> ui, Qt at import time": ("cli_trash.py", "from casefile.ui.app import run_app\n"),
+    "store -> ingest, extract, export": ("store/__init__.py", "from .. import export\n"),
+    "ingest -> extract, services, export": ("ingest/text.py",
+                                            "from casefile.extract import people\n"),
+    "extract -> services, export": ("extract/types.py",
+                                    "from casefile.services.items import get_item\n"),
+    "shared -> any layer": ("filenames.py", "def f():\n    from casefile.store import Item\n"),
+}
+
+
+def test_every_forbidden_arrow_has_a_planted_import() -> None:
+    assert sorted(PLANTED) == sorted(a.name for a in FORBIDDEN)
+
+
+def test_architecture_md_lists_exactly_the_forbidden_arrows() -> None:
+    text = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    table = text[text.index("| forbidden arrow | why |"):]
+    listed = re.findall(r"^\| `([^`]+)` \|", table.split("\n\n")[0], re.MULTILINE)
+    assert sorted(listed) == sorted(a.name for a in FORBIDDEN)
+
+
+@pytest.fixture(scope="module")
+def tree_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the casefile package's sources, to plant imports in."""
+    root = tmp_path_factory.mktemp("tree") / "casefile"
+    for path in PACKAGE.rglob("*.py"):
+        copy = root / path.relative_to(PACKAGE)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("arrow", FORBIDDEN, ids=lambda a: a.name)
+def test_layer_rule_catches_a_planted_import(arrow: Arrow, tree_copy: Path) -> None:
+    """Self-test: a copy of the tree with one forbidden import planted in it fails the rule,
+    at the planted line; the same import inside a function is allowed only where the arrow is
+    forbidden at import time alone."""
+    where, planted = PLANTED[arrow.name]
+    target = tree_copy / where
+    before = target.read_text(encoding="utf-8")
+    module = "casefile." + ".".join(Path(where).with_suffix("").parts).removesuffix(".__init__")
+    line = before.count("\n") + 1 + planted.count("\n")
+    try:
+        assert crossings(package_sources(tree_copy), arrow) == []  # the copy holds the rule
+        target.write_text(before + "\n" + planted, encoding="utf-8")
+        found = crossings(package_sources(tree_copy), arrow)
+        assert [f for f in found if f.startswith(f"{module} line {line}:")], found
+        if arrow.at_import_time:  # the same import run by a function only is allowed
+            target.write_text(before + "\ndef later():\n    " + planted, encoding="utf-8")
+            assert crossings(package_sources(tree_copy), arrow) == []
+    finally:
+        target.write_text(before, encoding="utf-8")
+
+
+@cache
+def _tree_sources() -> dict[str, tuple[str, bool]]:
+    return package_sources(PACKAGE)
+
+
+@pytest.mark.parametrize("arrow", FORBIDDEN, ids=lambda a: a.name)
+def test_layer_rule_holds(arrow: Arrow) -> None:
+    sources = _tree_sources()
+    assert sum(layer_of(m) in arrow.sources for m in sources) > 0  # the scan sees the layer
+    assert crossings(sources, arrow) == []
+
+
+def test_import_reader_resolves_every_form() -> None:
+    source = ("import PySide6.QtCore\nfrom . import search\nfrom ..ingest.pdf import X\n"
+              "def f():\n    import casefile.ui.app as app\n")
+    assert [(i.module, i.line, i.in_function)
+            for i in imports_of(source, "casefile.store.items")] == [
+        ("PySide6.QtCore", 1, False), ("casefile.store", 2, False),
+        ("casefile.store.search", 2, False), ("casefile.ingest.pdf", 3, False),
+        ("casefile.ingest.pdf.X", 3, False), ("casefile.ui.app", 5, True)]
+    assert imports_of("from .workspace import W\n", "casefile.store", package=True)[0] == \
+        Imported("casefile.store.workspace", 1, False)
+    assert [layer_of(m) for m in ("casefile.cli_trash", "casefile.cli", "casefile.errors",
+                                  "casefile.ui.app", "shiboken6", "sqlalchemy")] == [
+        "cli", "cli", "shared", "ui", "qt", None]
 
 
 # -- the window never builds a multi-step change itself (ARCHITECTURE.md, "One way in for

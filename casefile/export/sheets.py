@@ -1,4 +1,5 @@
-"""Write a case's tables (:class:`casefile.services.sheets.Table`) as CSV files or one .xlsx.
+"""Write a case's tables (:class:`Table`, built by :mod:`casefile.services.sheets`) as CSV files
+or one .xlsx.
 
 - CSV: one file per section, UTF-8 with a byte-order mark (so Excel reads accents and CJK),
   RFC 4180 quoting, ``\\r\\n`` line ends.
@@ -21,14 +22,24 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from casefile.export.errors import ExportError
 from casefile.export.files import write_private
 
-if TYPE_CHECKING:
-    from casefile.services.sheets import Cell, Table
+#: One cell of a table: plain values only (ISO 8601 strings for dates).
+Cell = str | int | bool | None
+
+
+@dataclass
+class Table:
+    """One section: ``name`` (file and sheet name, e.g. ``"people"``), ``columns`` (header
+    labels) and ``rows`` (each as long as ``columns``)."""
+
+    name: str
+    columns: list[str]
+    rows: list[list[Cell]] = field(default_factory=list)
 
 RISKY_START = ("=", "+", "-", "@", "\t", "\r")
 MAX_WIDTH = 60  # characters; longer cells wrap instead of widening the column

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
-from casefile.errors import IngestError
+from casefile.errors import IngestError, PdfPasswordError
 from casefile.ingest import budget
 from casefile.ingest.detect import PDF
 from casefile.ingest.pdf_text import (
@@ -54,17 +54,6 @@ _PLACEHOLDERS = {"", "anonymous", "unknown", "unspecified", "untitled", "none", 
 _STREAM_CHECK_MAX_BYTES = 50 * 1024**2  # beyond this, skip the (pure Python) stream check
 #: Held around every call into PDFium (it is not thread-safe); re-entrant.
 PDFIUM_LOCK = threading.RLock()
-
-
-class PdfPasswordError(IngestError):
-    """The PDF is encrypted and the password is missing (``wrong`` False) or wrong (True).
-
-    The window catches this to ask for a password; the CLI prints it (it names ``--password``).
-    """
-
-    def __init__(self, message: str, *, wrong: bool) -> None:
-        super().__init__(message)
-        self.wrong = wrong
 
 
 def _page_ranges(numbers: list[int]) -> str:

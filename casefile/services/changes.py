@@ -17,8 +17,12 @@ No Qt here.
 
 from __future__ import annotations
 
+import importlib
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib import resources
 from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
@@ -121,28 +125,34 @@ def run_step(session: Session, step: Step) -> Changes:
     return fn(session, **dict(step.params))
 
 
-#: Service modules that register step actions (imported before a step runs).
-ACTION_MODULES: tuple[str, ...] = (
-    "casefile.services.item_actions",
-    "casefile.services.evidence_actions",
-    "casefile.services.followup_actions",
-    "casefile.services.claim_actions",
-    "casefile.services.relationship_actions",
-    "casefile.services.decisions",
-    "casefile.services.rejections",
-    "casefile.services.published",
-    "casefile.services.table_import",
-    "casefile.services.ftm_import",
-    "casefile.services.case_actions",
-    "casefile.services.trash",
-    "casefile.services.team",
-    "casefile.services.reading",
-)
+_DECORATED = re.compile(r"^@action\(", re.MULTILINE)
+
+
+@cache
+def action_modules() -> tuple[str, ...]:
+    """The modules of casefile.services that register step actions: those whose source
+    applies :func:`action` (found by reading the package, so a new module of actions needs no
+    list kept by hand; a test checks this finds every module that registers one). Where the
+    package holds no sources (compiled only), every module of it."""
+    package = resources.files(__package__ or "casefile.services")
+    found, compiled = [], []
+    for entry in sorted(package.iterdir(), key=lambda e: e.name):
+        stem, _, suffix = entry.name.partition(".")
+        if suffix == "py" and _DECORATED.search(entry.read_text(encoding="utf-8")):
+            found.append(f"{__package__}.{stem}")
+        elif suffix.endswith("pyc") and stem != "__init__":
+            compiled.append(f"{__package__}.{stem}")
+    return tuple(found) if found or not compiled else tuple(sorted(set(compiled)))
 
 
 def _load_actions() -> None:
     """Import the service modules that register step actions (they register on import)."""
-    import importlib
-
-    for module in ACTION_MODULES:
+    for module in action_modules():
         importlib.import_module(module)
+
+
+def registered_actions() -> dict[str, Callable[..., Changes]]:
+    """Every registered step action, ``{name: function}`` (the modules of
+    :func:`action_modules` imported first)."""
+    _load_actions()
+    return dict(_ACTIONS)

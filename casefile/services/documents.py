@@ -61,6 +61,14 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def file_sha256(path: Path) -> str:
+    """SHA-256 (:func:`sha256_hex`) of the file at ``path``, read as an import reads it. Raises
+    IngestError for what cannot be imported (missing, a folder, empty, too big...)."""
+    from casefile.ingest.files import read_file
+
+    return sha256_hex(read_file(path))
+
+
 _BLOBS = Blob.metadata.tables["blobs"]
 _ITEMS = Item.metadata.tables["items"]
 _DOCUMENTS = Document.metadata.tables["documents"]

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
 from casefile.store.reader import Reader, session_reader
-from casefile.store.search import parse_query, phrase_text, search
+from casefile.store.search import mark, parse_query, phrase_text, search
 from casefile.store.textfind import first_match
 
 #: Most hits one search returns (the panel asks for fewer).
@@ -44,6 +44,12 @@ class SearchResult:
     snippet: str
     highlights: tuple[tuple[int, int], ...] = ()
     match: tuple[int, int] | None = None
+
+    @property
+    def marked_snippet(self) -> str:
+        """``snippet`` with each highlighted span between the index's markers
+        (:func:`casefile.store.search.mark`), as the command line prints it."""
+        return mark(self.snippet, self.highlights)
 
 
 @dataclass(frozen=True)

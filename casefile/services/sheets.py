@@ -20,7 +20,6 @@ out notes, and profiles without contact details print none; ``include_confidenti
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import select
@@ -28,6 +27,7 @@ from sqlalchemy.orm import Session, with_polymorphic
 
 from casefile.errors import ValidationError
 from casefile.export.profiles import ExportProfile, get_profile
+from casefile.export.sheets import Table
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.disclosure import case_evidenced, disclosure_for
@@ -43,19 +43,6 @@ from casefile.store import (
     Place,
     Question,
 )
-
-Cell = str | int | bool | None
-
-
-@dataclass
-class Table:
-    """One section: ``name`` (file and sheet name, e.g. ``"people"``), ``columns`` (header
-    labels) and ``rows`` (each as long as ``columns``)."""
-
-    name: str
-    columns: list[str]
-    rows: list[list[Cell]] = field(default_factory=list)
-
 
 SECTIONS = ("people", "organizations", "places", "documents", "events", "follow-ups",
             "claims", "evidence links")

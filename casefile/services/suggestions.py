@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import func, select
@@ -46,6 +48,23 @@ class SuggestionResult:
     model: str | None = None
     #: why no suggestion was looked for (a text too long), else None
     skipped: str | None = None
+
+
+def extract_file(path: Path, *, published: date | None = None,
+                 mode: Literal["auto", "rules"] = "auto", model: str | None = None,
+                 password: str | None = None) -> dict[str, Any]:
+    """What the extractor finds in a file, stored nowhere (``casefile extract``): the file
+    read as an import reads it, then :func:`casefile.extract.extract_suggestions` with
+    ``published`` (else the date in the file's metadata). The result's shape is that
+    function's. Raises IngestError (PdfPasswordError) for a file that cannot be read,
+    ModelError for a chosen model that cannot load."""
+    from casefile.extract import extract_suggestions
+    from casefile.ingest import ingest_file
+
+    _data, ingested = ingest_file(path, password=password)
+    if published is None and ingested.published:
+        published = date.fromisoformat(ingested.published)
+    return dict(extract_suggestions(ingested.text, published, mode=mode, model=model))
 
 
 def _known_items(session: Session, case_id: int) -> tuple[list[KnownItem], dict[str, int]]:

@@ -256,8 +256,10 @@ def delete_case(session: Session, case_id: int) -> Changes:
     store.remove(session, removal)
     store.store(session, entry, removal)
     undo = Step("trash.restore", {"entry_id": entry.id}, label=f"Undo delete case “{title}”")
-    return changes(case_id, cases=True, deleted=removal.ids("items"),
-                   label=f"delete case “{title}”",
+    # everything in the case went: every kind, its evidence and its suggestions (views that
+    # show another window's copy of the case refresh from this, not from ``cases`` alone)
+    return changes(case_id, kinds=ITEM_KINDS, cases=True, deleted=removal.ids("items"),
+                   evidence=True, suggestions=True, label=f"delete case “{title}”",
                    message=f"Moved case “{title}” to the Trash (File ▸ Trash… brings it back).",
                    value=entry.id, undo=undo)
 

@@ -17,7 +17,6 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog
 from sqlalchemy.orm import Session
 
-from casefile.services.items import parse_date
 from casefile.ui.date_question import PublishedDateDialog
 from casefile.ui.operations import Cancelled, CaseChange, Job, change
 from casefile.ui.passwords import ask_pdf_password
@@ -30,8 +29,6 @@ if TYPE_CHECKING:  # the ingesters and the import service load with the first im
 
 #: ``import_files``' default: ask for the published date of files that carry none.
 ASK = object()
-#: ``_own_date``'s answer for a file that cannot be imported at all.
-UNREADABLE = "unreadable"
 
 FILE_FILTER = ("Documents (*.txt *.md *.html *.htm *.pdf *.eml *.docx *.png *.jpg *.jpeg *.tif "
                "*.tiff);;All files (*)")
@@ -118,26 +115,12 @@ class ImportController(QObject):
         return self._import_one(paths[0], dict(passwords or {}), published)
 
     def _own_date(self, path: Path) -> DateGuess | None | str:
-        """The published date ``path`` carries (metadata, or written near the top of its
-        text); None when it carries none (or is an encrypted PDF, read once its password is
-        given); :data:`UNREADABLE` when it cannot be imported at all (the import then says why
-        at once, without asking for a date first)."""
-        from casefile.ingest import PdfPasswordError, ingest_bytes
-        from casefile.ingest.files import read_file
-        from casefile.services.dating import guess_published
+        """The published date ``path`` carries, as :func:`casefile.services.dating.own_date`
+        says: None when it carries none, its ``UNREADABLE`` when the file cannot be imported
+        at all (the import then says why at once, without asking for a date first)."""
+        from casefile.services.dating import own_date
 
-        try:
-            ingested = ingest_bytes(read_file(path), path.name)
-        except PdfPasswordError:
-            return None
-        except Exception:  # empty, damaged, binary, too big: the import reports it
-            return UNREADABLE
-        try:
-            in_metadata = parse_date(ingested.published)
-        except Exception:  # an odd metadata date: look in the text
-            in_metadata = None
-        guess = guess_published(path, ingested.text, in_metadata)
-        return guess if guess.source in ("metadata", "text") else None
+        return own_date(path)
 
     def _already_there(self, paths: Sequence[Path]) -> bool:
         """True when every path is a file whose bytes the case already holds (no question).
@@ -146,7 +129,6 @@ class ImportController(QObject):
         time and looked up with one query per few files (:func:`documents.known_bytes`), and
         the answer is False at the first file the case does not hold (a new import: usually
         the first one) or that is not a readable file (a folder)."""
-        from casefile.ingest.files import read_file
         from casefile.services import documents
 
         case_id = self.window.case_id
@@ -155,7 +137,7 @@ class ImportController(QObject):
         step = 16
         for start in range(0, len(paths), step):
             try:
-                digests = [documents.sha256_hex(read_file(p)) for p in paths[start:start + step]]
+                digests = [documents.file_sha256(p) for p in paths[start:start + step]]
             except Exception:
                 return False
 
@@ -263,7 +245,7 @@ class ImportController(QObject):
 
     def _import_one(self, path: Path, given: dict[Path, str],
                     published: DateGuess | None) -> Job:
-        from casefile.ingest import PdfPasswordError
+        from casefile.errors import PdfPasswordError
         from casefile.services import documents
 
         window = self.window

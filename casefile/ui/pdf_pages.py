@@ -9,8 +9,9 @@ still shown (they are images). An encrypted PDF needs its password again to be s
 keeps the passwords given during this session; otherwise the pane offers "Enter password…".
 
 PDFium is not thread-safe and imports run on worker threads, so every call into it holds
-:data:`casefile.ingest.pdf.PDFIUM_LOCK`; the pane never waits for it on the GUI thread (a page
-whose turn comes while an import holds the lock is rendered a moment later).
+:data:`casefile.services.page_geometry.PDFIUM_LOCK`; the pane never waits for it on the GUI
+thread (a page whose turn comes while an import holds the lock is rendered a moment later).
+Where a passage sits on a page comes from :mod:`casefile.services.page_geometry`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from dataclasses import dataclass, field
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from pypdfium2._helpers.bitmap import PdfPosConv
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
@@ -37,8 +37,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from casefile.ingest.pdf import PDFIUM_LOCK
+from casefile.services import page_geometry
 from casefile.services.originals import Original
+from casefile.services.page_geometry import PDFIUM_LOCK
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,6 @@ _QIMAGE_FORMATS = {
 _MARGIN = 12
 _SPACING = 14
 _CACHE_PAGES = 24  # rendered pages kept; the farthest from view are dropped first
-_DROPPED_CONTROLS = re.compile(r"[\x00\x01\x03-\x08\x0b\x0e-\x1f]")
 
 
 def bitmap_to_qimage(bitmap: pdfium.PdfBitmap) -> QImage:
@@ -79,69 +79,6 @@ def render_page(document: pdfium.PdfDocument, index: int, scale: float) -> QImag
         finally:
             bitmap.close()
     finally:
-        page.close()
-
-
-def _cleaned_with_indexes(raw: str) -> tuple[str, list[int]]:
-    """``raw`` page text cleaned as ``casefile.ingest.pdf`` cleans it, with the PDFium char
-    index of each kept character (so stored offsets map back to characters on the page)."""
-    out: list[str] = []
-    index: list[int] = []
-    n = len(raw)
-    i = 0
-    while i < n:
-        c = raw[i]
-        if c == "\r":
-            out.append("\n")
-            index.append(i)
-            i += 2 if i + 1 < n and raw[i + 1] == "\n" else 1
-            continue
-        if c in "\ufffe\x02":
-            c = "-"
-        elif _DROPPED_CONTROLS.match(c):
-            i += 1
-            continue
-        out.append(c)
-        index.append(i)
-        i += 1
-    return "".join(out), index
-
-
-def span_boxes(document: pdfium.PdfDocument, index: int, page_text: str, start: int,
-               end: int, runs: tuple[tuple[int, int, int], ...] | None = None) -> list[QRectF]:
-    """Boxes covering ``page_text[start:end]`` on page ``index`` as fractions of the page
-    (0..1, top-left origin, the page's rotation applied). ``runs``, the page's stored
-    character runs (``Original.char_runs``), place the characters; without them (documents
-    imported before), the boxes are empty when PDFium's text of the page does not match the
-    stored one. Hold PDFIUM_LOCK."""
-    from casefile.ingest.pdf_text import pdfium_ranges
-
-    page = document[index]
-    textpage = page.get_textpage()
-    try:
-        if runs is not None:
-            ranges = pdfium_ranges(runs, start, end)
-        else:
-            cleaned, chars = _cleaned_with_indexes(textpage.get_text_range())
-            if cleaned != page_text or not (0 <= start < end <= len(chars)):
-                return []
-            ranges = [(chars[start], chars[end - 1] - chars[start] + 1)]
-        width, height = page.get_size()
-        size_x, size_y = max(1, round(width * 10)), max(1, round(height * 10))
-        conv = PdfPosConv(page, (0, 0, size_x, size_y, 0))
-        boxes = []
-        for first, count in ranges:
-            for n in range(textpage.count_rects(first, count)):
-                left, bottom, right, top = textpage.get_rect(n)
-                x0, y0 = conv.to_bitmap(left, top)
-                x1, y1 = conv.to_bitmap(right, bottom)
-                box = QRectF(min(x0, x1) / size_x, min(y0, y1) / size_y,
-                             abs(x1 - x0) / size_x, abs(y1 - y0) / size_y)
-                if box.width() > 0 and box.height() > 0:
-                    boxes.append(box)
-        return boxes
-    finally:
-        textpage.close()
         page.close()
 
 
@@ -352,15 +289,8 @@ class PdfPagesView(QWidget):
 
     def _open(self, password: str | None) -> bool:
         assert self.original is not None
-        data = self.original.data
-        if self.original.is_image:  # shown as a one-page-per-frame PDF made in memory
-            from casefile.errors import IngestError
-            from casefile.ingest.images import image_as_pdf
-
-            try:
-                data = image_as_pdf(data)
-            except IngestError:
-                data = b""
+        # an image is shown as a one-page-per-frame PDF made in memory
+        data = page_geometry.viewable_pdf(self.original.data, is_image=self.original.is_image)
         with PDFIUM_LOCK:
             try:
                 document = pdfium.PdfDocument(data, password=password)
@@ -588,17 +518,15 @@ class PdfPagesView(QWidget):
             local_end = min(end, page_start + len(page_text)) - page_start
             words = original.ocr_words.get(page)
             if words is not None:  # text from OCR: the words' boxes
-                from casefile.ingest.ocr import span_boxes as ocr_span_boxes
-
-                state.boxes = [QRectF(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in
-                               ocr_span_boxes(words, local_start, local_end)]
+                state.boxes = [QRectF(*box) for box in
+                               page_geometry.ocr_span_boxes(words, local_start, local_end)]
             elif local_end > local_start and self._document is not None and \
                     PDFIUM_LOCK.acquire(timeout=0.5):
                 try:
                     runs = (original.char_runs[page - 1]
                             if page <= len(original.char_runs) else None)
-                    state.boxes = span_boxes(self._document, page - 1, page_text,
-                                             local_start, local_end, runs)
+                    state.boxes = [QRectF(*box) for box in page_geometry.span_boxes(
+                        self._document, page - 1, page_text, local_start, local_end, runs)]
                 except pdfium.PdfiumError:
                     state.boxes = []
                 finally:

@@ -52,35 +52,14 @@ def set_suggestion_model(settings: QSettings, model: str | None) -> None:
     settings.sync()
 
 
-def check_model(choice: str) -> str | None:
-    """Why ``choice`` cannot be used as the suggestion model ("spaCy model 'X' is not
-    installed…"), or None if it is installed (not loaded: loading waits for the next
-    suggestion run, which says if the pipeline is broken). Blank is the default: None."""
-    if not choice.strip():
-        return None
-    from casefile.extract.model import ModelError, find_model_name
-
-    try:
-        find_model_name(choice)
-    except ModelError as exc:
-        return str(exc)
-    return None
-
-
-def default_choice() -> str:
-    """What a blank suggestion model means on this machine: the ``CASEFILE_SPACY_MODEL``
-    setting, else the installed default pipeline's name, else "rules only"."""
-    from casefile.extract.model import chosen_model, default_model_name
-
-    return chosen_model() or default_model_name() or "rules only: no model installed"
-
-
 class PreferencesDialog(QDialog):
     """The Preferences dialog: ``model_edit`` (the suggestion model; blank = default), a
     Browse… button to pick a pipeline folder, and ``problem`` saying why a typed model cannot
     be used (OK is disabled while it cannot). :meth:`model` is the choice (None: default)."""
 
     def __init__(self, current: str | None, parent: QWidget | None = None) -> None:
+        from casefile.services.suggestion_models import default_choice  # when first opened
+
         super().__init__(parent)
         self.setWindowTitle("Preferences")
         self.setObjectName("preferences_dialog")
@@ -131,6 +110,8 @@ class PreferencesDialog(QDialog):
         return self.model_edit.text().strip() or None
 
     def _check(self) -> None:
+        from casefile.services.suggestion_models import check_model
+
         problem = check_model(self.model_edit.text())
         self.problem.setText(problem or "")
         self.problem.setVisible(problem is not None)

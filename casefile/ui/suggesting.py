@@ -28,11 +28,9 @@ if TYPE_CHECKING:
 
 def suggestions_available() -> bool:
     """True when the entity extractor is installed: imports then run suggestions."""
-    try:
-        from casefile.extract import extract_suggestions  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    from casefile.services.suggestion_models import extractor_available
+
+    return extractor_available()
 
 
 class SuggestionsController(QObject):
@@ -67,7 +65,7 @@ class SuggestionsController(QObject):
         def work(_session: Session, job: Job) -> Changes:
             # The extraction runs in worker processes (one per core); this thread stores the
             # results a few documents per transaction, so the window never waits on spaCy.
-            from casefile.extract.model import ModelError
+            from casefile.services.suggestion_models import ModelError
 
             try:
                 done = suggest_in_background(transaction, document_ids, model=model,

@@ -8,7 +8,8 @@ row per suggested name with its mention count and a context snippet. Decisions a
 services' user actions (``decisions.accept`` / ``accept_as`` / ``merge`` / ``reject``) run
 through the window's :class:`~casefile.ui.operations.OperationRunner` (``apply``: one
 transaction each, then ``case_changed``); each is pushed on the window's QUndoStack as a
-:class:`DecisionCommand` whose undo and redo run the services' Steps (``apply_step``).
+:class:`DecisionCommand` (an ``ActionCommand`` like every undoable action) whose undo and
+redo run the services' Steps (``apply_step``).
 
 No row jumps under the pointer: a decided row stays where it was, greyed and marked
 ("✓ accepted", "✗ rejected"), and cannot be decided again; the selection moves to the next
@@ -46,7 +47,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QAction, QBrush, QFont, QKeySequence, QPalette, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QBrush, QFont, QKeySequence, QPalette, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -74,7 +75,7 @@ from casefile.services.rejections import RejectedName
 from casefile.services.suggestions import last_suggestion_model
 from casefile.services.views import ItemChoice
 from casefile.ui.docks import DOCK_MIN_WIDTH, add_tabbed_dock
-from casefile.ui.operations import CaseChange, OperationRunner
+from casefile.ui.operations import CaseChange, OperationRunner, Outcome
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -727,39 +728,28 @@ class RejectedNamesDialog(QDialog):
             self.reload()
 
 
-class DecisionCommand(QUndoCommand):
-    """One decision on the window's undo stack. The decision itself already ran (the first
-    ``redo`` does nothing); ``undo`` / ``redo`` run the services' Steps through the panel
-    (``runner.apply_step``), each returning the Step that reverses it again. A step that fails
-    (e.g. the suggestion was decided again meanwhile) makes the command obsolete."""
+class DecisionCommand(ActionCommand):
+    """One decision on the window's undo stack: an :class:`~casefile.ui.undo.ActionCommand`
+    whose action already ran (the panel ran it to mark its rows in place, so the first
+    ``redo`` runs nothing); undo and redo run the services' Steps like every other command,
+    through :meth:`SuggestionsPanel.run_decision_step` so the rows are marked in place. A
+    step that fails (e.g. the suggestion was decided again meanwhile) makes the command
+    obsolete."""
 
     def __init__(self, panel: SuggestionsPanel, done: Changes,
                  keys: Sequence[tuple[str, str, str]], how: str) -> None:
-        super().__init__(done.label[:1].upper() + done.label[1:] if done.label else "Decision")
+        super().__init__(panel.runner, done.case_id or 0,
+                         done.label[:1].upper() + done.label[1:] if done.label else "Decision")
         self.panel = panel
         self.keys = list(keys)
         self.how = how
-        self.step: Step | None = done.undo  # the next step to run (undo, then redo...)
-        self._first = True
-        self.failed = False
+        self._done = done
 
-    def redo(self) -> None:
-        if self._first:
-            self._first = False
-            return
-        self._run(self.how)
+    def _first(self) -> Outcome[Changes]:
+        return Outcome(True, self._done)
 
-    def undo(self) -> None:
-        self._run(None)
-
-    def _run(self, how: str | None) -> None:
-        step = self.step
-        result = self.panel.run_decision_step(step, self.keys, how) if step else None
-        if result is None:
-            self.failed = True
-            self.setObsolete(True)
-            return
-        self.step = result.undo
+    def _run_step(self, step: Step, *, undoing: bool) -> Outcome[Changes]:
+        return self.panel.run_decision_step(step, self.keys, None if undoing else self.how)
 
 
 class SuggestionsPanel(QWidget):
@@ -1130,10 +1120,11 @@ class SuggestionsPanel(QWidget):
         return decision
 
     def run_decision_step(self, step: Step, keys: Sequence[tuple[str, str, str]],
-                          how: str | None) -> Changes | None:
+                          how: str | None) -> Outcome[Changes]:
         """Run an undo (``how`` None: the rows become undecided again) or redo (``how``: the
-        rows are marked decided again) step of a decision; returns its Changes, or None when
-        it failed (reported through the runner's ``operation_failed``)."""
+        rows are marked decided again) step of a decision through ``runner.apply_step``;
+        returns its outcome (a failure is reported through the runner's
+        ``operation_failed``)."""
         self._applying = True
         self._stamp += 1
         try:
@@ -1142,7 +1133,7 @@ class SuggestionsPanel(QWidget):
             self._applying = False
         if not out.ok or out.value is None:
             self.reload()
-            return None
+            return out
         shown = [k for k in keys if self.model.index_of(k).isValid()]
         if len(shown) != len(keys) or self.case_id != out.value.case_id:
             self.reload()  # the list was read again since: read what is stored now
@@ -1154,7 +1145,7 @@ class SuggestionsPanel(QWidget):
                 self._select_next_waiting(self.tree.currentIndex())
             self._after_change()
         self.decided.emit(out.value.message)
-        return out.value
+        return out
 
     def _select_next_waiting(self, origin: QModelIndex) -> None:
         """Select the first undecided row after ``origin`` in display order (else the last

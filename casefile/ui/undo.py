@@ -76,6 +76,12 @@ class ActionCommand(_ServiceCommand):
     def _took(self, changes: Changes) -> None:
         """Called after each successful run with the Changes it returned."""
 
+    def _run_step(self, step: Step, *, undoing: bool) -> Outcome[Changes]:
+        """Run an undo (``undoing``) or redo step: through ``runner.apply_step``; a command
+        whose view marks rows in place around the call (the suggestions panel) overrides
+        this, still running the one Step."""
+        return self.runner.apply_step(step)
+
     def _finish(self, out: Outcome[Changes]) -> bool:
         if not out.ok or out.value is None:
             return False
@@ -94,7 +100,7 @@ class ActionCommand(_ServiceCommand):
             return ok
         if self._redo_step is None:  # the undo changed nothing: nothing to redo
             return True
-        out = self.runner.apply_step(self._redo_step)
+        out = self._run_step(self._redo_step, undoing=False)
         ok = self._finish(out)
         if ok:
             assert out.value is not None
@@ -105,7 +111,7 @@ class ActionCommand(_ServiceCommand):
         if self._undo_step is None:  # the action changed nothing: nothing to undo
             self._redo_step = None
             return True
-        out = self.runner.apply_step(self._undo_step)
+        out = self._run_step(self._undo_step, undoing=True)
         ok = self._finish(out)
         if ok:
             assert out.value is not None

@@ -10,9 +10,10 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 from PySide6.QtWidgets import QFileDialog, QInputDialog
 
+from casefile.services.page_geometry import cleaned_with_indexes
 from casefile.services.passages import add_passage_by_quote
 from casefile.store import Blob, Document, Passage
-from casefile.ui.pdf_pages import PdfPagesView, _cleaned_with_indexes
+from casefile.ui.pdf_pages import PdfPagesView
 from tests.e2e.make_files import pdf_bytes
 from tests.ui.conftest import SAMPLES
 from tests.ui.helpers import answer_date_questions, make_case
@@ -51,7 +52,7 @@ def _encrypted(data: bytes, password: str) -> bytes:
 
 
 def test_cleaning_keeps_the_pdfium_index_of_each_character():
-    text, index = _cleaned_with_indexes("ab\r\ncd\x02e\x01f\rg")
+    text, index = cleaned_with_indexes("ab\r\ncd\x02e\x01f\rg")
     assert text == "ab\ncd-ef\ng"
     assert index == [0, 1, 2, 4, 5, 6, 7, 9, 10, 11]
 
