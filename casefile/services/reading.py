@@ -90,7 +90,8 @@ def mark_documents(session: Session, document_ids: Iterable[int], state: str) ->
                                                    "documents": [d.id for d in changed]})
     undo = Step("reading.restore", {"states": before}, label=f"Undo mark {what} {word}")
     return changes(case_id, kinds={"document"} if changed else (),
-                   updated=[d.id for d in changed], label=f"mark {what} {word}",
+                   updated=[d.id for d in changed], documents=[d.id for d in changed],
+                   label=f"mark {what} {word}",
                    message=f"Marked {what} {word}." if changed else f"{what} already {word}.",
                    value=len(changed), undo=undo)
 
@@ -119,7 +120,8 @@ def restore_states(session: Session, states: Mapping[str, list[str | None]]) -> 
         log_change(session, "document.reading", case_id=case_id, summary=f"{what} restored",
                    data={"documents": [d.id for d in changed], "restored": True})
     return changes(case_id, kinds={"document"} if changed else (),
-                   updated=[d.id for d in changed], label=f"reading state of {what}",
+                   updated=[d.id for d in changed], documents=[d.id for d in changed],
+                   label=f"reading state of {what}",
                    message=f"Reading state of {what} put back.", value=len(changed),
                    undo=Step("reading.restore", {"states": before},
                              label=f"Redo reading state of {what}"))

@@ -231,7 +231,9 @@ def run_every_action(check: Checker, case_id: int, doc_id: int) -> None:
         followup_actions,
         ftm_import,
         item_actions,
+        passages,
         published,
+        reading,
         rejections,
         relationship_actions,
         table_import,
@@ -264,6 +266,10 @@ def run_every_action(check: Checker, case_id: int, doc_id: int) -> None:
                      undo=2).value.link_id
     check.run(evidence_actions.set_relation, link, "contradicts")
     check.run(published.set_published, doc_id, "2020-05-04")
+    check.run(reading.mark_documents, [doc_id], "relevant")
+    with ws.transaction() as s:
+        starred = passages.add_passage_by_quote(s, doc_id, "the inspection records").id
+    check.run(reading.star_passage, starred)
     for kind in ("person", "organization", "place", "event", "question", "claim"):
         name, variant = _pending_in(ws, case_id, kind)
         check.run(decisions.accept, case_id, kind, name, variant=variant or None)
