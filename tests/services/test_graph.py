@@ -13,6 +13,7 @@ from sqlalchemy import select
 from casefile.errors import ValidationError
 from casefile.services import archive, graph, items
 from casefile.services.demo import build_demo
+from casefile.services.graph import positions as graph_positions
 from casefile.store import EvidenceLink, Item, Passage, Person
 
 
@@ -123,7 +124,7 @@ def test_another_process_committing_during_the_layout_does_not_fail_the_drawing(
             items.create_item(o, case_id, "place", "Port Alder")
         return layout(*args, **kwargs)
 
-    monkeypatch.setattr(graph, "layout_graph", layout_while_another_commits)
+    monkeypatch.setattr(graph_positions, "layout_graph", layout_while_another_commits)
     try:
         # deferred, as the window's background job runs it (a write transaction would hold
         # the write lock from its start, and the other process would wait its turn instead)
@@ -131,7 +132,7 @@ def test_another_process_committing_during_the_layout_does_not_fail_the_drawing(
             g, positions, _p = graph.graph_with_layout(s, case_id)
             assert set(positions) == {n.id for n in g.nodes} and len(positions) > 5
             assert graph.saved_layout(s, case_id).positions == {}  # not kept this time
-        monkeypatch.setattr(graph, "layout_graph", layout)
+        monkeypatch.setattr(graph_positions, "layout_graph", layout)
         with ws.transaction() as s:
             g, again, _p = graph.graph_with_layout(s, case_id)
             assert len(again) == len(positions) + 1  # Port Alder too

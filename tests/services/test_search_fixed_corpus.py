@@ -27,7 +27,7 @@ from casefile.ingest.types import Ingested
 from casefile.services import cases, items
 from casefile.services.documents import store_document
 from casefile.services.search import SearchResults, search_workspace
-from casefile.store import search as store_search
+from casefile.store.search import running as search_running
 from casefile.store.textfind import FoldedText
 from scripts import synthetic
 
@@ -50,11 +50,11 @@ QUERIES = (*synthetic.QUERIES, "Carrabine", "hospital", "subpoena withheld",
            "fi*", "finance", "lodz", '"harbor police"', "stair*", "quarrington",
            "budget quarrington", "dispatch", "Ferreira -hospital", "the", "e mail", "email",
            "krakow", '"memo was filed"', "spokesperson", "o'brien", "-invoice")
-#: (name, scope, limit, settings of store.search): the panel's 100 hits, a short list in one
-#: case, and the newest-first order of a query matching RANK_WINDOW items or more (20 and 100
-#: hits). Runs named "<name> / <how>" must give the answers recorded for <name>: the settings
-#: they add change how the matching runs (the sample of the newest ids that guesses whether a
-#: query matches RANK_WINDOW items), not the answer.
+#: (name, scope, limit, settings of store.search.running): the panel's 100 hits, a short list
+#: in one case, and the newest-first order of a query matching RANK_WINDOW items or more (20 and
+#: 100 hits). Runs named "<name> / <how>" must give the answers recorded for <name>: the
+#: settings they add change how the matching runs (the sample of the newest ids that guesses
+#: whether a query matches RANK_WINDOW items), not the answer.
 RUNS: tuple[tuple[str, str | None, int, dict[str, int]], ...] = (
     ("all", None, 100, {}),
     ("desk", "Harbor desk", 7, {}),
@@ -119,9 +119,8 @@ def collect(workspace: Any, monkeypatch: pytest.MonkeyPatch | None = None,
         if " / " in name and recording:
             continue
         for setting, value in settings.items():
-            if hasattr(store_search, setting):  # RANK_SAMPLE_* are newer than the recording
-                assert monkeypatch is not None
-                monkeypatch.setattr(store_search, setting, value)
+            assert monkeypatch is not None
+            monkeypatch.setattr(search_running, setting, value)  # raises for an unknown one
         for query in QUERIES:
             with workspace.reading() as r:
                 res = search_workspace(r, query, case_ids.get(scope or ""), limit)

@@ -15,6 +15,7 @@ from casefile.ingest.types import Ingested
 from casefile.services import cases
 from casefile.services.documents import store_document
 from casefile.store import search
+from casefile.store.search import index, running
 from casefile.store.workspace import Workspace, open_workspace
 
 
@@ -67,8 +68,8 @@ def test_phrases_need_their_words_side_by_side(workspace, case_id: int) -> None:
 
 def test_newest_matches_across_id_windows_are_the_newest_of_all(
         workspace, case_id: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(search, "WINDOW_IDS", 4)  # before indexing: windows of 4 ids
-    monkeypatch.setattr(search, "RANK_WINDOW", 3)
+    monkeypatch.setattr(index, "WINDOW_IDS", 4)  # before indexing: windows of 4 ids
+    monkeypatch.setattr(running, "RANK_WINDOW", 3)
     old = _add(workspace, case_id, ["a ledger page"] * 6)
     _add(workspace, case_id, ["filler words only"] * 30)
     [newest] = _add(workspace, case_id, ["the last ledger"])
@@ -94,8 +95,8 @@ def test_postgresql_widens_the_id_window_only_as_far_as_needed(
     workspace = pg_workspace
     with workspace.transaction() as s:
         case_id = cases.create_case(s, "Case").id
-    monkeypatch.setattr(search, "WINDOW_IDS", 4)
-    monkeypatch.setattr(search, "RANK_WINDOW", 3)
+    monkeypatch.setattr(index, "WINDOW_IDS", 4)
+    monkeypatch.setattr(running, "RANK_WINDOW", 3)
     _add(workspace, case_id, ["filler words only"] * 40)
     old = _add(workspace, case_id, ["a ledger page"] * 6)
     _add(workspace, case_id, ["more filler words"] * 20)
