@@ -154,7 +154,7 @@ PLANTED = {
     "ingest -> store": ("ingest/pdf.py",
                         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                         "    from casefile.store import Document\n"),
-    "store -> services": ("store/search.py", "from casefile import services\n"),
+    "store -> services": ("store/search/running.py", "from casefile import services\n"),
     "export -> services": ("export/sheets.py",
                            "class T:\n    def m(self):\n"
                            "        from casefile.services.sheets import Table\n"),
