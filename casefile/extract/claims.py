@@ -265,6 +265,35 @@ SUBJECT_REACH = 300
 DESCRIBED_REACH = 20_000
 
 
+def _untagged_mentions(ft: str, entities: Sequence[tuple[int, int, str, str]]
+                       ) -> list[tuple[int, int, str, str]]:
+    """Mentions the name finder left out: every other place where a form it tagged elsewhere
+    (a capitalised run of at least two words, or one word of four or more letters that is not
+    a common sentence opener) is written as a whole word, outside the mentions it has. A
+    company named in one sentence and left untagged in the one before is still the company a
+    later "the company said" means. One pass over the text whatever the number of forms."""
+    forms: dict[str, tuple[str, str]] = {}
+    for s, e, name, kind in entities:
+        form = ft[s:e]
+        if not form[:1].isupper() or form in _NOT_NAMES or (
+                " " not in form and len(form) < 4):
+            continue
+        forms.setdefault(form, (name, kind))
+    if not forms:
+        return []
+    taken = bytearray(len(ft) + 1)
+    for s, e, _n, _k in entities:
+        taken[s:e] = b"\x01" * (e - s)
+    pattern = re.compile(r"(?<![\w'.&-])(?:" + "|".join(
+        re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")(?![\w&-]|'\w|\.\w)")
+    out = []
+    for m in pattern.finditer(ft):
+        if not any(taken[m.start():m.end()]):
+            name, kind = forms[m.group()]
+            out.append((m.start(), m.end(), name, kind))
+    return out
+
+
 class _Reader:
     """What the text says about its people and organisations, for finding who said what.
 
@@ -276,8 +305,9 @@ class _Reader:
         self.ft = ft
         self.sentences = sentences
         # a pronoun taken for a surname ("He" of a name ending in "He") is no mention here
-        self.ents = sorted(x for x in entities
-                           if ft[x[0]:x[1]].lower() not in {"he", "she", "it", "they", "i"})
+        kept = [x for x in entities
+                if ft[x[0]:x[1]].lower() not in {"he", "she", "it", "they", "i"}]
+        self.ents = sorted(kept + _untagged_mentions(ft, kept))
         self.starts = [x[0] for x in self.ents]
         self.by_end: dict[int, tuple[int, int, str, str]] = {}
         for x in self.ents:

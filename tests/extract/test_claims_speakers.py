@@ -141,3 +141,15 @@ def test_end_to_end_the_pronoun_speaker_comes_back_from_extract_suggestions() ->
     claims = extract_suggestions(text, mode="rules")["claims"]
     quoted = [c for c in claims if c["text"].startswith('"We are short')]
     assert [c["attributed_to"] for c in quoted] == ["Dale Mercer"]
+
+
+def test_the_company_is_one_the_text_named_where_the_name_finder_missed_that_mention() -> None:
+    text = ("The state is investigating Millbrook Steel over the layoffs. "
+            "The company confirmed that it had been contacted by the inspectors. "
+            "A judge in the county later fined Millbrook Steel for the spill.")
+    first = text.index("A judge")
+    entities = [(text.index("Millbrook Steel", first), text.index("Millbrook Steel", first)
+                 + len("Millbrook Steel"), "Millbrook Steel", "organization")]
+    got = {c["text"][:30]: c["attributed_to"]
+           for c in find_claims(text, sentence_spans(text), entities)}
+    assert got["The company confirmed that it "] == "Millbrook Steel"
