@@ -279,6 +279,15 @@ def _untagged_mentions(ft: str, entities: Sequence[tuple[int, int, str, str]]
                 " " not in form and len(form) < 4):
             continue
         forms.setdefault(form, (name, kind))
+    # a person's surname alone, when no other person of the text has it
+    owners: dict[str, set[str]] = {}
+    for _s, _e, name, kind in entities:
+        if kind == "person" and " " in name:
+            owners.setdefault(name.split()[-1], set()).add(name)
+    for last, names in owners.items():
+        if len(names) == 1 and len(last) >= 4 and last[:1].isupper() and last[1:].islower() \
+                and last not in _NOT_NAMES:
+            forms.setdefault(last, (next(iter(names)), "person"))
     if not forms:
         return []
     taken = bytearray(len(ft) + 1)

@@ -153,3 +153,18 @@ def test_the_company_is_one_the_text_named_where_the_name_finder_missed_that_men
     got = {c["text"][:30]: c["attributed_to"]
            for c in find_claims(text, sentence_spans(text), entities)}
     assert got["The company confirmed that it "] == "Millbrook Steel"
+
+
+def test_the_governor_counts_the_bare_surnames_the_name_finder_missed() -> None:
+    text = ("Gov. Ana Ruiz has avoided the striking teachers all week. "
+            "Gov. Victor Lane of the state next door attacked teachers last year. "
+            "Teachers did not see Ruiz at the capitol on Tuesday. "
+            "Ruiz was at a conference in another state. "
+            "The governor said he was waiting for a commission to report.")
+    entities = []
+    for form, name in (("Ana Ruiz", "Ana Ruiz"), ("Victor Lane", "Victor Lane")):
+        at = text.index(form)
+        entities.append((at, at + len(form), name, "person"))
+    got = {c["text"][:20]: c["attributed_to"]
+           for c in find_claims(text, sentence_spans(text), sorted(entities))}
+    assert got["The governor said he"] == "Ana Ruiz"
