@@ -181,6 +181,10 @@ _GROUP_NOUNS = frozenset(_GROUP_NOUNS_WORDS.split())
 _DETERMINERS = r"(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir|[Oo]ne|[Tt]his|[Tt]hat)"
 _DESCRIPTION = re.compile(
     rf"(?:^|[\s,\"(]){_DETERMINERS}[ ](?P<mods>(?:[\w'-]+[ ]){{0,3}}?)(?P<noun>[a-z][\w'-]*)$")
+#: A body named by its owner: "<Name>'s <modifiers> <noun>", "his <noun>".
+_OWNED = re.compile(
+    r"(?:^|[\s,\"(])(?P<owner>[Hh]is|[Hh]er|[A-Z][\w.&-]*(?:[ ][A-Z][\w.&-]*){0,3}'s)[ ]"
+    r"(?P<mods>(?:[a-z][\w-]*[ ]){0,3}?)(?P<noun>[a-z][\w-]*)$")
 _GROUP = re.compile(
     r"(?:^|[\s,\"(])(?P<g>(?:(?:[Ss]ome|[Mm]any|[Mm]ost|[Oo]ther|[Ss]everal|[Tt]wo|[Tt]hree|"
     r"[Ff]ederal|[Ss]tate|[Ll]ocal|[Ss]enior|[Tt]he|[A-Z][\w.&'-]*|[a-z]+(?:-based)?)[ ]){0,4}"
@@ -474,6 +478,17 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         words = bare.group("n")
         last = words.split()[-1]
         return rd.by_surname.get(last, words), "person"
+    owned = _OWNED.search(pre)
+    if owned and owned.group("noun") in _ORG_NOUNS:
+        # "<owner>'s foreign ministry said", "his office said": that body, named by its owner
+        body = (owned.group("mods") + owned.group("noun")).strip()
+        owner = owned.group("owner").removesuffix("'s")
+        if owner.lower() in {"his", "her"}:
+            who = rd.recent(i, s + owned.start("owner"), {"person"},
+                            "m" if owner.lower() == "his" else "f")
+            return (f"{who}'s {body}", "organization") if who else None
+        named = rd.ending_at(s + owned.start("owner") + len(owner))
+        return f"{named[2] if named else owner}'s {body}", "organization"
     desc = _DESCRIPTION.search(pre)
     if desc and desc.group("noun").lower() in _ORG_NOUNS and re.search(
             r"(?:^|[ ])[A-Z]", desc.group("mods")):

@@ -168,3 +168,11 @@ def test_the_governor_counts_the_bare_surnames_the_name_finder_missed() -> None:
     got = {c["text"][:20]: c["attributed_to"]
            for c in find_claims(text, sentence_spans(text), sorted(entities))}
     assert got["The governor said he"] == "Ana Ruiz"
+
+
+def test_a_body_named_by_its_owner_is_the_speaker_not_a_body_named_before() -> None:
+    text = ("Tom Reyes skipped the hearing at the Harbor Authority on Tuesday. "
+            "His office said he was at a conference in another state. "
+            "Ostland's foreign ministry said it viewed the vote as a provocation.")
+    assert speaker_of(text, "His office said") == "Tom Reyes's office"
+    assert speaker_of(text, "Ostland's foreign") == "Ostland's foreign ministry"
