@@ -475,9 +475,14 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
                      r"[A-Z][a-z][\w'-]*)$", pre)
     if bare and bare.group("n").split()[0] not in _NOT_NAMES:
         # a name the suggestions missed, right before the verb ('…," <Surname> said')
-        words = bare.group("n")
-        last = words.split()[-1]
-        return rd.by_surname.get(last, words), "person"
+        words = bare.group("n").split()
+        while len(words) > 1 and (words[0].lower() in _PERSON_NOUNS or words[0].lower() in
+                                  _ORG_NOUNS or words[0].lower().rstrip(".") in lx.TITLES):
+            words = words[1:]  # "Developer <Name> said", "Director <Name> said"
+        bodies = [n for n in rd.org_names if n == " ".join(words)]
+        if bodies:
+            return bodies[0], "organization"
+        return rd.by_surname.get(words[-1], " ".join(words)), "person"
     owned = _OWNED.search(pre)
     if owned and owned.group("noun") in _ORG_NOUNS:
         # "<owner>'s foreign ministry said", "his office said": that body, named by its owner

@@ -176,3 +176,9 @@ def test_a_body_named_by_its_owner_is_the_speaker_not_a_body_named_before() -> N
             "Ostland's foreign ministry said it viewed the vote as a provocation.")
     assert speaker_of(text, "His office said") == "Tom Reyes's office"
     assert speaker_of(text, "Ostland's foreign") == "Ostland's foreign ministry"
+
+
+def test_a_role_word_before_a_name_the_suggestions_missed_is_not_part_of_the_speaker() -> None:
+    text = ("Quarrymen is a small studio in the north of the country. "
+            'Developer Quarrymen called the new engine "the best thing we have built."')
+    assert speaker_of(text, "Developer Quarrymen") == "Quarrymen"
