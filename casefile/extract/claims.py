@@ -446,6 +446,10 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
                 return person[2], "person"
         return named[2], named[3]
     if pre.endswith(","):  # "<name>, <appositive>, said"
+        lead = _leading(rd, start, whole)
+        if lead is not None and lead[3] == "person" and lead[1] < at and \
+                rd.ft.startswith(",", lead[1]):
+            return lead[2], lead[3]  # "<name>, <role> at <org>, <what the org is>, said"
         comma = pre[:-1].rfind(",")
         app = pre[comma + 1:-1].split()
         if comma > 0 and (len(app) <= 15 or app[0] in {"who", "which", "whose"}):
@@ -512,17 +516,31 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     return None
 
 
-def _sentence_subject(rd: _Reader, i: int, s: int, out: str) -> tuple[str, str] | None:
-    """``(speaker, kind)`` of the subject that starts sentence ``i``: a name after at most a
-    few title words ("Foreign Minister <name> …"), or a pronoun resolved as in
-    :func:`_subject_before`."""
-    lead = re.match(r"\s*(?:(?:But|And|Yet|So|Still|Meanwhile|Later|However),?[ ])?", out)
+_LEAD = re.compile(r"\s*(?:(?:But|And|Yet|So|Still|Meanwhile|Later|However),?[ ])?")
+
+
+def _leading(rd: _Reader, s: int, out: str) -> tuple[int, int, str, str] | None:
+    """The entity that starts the sentence at ``s`` (``out`` its text, quotations blanked)
+    after at most a conjunction and a few title words ("But Foreign Minister <name> …")."""
+    lead = _LEAD.match(out)
     at = lead.end() if lead else 0
     for x in rd.inside(s + at, s + at + 60):
         gap = rd.ft[s + at:x[0]]
         if re.fullmatch(r"(?:[A-Z][\w.'&-]*[ ]|[a-z]+[ ](?=[A-Z])){0,4}", gap):
-            return x[2], x[3]
+            return x
         break
+    return None
+
+
+def _sentence_subject(rd: _Reader, i: int, s: int, out: str) -> tuple[str, str] | None:
+    """``(speaker, kind)`` of the subject that starts sentence ``i``: a name after at most a
+    few title words ("Foreign Minister <name> …"), or a pronoun resolved as in
+    :func:`_subject_before`."""
+    x = _leading(rd, s, out)
+    if x is not None:
+        return x[2], x[3]
+    lead = _LEAD.match(out)
+    at = lead.end() if lead else 0
     pron = re.match(r"(?P<p>He|She|It)\b", out[at:])
     if pron:  # read as "<pronoun> said"
         said = out[:at + pron.end()] + " said"

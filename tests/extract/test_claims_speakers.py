@@ -182,3 +182,9 @@ def test_a_role_word_before_a_name_the_suggestions_missed_is_not_part_of_the_spe
     text = ("Quarrymen is a small studio in the north of the country. "
             'Developer Quarrymen called the new engine "the best thing we have built."')
     assert speaker_of(text, "Developer Quarrymen") == "Quarrymen"
+
+
+def test_a_person_before_two_appositives_is_the_speaker_not_the_body_in_the_first() -> None:
+    text = ("Dana Brooks, a senior analyst at Fenwick Partners, the consulting firm in the "
+            "capital, told the Daily Ledger that the plant was never safe.")
+    assert speaker_of(text, "Dana Brooks, a senior") == "Dana Brooks"
