@@ -133,7 +133,9 @@ _SPEECH = (r"said|says|say|saying|adding|arguing|warning|noting|telling|accusing
            r"contended|contends|countered|replied|responded|maintained|maintains|described|"
            r"describes|accused|accuses|criticized|criticised|welcomed|touted|cheered|"
            r"blasted|assured|recommends|recommended|suggested|suggests|believes|believe|"
-           r"fear|fears|worry|worries|agree|agrees|found|showed|shows|called|calls|cited|cites")
+           r"fear|fears|worry|worries|agree|agrees|found|showed|shows|called|calls|cited|cites|"
+           r"argue|warn|note|insist|contend|maintain|estimate|acknowledge|admit|admits|admitted|"
+           r"concede|concedes|claim")
 #: Verbs that attribute only with "that" after them ("found that"): alone they report events.
 _NEEDS_THAT_WORDS = """found showed shows believe believes fear fears worry worries agree agrees
 suggested suggests called calls cited cites predicted predicts concluded"""
@@ -142,11 +144,12 @@ _SPEECH_RE = re.compile(rf"\b(?:{_SPEECH})\b")
 #: Words between a subject and its verb ("he later said", "the agency has long argued").
 _BETWEEN = re.compile(
     r"(?:[ ,]+(?:also|later|previously|again|then|has|have|had|would|will|could|did|does|do|"
+    r"twice|however|"
     r"since|now|already|just|never|always|"
     r"once|repeatedly|recently|publicly|privately|often|still|long|further|earlier|first|"
     r"initially|separately|[a-z]+ly|on[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
     r"Sunday)|(?:on|this|last)[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
-    r"week|month|year|morning|night|evening|afternoon)|in[ ]a[ ]statement|at[ ]the[ ]time))+$")
+    r"week|month|year|morning|night|evening|afternoon)|in[ ]a[ ]statement|at[ ]the[ ]time))+,?$")
 _PRONOUN = re.compile(r"(?:^|[\s,\"(])(?P<p>[Hh]e|[Ss]he|[Ii]t|[Tt]hey)$")
 #: Singular nouns that describe a named person of the text ("the governor said").
 _PERSON_NOUNS_WORDS = """
@@ -185,11 +188,16 @@ _DESCRIPTION = re.compile(
 _OWNED = re.compile(
     r"(?:^|[\s,\"(])(?P<owner>[Hh]is|[Hh]er|[A-Z][\w.&-]*(?:[ ][A-Z][\w.&-]*){0,3}'s)[ ]"
     r"(?P<mods>(?:[a-z][\w-]*[ ]){0,3}?)(?P<noun>[a-z][\w-]*)$")
-_GROUP = re.compile(
+_GROUP_HEAD = (
     r"(?:^|[\s,\"(])(?P<g>(?:(?:[Ss]ome|[Mm]any|[Mm]ost|[Oo]ther|[Ss]everal|[Tt]wo|[Tt]hree|"
     r"[Ff]ederal|[Ss]tate|[Ll]ocal|[Ss]enior|[Tt]he|[A-Z][\w.&'-]*|[a-z]+(?:-based)?)[ ]){0,4}"
-    r"(?P<noun>[A-Za-z][a-z]+)(?:[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
-    r"[ ](?:on|in|at|from|across|around)(?:[ ][\w'-]+){1,3}?)?)$")
+    r"(?P<noun>[A-Za-z][a-z]+)")
+_GROUP_WHERE = (r"[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
+                r"[ ](?:on|in|at|from|across|around)(?:[ ][\w'-]+){1,3}?")
+#: "<group>", "<group> familiar with …", "<group> across <place>" right before a verb; the
+#: second form reads the words after the noun as where the group is ("across the world").
+_GROUP = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE})?)$")
+_GROUP_AT = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE}))$")
 #: Capitalised words that start a sentence but name no one ("The", "This", "But").
 _NOT_NAMES_WORDS = """
 The This That These Those It Its He She They We I You His Her Their Our My Your A An And But
@@ -468,6 +476,8 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         who = rd.recent(i, at, {"person"}, "m" if p == "he" else "f")
         return (who, "person") if who else None
     group = _GROUP.search(pre)
+    if group and group.group("noun").lower() not in _GROUP_NOUNS:
+        group = _GROUP_AT.search(pre)
     if group and group.group("noun").lower() in _GROUP_NOUNS:
         words = group.group("g").split()
         if words[0].lower() in {"the", "some", "many", "most", "other", "several"}:
@@ -477,7 +487,8 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
                 "unnamed"
     bare = re.search(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
                      r"[A-Z][a-z][\w'-]*)$", pre)
-    if bare and bare.group("n").split()[0] not in _NOT_NAMES:
+    if bare and bare.group("n").split()[0] not in _NOT_NAMES and not bare.group("n").endswith(
+            "'s"):  # "<Name>'s note": a possessive is no speaker
         # a name the suggestions missed, right before the verb ('…," <Surname> said')
         words = bare.group("n").split()
         while len(words) > 1 and (words[0].lower() in _PERSON_NOUNS or words[0].lower() in

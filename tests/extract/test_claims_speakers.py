@@ -188,3 +188,20 @@ def test_a_person_before_two_appositives_is_the_speaker_not_the_body_in_the_firs
     text = ("Dana Brooks, a senior analyst at Fenwick Partners, the consulting firm in the "
             "capital, told the Daily Ledger that the plant was never safe.")
     assert speaker_of(text, "Dana Brooks, a senior") == "Dana Brooks"
+
+
+@pytest.mark.parametrize(("sentence", "who"), [
+    ("Executives across the region say they have no choice but to delay hiring.",
+     "unnamed executives across the region"),
+    ("Most independent economists, however, argue that shoppers pay for the tariffs.",
+     "unnamed independent economists"),
+    ("Millbrook Steel has twice denied dumping anything into the river.", "Millbrook Steel"),
+])
+def test_plural_groups_base_verbs_and_words_between_subject_and_verb(sentence: str,
+                                                                     who: str) -> None:
+    assert speaker_of(sentence, sentence[:20]) == who
+
+
+def test_a_possessive_before_a_verb_like_noun_is_no_speaker() -> None:
+    assert speakers("Editor's note: This story was updated in the evening with the figures.") \
+        == []
