@@ -374,6 +374,15 @@ class _Reader:
                     return x[2]
         return None
 
+    def named_with(self, i: int, pos: int, word: str) -> str | None:
+        """The organisation named before ``pos`` (within :data:`DESCRIBED_REACH`) whose name
+        has ``word`` (a plural noun: "the doctors" for "Doctors for <cause>"), the latest."""
+        lo = bisect_left(self.starts, pos - DESCRIBED_REACH)
+        for x in reversed(self.ents[lo:bisect_left(self.starts, pos)]):
+            if x[3] == "organization" and word in x[2].lower().split():
+                return x[2]
+        return None
+
     def described(self, i: int, pos: int, noun: str, kind: str) -> str | None:
         """The entity that "the <noun>" at ``pos`` means: the most recent one before it whose
         name or surrounding words ("Gov. <name>", "<name>, the agency's director") have the
@@ -480,6 +489,11 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         group = _GROUP_AT.search(pre)
     if group and group.group("noun").lower() in _GROUP_NOUNS:
         words = group.group("g").split()
+        if words[0].lower() == "the" and len(words) == 2:
+            # "the doctors said" after "<Doctors for …>" was named: that body
+            body = rd.named_with(i, s + group.start("g"), words[1].lower())
+            if body is not None:
+                return body, "organization"
         if words[0].lower() in {"the", "some", "many", "most", "other", "several"}:
             words = words[1:]
         if words and not rd.inside(s + group.start("g"), at):

@@ -27,6 +27,7 @@ NAMES = {
     "Fenwick Partners": ("organization", ("Fenwick Partners",)),
     "Millbrook Steel": ("organization", ("Millbrook Steel",)),
     "Daily Ledger": ("news outlet", ("Daily Ledger",)),
+    "Scientists for Clean Water": ("organization", ("Scientists for Clean Water",)),
 }
 
 
@@ -205,3 +206,11 @@ def test_plural_groups_base_verbs_and_words_between_subject_and_verb(sentence: s
 def test_a_possessive_before_a_verb_like_noun_is_no_speaker() -> None:
     assert speakers("Editor's note: This story was updated in the evening with the figures.") \
         == []
+
+
+def test_the_plural_noun_of_a_body_named_before_is_that_body() -> None:
+    text = ("A group called Scientists for Clean Water wrote to the county on Friday. "
+            "The scientists warned that the wells near the plant were not safe to drink from.")
+    assert speaker_of(text, "The scientists warned") == "Scientists for Clean Water"
+    assert speaker_of("The scientists warned that the wells were not safe to drink from.",
+                      "The scientists") == "unnamed scientists"
