@@ -414,7 +414,10 @@ _CLAUSE = re.compile(r"[^,;:\"]*")
 
 
 def _subject_after(rd: _Reader, s: int, sent: str, m: re.Match[str]) -> str | None:
-    """The speaker written after the verb in '"…," said <name>' or "…, reports <outlet>"."""
+    """The speaker written after the verb in '"…," said <name>' or "…, reports <outlet>"
+    (never after "told": the name there is who heard it)."""
+    if m.group() in {"told", "tells", "tell", "telling"}:
+        return None
     before = sent[:m.start()].rstrip()
     if not (before.endswith((",", '"')) or not before):
         return None
@@ -473,6 +476,9 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
             named = rd.ending_at(s + len(pre[:comma].rstrip()))
             if named is not None:
                 return named[2], named[3]
+        named = rd.ending_at(s + len(pre) - 1)
+        if comma > 0 and named is not None and not pre[comma + 1:named[0] - s].strip():
+            return named[2], named[3]  # "the label that owns her songs, <Name>, says"
         return None
     pron = _PRONOUN.search(pre)
     if pron:
@@ -538,6 +544,10 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         if noun in _ORG_NOUNS:
             who = rd.described(i, at, noun, "organization")
             return (who, "organization") if who else None
+    lead = _leading(rd, start, whole)
+    if lead is not None and lead[3] == "person" and lead[1] < at and \
+            rd.ft.startswith(",", lead[1]):
+        return lead[2], lead[3]  # '"…," <name>, <role> at <body> told <outlet>'
     return None
 
 

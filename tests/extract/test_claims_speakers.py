@@ -214,3 +214,18 @@ def test_the_plural_noun_of_a_body_named_before_is_that_body() -> None:
     assert speaker_of(text, "The scientists warned") == "Scientists for Clean Water"
     assert speaker_of("The scientists warned that the wells were not safe to drink from.",
                       "The scientists") == "unnamed scientists"
+
+
+def test_told_an_outlet_after_a_quotation_is_the_persons_and_the_outlet_only_the_via() -> None:
+    text = ('"This is how a flood begins," Dana Brooks, a hydrologist and one of the authors '
+            "of the report, told the Daily Ledger. "
+            '"The levee was never tested," Ana Ruiz, an engineer at the Fenwick Partners '
+            "water practice told the Daily Ledger.")
+    assert [(who, via) for _start, who, via in speakers(text)] == [
+        ("Dana Brooks", "Daily Ledger"), ("Ana Ruiz", "Daily Ledger")]
+
+
+def test_a_name_set_off_after_its_description_is_the_speaker() -> None:
+    text = ("The company that owns the harbor cranes, Millbrook Steel, says the union may "
+            "use the yard on Sunday.")
+    assert speaker_of(text, "The company that owns") == "Millbrook Steel"
