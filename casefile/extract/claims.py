@@ -223,11 +223,14 @@ def _gender_of_people(blanked: str, sentences: list[tuple[int, int]],
             votes.setdefault(name, [0, 0])[0 if title.group(1) == "Mr" else 1] += 3
     starts = [p[0] for p in persons]
     for i, (s, e) in enumerate(sentences):
-        named = {p[2] for p in persons[bisect_left(starts, s):bisect_right(starts, e)]}
+        here = persons[bisect_left(starts, s):bisect_right(starts, e)]
+        named = {p[2] for p in here}
         if len(named) != 1:
             continue
         (name,) = named
-        chunk = blanked[s:e]
+        # from the name on: a pronoun before it means someone else ("a man said he would
+        # hurt <name>")
+        chunk = blanked[here[0][0]:e]
         if i + 1 < len(sentences):
             ns, ne = sentences[i + 1]
             if bisect_left(starts, ns) == bisect_right(starts, ne):

@@ -229,3 +229,12 @@ def test_a_name_set_off_after_its_description_is_the_speaker() -> None:
     text = ("The company that owns the harbor cranes, Millbrook Steel, says the union may "
             "use the yard on Sunday.")
     assert speaker_of(text, "The company that owns") == "Millbrook Steel"
+
+
+def test_one_he_about_someone_unnamed_does_not_make_a_woman_a_he() -> None:
+    text = ("A man said he would hurt Dana Brooks after the vote. "
+            "Tom Reyes was charged on Tuesday. "
+            "Dana Brooks asked the court to be lenient with Tom Reyes, saying she did not want "
+            "revenge. "
+            'She added, "Every one of us can learn to forgive."')
+    assert speaker_of(text, "She added") == "Dana Brooks"
