@@ -170,6 +170,7 @@ campaign government court network airline automaker startup retailer label leagu
 body institute center centre service police publisher newspaper broadcaster developer maker
 manufacturer giant lender insurer carrier operator platform charity foundation nonprofit
 coalition alliance administration regulator watchdog authority prosecutors' district
+brokerage exchange bureau embassy studio magazine chain fund
 """
 _ORG_NOUNS = frozenset(_ORG_NOUNS_WORDS.split())
 #: Plural nouns for sources the text does not name ("analysts say", "prosecutors alleged").
@@ -267,9 +268,12 @@ def _quotations(ft: str) -> tuple[bytearray, str]:
     return mask, "".join(parts)
 
 
-_ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:the[ ])?")
+_ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:[Tt]he[ ])?")
+#: "(a report) in the <Name>", "(a survey) by <Name>": whose record it is.
+_RECORD_OF = re.compile(r"[ ](?:in|by|from|of)[ ](?:the[ ])?(?P<n>[A-Z][\w.&'-]*"
+                        r"(?:[ ][A-Z][\w.&'-]*)*)")
 #: The words after "according to" that name an unnamed document or record ("court records").
-_ACCORDING_WORDS = re.compile(r"(?:(?:a|an|the|his|her|its|their)[ ])?(?P<w>[a-z][\w'-]*"
+_ACCORDING_WORDS = re.compile(r"(?:(?:a|an|the|his|her|its|their)[ ])?(?:\d{4}[ ])?(?P<w>[a-z][\w'-]*"
                               r"(?:[ ][a-z][\w'-]*){0,3}?)(?=[ ]*(?:[,.;]|$|[ ](?:in|from|on|"
                               r"at|by|for|of|that|which|[a-z]+ed)\b))")
 
@@ -621,6 +625,9 @@ def _according_to(rd: _Reader, i: int, s: int, out: str) -> str | None:
         at = s + match.end()
         named = next((x for x in rd.inside(at, at + 60) if x[0] <= at + 12), None)
         if named is not None and re.fullmatch(r"(?:[a-z]+[ ]){0,2}", rd.ft[at:named[0]]):
+            owned = rd.inside(named[1] + 3, named[1] + 60)
+            if rd.ft.startswith("'s ", named[1]) and owned and owned[0][0] == named[1] + 3:
+                return owned[0][2]  # "according to <outlet>'s <column>"
             return named[2]
         words = _ACCORDING_WORDS.match(out, match.end())
         if words is not None:
@@ -628,6 +635,11 @@ def _according_to(rd: _Reader, i: int, s: int, out: str) -> str | None:
             if noun in _ORG_NOUNS or noun in _PERSON_NOUNS:  # "according to the company"
                 return rd.described(i, s + match.start(), noun, "person" if noun in
                                     _PERSON_NOUNS else "organization") or noun
+            whose = _RECORD_OF.match(out, words.end())
+            if whose is not None:  # "according to a report in the <paper>": the paper's
+                at = s + whose.start("n")
+                named = next((x for x in rd.inside(at, at + 60) if x[0] == at), None)
+                return named[2] if named is not None else whose.group("n")
             return noun
     return None
 

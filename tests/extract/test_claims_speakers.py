@@ -28,6 +28,7 @@ NAMES = {
     "Millbrook Steel": ("organization", ("Millbrook Steel",)),
     "Daily Ledger": ("news outlet", ("Daily Ledger",)),
     "Scientists for Clean Water": ("organization", ("Scientists for Clean Water",)),
+    "Promise Tracker": ("organization", ("Promise Tracker",)),
 }
 
 
@@ -238,3 +239,19 @@ def test_one_he_about_someone_unnamed_does_not_make_a_woman_a_he() -> None:
             "revenge. "
             'She added, "Every one of us can learn to forgive."')
     assert speaker_of(text, "She added") == "Dana Brooks"
+
+
+def test_according_to_a_record_in_a_paper_or_by_a_person_or_to_an_outlets_column() -> None:
+    text = ("According to a report in the Harbor Gazette of the northern county, the pier had "
+            "been closed twice. "
+            "According to a 2021 survey by Dana Brooks of the state university, most docks "
+            "were never inspected. "
+            "The mayor has broken 40 promises, according to the Daily Ledger's Promise Tracker.")
+    got = [who for _start, who, _via in speakers(text)]
+    assert got == ["Harbor Gazette", "Dana Brooks", "Promise Tracker"]
+
+
+def test_the_brokerage_said_is_the_brokerage_the_text_named() -> None:
+    text = ("Fenwick Partners cut its forecast for the year on Monday. "
+            "A longer slowdown could hurt demand for steel, the brokerage said.")
+    assert speaker_of(text, "A longer slowdown") == "Fenwick Partners"
