@@ -408,6 +408,13 @@ class _Reader:
             near = self.ft[max(0, x[0] - 30):x[0]] + " " + self.ft[x[1]:x[1] + 60].split(".")[0]
             if pattern.search(x[2]) or pattern.search(near):
                 fitting[x[2]] = x[0]
+        if kind != "person":
+            # the body the sentences just before are about, unless another there fits better
+            near = self.recent(i, pos, kinds, back=2)
+            since = self.sentences[max(0, i - 2)][0]
+            if near is not None and (near in fitting or not any(
+                    at >= since for at in fitting.values())):
+                return near
         if fitting:  # the one the text names most, then the latest
             return max(fitting, key=lambda n: (mentions[n], fitting[n]))
         gender = "f" if noun in {"woman", "spokeswoman", "chairwoman", "congresswoman",

@@ -255,3 +255,13 @@ def test_the_brokerage_said_is_the_brokerage_the_text_named() -> None:
     text = ("Fenwick Partners cut its forecast for the year on Monday. "
             "A longer slowdown could hurt demand for steel, the brokerage said.")
     assert speaker_of(text, "A longer slowdown") == "Fenwick Partners"
+
+
+def test_the_company_is_the_one_the_sentences_just_before_are_about() -> None:
+    text = ("Millbrook Steel said the company would hire 200 workers. "
+            "Millbrook Steel opened a second mill, and the company expects more orders. "
+            "Millbrook Steel and the company's union signed a contract. "
+            "Fenwick Partners, a chain of 30 stores, may be next to struggle. "
+            "Fenwick Partners lost $4 million in the quarter. "
+            "But the company also reported debt of more than $70 million.")
+    assert speaker_of(text, "But the company") == "Fenwick Partners"
