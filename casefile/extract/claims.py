@@ -202,7 +202,7 @@ _GROUP_AT = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE}))$")
 #: Capitalised words that start a sentence but name no one ("The", "This", "But").
 _NOT_NAMES_WORDS = """
 The This That These Those It Its He She They We I You His Her Their Our My Your A An And But
-Or So Yet Then Also Some Many Most Officials Experts Analysts Critics Sources Police Prosecutors
+Or So Yet Then Also Some Many Most Other Officials Experts Analysts Critics Sources Police Prosecutors
 Authorities Investigators Researchers Scientists Doctors People Residents Witnesses Others Both
 Each All Several Few No None One Two Three Four Five In On At For From With By As If When While
 After Before Later Earlier Meanwhile However Still Yesterday Today Monday Tuesday Wednesday
@@ -252,6 +252,10 @@ def _gender_of_people(blanked: str, sentences: list[tuple[int, int]],
 
 #: A quotation: from a '"' to the next one in its paragraph (or the paragraph's end).
 _QUOTATION = re.compile(r'"[^"\n]*(?:"|(?=\n)|$)')
+
+
+#: Phrases with a speech verb that report no one's words ("That said, …"): read as blank.
+_IDIOMS = re.compile(r"\b(?:[Tt]hat[ ]said,|[Hh]aving[ ]said[ ]that\b|[Nn]eedless[ ]to[ ]say\b)")
 
 
 def _quotations(ft: str) -> tuple[bytearray, str]:
@@ -340,7 +344,8 @@ class _Reader:
         self.by_end: dict[int, tuple[int, int, str, str]] = {}
         for x in self.ents:
             self.by_end.setdefault(x[1], x)
-        self.mask, self.blanked = _quotations(ft)
+        self.mask, blanked = _quotations(ft)
+        self.blanked = _IDIOMS.sub(lambda m: " " * len(m.group()), blanked)
         persons = [x for x in self.ents if x[3] == "person"]
         self.gender = _gender_of_people(self.blanked, sentences, persons)
         # the person of each surname (the first named), the names of bodies

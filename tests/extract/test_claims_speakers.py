@@ -265,3 +265,11 @@ def test_the_company_is_the_one_the_sentences_just_before_are_about() -> None:
             "Fenwick Partners lost $4 million in the quarter. "
             "But the company also reported debt of more than $70 million.")
     assert speaker_of(text, "But the company") == "Fenwick Partners"
+
+
+@pytest.mark.parametrize("sentence", [
+    "That said, the two mills might have made a good fit for the harbor town.",
+    "Other estimates are in the same range as the county's own figures.",
+])
+def test_idioms_and_nouns_that_look_like_speech_are_no_claims(sentence: str) -> None:
+    assert speakers(sentence) == []
