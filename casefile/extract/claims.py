@@ -180,6 +180,7 @@ doctors physicians lawmakers legislators executives residents witnesses authorit
 advocates activists sources insiders aides advisers advisors diplomats leaders members
 organizers organisers police people protesters opponents supporters historians teachers
 senators representatives businesses companies forecasters others brokerages economists
+providers groups unions
 """
 _GROUP_NOUNS = frozenset(_GROUP_NOUNS_WORDS.split())
 _DETERMINERS = r"(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir|[Oo]ne|[Tt]his|[Tt]hat)"
@@ -468,8 +469,18 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     cut = max(0, m.start() - SUBJECT_REACH)
     s, out = s + cut, out[cut:]
     pre = out[:m.start() - cut].rstrip()
-    if m.group().endswith("ing") or re.search(r"(?:^|[ ,])(?:but|and)$", pre):
-        # "<name> defended …, saying …", "<name> … but said …"
+    if m.group().endswith("ing"):
+        progressive = _PROGRESSIVE.search(pre)
+        if progressive:  # "<group> are urging …": as "<group> urge …"
+            pre = pre[:progressive.start()]
+        else:
+            with_ = re.search(r"(?:^|[ ,])with[ ]", pre)
+            if with_ and with_.end() >= len(pre) - 60 and _GROUP.search(pre) and (
+                    _GROUP.search(pre[with_.end():])):
+                pre = pre[with_.end():]  # "…, with forecasters warning that …"
+            else:  # "<name> defended …, saying …"
+                return _sentence_subject(rd, i, start, whole)
+    elif re.search(r"(?:^|[ ,])(?:but|and)$", pre):  # "<name> … but said …"
         return _sentence_subject(rd, i, start, whole)
     between = _BETWEEN.search(pre)
     if between:
@@ -570,7 +581,9 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     return None
 
 
-_LEAD = re.compile(r"\s*(?:(?:But|And|Yet|So|Still|Meanwhile|Later|However),?[ ])?")
+_LEAD = re.compile(r"\s*(?:(?:But|And|Yet|So|Still|Meanwhile|Later|However|Then),?[ ])?"
+                   r"(?:(?:[a-z]+[ ]){0,3}(?:week|month|year|day|night|morning|evening|"
+                   r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),[ ])?")
 
 
 def _leading(rd: _Reader, s: int, out: str) -> tuple[int, int, str, str] | None:
@@ -595,12 +608,23 @@ def _sentence_subject(rd: _Reader, i: int, s: int, out: str) -> tuple[str, str] 
         return x[2], x[3]
     lead = _LEAD.match(out)
     at = lead.end() if lead else 0
-    pron = re.match(r"(?P<p>He|She|It)\b", out[at:])
-    if pron:  # read as "<pronoun> said"
-        said = out[:at + pron.end()] + " said"
+    subject = re.match(r"(?P<p>He|She|It)\b", out[at:]) or _SUBJECT_WORDS.match(out, at)
+    if subject:  # read as "<pronoun> said", "<the words before the verb> said"
+        said = out[:at + len(subject.group("p"))] + " said"
         verb = _SPEECH_RE.search(said, len(said) - 4)
         return _subject_before(rd, i, s, said, verb) if verb else None
     return None
+
+
+#: A sentence's first words up to its verb ("The utilities commission" is frustrated …).
+_SUBJECT_WORDS = re.compile(
+    r"(?P<p>(?:[A-Za-z][\w'-]*[ ]){0,4}?[A-Za-z][\w'-]*)[ ](?=(?:has|have|had|is|are|was|were|"
+    r"will|would|could|can|also|[a-z]{3,}ed)\b)")
+#: What follows a speech verb in the progressive when it reports words: "that", a quotation,
+#: whom it is said to ("urging the board to …").
+_SPOKEN_TO = re.compile(r"[ ]+(?:that|the|a|an|us|them|him|her|it|[A-Z]|[,:]|[ ]{2})")
+#: "are urging", "were warning": a speech verb in the progressive.
+_PROGRESSIVE = re.compile(r"[ ](?:is|are|was|were|been)$")
 
 
 _THAT = re.compile(r"[ ]+that\b")
@@ -618,7 +642,11 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
                 m.group() in {"called", "calls"} and sent.find('"', m.end()) >= 0
                 and not _CALLED_FOR.match(sent, m.end())):
             continue  # "found that", and "called it "…"": not "found", "called for"
-        if _PASSIVE.search(out[max(0, m.start() - 40):m.start()]):
+        if m.group().endswith("ing") and _PROGRESSIVE.search(out[:m.start()].rstrip()) and \
+                not _SPOKEN_TO.match(out, m.end()):
+            continue  # "the story <body> is telling doesn't …": no words of theirs follow
+        if not m.group().endswith("ing") and _PASSIVE.search(
+                out[max(0, m.start() - 40):m.start()]):
             continue  # passive: "was accused", "were reported"; "to tell": no one said it
         after = _subject_after(rd, s, sent, m)
         if after is not None:

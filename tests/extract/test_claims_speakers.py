@@ -273,3 +273,30 @@ def test_the_company_is_the_one_the_sentences_just_before_are_about() -> None:
 ])
 def test_idioms_and_nouns_that_look_like_speech_are_no_claims(sentence: str) -> None:
     assert speakers(sentence) == []
+
+
+@pytest.mark.parametrize(("sentence", "who"), [
+    ("Then, last week, Dana Brooks posted online accusing Millbrook Steel of hiding the spill.",
+     "Dana Brooks"),
+    ("Consumer advocates are urging the Harbor Authority to require backup power.",
+     "unnamed consumer advocates"),
+    ("More smoke is set to reach the valley this week, with forecasters warning that the air "
+     "will be unsafe.", "unnamed forecasters"),
+    ("Health care providers have protested the longer stays, warning that children face "
+     "more risk.", "unnamed health care providers"),
+])
+def test_ing_reports_go_to_the_subject_of_their_sentence(sentence: str, who: str) -> None:
+    assert speaker_of(sentence, sentence[:15]) == who
+
+
+def test_an_ing_report_of_a_described_body_goes_to_the_body_named_before() -> None:
+    text = ("The Harbor Authority met on Monday. "
+            "The harbor authority is frustrated with the phone companies, saying they failed "
+            "to share what they knew.")
+    assert speaker_of(text, "The harbor authority is") == "Harbor Authority"
+
+
+def test_a_progressive_verb_with_no_words_after_it_is_no_speaker() -> None:
+    text = ("The mayor has broken 40 promises, according to the Daily Ledger, and there is "
+            "reason to doubt the story Millbrook Steel is telling now.")
+    assert speaker_of(text, "The mayor has") == "Daily Ledger"
