@@ -142,14 +142,28 @@ suggested suggests called calls cited cites predicted predicts concluded"""
 _NEEDS_THAT = frozenset(_NEEDS_THAT_WORDS.split())
 _SPEECH_RE = re.compile(rf"\b(?:{_SPEECH})\b")
 #: Words between a subject and its verb ("he later said", "the agency has long argued").
-_BETWEEN = re.compile(
-    r"(?:[ ,]+(?:also|later|previously|again|then|has|have|had|would|will|could|did|does|do|"
+_BETWEEN_ONE = re.compile(
+    r"[ ,]+(?:also|later|previously|again|then|has|have|had|would|will|could|did|does|do|"
     r"twice|however|"
     r"since|now|already|just|never|always|"
     r"once|repeatedly|recently|publicly|privately|often|still|long|further|earlier|first|"
     r"initially|separately|[a-z]+ly|on[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
     r"Sunday)|(?:on|this|last)[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
-    r"week|month|year|morning|night|evening|afternoon)|in[ ]a[ ]statement|at[ ]the[ ]time))+,?$")
+    r"week|month|year|morning|night|evening|afternoon)|in[ ]a[ ]statement|at[ ]the[ ]time)$")
+
+
+def _without_between(pre: str) -> str:
+    """``pre`` without the words between a subject and its verb at its end (see
+    :data:`_BETWEEN_ONE`; a comma after them too: "<group>, however,"), one unit at a time
+    from a short tail (an end-anchored pattern over the whole text would take quadratic
+    time)."""
+    cut = pre[:-1] if pre.endswith(",") else pre
+    found = False
+    while True:
+        unit = _BETWEEN_ONE.search(cut, max(0, len(cut) - 40))
+        if unit is None:
+            return cut if found else pre
+        cut, found = cut[:unit.start()], True
 _PRONOUN = re.compile(r"(?:^|[\s,\"(])(?P<p>[Hh]e|[Ss]he|[Ii]t|[Tt]hey)$")
 #: Singular nouns that describe a named person of the text ("the governor said").
 _PERSON_NOUNS_WORDS = """
@@ -200,6 +214,25 @@ _GROUP_WHERE = (r"[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
 #: second form reads the words after the noun as where the group is ("across the world").
 _GROUP = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE})?)$")
 _GROUP_AT = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE}))$")
+#: A name of at most three capitalised words the suggestions missed, right before a verb.
+_BARE = re.compile(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
+                   r"[A-Z][a-z][\w'-]*)$")
+#: The longest run of words read for a group before its verb (characters).
+GROUP_REACH = 120
+
+
+def _group_at_end(pre: str) -> re.Match[str] | None:
+    """The unnamed group (:data:`_GROUP_NOUNS`) that ``pre`` ends with ("city officials",
+    "executives across the region"), read from its last :data:`GROUP_REACH` characters only
+    (end-anchored patterns over longer text take quadratic time); group "g" ends ``pre``."""
+    tail = pre[-GROUP_REACH:]
+    if len(pre) > GROUP_REACH:
+        tail = tail[tail.find(" ") + 1:]
+    for pattern in (_GROUP, _GROUP_AT):
+        got = pattern.search(tail)
+        if got and got.group("noun").lower() in _GROUP_NOUNS:
+            return got
+    return None
 #: Capitalised words that start a sentence but name no one ("The", "This", "But").
 _NOT_NAMES_WORDS = """
 The This That These Those It Its He She They We I You His Her Their Our My Your A An And But
@@ -474,17 +507,15 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         if progressive:  # "<group> are urging …": as "<group> urge …"
             pre = pre[:progressive.start()]
         else:
-            with_ = re.search(r"(?:^|[ ,])with[ ]", pre)
-            if with_ and with_.end() >= len(pre) - 60 and _GROUP.search(pre) and (
-                    _GROUP.search(pre[with_.end():])):
-                pre = pre[with_.end():]  # "…, with forecasters warning that …"
+            with_ = re.search(r"(?:^|[ ,])with[ ](?=[^,]{1,60}$)", pre)
+            if with_ and _group_at_end(pre[with_.end():]) is not None:
+                # "…, with forecasters warning that …"
+                s, pre = s + with_.end(), pre[with_.end():]
             else:  # "<name> defended …, saying …"
                 return _sentence_subject(rd, i, start, whole)
     elif re.search(r"(?:^|[ ,])(?:but|and)$", pre):  # "<name> … but said …"
         return _sentence_subject(rd, i, start, whole)
-    between = _BETWEEN.search(pre)
-    if between:
-        pre = pre[:between.start()]
+    pre = _without_between(pre)
     pre = pre.rstrip()
     at = s + len(pre)
     named = rd.ending_at(at)
@@ -520,23 +551,20 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
             return (who, "organization") if who else None
         who = rd.recent(i, at, {"person"}, "m" if p == "he" else "f")
         return (who, "person") if who else None
-    group = _GROUP.search(pre)
-    if group and group.group("noun").lower() not in _GROUP_NOUNS:
-        group = _GROUP_AT.search(pre)
-    if group and group.group("noun").lower() in _GROUP_NOUNS:
+    group = _group_at_end(pre)
+    if group is not None:
         words = group.group("g").split()
         if words[0].lower() == "the" and len(words) == 2:
             # "the doctors said" after "<Doctors for …>" was named: that body
-            body = rd.named_with(i, s + group.start("g"), words[1].lower())
+            body = rd.named_with(i, at - len(group.group("g")), words[1].lower())
             if body is not None:
                 return body, "organization"
         if words[0].lower() in {"the", "some", "many", "most", "other", "several"}:
             words = words[1:]
-        if words and not rd.inside(s + group.start("g"), at):
+        if words and not rd.inside(at - len(group.group("g")), at):
             return "unnamed " + " ".join(w if w.isupper() else w.lower() for w in words), \
                 "unnamed"
-    bare = re.search(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
-                     r"[A-Z][a-z][\w'-]*)$", pre)
+    bare = _BARE.search(pre, max(0, len(pre) - GROUP_REACH))
     if bare and bare.group("n").split()[0] not in _NOT_NAMES and not bare.group("n").endswith(
             "'s"):  # "<Name>'s note": a possessive is no speaker
         # a name the suggestions missed, right before the verb ('…," <Surname> said')
