@@ -236,8 +236,9 @@ def _group_at_end(pre: str) -> re.Match[str] | None:
 #: Capitalised words that start a sentence but name no one ("The", "This", "But").
 _NOT_NAMES_WORDS = """
 The This That These Those It Its He She They We I You His Her Their Our My Your A An And But
-Or So Yet Then Also Some Many Most Other Officials Experts Analysts Critics Sources Police Prosecutors
-Authorities Investigators Researchers Scientists Doctors People Residents Witnesses Others Both
+Or So Yet Then Also Some Many Most Other Officials Experts Analysts Critics Sources Police
+Prosecutors Authorities Investigators Researchers Scientists Doctors People Residents Witnesses
+Others Both
 Each All Several Few No None One Two Three Four Five In On At For From With By As If When While
 After Before Later Earlier Meanwhile However Still Yesterday Today Monday Tuesday Wednesday
 Thursday Friday Saturday Sunday Reports Report Data Studies Study Records Documents Polls
@@ -311,9 +312,10 @@ _ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:[Tt]he[ ])?")
 _RECORD_OF = re.compile(r"[ ](?:in|by|from|of)[ ](?:the[ ])?(?P<n>[A-Z][\w.&'-]*"
                         r"(?:[ ][A-Z][\w.&'-]*)*)")
 #: The words after "according to" that name an unnamed document or record ("court records").
-_ACCORDING_WORDS = re.compile(r"(?:(?:a|an|the|his|her|its|their)[ ])?(?:\d{4}[ ])?(?P<w>[a-z][\w'-]*"
-                              r"(?:[ ][a-z][\w'-]*){0,3}?)(?=[ ]*(?:[,.;]|$|[ ](?:in|from|on|"
-                              r"at|by|for|of|that|which|[a-z]+ed)\b))")
+_ACCORDING_WORDS = re.compile(r"(?:(?:a|an|the|his|her|its|their)[ ])?(?:\d{4}[ ])?"
+                              r"(?P<w>[a-z][\w'-]*(?:[ ][a-z][\w'-]*){0,3}?)"
+                              r"(?=[ ]*(?:[,.;]|$|[ ](?:in|from|on|at|by|for|of|that|which|"
+                              r"[a-z]+ed)\b))")
 
 
 #: How many characters before a speech verb are read for its subject.
@@ -449,11 +451,11 @@ class _Reader:
                 fitting[x[2]] = x[0]
         if kind != "person":
             # the body the sentences just before are about, unless another there fits better
-            near = self.recent(i, pos, kinds, back=2)
+            latest = self.recent(i, pos, kinds, back=2)
             since = self.sentences[max(0, i - 2)][0]
-            if near is not None and (near in fitting or not any(
+            if latest is not None and (latest in fitting or not any(
                     at >= since for at in fitting.values())):
-                return near
+                return latest
         if fitting:  # the one the text names most, then the latest
             return max(fitting, key=lambda n: (mentions[n], fitting[n]))
         gender = "f" if noun in {"woman", "spokeswoman", "chairwoman", "congresswoman",
