@@ -214,9 +214,15 @@ _GROUP_WHERE = (r"[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
 #: second form reads the words after the noun as where the group is ("across the world").
 _GROUP = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE})?)$")
 _GROUP_AT = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE}))$")
+#: Capitalised words joined to a name by "for"/"of"/"on" ("High Commissioner for <name>").
+_TITLE_OF = re.compile(r"(?<![\w.&'-])(?:[Tt]he[ ])?"
+                       r"(?P<t>[A-Z][\w.&'-]*(?:[ ][A-Z][\w.&'-]*){0,5})[ ]"
+                       r"(?P<j>for|of|on)[ ](?:the[ ])?$")
 #: A name of at most three capitalised words the suggestions missed, right before a verb.
 _BARE = re.compile(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
                    r"[A-Z][a-z][\w'-]*)$")
+#: A relative clause between a group and its verb ("analysts who did the sums say").
+_GROUP_WHO = re.compile(r"[ ]who[ ][^,;:]{1,60}$")
 #: The longest run of words read for a group before its verb (characters).
 GROUP_REACH = 120
 
@@ -527,6 +533,12 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
             person = rd.ending_at(named[0] - len(of.group())) if of else None
             if person is not None and person[3] == "person":
                 return person[2], "person"
+        title = _TITLE_OF.search(rd.ft, max(0, named[0] - 80), named[0])
+        if title is not None and title.group("t").split()[0] not in _NOT_NAMES and \
+                rd.ending_at(title.end("t")) is None:
+            # "the <Title> for <Name> said": the whole name as written, not its last part
+            return f"{title.group('t')} {title.group('j')} {rd.ft[named[0]:named[1]]}", \
+                "organization"
         return named[2], named[3]
     if pre.endswith(","):  # "<name>, <appositive>, said"
         lead = _leading(rd, start, whole)
@@ -553,6 +565,10 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
             return (who, "organization") if who else None
         who = rd.recent(i, at, {"person"}, "m" if p == "he" else "f")
         return (who, "person") if who else None
+    clause = _GROUP_WHO.search(pre, max(0, len(pre) - GROUP_REACH))
+    if clause is not None:  # "<group> who have done the sums say"
+        pre = pre[:clause.start()]
+        at = s + len(pre)
     group = _group_at_end(pre)
     if group is not None:
         words = group.group("g").split()
@@ -658,6 +674,14 @@ _PROGRESSIVE = re.compile(r"[ ](?:is|are|was|were|been)$")
 
 
 _THAT = re.compile(r"[ ]+that\b")
+#: Speech verbs that are nouns too ("the estimate", "an original claim").
+_NOUN_TOO = frozenset({"estimate", "claim", "note", "report", "estimates", "claims", "notes",
+                       "reports"})
+#: A determiner right before, or before one word that is no plural noun ("the analysts
+#: estimate" keeps its verb).
+_AFTER_DETERMINER = re.compile(
+    r"\b(?:[Aa]n?|[Tt]he|[Tt]his|[Tt]hat|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y|[Yy]our)"
+    r"[ ](?:[a-z][\w-]*[^s\W][ ])?$")
 _CALLED_FOR = re.compile(r"[ ]+(?:for|on|off|in|out|up)\b")
 
 
@@ -672,6 +696,8 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
                 m.group() in {"called", "calls"} and sent.find('"', m.end()) >= 0
                 and not _CALLED_FOR.match(sent, m.end())):
             continue  # "found that", and "called it "…"": not "found", "called for"
+        if m.group() in _NOUN_TOO and _AFTER_DETERMINER.search(out, 0, m.start()):
+            continue  # "an original estimate", "the claim": nouns
         if m.group().endswith("ing") and _PROGRESSIVE.search(out[:m.start()].rstrip()) and \
                 not _SPOKEN_TO.match(out, m.end()):
             continue  # "the story <body> is telling doesn't …": no words of theirs follow

@@ -29,6 +29,7 @@ NAMES = {
     "Daily Ledger": ("news outlet", ("Daily Ledger",)),
     "Scientists for Clean Water": ("organization", ("Scientists for Clean Water",)),
     "Promise Tracker": ("organization", ("Promise Tracker",)),
+    "Coastal Affairs": ("organization", ("Coastal Affairs",)),
 }
 
 
@@ -300,3 +301,20 @@ def test_a_progressive_verb_with_no_words_after_it_is_no_speaker() -> None:
     text = ("The mayor has broken 40 promises, according to the Daily Ledger, and there is "
             "reason to doubt the story Millbrook Steel is telling now.")
     assert speaker_of(text, "The mayor has") == "Daily Ledger"
+
+
+def test_a_group_with_a_who_clause_before_its_verb_stays_unnamed() -> None:
+    sentence = ("Harbor analysts who have done the sums say the pier will cost twice the "
+                "estimate.")
+    assert speaker_of(sentence, "Harbor analysts") == "unnamed harbor analysts"
+
+
+def test_a_title_joined_to_a_name_by_for_is_read_whole() -> None:
+    sentence = ("The Regional High Commissioner for Coastal Affairs said the decision broke "
+                "no law.")
+    assert speaker_of(sentence, "The Regional") == "Regional High Commissioner for Coastal Affairs"
+
+
+def test_an_estimate_after_a_determiner_is_a_noun_not_a_speech_verb() -> None:
+    assert speakers("The utility cut the number of homes that could go dark from an original "
+                    "estimate of about 6,000 on Monday.") == []
