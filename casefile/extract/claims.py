@@ -559,6 +559,10 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     if pron:
         p = pron.group("p").lower()
         if p == "they":
+            # a body the sentence before spoke for ("<body> have denied it. '…,' they said")
+            last = rd.speaker_of.get(i - 1)
+            if last is not None and last[1] == "organization" and i > 0:
+                return last
             return "", "unnamed"
         if p == "it":
             who = rd.recent(i, at, {"organization"})

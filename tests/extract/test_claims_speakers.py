@@ -318,3 +318,12 @@ def test_a_title_joined_to_a_name_by_for_is_read_whole() -> None:
 def test_an_estimate_after_a_determiner_is_a_noun_not_a_speech_verb() -> None:
     assert speakers("The utility cut the number of homes that could go dark from an original "
                     "estimate of about 6,000 on Monday.") == []
+
+
+def test_they_after_a_body_spoke_is_that_body_else_unnamed() -> None:
+    text = ("Millbrook Steel has twice denied dumping anything into the river. "
+            '"At no point did we open the valves," they said in a statement.')
+    assert speaker_of(text, '"At no point') == "Millbrook Steel"
+    text = ("The river turned grey on Monday. "
+            '"At no point did we open the valves," they said in a statement.')
+    assert speaker_of(text, '"At no point') is None
