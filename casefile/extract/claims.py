@@ -221,6 +221,9 @@ _TITLE_OF = re.compile(r"(?<![\w.&'-])(?:[Tt]he[ ])?"
 #: A name of at most three capitalised words the suggestions missed, right before a verb.
 _BARE = re.compile(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
                    r"[A-Z][a-z][\w'-]*)$")
+#: "… a statement that said": the words are those of whoever issued the statement.
+_RECORD_THAT = re.compile(r"\b(?:a|an|the|its|his|her|their)[ ](?:[a-z-]+[ ]){0,2}(?:statement|"
+                          r"post|letter|release|memo|email|message|tweet|filing)[ ](?:that|which)$")
 #: A relative clause between a group and its verb ("analysts who did the sums say").
 _GROUP_WHO = re.compile(r"[ ]who[ ][^,;:]{1,60}$")
 #: The longest run of words read for a group before its verb (characters).
@@ -521,7 +524,9 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
                 s, pre = s + with_.end(), pre[with_.end():]
             else:  # "<name> defended …, saying …"
                 return _sentence_subject(rd, i, start, whole)
-    elif re.search(r"(?:^|[ ,])(?:but|and)$", pre):  # "<name> … but said …"
+    elif re.search(r"(?:^|[ ,])(?:but|and)$", pre) or _RECORD_THAT.search(
+            pre, max(0, len(pre) - 60)):
+        # "<name> … but said …", "<name> published a blog post that said …"
         return _sentence_subject(rd, i, start, whole)
     pre = _without_between(pre)
     pre = pre.rstrip()

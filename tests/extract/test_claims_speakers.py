@@ -327,3 +327,9 @@ def test_they_after_a_body_spoke_is_that_body_else_unnamed() -> None:
     text = ("The river turned grey on Monday. "
             '"At no point did we open the valves," they said in a statement.')
     assert speaker_of(text, '"At no point') is None
+
+
+def test_a_statement_that_said_is_the_words_of_whoever_issued_it() -> None:
+    text = ("Millbrook Steel opened a second mill in the spring. "
+            "The company published a blog post that said the mill would hire 200 workers.")
+    assert speaker_of(text, "The company published") == "Millbrook Steel"
