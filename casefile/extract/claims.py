@@ -135,7 +135,7 @@ _SPEECH = (r"said|says|say|saying|adding|arguing|warning|noting|telling|accusing
            r"blasted|assured|recommends|recommended|suggested|suggests|believes|believe|"
            r"fear|fears|worry|worries|agree|agrees|found|showed|shows|called|calls|cited|cites|"
            r"argue|warn|note|insist|contend|maintain|estimate|acknowledge|admit|admits|admitted|"
-           r"concede|concedes|claim")
+           r"concede|concedes|claim|pointed[ ]out|points[ ]out|point[ ]out")
 #: Verbs that attribute only with "that" after them ("found that"): alone they report events.
 _NEEDS_THAT_WORDS = """found showed shows believe believes fear fears worry worries agree agrees
 suggested suggests called calls cited cites predicted predicts concluded"""
@@ -692,6 +692,11 @@ _AFTER_DETERMINER = re.compile(
     r"\b(?:[Aa]n?|[Tt]he|[Tt]his|[Tt]hat|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y|[Yy]our)"
     r"[ ](?:[a-z][\w-]*[^s\W][ ])?$")
 _CALLED_FOR = re.compile(r"[ ]+(?:for|on|off|in|out|up)\b")
+#: "called the process a sham": a judgement, not a phone call ("called police a day later").
+_CALLED_IT = re.compile(r"[ ](?:it|him|her|them|this|that|the[ ][\w' -]{1,40}?)[ ](?:a|an)[ ]"
+                        r"(?!(?:day|week|month|year|few|couple|minute|hour|second|time)\b)")
+#: A group written after its verb ("…, say experts.", "…, said local officials").
+_GROUP_AFTER = re.compile(r"[ ](?P<g>(?:[a-z]+[ ]){0,2}(?P<noun>[a-z]+))[ ]*(?:[.,;]|$)")
 
 
 def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
@@ -702,7 +707,8 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
     out = rd.blanked[s:e]
     for m in _SPEECH_RE.finditer(out):
         if m.group() in _NEEDS_THAT and not _THAT.match(out, m.end()) and not (
-                m.group() in {"called", "calls"} and sent.find('"', m.end()) >= 0
+                m.group() in {"called", "calls"} and (sent.find('"', m.end()) >= 0 or
+                                                    _CALLED_IT.match(out, m.end()))
                 and not _CALLED_FOR.match(sent, m.end())):
             continue  # "found that", and "called it "…"": not "found", "called for"
         if m.group() in _NOUN_TOO and _AFTER_DETERMINER.search(out, 0, m.start()):
@@ -717,6 +723,11 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
         if after is not None:
             kind = next((x[3] for x in rd.inside(s, e) if x[2] == after), "person")
             return after, kind
+        group = _GROUP_AFTER.match(out, m.end())
+        if group is not None and group.group("noun").lower() in _GROUP_NOUNS and \
+                out[:m.start()].rstrip().endswith(","):
+            # "…, say experts.": the group after the verb
+            return "unnamed " + group.group("g").lower(), "unnamed"
         got = _subject_before(rd, i, s, out, m)
         if got is not None:
             return got

@@ -333,3 +333,17 @@ def test_a_statement_that_said_is_the_words_of_whoever_issued_it() -> None:
     text = ("Millbrook Steel opened a second mill in the spring. "
             "The company published a blog post that said the mill would hire 200 workers.")
     assert speaker_of(text, "The company published") == "Millbrook Steel"
+
+
+@pytest.mark.parametrize(("sentence", "who"), [
+    ("The quarter's results were largely neutral for the steel makers, say analysts.",
+     "unnamed analysts"),
+    ("Dana Brooks pointed out that the harbor had never flooded before.", "Dana Brooks"),
+    ("The Harbor Authority called the inquiry a sham.", "Harbor Authority"),
+])
+def test_groups_after_the_verb_pointed_out_and_called_it_a(sentence: str, who: str) -> None:
+    assert speaker_of(sentence, sentence[:15]) == who
+
+
+def test_calling_the_police_is_no_claim() -> None:
+    assert speakers("Dana Brooks called the police a few minutes after the crash.") == []
