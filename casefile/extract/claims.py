@@ -211,10 +211,10 @@ _GROUP_HEAD = (
 _GROUP_WHERE = (r"[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
                 r"[ ](?:on|in|at|from|across|around)(?:[ ][\w'-]+){1,3}?")
 #: "<group>", "<group> familiar with …", "<group> across <place>" right before a verb; the
-#: second form reads the words after the noun as where the group is ("across the world").
+#: second form reads the words after the noun as where the group is ("across the region").
 _GROUP = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE})?)$")
 _GROUP_AT = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE}))$")
-#: Capitalised words joined to a name by "for"/"of"/"on" ("High Commissioner for <name>").
+#: Capitalised words joined to a name by "for"/"of"/"on" ("Regional Director for <name>").
 _TITLE_OF = re.compile(r"(?<![\w.&'-])(?:[Tt]he[ ])?"
                        r"(?P<t>[A-Z][\w.&'-]*(?:[ ][A-Z][\w.&'-]*){0,5})[ ]"
                        r"(?P<j>for|of|on)[ ](?:the[ ])?$")
@@ -224,7 +224,7 @@ _BARE = re.compile(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}
 #: "… a statement that said": the words are those of whoever issued the statement.
 _RECORD_THAT = re.compile(r"\b(?:a|an|the|its|his|her|their)[ ](?:[a-z-]+[ ]){0,2}(?:statement|"
                           r"post|letter|release|memo|email|message|tweet|filing)[ ](?:that|which)$")
-#: A relative clause between a group and its verb ("analysts who did the sums say").
+#: A relative clause between a group and its verb ("analysts who studied it say").
 _GROUP_WHO = re.compile(r"[ ]who[ ][^,;:]{1,60}$")
 #: The longest run of words read for a group before its verb (characters).
 GROUP_REACH = 120
@@ -433,7 +433,7 @@ class _Reader:
 
     def named_with(self, i: int, pos: int, word: str) -> str | None:
         """The organisation named before ``pos`` (within :data:`DESCRIBED_REACH`) whose name
-        has ``word`` (a plural noun: "the doctors" for "Doctors for <cause>"), the latest."""
+        has ``word`` (a plural noun: "the scientists" for "Scientists for <cause>"), the latest."""
         lo = bisect_left(self.starts, pos - DESCRIBED_REACH)
         for x in reversed(self.ents[lo:bisect_left(self.starts, pos)]):
             if x[3] == "organization" and word in x[2].lower().split():
@@ -520,13 +520,13 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         else:
             with_ = re.search(r"(?:^|[ ,])with[ ](?=[^,]{1,60}$)", pre)
             if with_ and _group_at_end(pre[with_.end():]) is not None:
-                # "…, with forecasters warning that …"
+                # "…, with experts warning that …"
                 s, pre = s + with_.end(), pre[with_.end():]
             else:  # "<name> defended …, saying …"
                 return _sentence_subject(rd, i, start, whole)
     elif re.search(r"(?:^|[ ,])(?:but|and)$", pre) or _RECORD_THAT.search(
             pre, max(0, len(pre) - 60)):
-        # "<name> … but said …", "<name> published a blog post that said …"
+        # "<name> … but said …", "<name> issued a statement that said …"
         return _sentence_subject(rd, i, start, whole)
     pre = _without_between(pre)
     pre = pre.rstrip()
@@ -558,7 +558,7 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
                 return named[2], named[3]
         named = rd.ending_at(s + len(pre) - 1)
         if comma > 0 and named is not None and not pre[comma + 1:named[0] - s].strip():
-            return named[2], named[3]  # "the label that owns her songs, <Name>, says"
+            return named[2], named[3]  # "the firm that runs the port, <Name>, says"
         return None
     pron = _PRONOUN.search(pre)
     if pron:
@@ -575,14 +575,14 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         who = rd.recent(i, at, {"person"}, "m" if p == "he" else "f")
         return (who, "person") if who else None
     clause = _GROUP_WHO.search(pre, max(0, len(pre) - GROUP_REACH))
-    if clause is not None:  # "<group> who have done the sums say"
+    if clause is not None:  # "<group> who studied it say"
         pre = pre[:clause.start()]
         at = s + len(pre)
     group = _group_at_end(pre)
     if group is not None:
         words = group.group("g").split()
         if words[0].lower() == "the" and len(words) == 2:
-            # "the doctors said" after "<Doctors for …>" was named: that body
+            # "the scientists said" after "<Scientists for …>" was named: that body
             body = rd.named_with(i, at - len(group.group("g")), words[1].lower())
             if body is not None:
                 return body, "organization"
@@ -683,7 +683,7 @@ _PROGRESSIVE = re.compile(r"[ ](?:is|are|was|were|been)$")
 
 
 _THAT = re.compile(r"[ ]+that\b")
-#: Speech verbs that are nouns too ("the estimate", "an original claim").
+#: Speech verbs that are nouns too ("the estimate", "a first claim").
 _NOUN_TOO = frozenset({"estimate", "claim", "note", "report", "estimates", "claims", "notes",
                        "reports"})
 #: A determiner right before, or before one word that is no plural noun ("the analysts
@@ -692,7 +692,7 @@ _AFTER_DETERMINER = re.compile(
     r"\b(?:[Aa]n?|[Tt]he|[Tt]his|[Tt]hat|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y|[Yy]our)"
     r"[ ](?:[a-z][\w-]*[^s\W][ ])?$")
 _CALLED_FOR = re.compile(r"[ ]+(?:for|on|off|in|out|up)\b")
-#: "called the process a sham": a judgement, not a phone call ("called police a day later").
+#: "called the audit a whitewash": a judgement, not a phone call ("called police a day later").
 _CALLED_IT = re.compile(r"[ ](?:it|him|her|them|this|that|the[ ][\w' -]{1,40}?)[ ](?:a|an)[ ]"
                         r"(?!(?:day|week|month|year|few|couple|minute|hour|second|time)\b)")
 #: A group written after its verb ("…, say experts.", "…, said local officials").
@@ -712,10 +712,10 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
                 and not _CALLED_FOR.match(sent, m.end())):
             continue  # "found that", and "called it "…"": not "found", "called for"
         if m.group() in _NOUN_TOO and _AFTER_DETERMINER.search(out, 0, m.start()):
-            continue  # "an original estimate", "the claim": nouns
+            continue  # "a first estimate", "the claim": nouns
         if m.group().endswith("ing") and _PROGRESSIVE.search(out[:m.start()].rstrip()) and \
                 not _SPOKEN_TO.match(out, m.end()):
-            continue  # "the story <body> is telling doesn't …": no words of theirs follow
+            continue  # "the account <body> is giving now": no words of theirs follow
         if not m.group().endswith("ing") and _PASSIVE.search(
                 out[max(0, m.start() - 40):m.start()]):
             continue  # passive: "was accused", "were reported"; "to tell": no one said it

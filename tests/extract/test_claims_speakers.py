@@ -147,36 +147,36 @@ def test_end_to_end_the_pronoun_speaker_comes_back_from_extract_suggestions() ->
 
 
 def test_the_company_is_one_the_text_named_where_the_name_finder_missed_that_mention() -> None:
-    text = ("The state is investigating Millbrook Steel over the layoffs. "
-            "The company confirmed that it had been contacted by the inspectors. "
+    text = ("Regulators are looking into Millbrook Steel after the spill. "
+            "The company confirmed that inspectors had visited the plant. "
             "A judge in the county later fined Millbrook Steel for the spill.")
     first = text.index("A judge")
     entities = [(text.index("Millbrook Steel", first), text.index("Millbrook Steel", first)
                  + len("Millbrook Steel"), "Millbrook Steel", "organization")]
     got = {c["text"][:30]: c["attributed_to"]
            for c in find_claims(text, sentence_spans(text), entities)}
-    assert got["The company confirmed that it "] == "Millbrook Steel"
+    assert got["The company confirmed that ins"] == "Millbrook Steel"
 
 
 def test_the_governor_counts_the_bare_surnames_the_name_finder_missed() -> None:
     text = ("Gov. Ana Ruiz has avoided the striking teachers all week. "
             "Gov. Victor Lane of the state next door attacked teachers last year. "
-            "Teachers did not see Ruiz at the capitol on Tuesday. "
-            "Ruiz was at a conference in another state. "
-            "The governor said he was waiting for a commission to report.")
+            "Reporters could not reach Ruiz on Tuesday. "
+            "Ruiz was travelling abroad. "
+            "The governor said the budget would pass.")
     entities = []
     for form, name in (("Ana Ruiz", "Ana Ruiz"), ("Victor Lane", "Victor Lane")):
         at = text.index(form)
         entities.append((at, at + len(form), name, "person"))
     got = {c["text"][:20]: c["attributed_to"]
            for c in find_claims(text, sentence_spans(text), sorted(entities))}
-    assert got["The governor said he"] == "Ana Ruiz"
+    assert got["The governor said th"] == "Ana Ruiz"
 
 
 def test_a_body_named_by_its_owner_is_the_speaker_not_a_body_named_before() -> None:
     text = ("Tom Reyes skipped the hearing at the Harbor Authority on Tuesday. "
-            "His office said he was at a conference in another state. "
-            "Ostland's foreign ministry said it viewed the vote as a provocation.")
+            "His office said he was away on business. "
+            "Ostland's foreign ministry said the vote was illegal.")
     assert speaker_of(text, "His office said") == "Tom Reyes's office"
     assert speaker_of(text, "Ostland's foreign") == "Ostland's foreign ministry"
 
@@ -188,17 +188,17 @@ def test_a_role_word_before_a_name_the_suggestions_missed_is_not_part_of_the_spe
 
 
 def test_a_person_before_two_appositives_is_the_speaker_not_the_body_in_the_first() -> None:
-    text = ("Dana Brooks, a senior analyst at Fenwick Partners, the consulting firm in the "
+    text = ("Dana Brooks, a partner at Fenwick Partners, the consulting firm in the "
             "capital, told the Daily Ledger that the plant was never safe.")
-    assert speaker_of(text, "Dana Brooks, a senior") == "Dana Brooks"
+    assert speaker_of(text, "Dana Brooks, a partner") == "Dana Brooks"
 
 
 @pytest.mark.parametrize(("sentence", "who"), [
-    ("Executives across the region say they have no choice but to delay hiring.",
-     "unnamed executives across the region"),
-    ("Most independent economists, however, argue that shoppers pay for the tariffs.",
-     "unnamed independent economists"),
-    ("Millbrook Steel has twice denied dumping anything into the river.", "Millbrook Steel"),
+    ("Economists across the region say the port will need a second berth.",
+     "unnamed economists across the region"),
+    ("Several economists, however, argue that the port is too small.",
+     "unnamed economists"),
+    ("Millbrook Steel has twice denied that it spilled waste.", "Millbrook Steel"),
 ])
 def test_plural_groups_base_verbs_and_words_between_subject_and_verb(sentence: str,
                                                                      who: str) -> None:
@@ -219,8 +219,8 @@ def test_the_plural_noun_of_a_body_named_before_is_that_body() -> None:
 
 
 def test_told_an_outlet_after_a_quotation_is_the_persons_and_the_outlet_only_the_via() -> None:
-    text = ('"This is how a flood begins," Dana Brooks, a hydrologist and one of the authors '
-            "of the report, told the Daily Ledger. "
+    text = ('"The levee will not hold another week," Dana Brooks, a hydrologist and one of '
+            "the authors of the report, told the Daily Ledger. "
             '"The levee was never tested," Ana Ruiz, an engineer at the Fenwick Partners '
             "water practice told the Daily Ledger.")
     assert [(who, via) for _start, who, via in speakers(text)] == [
@@ -228,9 +228,9 @@ def test_told_an_outlet_after_a_quotation_is_the_persons_and_the_outlet_only_the
 
 
 def test_a_name_set_off_after_its_description_is_the_speaker() -> None:
-    text = ("The company that owns the harbor cranes, Millbrook Steel, says the union may "
+    text = ("The firm that runs the harbor cranes, Millbrook Steel, says the union may "
             "use the yard on Sunday.")
-    assert speaker_of(text, "The company that owns") == "Millbrook Steel"
+    assert speaker_of(text, "The firm that runs") == "Millbrook Steel"
 
 
 def test_one_he_about_someone_unnamed_does_not_make_a_woman_a_he() -> None:
@@ -254,37 +254,37 @@ def test_according_to_a_record_in_a_paper_or_by_a_person_or_to_an_outlets_column
 
 def test_the_brokerage_said_is_the_brokerage_the_text_named() -> None:
     text = ("Fenwick Partners cut its forecast for the year on Monday. "
-            "A longer slowdown could hurt demand for steel, the brokerage said.")
-    assert speaker_of(text, "A longer slowdown") == "Fenwick Partners"
+            "Steel demand may fall further next year, the brokerage said.")
+    assert speaker_of(text, "Steel demand may") == "Fenwick Partners"
 
 
 def test_the_company_is_the_one_the_sentences_just_before_are_about() -> None:
     text = ("Millbrook Steel said the company would hire 200 workers. "
             "Millbrook Steel opened a second mill, and the company expects more orders. "
             "Millbrook Steel and the company's union signed a contract. "
-            "Fenwick Partners, a chain of 30 stores, may be next to struggle. "
+            "Fenwick Partners, a group of 12 stores, may be next to struggle. "
             "Fenwick Partners lost $4 million in the quarter. "
-            "But the company also reported debt of more than $70 million.")
+            "But the company also reported a loss for the year.")
     assert speaker_of(text, "But the company") == "Fenwick Partners"
 
 
 @pytest.mark.parametrize("sentence", [
-    "That said, the two mills might have made a good fit for the harbor town.",
-    "Other estimates are in the same range as the county's own figures.",
+    "That said, the plan still needs a vote of the full council.",
+    "Other estimates put the cost of the new pier far higher.",
 ])
 def test_idioms_and_nouns_that_look_like_speech_are_no_claims(sentence: str) -> None:
     assert speakers(sentence) == []
 
 
 @pytest.mark.parametrize(("sentence", "who"), [
-    ("Then, last week, Dana Brooks posted online accusing Millbrook Steel of hiding the spill.",
+    ("Later, last month, Dana Brooks went online accusing Millbrook Steel of hiding the spill.",
      "Dana Brooks"),
-    ("Consumer advocates are urging the Harbor Authority to require backup power.",
-     "unnamed consumer advocates"),
-    ("More smoke is set to reach the valley this week, with forecasters warning that the air "
-     "will be unsafe.", "unnamed forecasters"),
-    ("Health care providers have protested the longer stays, warning that children face "
-     "more risk.", "unnamed health care providers"),
+    ("Tenant advocates are urging the Harbor Authority to cap the rents.",
+     "unnamed tenant advocates"),
+    ("Rivers may rise again on Friday, with experts warning that the levee is weak.",
+     "unnamed experts"),
+    ("Hospital providers have criticised the new rota, warning that nurses are exhausted.",
+     "unnamed hospital providers"),
 ])
 def test_ing_reports_go_to_the_subject_of_their_sentence(sentence: str, who: str) -> None:
     assert speaker_of(sentence, sentence[:15]) == who
@@ -292,20 +292,20 @@ def test_ing_reports_go_to_the_subject_of_their_sentence(sentence: str, who: str
 
 def test_an_ing_report_of_a_described_body_goes_to_the_body_named_before() -> None:
     text = ("The Harbor Authority met on Monday. "
-            "The harbor authority is frustrated with the phone companies, saying they failed "
-            "to share what they knew.")
+            "The harbor authority is unhappy with the contractors, saying the work came in "
+            "late.")
     assert speaker_of(text, "The harbor authority is") == "Harbor Authority"
 
 
 def test_a_progressive_verb_with_no_words_after_it_is_no_speaker() -> None:
     text = ("The mayor has broken 40 promises, according to the Daily Ledger, and there is "
-            "reason to doubt the story Millbrook Steel is telling now.")
+            "reason to doubt the account Millbrook Steel is giving now.")
     assert speaker_of(text, "The mayor has") == "Daily Ledger"
 
 
 def test_a_group_with_a_who_clause_before_its_verb_stays_unnamed() -> None:
-    sentence = ("Harbor analysts who have done the sums say the pier will cost twice the "
-                "estimate.")
+    sentence = ("Harbor analysts who studied the figures say the pier will cost twice the "
+                "budget.")
     assert speaker_of(sentence, "Harbor analysts") == "unnamed harbor analysts"
 
 
@@ -316,30 +316,29 @@ def test_a_title_joined_to_a_name_by_for_is_read_whole() -> None:
 
 
 def test_an_estimate_after_a_determiner_is_a_noun_not_a_speech_verb() -> None:
-    assert speakers("The utility cut the number of homes that could go dark from an original "
-                    "estimate of about 6,000 on Monday.") == []
+    assert speakers("The harbor board lowered the price of the pier, a first estimate having "
+                    "been far too high, on Monday.") == []
 
 
 def test_they_after_a_body_spoke_is_that_body_else_unnamed() -> None:
     text = ("Millbrook Steel has twice denied dumping anything into the river. "
-            '"At no point did we open the valves," they said in a statement.')
-    assert speaker_of(text, '"At no point') == "Millbrook Steel"
+            '"We never opened the valves," they said in a statement.')
+    assert speaker_of(text, '"We never opened') == "Millbrook Steel"
     text = ("The river turned grey on Monday. "
-            '"At no point did we open the valves," they said in a statement.')
-    assert speaker_of(text, '"At no point') is None
+            '"We never opened the valves," they said in a statement.')
+    assert speaker_of(text, '"We never opened') is None
 
 
 def test_a_statement_that_said_is_the_words_of_whoever_issued_it() -> None:
     text = ("Millbrook Steel opened a second mill in the spring. "
-            "The company published a blog post that said the mill would hire 200 workers.")
-    assert speaker_of(text, "The company published") == "Millbrook Steel"
+            "The company issued a statement that said the mill would hire 200 workers.")
+    assert speaker_of(text, "The company issued") == "Millbrook Steel"
 
 
 @pytest.mark.parametrize(("sentence", "who"), [
-    ("The quarter's results were largely neutral for the steel makers, say analysts.",
-     "unnamed analysts"),
+    ("The new rules will raise the price of steel, say analysts.", "unnamed analysts"),
     ("Dana Brooks pointed out that the harbor had never flooded before.", "Dana Brooks"),
-    ("The Harbor Authority called the inquiry a sham.", "Harbor Authority"),
+    ("The Harbor Authority called the audit a whitewash.", "Harbor Authority"),
 ])
 def test_groups_after_the_verb_pointed_out_and_called_it_a(sentence: str, who: str) -> None:
     assert speaker_of(sentence, sentence[:15]) == who
