@@ -133,20 +133,37 @@ _SPEECH = (r"said|says|say|saying|adding|arguing|warning|noting|telling|accusing
            r"contended|contends|countered|replied|responded|maintained|maintains|described|"
            r"describes|accused|accuses|criticized|criticised|welcomed|touted|cheered|"
            r"blasted|assured|recommends|recommended|suggested|suggests|believes|believe|"
-           r"fear|fears|worry|worries|agree|agrees|found|showed|shows|called|calls|cited|cites")
+           r"fear|fears|worry|worries|agree|agrees|found|showed|shows|called|calls|cited|cites|"
+           r"argue|warn|note|insist|contend|maintain|estimate|acknowledge|admit|admits|admitted|"
+           r"concede|concedes|claim|pointed[ ]out|points[ ]out|point[ ]out")
 #: Verbs that attribute only with "that" after them ("found that"): alone they report events.
 _NEEDS_THAT_WORDS = """found showed shows believe believes fear fears worry worries agree agrees
 suggested suggests called calls cited cites predicted predicts concluded"""
 _NEEDS_THAT = frozenset(_NEEDS_THAT_WORDS.split())
 _SPEECH_RE = re.compile(rf"\b(?:{_SPEECH})\b")
 #: Words between a subject and its verb ("he later said", "the agency has long argued").
-_BETWEEN = re.compile(
-    r"(?:[ ,]+(?:also|later|previously|again|then|has|have|had|would|will|could|did|does|do|"
+_BETWEEN_ONE = re.compile(
+    r"[ ,]+(?:also|later|previously|again|then|has|have|had|would|will|could|did|does|do|"
+    r"twice|however|"
     r"since|now|already|just|never|always|"
     r"once|repeatedly|recently|publicly|privately|often|still|long|further|earlier|first|"
     r"initially|separately|[a-z]+ly|on[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|"
     r"Sunday)|(?:on|this|last)[ ](?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|"
-    r"week|month|year|morning|night|evening|afternoon)|in[ ]a[ ]statement|at[ ]the[ ]time))+$")
+    r"week|month|year|morning|night|evening|afternoon)|in[ ]a[ ]statement|at[ ]the[ ]time)$")
+
+
+def _without_between(pre: str) -> str:
+    """``pre`` without the words between a subject and its verb at its end (see
+    :data:`_BETWEEN_ONE`; a comma after them too: "<group>, however,"), one unit at a time
+    from a short tail (an end-anchored pattern over the whole text would take quadratic
+    time)."""
+    cut = pre[:-1] if pre.endswith(",") else pre
+    found = False
+    while True:
+        unit = _BETWEEN_ONE.search(cut, max(0, len(cut) - 40))
+        if unit is None:
+            return cut if found else pre
+        cut, found = cut[:unit.start()], True
 _PRONOUN = re.compile(r"(?:^|[\s,\"(])(?P<p>[Hh]e|[Ss]he|[Ii]t|[Tt]hey)$")
 #: Singular nouns that describe a named person of the text ("the governor said").
 _PERSON_NOUNS_WORDS = """
@@ -167,6 +184,7 @@ campaign government court network airline automaker startup retailer label leagu
 body institute center centre service police publisher newspaper broadcaster developer maker
 manufacturer giant lender insurer carrier operator platform charity foundation nonprofit
 coalition alliance administration regulator watchdog authority prosecutors' district
+brokerage exchange bureau embassy studio magazine chain fund
 """
 _ORG_NOUNS = frozenset(_ORG_NOUNS_WORDS.split())
 #: Plural nouns for sources the text does not name ("analysts say", "prosecutors alleged").
@@ -176,21 +194,60 @@ doctors physicians lawmakers legislators executives residents witnesses authorit
 advocates activists sources insiders aides advisers advisors diplomats leaders members
 organizers organisers police people protesters opponents supporters historians teachers
 senators representatives businesses companies forecasters others brokerages economists
+providers groups unions
 """
 _GROUP_NOUNS = frozenset(_GROUP_NOUNS_WORDS.split())
 _DETERMINERS = r"(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir|[Oo]ne|[Tt]his|[Tt]hat)"
 _DESCRIPTION = re.compile(
     rf"(?:^|[\s,\"(]){_DETERMINERS}[ ](?P<mods>(?:[\w'-]+[ ]){{0,3}}?)(?P<noun>[a-z][\w'-]*)$")
-_GROUP = re.compile(
+#: A body named by its owner: "<Name>'s <modifiers> <noun>", "his <noun>".
+_OWNED = re.compile(
+    r"(?:^|[\s,\"(])(?P<owner>[Hh]is|[Hh]er|[A-Z][\w.&-]*(?:[ ][A-Z][\w.&-]*){0,3}'s)[ ]"
+    r"(?P<mods>(?:[a-z][\w-]*[ ]){0,3}?)(?P<noun>[a-z][\w-]*)$")
+_GROUP_HEAD = (
     r"(?:^|[\s,\"(])(?P<g>(?:(?:[Ss]ome|[Mm]any|[Mm]ost|[Oo]ther|[Ss]everal|[Tt]wo|[Tt]hree|"
     r"[Ff]ederal|[Ss]tate|[Ll]ocal|[Ss]enior|[Tt]he|[A-Z][\w.&'-]*|[a-z]+(?:-based)?)[ ]){0,4}"
-    r"(?P<noun>[A-Za-z][a-z]+)(?:[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
-    r"[ ](?:on|in|at|from|across|around)(?:[ ][\w'-]+){1,3}?)?)$")
+    r"(?P<noun>[A-Za-z][a-z]+)")
+_GROUP_WHERE = (r"[ ](?:familiar|close)[ ](?:with|to)(?:[ ][\w'-]+){1,4}?|"
+                r"[ ](?:on|in|at|from|across|around)(?:[ ][\w'-]+){1,3}?")
+#: "<group>", "<group> familiar with …", "<group> across <place>" right before a verb; the
+#: second form reads the words after the noun as where the group is ("across the region").
+_GROUP = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE})?)$")
+_GROUP_AT = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE}))$")
+#: Capitalised words joined to a name by "for"/"of"/"on" ("Regional Director for <name>").
+_TITLE_OF = re.compile(r"(?<![\w.&'-])(?:[Tt]he[ ])?"
+                       r"(?P<t>[A-Z][\w.&'-]*(?:[ ][A-Z][\w.&'-]*){0,5})[ ]"
+                       r"(?P<j>for|of|on)[ ](?:the[ ])?$")
+#: A name of at most three capitalised words the suggestions missed, right before a verb.
+_BARE = re.compile(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
+                   r"[A-Z][a-z][\w'-]*)$")
+#: "… a statement that said": the words are those of whoever issued the statement.
+_RECORD_THAT = re.compile(r"\b(?:a|an|the|its|his|her|their)[ ](?:[a-z-]+[ ]){0,2}(?:statement|"
+                          r"post|letter|release|memo|email|message|tweet|filing)[ ](?:that|which)$")
+#: A relative clause between a group and its verb ("analysts who studied it say").
+_GROUP_WHO = re.compile(r"[ ]who[ ][^,;:]{1,60}$")
+#: The longest run of words read for a group before its verb (characters).
+GROUP_REACH = 120
+
+
+def _group_at_end(pre: str) -> re.Match[str] | None:
+    """The unnamed group (:data:`_GROUP_NOUNS`) that ``pre`` ends with ("city officials",
+    "executives across the region"), read from its last :data:`GROUP_REACH` characters only
+    (end-anchored patterns over longer text take quadratic time); group "g" ends ``pre``."""
+    tail = pre[-GROUP_REACH:]
+    if len(pre) > GROUP_REACH:
+        tail = tail[tail.find(" ") + 1:]
+    for pattern in (_GROUP, _GROUP_AT):
+        got = pattern.search(tail)
+        if got and got.group("noun").lower() in _GROUP_NOUNS:
+            return got
+    return None
 #: Capitalised words that start a sentence but name no one ("The", "This", "But").
 _NOT_NAMES_WORDS = """
 The This That These Those It Its He She They We I You His Her Their Our My Your A An And But
-Or So Yet Then Also Some Many Most Officials Experts Analysts Critics Sources Police Prosecutors
-Authorities Investigators Researchers Scientists Doctors People Residents Witnesses Others Both
+Or So Yet Then Also Some Many Most Other Officials Experts Analysts Critics Sources Police
+Prosecutors Authorities Investigators Researchers Scientists Doctors People Residents Witnesses
+Others Both
 Each All Several Few No None One Two Three Four Five In On At For From With By As If When While
 After Before Later Earlier Meanwhile However Still Yesterday Today Monday Tuesday Wednesday
 Thursday Friday Saturday Sunday Reports Report Data Studies Study Records Documents Polls
@@ -211,11 +268,14 @@ def _gender_of_people(blanked: str, sentences: list[tuple[int, int]],
             votes.setdefault(name, [0, 0])[0 if title.group(1) == "Mr" else 1] += 3
     starts = [p[0] for p in persons]
     for i, (s, e) in enumerate(sentences):
-        named = {p[2] for p in persons[bisect_left(starts, s):bisect_right(starts, e)]}
+        here = persons[bisect_left(starts, s):bisect_right(starts, e)]
+        named = {p[2] for p in here}
         if len(named) != 1:
             continue
         (name,) = named
-        chunk = blanked[s:e]
+        # from the name on: a pronoun before it means someone else ("a man said he would
+        # hurt <name>")
+        chunk = blanked[here[0][0]:e]
         if i + 1 < len(sentences):
             ns, ne = sentences[i + 1]
             if bisect_left(starts, ns) == bisect_right(starts, ne):
@@ -238,6 +298,10 @@ def _gender_of_people(blanked: str, sentences: list[tuple[int, int]],
 _QUOTATION = re.compile(r'"[^"\n]*(?:"|(?=\n)|$)')
 
 
+#: Phrases with a speech verb that report no one's words ("That said, …"): read as blank.
+_IDIOMS = re.compile(r"\b(?:[Tt]hat[ ]said,|[Hh]aving[ ]said[ ]that\b|[Nn]eedless[ ]to[ ]say\b)")
+
+
 def _quotations(ft: str) -> tuple[bytearray, str]:
     """``(mask, blanked)``: mask[i] is 1 where ``ft[i]`` lies inside a double quotation (its
     quote marks too); blanked is ``ft`` with those characters made spaces (offsets kept)."""
@@ -252,17 +316,59 @@ def _quotations(ft: str) -> tuple[bytearray, str]:
     return mask, "".join(parts)
 
 
-_ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:the[ ])?")
+_ACCORDING_TO = re.compile(r"\b[Aa]ccording[ ]to[ ](?:[Tt]he[ ])?")
+#: "(a report) in the <Name>", "(a survey) by <Name>": whose record it is.
+_RECORD_OF = re.compile(r"[ ](?:in|by|from|of)[ ](?:the[ ])?(?P<n>[A-Z][\w.&'-]*"
+                        r"(?:[ ][A-Z][\w.&'-]*)*)")
 #: The words after "according to" that name an unnamed document or record ("court records").
-_ACCORDING_WORDS = re.compile(r"(?:(?:a|an|the|his|her|its|their)[ ])?(?P<w>[a-z][\w'-]*"
-                              r"(?:[ ][a-z][\w'-]*){0,3}?)(?=[ ]*(?:[,.;]|$|[ ](?:in|from|on|"
-                              r"at|by|for|of|that|which|[a-z]+ed)\b))")
+_ACCORDING_WORDS = re.compile(r"(?:(?:a|an|the|his|her|its|their)[ ])?(?:\d{4}[ ])?"
+                              r"(?P<w>[a-z][\w'-]*(?:[ ][a-z][\w'-]*){0,3}?)"
+                              r"(?=[ ]*(?:[,.;]|$|[ ](?:in|from|on|at|by|for|of|that|which|"
+                              r"[a-z]+ed)\b))")
 
 
 #: How many characters before a speech verb are read for its subject.
 SUBJECT_REACH = 300
 #: How far back (characters) a description ("the governor") looks for the one it means.
 DESCRIBED_REACH = 20_000
+
+
+def _untagged_mentions(ft: str, entities: Sequence[tuple[int, int, str, str]]
+                       ) -> list[tuple[int, int, str, str]]:
+    """Mentions the name finder left out: every other place where a form it tagged elsewhere
+    (a capitalised run of at least two words, or one word of four or more letters that is not
+    a common sentence opener) is written as a whole word, outside the mentions it has. A
+    company named in one sentence and left untagged in the one before is still the company a
+    later "the company said" means. One pass over the text whatever the number of forms."""
+    forms: dict[str, tuple[str, str]] = {}
+    for s, e, name, kind in entities:
+        form = ft[s:e]
+        if not form[:1].isupper() or form in _NOT_NAMES or (
+                " " not in form and len(form) < 4):
+            continue
+        forms.setdefault(form, (name, kind))
+    # a person's surname alone, when no other person of the text has it
+    owners: dict[str, set[str]] = {}
+    for _s, _e, name, kind in entities:
+        if kind == "person" and " " in name:
+            owners.setdefault(name.split()[-1], set()).add(name)
+    for last, names in owners.items():
+        if len(names) == 1 and len(last) >= 4 and last[:1].isupper() and last[1:].islower() \
+                and last not in _NOT_NAMES:
+            forms.setdefault(last, (next(iter(names)), "person"))
+    if not forms:
+        return []
+    taken = bytearray(len(ft) + 1)
+    for s, e, _n, _k in entities:
+        taken[s:e] = b"\x01" * (e - s)
+    pattern = re.compile(r"(?<![\w'.&-])(?:" + "|".join(
+        re.escape(f) for f in sorted(forms, key=len, reverse=True)) + r")(?![\w&-]|'\w|\.\w)")
+    out = []
+    for m in pattern.finditer(ft):
+        if not any(taken[m.start():m.end()]):
+            name, kind = forms[m.group()]
+            out.append((m.start(), m.end(), name, kind))
+    return out
 
 
 class _Reader:
@@ -276,13 +382,15 @@ class _Reader:
         self.ft = ft
         self.sentences = sentences
         # a pronoun taken for a surname ("He" of a name ending in "He") is no mention here
-        self.ents = sorted(x for x in entities
-                           if ft[x[0]:x[1]].lower() not in {"he", "she", "it", "they", "i"})
+        kept = [x for x in entities
+                if ft[x[0]:x[1]].lower() not in {"he", "she", "it", "they", "i"}]
+        self.ents = sorted(kept + _untagged_mentions(ft, kept))
         self.starts = [x[0] for x in self.ents]
         self.by_end: dict[int, tuple[int, int, str, str]] = {}
         for x in self.ents:
             self.by_end.setdefault(x[1], x)
-        self.mask, self.blanked = _quotations(ft)
+        self.mask, blanked = _quotations(ft)
+        self.blanked = _IDIOMS.sub(lambda m: " " * len(m.group()), blanked)
         persons = [x for x in self.ents if x[3] == "person"]
         self.gender = _gender_of_people(self.blanked, sentences, persons)
         # the person of each surname (the first named), the names of bodies
@@ -323,6 +431,15 @@ class _Reader:
                     return x[2]
         return None
 
+    def named_with(self, i: int, pos: int, word: str) -> str | None:
+        """The organisation named before ``pos`` (within :data:`DESCRIBED_REACH`) whose name
+        has ``word`` (a plural noun: "the scientists" for "Scientists for <cause>"), the latest."""
+        lo = bisect_left(self.starts, pos - DESCRIBED_REACH)
+        for x in reversed(self.ents[lo:bisect_left(self.starts, pos)]):
+            if x[3] == "organization" and word in x[2].lower().split():
+                return x[2]
+        return None
+
     def described(self, i: int, pos: int, noun: str, kind: str) -> str | None:
         """The entity that "the <noun>" at ``pos`` means: the most recent one before it whose
         name or surrounding words ("Gov. <name>", "<name>, the agency's director") have the
@@ -341,6 +458,13 @@ class _Reader:
             near = self.ft[max(0, x[0] - 30):x[0]] + " " + self.ft[x[1]:x[1] + 60].split(".")[0]
             if pattern.search(x[2]) or pattern.search(near):
                 fitting[x[2]] = x[0]
+        if kind != "person":
+            # the body the sentences just before are about, unless another there fits better
+            latest = self.recent(i, pos, kinds, back=2)
+            since = self.sentences[max(0, i - 2)][0]
+            if latest is not None and (latest in fitting or not any(
+                    at >= since for at in fitting.values())):
+                return latest
         if fitting:  # the one the text names most, then the latest
             return max(fitting, key=lambda n: (mentions[n], fitting[n]))
         gender = "f" if noun in {"woman", "spokeswoman", "chairwoman", "congresswoman",
@@ -354,7 +478,10 @@ _CLAUSE = re.compile(r"[^,;:\"]*")
 
 
 def _subject_after(rd: _Reader, s: int, sent: str, m: re.Match[str]) -> str | None:
-    """The speaker written after the verb in '"…," said <name>' or "…, reports <outlet>"."""
+    """The speaker written after the verb in '"…," said <name>' or "…, reports <outlet>"
+    (never after "told": the name there is who heard it)."""
+    if m.group() in {"told", "tells", "tell", "telling"}:
+        return None
     before = sent[:m.start()].rstrip()
     if not (before.endswith((",", '"')) or not before):
         return None
@@ -386,12 +513,22 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
     cut = max(0, m.start() - SUBJECT_REACH)
     s, out = s + cut, out[cut:]
     pre = out[:m.start() - cut].rstrip()
-    if m.group().endswith("ing") or re.search(r"(?:^|[ ,])(?:but|and)$", pre):
-        # "<name> defended …, saying …", "<name> … but said …"
+    if m.group().endswith("ing"):
+        progressive = _PROGRESSIVE.search(pre)
+        if progressive:  # "<group> are urging …": as "<group> urge …"
+            pre = pre[:progressive.start()]
+        else:
+            with_ = re.search(r"(?:^|[ ,])with[ ](?=[^,]{1,60}$)", pre)
+            if with_ and _group_at_end(pre[with_.end():]) is not None:
+                # "…, with experts warning that …"
+                s, pre = s + with_.end(), pre[with_.end():]
+            else:  # "<name> defended …, saying …"
+                return _sentence_subject(rd, i, start, whole)
+    elif re.search(r"(?:^|[ ,])(?:but|and)$", pre) or _RECORD_THAT.search(
+            pre, max(0, len(pre) - 60)):
+        # "<name> … but said …", "<name> issued a statement that said …"
         return _sentence_subject(rd, i, start, whole)
-    between = _BETWEEN.search(pre)
-    if between:
-        pre = pre[:between.start()]
+    pre = _without_between(pre)
     pre = pre.rstrip()
     at = s + len(pre)
     named = rd.ending_at(at)
@@ -401,40 +538,82 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
             person = rd.ending_at(named[0] - len(of.group())) if of else None
             if person is not None and person[3] == "person":
                 return person[2], "person"
+        title = _TITLE_OF.search(rd.ft, max(0, named[0] - 80), named[0])
+        if title is not None and title.group("t").split()[0] not in _NOT_NAMES and \
+                rd.ending_at(title.end("t")) is None:
+            # "the <Title> for <Name> said": the whole name as written, not its last part
+            return f"{title.group('t')} {title.group('j')} {rd.ft[named[0]:named[1]]}", \
+                "organization"
         return named[2], named[3]
     if pre.endswith(","):  # "<name>, <appositive>, said"
+        lead = _leading(rd, start, whole)
+        if lead is not None and lead[3] == "person" and lead[1] < at and \
+                rd.ft.startswith(",", lead[1]):
+            return lead[2], lead[3]  # "<name>, <role> at <org>, <what the org is>, said"
         comma = pre[:-1].rfind(",")
         app = pre[comma + 1:-1].split()
         if comma > 0 and (len(app) <= 15 or app[0] in {"who", "which", "whose"}):
             named = rd.ending_at(s + len(pre[:comma].rstrip()))
             if named is not None:
                 return named[2], named[3]
+        named = rd.ending_at(s + len(pre) - 1)
+        if comma > 0 and named is not None and not pre[comma + 1:named[0] - s].strip():
+            return named[2], named[3]  # "the firm that runs the port, <Name>, says"
         return None
     pron = _PRONOUN.search(pre)
     if pron:
         p = pron.group("p").lower()
         if p == "they":
+            # a body the sentence before spoke for ("<body> have denied it. '…,' they said")
+            last = rd.speaker_of.get(i - 1)
+            if last is not None and last[1] == "organization" and i > 0:
+                return last
             return "", "unnamed"
         if p == "it":
             who = rd.recent(i, at, {"organization"})
             return (who, "organization") if who else None
         who = rd.recent(i, at, {"person"}, "m" if p == "he" else "f")
         return (who, "person") if who else None
-    group = _GROUP.search(pre)
-    if group and group.group("noun").lower() in _GROUP_NOUNS:
+    clause = _GROUP_WHO.search(pre, max(0, len(pre) - GROUP_REACH))
+    if clause is not None:  # "<group> who studied it say"
+        pre = pre[:clause.start()]
+        at = s + len(pre)
+    group = _group_at_end(pre)
+    if group is not None:
         words = group.group("g").split()
+        if words[0].lower() == "the" and len(words) == 2:
+            # "the scientists said" after "<Scientists for …>" was named: that body
+            body = rd.named_with(i, at - len(group.group("g")), words[1].lower())
+            if body is not None:
+                return body, "organization"
         if words[0].lower() in {"the", "some", "many", "most", "other", "several"}:
             words = words[1:]
-        if words and not rd.inside(s + group.start("g"), at):
+        if words and not rd.inside(at - len(group.group("g")), at):
             return "unnamed " + " ".join(w if w.isupper() else w.lower() for w in words), \
                 "unnamed"
-    bare = re.search(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
-                     r"[A-Z][a-z][\w'-]*)$", pre)
-    if bare and bare.group("n").split()[0] not in _NOT_NAMES:
+    bare = _BARE.search(pre, max(0, len(pre) - GROUP_REACH))
+    if bare and bare.group("n").split()[0] not in _NOT_NAMES and not bare.group("n").endswith(
+            "'s"):  # "<Name>'s note": a possessive is no speaker
         # a name the suggestions missed, right before the verb ('…," <Surname> said')
-        words = bare.group("n")
-        last = words.split()[-1]
-        return rd.by_surname.get(last, words), "person"
+        words = bare.group("n").split()
+        while len(words) > 1 and (words[0].lower() in _PERSON_NOUNS or words[0].lower() in
+                                  _ORG_NOUNS or words[0].lower().rstrip(".") in lx.TITLES):
+            words = words[1:]  # "Developer <Name> said", "Director <Name> said"
+        bodies = [n for n in rd.org_names if n == " ".join(words)]
+        if bodies:
+            return bodies[0], "organization"
+        return rd.by_surname.get(words[-1], " ".join(words)), "person"
+    owned = _OWNED.search(pre)
+    if owned and owned.group("noun") in _ORG_NOUNS:
+        # "<owner>'s foreign ministry said", "his office said": that body, named by its owner
+        body = (owned.group("mods") + owned.group("noun")).strip()
+        owner = owned.group("owner").removesuffix("'s")
+        if owner.lower() in {"his", "her"}:
+            who = rd.recent(i, s + owned.start("owner"), {"person"},
+                            "m" if owner.lower() == "his" else "f")
+            return (f"{who}'s {body}", "organization") if who else None
+        named = rd.ending_at(s + owned.start("owner") + len(owner))
+        return f"{named[2] if named else owner}'s {body}", "organization"
     desc = _DESCRIPTION.search(pre)
     if desc and desc.group("noun").lower() in _ORG_NOUNS and re.search(
             r"(?:^|[ ])[A-Z]", desc.group("mods")):
@@ -450,6 +629,28 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         if noun in _ORG_NOUNS:
             who = rd.described(i, at, noun, "organization")
             return (who, "organization") if who else None
+    lead = _leading(rd, start, whole)
+    if lead is not None and lead[3] == "person" and lead[1] < at and \
+            rd.ft.startswith(",", lead[1]):
+        return lead[2], lead[3]  # '"…," <name>, <role> at <body> told <outlet>'
+    return None
+
+
+_LEAD = re.compile(r"\s*(?:(?:But|And|Yet|So|Still|Meanwhile|Later|However|Then),?[ ])?"
+                   r"(?:(?:[a-z]+[ ]){0,3}(?:week|month|year|day|night|morning|evening|"
+                   r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),[ ])?")
+
+
+def _leading(rd: _Reader, s: int, out: str) -> tuple[int, int, str, str] | None:
+    """The entity that starts the sentence at ``s`` (``out`` its text, quotations blanked)
+    after at most a conjunction and a few title words ("But Foreign Minister <name> …")."""
+    lead = _LEAD.match(out)
+    at = lead.end() if lead else 0
+    for x in rd.inside(s + at, s + at + 60):
+        gap = rd.ft[s + at:x[0]]
+        if re.fullmatch(r"(?:[A-Z][\w.'&-]*[ ]|[a-z]+[ ](?=[A-Z])){0,4}", gap):
+            return x
+        break
     return None
 
 
@@ -457,23 +658,45 @@ def _sentence_subject(rd: _Reader, i: int, s: int, out: str) -> tuple[str, str] 
     """``(speaker, kind)`` of the subject that starts sentence ``i``: a name after at most a
     few title words ("Foreign Minister <name> …"), or a pronoun resolved as in
     :func:`_subject_before`."""
-    lead = re.match(r"\s*(?:(?:But|And|Yet|So|Still|Meanwhile|Later|However),?[ ])?", out)
+    x = _leading(rd, s, out)
+    if x is not None:
+        return x[2], x[3]
+    lead = _LEAD.match(out)
     at = lead.end() if lead else 0
-    for x in rd.inside(s + at, s + at + 60):
-        gap = rd.ft[s + at:x[0]]
-        if re.fullmatch(r"(?:[A-Z][\w.'&-]*[ ]|[a-z]+[ ](?=[A-Z])){0,4}", gap):
-            return x[2], x[3]
-        break
-    pron = re.match(r"(?P<p>He|She|It)\b", out[at:])
-    if pron:  # read as "<pronoun> said"
-        said = out[:at + pron.end()] + " said"
+    subject = re.match(r"(?P<p>He|She|It)\b", out[at:]) or _SUBJECT_WORDS.match(out, at)
+    if subject:  # read as "<pronoun> said", "<the words before the verb> said"
+        said = out[:at + len(subject.group("p"))] + " said"
         verb = _SPEECH_RE.search(said, len(said) - 4)
         return _subject_before(rd, i, s, said, verb) if verb else None
     return None
 
 
+#: A sentence's first words up to its verb ("The utilities commission" is frustrated …).
+_SUBJECT_WORDS = re.compile(
+    r"(?P<p>(?:[A-Za-z][\w'-]*[ ]){0,4}?[A-Za-z][\w'-]*)[ ](?=(?:has|have|had|is|are|was|were|"
+    r"will|would|could|can|also|[a-z]{3,}ed)\b)")
+#: What follows a speech verb in the progressive when it reports words: "that", a quotation,
+#: whom it is said to ("urging the board to …").
+_SPOKEN_TO = re.compile(r"[ ]+(?:that|the|a|an|us|them|him|her|it|[A-Z]|[,:]|[ ]{2})")
+#: "are urging", "were warning": a speech verb in the progressive.
+_PROGRESSIVE = re.compile(r"[ ](?:is|are|was|were|been)$")
+
+
 _THAT = re.compile(r"[ ]+that\b")
+#: Speech verbs that are nouns too ("the estimate", "a first claim").
+_NOUN_TOO = frozenset({"estimate", "claim", "note", "report", "estimates", "claims", "notes",
+                       "reports"})
+#: A determiner right before, or before one word that is no plural noun ("the analysts
+#: estimate" keeps its verb).
+_AFTER_DETERMINER = re.compile(
+    r"\b(?:[Aa]n?|[Tt]he|[Tt]his|[Tt]hat|[Ii]ts|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Mm]y|[Yy]our)"
+    r"[ ](?:[a-z][\w-]*[^s\W][ ])?$")
 _CALLED_FOR = re.compile(r"[ ]+(?:for|on|off|in|out|up)\b")
+#: "called the audit a whitewash": a judgement, not a phone call ("called police a day later").
+_CALLED_IT = re.compile(r"[ ](?:it|him|her|them|this|that|the[ ][\w' -]{1,40}?)[ ](?:a|an)[ ]"
+                        r"(?!(?:day|week|month|year|few|couple|minute|hour|second|time)\b)")
+#: A group written after its verb ("…, say experts.", "…, said local officials").
+_GROUP_AFTER = re.compile(r"[ ](?P<g>(?:[a-z]+[ ]){0,2}(?P<noun>[a-z]+))[ ]*(?:[.,;]|$)")
 
 
 def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
@@ -484,15 +707,27 @@ def _speech_subject(rd: _Reader, i: int) -> tuple[str, str] | None:
     out = rd.blanked[s:e]
     for m in _SPEECH_RE.finditer(out):
         if m.group() in _NEEDS_THAT and not _THAT.match(out, m.end()) and not (
-                m.group() in {"called", "calls"} and sent.find('"', m.end()) >= 0
+                m.group() in {"called", "calls"} and (sent.find('"', m.end()) >= 0 or
+                                                    _CALLED_IT.match(out, m.end()))
                 and not _CALLED_FOR.match(sent, m.end())):
             continue  # "found that", and "called it "…"": not "found", "called for"
-        if _PASSIVE.search(out[max(0, m.start() - 40):m.start()]):
+        if m.group() in _NOUN_TOO and _AFTER_DETERMINER.search(out, 0, m.start()):
+            continue  # "a first estimate", "the claim": nouns
+        if m.group().endswith("ing") and _PROGRESSIVE.search(out[:m.start()].rstrip()) and \
+                not _SPOKEN_TO.match(out, m.end()):
+            continue  # "the account <body> is giving now": no words of theirs follow
+        if not m.group().endswith("ing") and _PASSIVE.search(
+                out[max(0, m.start() - 40):m.start()]):
             continue  # passive: "was accused", "were reported"; "to tell": no one said it
         after = _subject_after(rd, s, sent, m)
         if after is not None:
             kind = next((x[3] for x in rd.inside(s, e) if x[2] == after), "person")
             return after, kind
+        group = _GROUP_AFTER.match(out, m.end())
+        if group is not None and group.group("noun").lower() in _GROUP_NOUNS and \
+                out[:m.start()].rstrip().endswith(","):
+            # "…, say experts.": the group after the verb
+            return "unnamed " + group.group("g").lower(), "unnamed"
         got = _subject_before(rd, i, s, out, m)
         if got is not None:
             return got
@@ -506,6 +741,9 @@ def _according_to(rd: _Reader, i: int, s: int, out: str) -> str | None:
         at = s + match.end()
         named = next((x for x in rd.inside(at, at + 60) if x[0] <= at + 12), None)
         if named is not None and re.fullmatch(r"(?:[a-z]+[ ]){0,2}", rd.ft[at:named[0]]):
+            owned = rd.inside(named[1] + 3, named[1] + 60)
+            if rd.ft.startswith("'s ", named[1]) and owned and owned[0][0] == named[1] + 3:
+                return owned[0][2]  # "according to <outlet>'s <column>"
             return named[2]
         words = _ACCORDING_WORDS.match(out, match.end())
         if words is not None:
@@ -513,6 +751,11 @@ def _according_to(rd: _Reader, i: int, s: int, out: str) -> str | None:
             if noun in _ORG_NOUNS or noun in _PERSON_NOUNS:  # "according to the company"
                 return rd.described(i, s + match.start(), noun, "person" if noun in
                                     _PERSON_NOUNS else "organization") or noun
+            whose = _RECORD_OF.match(out, words.end())
+            if whose is not None:  # "according to a report in the <paper>": the paper's
+                at = s + whose.start("n")
+                named = next((x for x in rd.inside(at, at + 60) if x[0] == at), None)
+                return named[2] if named is not None else whose.group("n")
             return noun
     return None
 

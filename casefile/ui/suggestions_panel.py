@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from PySide6.QtCore import (
     QAbstractItemModel,
+    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -47,7 +48,15 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QAction, QBrush, QFont, QKeySequence, QPalette, QUndoStack
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QFont,
+    QFontMetrics,
+    QKeySequence,
+    QPalette,
+    QUndoStack,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCompleter,
@@ -60,6 +69,9 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
+    QScrollArea,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeView,
     QTreeWidget,
     QTreeWidgetItem,
@@ -100,8 +112,13 @@ DECIDED_MARKS = {"accept": "✓ accepted", "merge": "✓ merged", "reject": "✗
 COLUMNS = ("Suggestion", "#", "Details", "Context")
 MENTIONS_COLUMN = 1
 DETAILS_COLUMN = 2
-#: Below this width (pixels) the panel hides its Details column.
-NARROW_PANEL = 330
+#: The Details column's share of the list's width, and its least width (pixels): it widens
+#: with the dock and keeps room for a role or "said by …" in a narrow one (a 1024-pixel screen).
+DETAILS_SHARE = 0.34
+DETAILS_MIN_WIDTH = 90
+#: Lines of text the preview under the list has room for (more scroll inside it): a fixed
+#: height, so the rows never move under the pointer when another row's preview is longer.
+PREVIEW_LINES = 6
 CONTEXT_COLUMN = 3
 #: The row's SuggestionEntry (None for a kind's group row).
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -152,9 +169,45 @@ def entry_label(entry: SuggestionEntry) -> str:
         when = str(entry.detail.get("date") or "no date")
         return f"{when} — {event_cue(entry.name)}"
     if entry.kind == "claim":
-        said = " ".join(str(entry.detail.get("attributed_to") or "").split())
-        return f"{said or 'no one named'}: {_short(entry.name, 90)}"
+        return f"{claim_speaker(entry)}: {_short(entry.name, 90)}"
     return _short(entry.name, 90)
+
+
+def claim_speaker(entry: SuggestionEntry) -> str:
+    """Who said a claim, as its row starts: the speaker's name ("no one named")."""
+    return " ".join(str(entry.detail.get("attributed_to") or "").split()) or "no one named"
+
+
+def fit_claim_label(speaker: str, sentence: str, metrics: QFontMetrics, width: int) -> str:
+    """A claim row's text in ``width`` pixels: "SPEAKER: sentence", the sentence cut ("…") so
+    the speaker reads whole; only a speaker wider than the row itself is cut."""
+    head = f"{speaker}: "
+    room = width - metrics.horizontalAdvance(head)
+    if room < metrics.horizontalAdvance("…" * 3):
+        return metrics.elidedText(speaker, Qt.TextElideMode.ElideRight, width)
+    body = metrics.elidedText(" ".join(sentence.split()), Qt.TextElideMode.ElideRight, room)
+    return head + body
+
+
+class ClaimRowDelegate(QStyledItemDelegate):
+    """Draws a claim row (its first column spans the list, see
+    :meth:`SuggestionsPanel._span_claim_rows`) as "SPEAKER: sentence" with only the sentence
+    cut to the row's width, a decided row with its mark first ("✓", "✗")."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: _Index) -> None:
+        super().initStyleOption(option, index)
+        entry = index.data(ENTRY_ROLE)
+        if not isinstance(entry, SuggestionEntry) or entry.kind != "claim" or (
+                index.column() != 0):
+            return
+        model = index.model()
+        how = model.decided(entry.key) if isinstance(model, SuggestionsModel) else None
+        mark = DECIDED_MARKS[how].split()[0] + " " if how in DECIDED_MARKS else ""
+        metrics = QFontMetrics(option.font)
+        # the text's room: the row less the style's margins either side
+        width = option.rect.width() - 2 * (metrics.horizontalAdvance(" ") + 3) \
+            - metrics.horizontalAdvance(mark)
+        option.text = mark + fit_claim_label(claim_speaker(entry), entry.name, metrics, width)
 
 
 def entry_details(entry: SuggestionEntry) -> str:
@@ -809,7 +862,13 @@ class SuggestionsPanel(QWidget):
         # the counts' width from the largest count (reload), not from asking every row
         header.setSectionResizeMode(MENTIONS_COLUMN, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(DETAILS_COLUMN, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(DETAILS_COLUMN, 100)
+        header.resizeSection(DETAILS_COLUMN, DETAILS_MIN_WIDTH)
+        # a claim row spans the list, its speaker whole and its sentence cut (the "#" of a
+        # sentence is 1, and who said it and via whom are in the preview below)
+        self.tree.setItemDelegate(ClaimRowDelegate(self.tree))
+        self.model.rowsInserted.connect(self._span_claim_rows)
+        self.model.modelReset.connect(self._span_claim_rows)
+        self.tree.viewport().installEventFilter(self)
         self.tree.setIndentation(12)
         self.tree.setColumnHidden(CONTEXT_COLUMN, True)
         self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -827,8 +886,17 @@ class SuggestionsPanel(QWidget):
         self.context_label.setTextFormat(Qt.TextFormat.RichText)
         self.context_label.setWordWrap(True)
         self.context_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.context_label.setMinimumHeight(48)
         self.context_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # the preview keeps one height whatever it shows (a longer one scrolls inside), so the
+        # list above it never changes height under the pointer
+        self.preview = QScrollArea()
+        self.preview.setObjectName("suggestion_preview")
+        self.preview.setWidget(self.context_label)
+        self.preview.setWidgetResizable(True)
+        self.preview.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.preview.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.preview.setFixedHeight(
+            PREVIEW_LINES * self.context_label.fontMetrics().lineSpacing() + 6)
 
         self.accept_button = QPushButton("Accept")
         self.accept_as_button = QPushButton("Accept as…")
@@ -872,18 +940,40 @@ class SuggestionsPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.status_label)
         layout.addWidget(self.tree, 1)
-        layout.addWidget(self.context_label)
+        layout.addWidget(self.preview)
         layout.addLayout(buttons)
         self.runner.case_changed.connect(self._on_case_changed)
         self._update_buttons()
         self._show_status()
 
     def resizeEvent(self, event: Any) -> None:
-        """In a narrow dock (a 1024-pixel screen) the Details column goes (they stay in each
-        row's tooltip), so the names keep room to be told apart."""
         super().resizeEvent(event)
-        self.tree.setColumnHidden(DETAILS_COLUMN, self.width() < NARROW_PANEL)
         self._fetch_timer.start()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_details_column()
+        return super().eventFilter(watched, event)
+
+    def _fit_details_column(self) -> None:
+        """The Details column widens with the list: :data:`DETAILS_SHARE` of its width, never
+        less than :data:`DETAILS_MIN_WIDTH` pixels; the names stretch over the rest."""
+        width = self.tree.viewport().width()
+        self.tree.header().resizeSection(
+            DETAILS_COLUMN, max(DETAILS_MIN_WIDTH, int(width * DETAILS_SHARE)))
+
+    def _span_claim_rows(self, parent: QModelIndex | None = None, first: int = 0,
+                         last: int = -1) -> None:
+        """Claim rows (the ``first``..``last`` rows handed to the view under ``parent``, or
+        all of them) span the list's columns; see :class:`ClaimRowDelegate`."""
+        group = self.model.group_index("claim")
+        if not group.isValid() or (parent is not None and parent.isValid()
+                                   and parent.row() != group.row()):
+            return
+        if parent is None or not parent.isValid():
+            first, last = 0, self.model.rowCount(group) - 1
+        for row in range(first, last + 1):
+            self.tree.setFirstColumnSpanned(row, group, True)
 
     def _action(self, text: str, keys: Sequence[str], slot: Callable[[], Any]) -> QAction:
         action = QAction(text, self)
@@ -1038,7 +1128,13 @@ class SuggestionsPanel(QWidget):
         source = (f"{entry.mentions} mention{'s' if entry.mentions != 1 else ''} in "
                   + (f"{entry.documents} documents" if entry.documents > 1
                      else f"“{html.escape(entry.document_title)}”"))
-        self.context_label.setText(f"{body}<br><i>{source}</i>")
+        said = ""
+        if entry.kind == "claim":  # the speaker whole, whatever the row had room for
+            via = entry.detail.get("via")
+            said = (f"said by <b>{html.escape(claim_speaker(entry))}</b>"
+                    + (f" · via {html.escape(str(via))}" if via else "") + "<br>")
+        self.context_label.setText(f"{said}{body}<br><i>{source}</i>")
+        self.preview.verticalScrollBar().setValue(0)
 
     def _update_buttons(self) -> None:
         entry = self.current_entry()
