@@ -29,7 +29,8 @@ DOCUMENT_KINDS = (
 DOCUMENT_STATUSES = ("obtained", "expected", "requested")
 DATE_PRECISIONS = ("exact", "day", "month", "year", "approximate")
 CLAIM_STATUSES = ("unverified", "single-source", "corroborated", "disputed", "false")
-QUESTION_KINDS = ("question", "expected record", "records request", "right of reply", "call back")
+QUESTION_KINDS = ("question", "expected record", "records request", "right of reply", "call back",
+                  "scheduled event")
 QUESTION_STATUSES = ("open", "waiting", "answered", "dropped")
 
 
