@@ -5,7 +5,8 @@ files that need the answer. :func:`files_without_date` says which: the files the
 store as new documents (not already in the case, not a copy of an earlier file of the same
 import, not refused as empty, binary, damaged or encrypted) whose metadata and text give no
 date (:func:`casefile.services.dating.guess_published` would fall back on the file's
-modification date). It only reads: the answers then go to
+modification date), or whose own sources disagree on it (a web page whose metadata and address
+give different days). It only reads: the answers then go to
 :func:`casefile.services.batch.import_paths` (``published_by_file``).
 """
 
@@ -74,7 +75,8 @@ def files_without_date(session: Session, case_id: int, paths: Iterable[Path | st
                     in_metadata = parse_date(ingested.published)
                 except CasefileError:
                     in_metadata = None
-                if guess_published(path, ingested.text, in_metadata).source == "file":
+                if (guess_published(path, ingested.text, in_metadata).source == "file"
+                        or ingested.extra.get("published_disputed")):
                     undated.append(path)
             if progress is not None:
                 progress(min(start + CHUNK_FILES, len(files)), len(files))
