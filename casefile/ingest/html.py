@@ -351,12 +351,54 @@ def _same(a: str | None, b: str | None) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
+def _banners(root: Any) -> set[str]:
+    """Texts that name the site, not the article: the page's logo or brand element (class or
+    id with "logo", "brand" or "masthead") and its link to its own home page ("/")."""
+    out = set()
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+        home = element.tag == "a" and (element.get("href") or "").strip() in ("/", "./")
+        if home or any(word in marks for word in ("logo", "brand", "masthead")):
+            text = " ".join(element.text_content().split())
+            if 0 < len(text) <= 60:
+                out.add(text)
+    return out
+
+
+def _json_ld_headline(root: Any) -> str:
+    """The ``headline`` of the page's JSON-LD article object (NewsArticle, Article, ...), or
+    ""."""
+    for script in root.iter("script"):
+        if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        stack = data if isinstance(data, list) else [data]
+        while stack:
+            item = stack.pop(0)
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("@type")
+            kinds = kind if isinstance(kind, list) else [kind]
+            if (any(isinstance(k, str) and k.endswith("Article") for k in kinds)
+                    and isinstance(item.get("headline"), str) and item["headline"].strip()):
+                return " ".join(item["headline"].split())
+            stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
+    return ""
+
+
 def page_title(markup: str, found: str | None, sitename: str | None) -> str | None:
     """The page's headline: trafilatura's title (``found``) unless it is the site's name.
 
-    The rule: ``found`` wins when it is not the site's name, where the site's name is
-    ``sitename`` (trafilatura's), the page's og:site_name, or the part after the last
-    " | ", " - ", " – ", " — ", " :: " or " · " of its ``<title>``. Otherwise the first of
+    The headline of the page's JSON-LD article object wins when there is one. Else ``found``
+    wins when it is not the site's name, where the site's name is ``sitename``
+    (trafilatura's), the page's og:site_name, the part after the last " | ", " - ", " – ",
+    " — ", " :: " or " · " of its ``<title>``, the text of its logo or home link, or a bare
+    ``<title>`` (no such separator) that differs from the article's own ``<h1>``. Otherwise the first of
     these that is not empty and not the site's name is the title: og:title, twitter:title,
     the ``<title>`` minus that site suffix, the first ``<h1>``. When all fail, ``found``
     stays (a page titled only by its site's name is still titled). Returns None when the page
@@ -382,14 +424,24 @@ def page_title(markup: str, found: str | None, sitename: str | None) -> str | No
     head_title = next((squeeze(e.text_content()) for e in root.iter("title")), "")
     suffix = _TITLE_SUFFIX.match(head_title)
     sites = {s for s in (sitename, meta("og:site_name"), suffix and suffix["site"]) if s}
+    sites |= _banners(root)
+    headline = _json_ld_headline(root)
+    # the article's own heading: the first <h1> inside <article> or <main>, else the first
+    article_heading = next((squeeze(h.text_content()) for box in root.iter("article", "main")
+                            for h in box.iter("h1") if squeeze(h.text_content())), "")
 
     def is_site(value: str | None) -> bool:
         return any(_same(value, site) for site in sites)
 
+    if headline and not is_site(headline):
+        return headline  # the page's own structured statement of its headline
+    if (found and _same(found, head_title) and not suffix and article_heading
+            and not _same(article_heading, found)):
+        sites.add(found)  # the bare <title> and the article's heading differ: a banner
     if found and not is_site(found):
         return found
     stripped = suffix["head"] if suffix and is_site(suffix["site"]) else head_title
-    heading = next((squeeze(e.text_content()) for e in root.iter("h1")), "")
+    heading = article_heading or next((squeeze(e.text_content()) for e in root.iter("h1")), "")
     for candidate in (meta("og:title"), meta("twitter:title"), stripped, heading):
         if candidate and not is_site(candidate):
             return candidate

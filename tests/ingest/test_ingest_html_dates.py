@@ -72,3 +72,32 @@ def test_a_page_stating_no_date_of_its_own_says_where_its_date_came_from() -> No
     doc = ingest_bytes(page(""), "bridge.html")
     assert doc.published == "2024-03-01"  # the only date the page has, inside the quoted post
     assert any("none in its metadata or address" in n for n in doc.notes)
+
+
+# A Korean page whose <title>, og:title and <meta name="title"> all carry the site's banner;
+# the headline is only in the article's heading (and, on some pages, in its JSON-LD).
+BANNER = "한빛일보"
+HEADLINE = "시의회, 다리 표결 연기"
+KOREAN_BODY = (f"<article><h1>{HEADLINE}</h1><p>시의회는 수요일 강 다리에 대한 표결을 두 번째로 "
+               "연기했다. 기술자들의 비용 산정이 끝나지 않았다는 이유다.</p><p>주민들은 우회로 "
+               "때문에 또 한 번의 겨울을 보내야 한다고 말했다.</p></article>")
+
+
+def korean_page(head: str, body: str = KOREAN_BODY) -> bytes:
+    return (f"<html><head><meta charset='utf-8'><title>{BANNER}</title>{head}</head>"
+            f"<body><header><a href='/' class='logo'>{BANNER}</a></header>{body}</body>"
+            "</html>").encode()
+
+
+def test_title_is_the_headline_not_the_sites_banner() -> None:
+    for head in ("", f'<meta property="og:title" content="{BANNER}">',
+                 f'<meta name="title" content="{BANNER}">'):
+        assert ingest_bytes(korean_page(head), "page.html").title == HEADLINE
+
+
+def test_json_ld_headline_is_the_title() -> None:
+    data = {"@context": "https://schema.org", "@type": "NewsArticle", "headline": HEADLINE}
+    head = (f'<meta property="og:title" content="{BANNER}">'
+            f'<script type="application/ld+json">{json.dumps(data)}</script>')
+    body = KOREAN_BODY.replace("<h1>", "<p>").replace("</h1>", "</p>")
+    assert ingest_bytes(korean_page(head, body), "page.html").title == HEADLINE
