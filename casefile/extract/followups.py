@@ -103,7 +103,8 @@ def due_date(sentence: str, published: dt.date | None) -> str | None:
         return None
     end = _END_OF.search(sentence)
     if end:
-        year = int(end["year"]) if end["year"] else published.year + (end["which"].lower() == "next")
+        year = (int(end["year"]) if end["year"]
+                else published.year + (end["which"].lower() == "next"))
         return dt.date(year, 12, 31).isoformat()
     m = _DURATION.search(sentence)
     if not m:
@@ -142,8 +143,8 @@ _TIME = re.compile(r"\b(?:next[ ](?:week|month|year)|coming[ ](?:days|weeks|mont
 
 
 #: Where a clause begins, for the tense of the words before a date.
-_CLAUSE = re.compile(r"[,;:\u2014\u2013\u201c\u201d\"()]|\b(?:that|which|who|when|after|before|while|"
-                     r"because|but|and)\b", re.I)
+_CLAUSE = re.compile(r"[,;:\u2014\u2013\u201c\u201d\"()]|\b(?:that|which|who|when|after|before|"
+                     r"while|because|but|and)\b", re.I)
 #: The past tense in a clause (regular "-ed" forms and the common irregular ones).
 _PAST = re.compile(
     r"\b(?!(?:hundred|indeed|speed|proceed|succeed|exceed|breed|based|related|owned|limited|"

@@ -604,8 +604,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     note saying why (:func:`casefile.extract.types.skipped_result`). Nor is a text in a language
     the suggestions do not read (:mod:`casefile.extract.language`): the same empty shape, the
     note naming the language and the pipeline that would read it, and "language". Raises
-    ValueError for an unknown mode, ModelError (a CasefileError) if a chosen model is not installed or cannot
-    load.
+    ValueError for an unknown mode, ModelError (a CasefileError) if a chosen model is not
+    installed or cannot load.
     """
     if mode not in ("auto", "rules"):
         raise ValueError(f"unknown extraction mode {mode!r} (use 'auto' or 'rules')")

@@ -398,9 +398,10 @@ def page_title(markup: str, found: str | None, sitename: str | None) -> str | No
     wins when it is not the site's name, where the site's name is ``sitename``
     (trafilatura's), the page's og:site_name, the part after the last " | ", " - ", " – ",
     " — ", " :: " or " · " of its ``<title>``, the text of its logo or home link, or a bare
-    ``<title>`` (no such separator) that differs from the article's own ``<h1>``. Otherwise the first of
-    these that is not empty and not the site's name is the title: og:title, twitter:title,
-    the ``<title>`` minus that site suffix, the first ``<h1>``. When all fail, ``found``
+    ``<title>`` (no such separator) that differs from the article's own ``<h1>``. Otherwise
+    the first of these that is not empty and not the site's name is the title: og:title,
+    twitter:title, the ``<title>`` minus that site suffix, the article's (else the first)
+    ``<h1>``. When all fail, ``found``
     stays (a page titled only by its site's name is still titled). Returns None when the page
     has no title at all. Some news CMSs put the site's name in ``<meta name="title">``, which
     trafilatura prefers over ``<title>``; this is why.
