@@ -98,6 +98,35 @@ _EVENT_NOUN = re.compile(r"[ ](?:[a-z-]+[ ])?(?:elections?|votes?|hearings?|"
                          r"|sentencing|ceremony|launch)\b", re.I)
 
 
+#: Where a clause begins, for the tense of the words before a date.
+_CLAUSE = re.compile(r"[,;:\u2014\u2013\u201c\u201d\"()]|\b(?:that|which|who|when|after|before|"
+                     r"while|because|but|and)\b", re.I)
+#: The past tense in a clause (regular "-ed" forms and the common irregular ones).
+_PAST = re.compile(  # a participle after "be"/"been"/"being" is passive, not past
+    r"(?<!\bbe[ ])(?<!\bbeen[ ])(?<!\bbeing[ ])(?<!\bget[ ])"
+    r"\b(?!(?:hundred|indeed|speed|proceed|succeed|exceed|breed|based|related|owned|limited|"
+    r"united|armed|need|scheduled|expected|planned|slated)\b)(?:was|were|had|did|\w{2,}ed|"
+    r"became|began|took|made|came|went|gave|held|met|won|lost|left|saw|got|rose|fell|ran|"
+    r"brought|bought|sought|thought|found|kept|sent|spent|built|wrote|spoke|broke|chose|drove|"
+    r"flew|grew|knew|threw|struck|stood|sold|told|said|paid|fled|quit)\b", re.I)
+
+
+def clause_before(before: str) -> str:
+    """The clause that ``before`` (the text up to a date) ends in."""
+    return _CLAUSE.split(before)[-1]
+
+
+def past_clause(before: str) -> bool:
+    """True if the clause a date stands in, up to the date (``before``: the text before it),
+    is in the past tense and speaks of no future ("which became final <weekday>"; "had
+    planned to impose <day>" is not past), or if the three words right before the date do
+    ("the plan approved in <month>" in a sentence that goes on in the future)."""
+    clause = clause_before(before)
+    near = " ".join(clause.split()[-3:])
+    return ((not is_future(clause) and bool(_PAST.search(clause)))
+            or (not is_future(near) and bool(_PAST.search(near))))
+
+
 def is_future(sentence: str) -> bool:
     """True if a sentence speaks of the future ("will", "is expected to", "scheduled", "is
     holding an event on ...")."""
@@ -112,14 +141,19 @@ def find_dates(text: str, published: dt.date | None, prefer: str = "past"
     future (``prefer="future"``, for sentences about what is to come); a day and month that
     name an event ("the <day> election", "the <day> hearing") are the nearest such day. A
     bare weekday that is the publication's own weekday is the publication date (news style
-    names the day).
-    Without ``published``, only dates that carry their year are resolved.
+    names the day). A date in a clause in the past tense (:func:`past_clause`) is read
+    backward whatever ``prefer`` says. Without ``published``, only dates that carry their year
+    are resolved.
     """
     out: list[DatePhrase] = []
+    asked = prefer
     for m in _EXPLICIT.finditer(text):
         phrase = m.group()
         if not _has_year(m) and published is None:
             continue
+        # a clause in the past tense reads its own dates backward, whatever the sentence
+        past = past_clause(text[:m.start()])
+        prefer = "past" if past else asked
         if m.group("mo"):
             mname = m.group("mo").rstrip(".").lower()
             month = MONTHS[mname]
@@ -171,7 +205,7 @@ def find_dates(text: str, published: dt.date | None, prefer: str = "past"
         if (prefer == "future" and published is not None and not _has_year(m)
                 and m.group("wdq") is None and got > published):
             got = _nearer_year(got, published)
-        elif (prefer == "past" and published is not None and not _has_year(m)
+        elif (prefer == "past" and not past and published is not None and not _has_year(m)
               and (m.group("md") or m.group("dm")) and _EVENT_NOUN.match(text, m.end())):
             got = _nearest_year(got, published)
         if precision == "month":

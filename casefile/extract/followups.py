@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from casefile.extract.dates import _parse, find_dates, is_future
+from casefile.extract.dates import _parse, clause_before, find_dates, is_future, past_clause
 
 _RECORD_NOUNS = (r"report|records?|findings|autopsy|audit|documents?|data|footage|video|"
                  r"recordings?|results|review|transcripts?|files?|emails?|study|analysis|"
@@ -56,7 +56,8 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
         r"\b(?:(?:promised|agreed|offered|said[ ](?:he|she|they)[ ]would)[ ]to[ ]"
         r"(?:call|get)[ ]back|will[ ](?:call|get)[ ]back|(?:would|will)[ ](?:respond|reply|"
         r"provide|answer|comment)\b[^.]{0,60}?[ ](?:later|by|within|in|next)\b|"
-        r"(?:condition|ordered|required|promised|agreed|pledged|vowed)\b[^.]{0,80}?"
+        r"(?:condition|ordered|required|promised|agreed|pledged|vowed|asked|would|will|shall|"
+        r"must|should|expects?|expected|plans?)\b[^.]{0,80}?"
         r"\bwithin[ ](?:about[ ]|"
         r"roughly[ ]|around[ ]|approximately[ ])?(?:a|an|one|two|three|\d+)[ ](?:day|week|"
         r"month)s?)\b", re.I)),
@@ -137,21 +138,11 @@ _STILL_OPEN = re.compile(r"\b(?:not|n't|yet|still|delayed|postponed|pending)\b",
 #: A hope ("he expects to", "if they expect to") is a follow-up only with a time or a record.
 _HOPE = re.compile(r"\bexpects?[ ]", re.I)
 _TIME = re.compile(r"\b(?:next[ ](?:week|month|year)|coming[ ](?:days|weeks|months)|soon|"
-                   r"later[ ]this[ ](?:week|month|year)|until|end[ ]of[ ]|"
+                   r"later[ ]this[ ](?:week|month|year)|until|within|end[ ]of[ ]|"
                    r"(?:in|by|before|through)[ ](?:early[ ]|late[ ]|mid-)?(?:19|20)\d\d)\b",
                    re.I)
 
 
-#: Where a clause begins, for the tense of the words before a date.
-_CLAUSE = re.compile(r"[,;:\u2014\u2013\u201c\u201d\"()]|\b(?:that|which|who|when|after|before|"
-                     r"while|because|but|and)\b", re.I)
-#: The past tense in a clause (regular "-ed" forms and the common irregular ones).
-_PAST = re.compile(
-    r"\b(?!(?:hundred|indeed|speed|proceed|succeed|exceed|breed|based|related|owned|limited|"
-    r"united|armed|need|scheduled|expected|planned|slated)\b)(?:was|were|had|did|\w{2,}ed|"
-    r"became|began|took|made|came|went|gave|held|met|won|lost|left|saw|got|rose|fell|ran|"
-    r"brought|bought|sought|thought|found|kept|sent|spent|built|wrote|spoke|broke|chose|drove|"
-    r"flew|grew|knew|threw|struck|stood|sold|told|said|paid|fled|quit)\b", re.I)
 #: "through <month>", "since <day>": the end or start of a span, not a day something is due.
 _SPAN = re.compile(r"\b(?:through|since|from|throughout)[ ]$", re.I)
 
@@ -174,8 +165,8 @@ def coming_dates(sentence: str, published: dt.date | None) -> list[str]:
     for d in find_dates(sentence, published, "future" if future else "past"):
         if _SAID.search(sentence[:d.start]) or _SPAN.search(sentence[:d.start]):
             continue
-        clause = _CLAUSE.split(sentence[:d.start])[-1]
-        if not (is_future(clause) or _EXPECT.search(clause)) and _PAST.search(clause):
+        if past_clause(sentence[:d.start]) and not _EXPECT.search(
+                clause_before(sentence[:d.start])):
             continue  # "approved in <month>", "which became final <weekday>"
         day = dt.date.fromisoformat(d.date)
         if day > published or (future and day == published):
@@ -203,7 +194,7 @@ def find_followups(text: str, sentences: list[tuple[int, int]], published: dt.da
         if kind in {"expected record", "call back"} and found is not None:
             if _HABITUAL.search(sent):
                 kind = None
-            elif (_HOPE.match(found.group()) and not record and not coming
+            elif (_HOPE.match(found.group()) and not record and not coming and due is None
                   and not _TIME.search(sent)):
                 kind = None  # a hope with no time and no record
         if (kind is not None and _PAST_EXPECT.search(sent) and not coming

@@ -142,3 +142,10 @@ def test_a_date_alone_is_no_follow_up() -> None:
 def test_a_condition_with_a_time_limit_is_a_follow_up() -> None:
     text = "Both were released on condition that each post a bond within a week."
     assert _followups(text) == [("were", "2030-11-26")]
+
+
+def test_a_past_clause_in_a_future_sentence_keeps_its_dates_in_the_past() -> None:
+    got = {d.text: d.date for d in find_dates(
+        "The talks, postponed from Monday, will resume on Dec. 5 under the plan approved in "
+        "April.", NOV, "future")}
+    assert got == {"Monday": "2030-11-18", "Dec. 5": "2030-12-05", "April": "2030-04-01"}
