@@ -13,6 +13,7 @@ give different days). It only reads: the answers then go to
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import date
 from pathlib import Path
 
 from sqlalchemy.orm import Session
@@ -28,6 +29,28 @@ from casefile.services.items import parse_date
 
 #: Files read, looked up and parsed together.
 CHUNK_FILES = 64
+#: File name endings read as web pages by :func:`suggested_date`.
+_PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+
+
+def suggested_date(path: Path) -> tuple[date, str]:
+    """The date the date question is prefilled with for ``path``, and where it came from: for
+    a web page that states its own date (its metadata, structured data or address; see
+    :func:`casefile.ingest.html.page_dates`), the first of those, e.g. ``(2024-03-08, "the
+    page's metadata (article:published_time)")``; else the file's modification date
+    (:func:`casefile.services.dating.guess_published`). Never raises for a bad file."""
+    if path.suffix.lower() in _PAGE_SUFFIXES:
+        from casefile.ingest.html import decode_html, page_dates
+
+        try:
+            markup, _notes = decode_html(path.read_bytes(), path.name)
+            found = page_dates(markup)
+        except (OSError, ValueError, LookupError):
+            found = []
+        if found:
+            return date.fromisoformat(found[0][0]), found[0][1]
+    guess = guess_published(path, "")
+    return guess.date, "the file's modification date"
 
 
 def files_without_date(session: Session, case_id: int, paths: Iterable[Path | str], *,
