@@ -79,14 +79,57 @@ def _has_year(m: re.Match[str]) -> bool:
                 or m.group("us"))
 
 
-_FUTURE = re.compile(r"\b(?:will|shall|is[ ]expected|are[ ]expected|scheduled|due|upcoming|"
-                     r"plans?[ ]to|is[ ]set[ ]to|are[ ]set[ ]to|deadline|next|(?:is|are)[ ]set[ ]"
-                     r"for|ha(?:s|ve)[ ]until|would[ ](?:hold|meet|vote|take|begin|start|"
-                     r"return|release|decide|announce|ask|file))\b", re.I)
+_FUTURE = re.compile(r"\b(?:will|shall|is[ ]expected|are[ ]expected|scheduled|slated|due|upcoming|"
+                     r"plans?[ ]to|planned[ ]to|planning[ ]to|(?:is|are|was|were)[ ]set[ ]to|"
+                     r"deadline|next|(?:is|are)[ ]set[ ]for|ha(?:s|ve)[ ]until|"
+                     r"would[ ](?:hold|meet|vote|take|begin|start|"
+                     r"return|release|decide|announce|ask|file)|"
+                     # the present of a scheduled act ("is holding an event on <day>", "holds a
+                     # hearing <weekday>"): news uses it for what is about to happen
+                     r"(?:is|are)[ ](?:holding|hosting|staging|launching|opening|unveiling|"
+                     r"meeting|voting|testifying|stepping[ ]down|leaving|visiting|traveling|"
+                     r"travelling|heading)|"
+                     r"holds|hosts|opens|meets|votes|testifies|kicks[ ]off|takes[ ]place)\b",
+                     re.I)
+#: Nouns of scheduled events: a date without a year right before one ("the <day> election") is
+#: the nearest such day, not the past one.
+_EVENT_NOUN = re.compile(r"[ ](?:[a-z-]+[ ])?(?:elections?|votes?|hearings?|"
+                         r"deadline|debates?|trial|meeting|summit|referendum|primary|caucus(?:es)?"
+                         r"|sentencing|ceremony|launch)\b", re.I)
+
+
+#: Where a clause begins, for the tense of the words before a date.
+_CLAUSE = re.compile(r"[,;:\u2014\u2013\u201c\u201d\"()]|\b(?:that|which|who|when|after|before|"
+                     r"while|because|but|and)\b", re.I)
+#: The past tense in a clause (regular "-ed" forms and the common irregular ones).
+_PAST = re.compile(  # a participle after "be"/"been"/"being" is passive, not past
+    r"(?<!\bbe[ ])(?<!\bbeen[ ])(?<!\bbeing[ ])(?<!\bget[ ])"
+    r"\b(?!(?:hundred|indeed|speed|proceed|succeed|exceed|breed|based|related|owned|limited|"
+    r"united|armed|need|scheduled|expected|planned|slated)\b)(?:was|were|had|did|\w{2,}ed|"
+    r"became|began|took|made|came|went|gave|held|met|won|lost|left|saw|got|rose|fell|ran|"
+    r"brought|bought|sought|thought|found|kept|sent|spent|built|wrote|spoke|broke|chose|drove|"
+    r"flew|grew|knew|threw|struck|stood|sold|told|said|paid|fled|quit)\b", re.I)
+
+
+def clause_before(before: str) -> str:
+    """The clause that ``before`` (the text up to a date) ends in."""
+    return _CLAUSE.split(before)[-1]
+
+
+def past_clause(before: str) -> bool:
+    """True if the clause a date stands in, up to the date (``before``: the text before it),
+    is in the past tense and speaks of no future ("which became final <weekday>"; "had
+    planned to impose <day>" is not past), or if the three words right before the date do
+    ("the plan approved in <month>" in a sentence that goes on in the future)."""
+    clause = clause_before(before)
+    near = " ".join(clause.split()[-3:])
+    return ((not is_future(clause) and bool(_PAST.search(clause)))
+            or (not is_future(near) and bool(_PAST.search(near))))
 
 
 def is_future(sentence: str) -> bool:
-    """True if a sentence speaks of the future ("will", "is expected to", "scheduled")."""
+    """True if a sentence speaks of the future ("will", "is expected to", "scheduled", "is
+    holding an event on ...")."""
     return bool(_FUTURE.search(sentence))
 
 
@@ -95,15 +138,22 @@ def find_dates(text: str, published: dt.date | None, prefer: str = "past"
     """Explicit and publication-relative dates in ``text`` (folded text is fine).
 
     Dates without a year are taken in the past of ``published`` (``prefer="past"``) or in its
-    future (``prefer="future"``, for sentences about what is to come). A bare weekday that is
-    the publication's own weekday is the publication date (news style names the day).
-    Without ``published``, only dates that carry their year are resolved.
+    future (``prefer="future"``, for sentences about what is to come); a day and month that
+    name an event ("the <day> election", "the <day> hearing") are the nearest such day. A
+    bare weekday that is the publication's own weekday is the publication date (news style
+    names the day). A date in a clause in the past tense (:func:`past_clause`) is read
+    backward whatever ``prefer`` says. Without ``published``, only dates that carry their year
+    are resolved.
     """
     out: list[DatePhrase] = []
+    asked = prefer
     for m in _EXPLICIT.finditer(text):
         phrase = m.group()
         if not _has_year(m) and published is None:
             continue
+        # a clause in the past tense reads its own dates backward, whatever the sentence
+        past = past_clause(text[:m.start()])
+        prefer = "past" if past else asked
         if m.group("mo"):
             mname = m.group("mo").rstrip(".").lower()
             month = MONTHS[mname]
@@ -155,6 +205,9 @@ def find_dates(text: str, published: dt.date | None, prefer: str = "past"
         if (prefer == "future" and published is not None and not _has_year(m)
                 and m.group("wdq") is None and got > published):
             got = _nearer_year(got, published)
+        elif (prefer == "past" and not past and published is not None and not _has_year(m)
+              and (m.group("md") or m.group("dm")) and _EVENT_NOUN.match(text, m.end())):
+            got = _nearest_year(got, published)
         if precision == "month":
             got = got.replace(day=1)
         out.append(DatePhrase(m.start(), m.end(), phrase, got.isoformat(), precision))
@@ -172,6 +225,20 @@ def _nearer_year(got: dt.date, published: dt.date) -> dt.date:
     except ValueError:  # 29 February
         return got
     return earlier if abs((published - earlier).days) < abs((got - published).days) else got
+
+
+def _nearest_year(got: dt.date, published: dt.date) -> dt.date:
+    """The day and month of ``got`` in the year (published's, the one before or after) that
+    puts it nearest to ``published``."""
+    best = got
+    for year in (published.year - 1, published.year, published.year + 1):
+        try:
+            day = got.replace(year=year)
+        except ValueError:  # 29 February
+            continue
+        if abs((day - published).days) < abs((best - published).days):
+            best = day
+    return best
 
 
 @dataclass

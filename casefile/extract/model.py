@@ -284,12 +284,14 @@ def model_entities(nlp: Any, text: str, chunk_chars: int = CHUNK_CHARS) -> list[
 
 def preload(name_or_path: str | os.PathLike[str] | None = None) -> bool:
     """Load the spaCy pipeline (the chosen one, else the default, if installed) and
-    dateparser's data now, e.g. in a background thread at app start, so the first extraction
-    is fast. Returns True if the model loaded (False for a chosen model that cannot load: the
-    suggestion run says why)."""
+    dateparser's data and the language identifier now, e.g. in a background thread at app
+    start, so the first extraction is fast. Returns True if the model loaded (False for a
+    chosen model that cannot load: the suggestion run says why)."""
     from casefile.extract.dates import warm_up
+    from casefile.extract.language import identify
 
     warm_up()
+    identify("The language identifier loads its model on first use.")
     try:
         return load_pipeline(name_or_path) is not None
     except ModelError:

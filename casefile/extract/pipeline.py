@@ -18,7 +18,14 @@ from casefile.extract.claims import find_claims, is_lead_in
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
-from casefile.extract.model import ModelEntity, load_pipeline, model_entities, model_in_use
+from casefile.extract.language import identify, reads, unread_result
+from casefile.extract.model import (
+    ModelEntity,
+    chosen_model,
+    load_pipeline,
+    model_entities,
+    model_in_use,
+)
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -580,6 +587,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
          "followups": [{"text", "kind", "due", "start", "end"}],
          "claims": [{"text", "start", "end", "attributed_to", "via", "status"}],
          "mode": "spacy" | "rules" | "skipped",
+         "language": "en" (the text's ISO 639 language code, None when too short to tell),
          "model": "en_core_web_sm 3.8.0" (the spaCy pipeline's name and version) | None,
          "skipped": "suggestions skipped: ..." (only for a text too long to read)}
 
@@ -593,15 +601,21 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     installed en_core_web_* one); "model" in the result says which one made the suggestions
     (None in rules mode). A text longer than :data:`casefile.ingest.budget.MAX_SUGGEST_CHARS`
     is not read: the shape comes back empty with ``"mode": "skipped"`` and ``"skipped"``, the
-    note saying why (:func:`casefile.extract.types.skipped_result`). Raises ValueError for an
-    unknown mode, ModelError (a CasefileError) if a chosen model is not installed or cannot
-    load.
+    note saying why (:func:`casefile.extract.types.skipped_result`). Nor is a text in a language
+    the suggestions do not read (:mod:`casefile.extract.language`): the same empty shape, the
+    note naming the language and the pipeline that would read it, and "language". Raises
+    ValueError for an unknown mode, ModelError (a CasefileError) if a chosen model is not
+    installed or cannot load.
     """
     if mode not in ("auto", "rules"):
         raise ValueError(f"unknown extraction mode {mode!r} (use 'auto' or 'rules')")
     skipped = skipped_result(len(text))
     if skipped is not None:
         return skipped
+    language = identify(text)
+    if not reads(language, chosen_model(model) if mode == "auto" else None):
+        assert language is not None
+        return unread_result(language)
     ft = fold(text)
     sentences = sentence_spans(ft)
     known = list(known)
@@ -726,4 +740,5 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
                    for c in find_claims(ft, sentences, entities)],
         "mode": used,
         "model": model_in_use(model) if found is not None else None,
+        "language": language.code if language else None,
     }

@@ -7,12 +7,15 @@ cannot make sense of).
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import re
 from contextlib import suppress
 from copy import copy
 from functools import cache
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urlparse
 
 import lxml.etree
 import lxml.html
@@ -150,7 +153,8 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
     """Read a web page: main text, title, author, published date, URL and site name.
 
     trafilatura finds the main text (boilerplate such as menus and footers left out) and the
-    metadata; ``published`` is the page's date as ``YYYY-MM-DD``, ``url`` its canonical URL,
+    metadata; ``published`` is the page's date as ``YYYY-MM-DD`` (its own metadata and address
+    first, see :func:`_date_the_page`; the notes say where it came from), ``url`` its canonical URL,
     ``outlet`` the site name; ``title`` follows :func:`page_title`. When trafilatura finds no
     main text but the page has visible text, that text is kept with a note. Raises IngestError
     when the page has no readable body text.
@@ -194,6 +198,7 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
         notes=notes,
         filename=filename,
     )
+    _date_the_page(result, markup)
     description = meta_str("description")
     if description:
         result.extra["description"] = description
@@ -201,6 +206,137 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
     if language:
         result.extra["language"] = language
     return result
+
+
+#: The page's own publication metadata, most specific first (property or name, lower case).
+_DATE_META = ("article:published_time", "og:published_time", "datepublished",
+              "publish-date", "publish_date", "pubdate", "parsely-pub-date", "sailthru.date",
+              "dc.date.issued", "dc.date", "date")
+#: A date in an address's path: /2019/11/18/, /2019/nov/18/, /2019-11-18/, /20191118/.
+_URL_DATE = re.compile(
+    r"/(?P<y>(?:19|20)\d\d)[/-](?P<m>0?[1-9]|1[0-2]|[a-z]{3,9})[/-](?P<d>0?[1-9]|[12]\d|3[01])"
+    r"(?=[/._-]|$)|/(?P<y2>(?:19|20)\d\d)(?P<m2>0[1-9]|1[0-2])(?P<d2>0[1-9]|[12]\d|3[01])(?=/)",
+    re.I)
+_MONTH_ABBR = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+               "dec")
+_ISO_DAY = re.compile(r"((?:19|20)\d\d)-(\d\d)-(\d\d)")
+
+
+def _iso_day(value: str) -> str | None:
+    """``YYYY-MM-DD`` from the start of an ISO 8601 date or timestamp, or None."""
+    m = _ISO_DAY.match(value.strip())
+    if not m:
+        return None
+    try:
+        return dt.date(int(m[1]), int(m[2]), int(m[3])).isoformat()
+    except ValueError:
+        return None
+
+
+def url_date(url: str | None) -> str | None:
+    """The ``YYYY-MM-DD`` date in an address's path ("/2019/nov/18/", "/2019/11/18/",
+    "/20191118/"), or None."""
+    if not url:
+        return None
+    m = _URL_DATE.search(urlparse(url).path)
+    if not m:
+        return None
+    year, month, day = (m["y"], m["m"], m["d"]) if m["y"] else (m["y2"], m["m2"], m["d2"])
+    if not month.isdigit():
+        abbr = month[:3].lower()
+        if abbr not in _MONTH_ABBR:
+            return None
+        month = str(_MONTH_ABBR.index(abbr) + 1)
+    try:
+        return dt.date(int(year), int(month), int(day)).isoformat()
+    except ValueError:
+        return None
+
+
+def page_dates(markup: str) -> list[tuple[str, str]]:
+    """The publication dates a page states about itself, as (``YYYY-MM-DD``, where) pairs in
+    order of trust: its publication meta tags (``article:published_time``...), then the
+    ``datePublished`` of its JSON-LD (the first object that has one, the page's own
+    description), then an ``itemprop="datePublished"`` element, then a date in its canonical
+    or og:url address's path. Dates inside embedded content (a quoted post's signature, a
+    related-article list) are not among them. Empty when the page states none."""
+    try:
+        root = lxml.html.document_fromstring(_XML_DECL.sub("", markup, count=1))
+    except (lxml.etree.ParserError, ValueError):
+        return []
+    out: list[tuple[str, str]] = []
+    metas = {}
+    for element in root.iter("meta"):
+        key = (element.get("property") or element.get("name") or element.get("itemprop")
+               or "").lower()
+        if key in _DATE_META and key not in metas and element.get("content"):
+            metas[key] = element.get("content")
+    for key in _DATE_META:
+        day = _iso_day(metas[key]) if key in metas else None
+        if day:
+            out.append((day, f"the page's metadata ({key})"))
+            break
+    for script in root.iter("script"):
+        if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        stack = data if isinstance(data, list) else [data]
+        found = None
+        while stack and found is None:
+            item = stack.pop(0)
+            if isinstance(item, dict):
+                if isinstance(item.get("datePublished"), str):
+                    found = _iso_day(item["datePublished"])
+                stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
+        if found:
+            out.append((found, "the page's structured data (datePublished)"))
+            break
+    for element in root.iter():
+        if isinstance(element.tag, str) and element.get("itemprop") == "datePublished":
+            day = _iso_day(element.get("datetime") or element.get("content") or "")
+            if day:
+                out.append((day, "the page's markup (itemprop datePublished)"))
+                break
+    url = None
+    for element in root.iter("link"):
+        if (element.get("rel") or "").lower() == "canonical" and element.get("href"):
+            url = element.get("href")
+            break
+    for element in root.iter("meta"):
+        if url is None and (element.get("property") or "").lower() == "og:url":
+            url = element.get("content")
+    day = url_date(url)
+    if day:
+        out.append((day, "the page's address"))
+    return out
+
+
+def _date_the_page(result: Ingested, markup: str) -> None:
+    """Set ``result.published`` from the page's own dates (:func:`page_dates`; the address
+    from ``result.url`` counts too), ahead of the date trafilatura guessed, which may come from
+    embedded content. Says in the notes where the date came from; when the page's sources
+    disagree, says so and marks ``result.extra["published_disputed"]`` (the window then asks
+    for the date)."""
+    found = page_dates(markup)
+    address = url_date(result.url)
+    if address and not any(where == "the page's address" for _d, where in found):
+        found.append((address, "the page's address"))
+    if not found:
+        if result.published:
+            result.notes.append(f"Published date {result.published} found in the page's text "
+                                "(it states none in its metadata or address)")
+        return
+    day, where = found[0]
+    result.published = day
+    result.notes.append(f"Published date {day} from {where}")
+    others = sorted({d for d, _w in found if d != day})
+    if others:
+        result.extra["published_disputed"] = True
+        result.notes.append("The page's dates disagree: " + "; ".join(
+            f"{d} from {w}" for d, w in found) + f". {day} was used; check it")
 
 
 # " | Site", " - Site", " – Site", " — Site", " :: Site", " · Site" at the end of a <title>
@@ -215,14 +351,57 @@ def _same(a: str | None, b: str | None) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
+def _banners(root: Any) -> set[str]:
+    """Texts that name the site, not the article: the page's logo or brand element (class or
+    id with "logo", "brand" or "masthead") and its link to its own home page ("/")."""
+    out = set()
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+        home = element.tag == "a" and (element.get("href") or "").strip() in ("/", "./")
+        if home or any(word in marks for word in ("logo", "brand", "masthead")):
+            text = " ".join(element.text_content().split())
+            if 0 < len(text) <= 60:
+                out.add(text)
+    return out
+
+
+def _json_ld_headline(root: Any) -> str:
+    """The ``headline`` of the page's JSON-LD article object (NewsArticle, Article, ...), or
+    ""."""
+    for script in root.iter("script"):
+        if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
+            continue
+        try:
+            data = json.loads(script.text)
+        except ValueError:
+            continue
+        stack = data if isinstance(data, list) else [data]
+        while stack:
+            item = stack.pop(0)
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("@type")
+            kinds = kind if isinstance(kind, list) else [kind]
+            if (any(isinstance(k, str) and k.endswith("Article") for k in kinds)
+                    and isinstance(item.get("headline"), str) and item["headline"].strip()):
+                return " ".join(item["headline"].split())
+            stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
+    return ""
+
+
 def page_title(markup: str, found: str | None, sitename: str | None) -> str | None:
     """The page's headline: trafilatura's title (``found``) unless it is the site's name.
 
-    The rule: ``found`` wins when it is not the site's name, where the site's name is
-    ``sitename`` (trafilatura's), the page's og:site_name, or the part after the last
-    " | ", " - ", " – ", " — ", " :: " or " · " of its ``<title>``. Otherwise the first of
-    these that is not empty and not the site's name is the title: og:title, twitter:title,
-    the ``<title>`` minus that site suffix, the first ``<h1>``. When all fail, ``found``
+    The headline of the page's JSON-LD article object wins when there is one. Else ``found``
+    wins when it is not the site's name, where the site's name is ``sitename``
+    (trafilatura's), the page's og:site_name, the part after the last " | ", " - ", " – ",
+    " — ", " :: " or " · " of its ``<title>``, the text of its logo or home link, or a bare
+    ``<title>`` (no such separator) that differs from the article's own ``<h1>``. Otherwise
+    the first of these that is not empty and not the site's name is the title: og:title,
+    twitter:title, the ``<title>`` minus that site suffix, the article's (else the first)
+    ``<h1>``. When all fail, ``found``
     stays (a page titled only by its site's name is still titled). Returns None when the page
     has no title at all. Some news CMSs put the site's name in ``<meta name="title">``, which
     trafilatura prefers over ``<title>``; this is why.
@@ -246,14 +425,24 @@ def page_title(markup: str, found: str | None, sitename: str | None) -> str | No
     head_title = next((squeeze(e.text_content()) for e in root.iter("title")), "")
     suffix = _TITLE_SUFFIX.match(head_title)
     sites = {s for s in (sitename, meta("og:site_name"), suffix and suffix["site"]) if s}
+    sites |= _banners(root)
+    headline = _json_ld_headline(root)
+    # the article's own heading: the first <h1> inside <article> or <main>, else the first
+    article_heading = next((squeeze(h.text_content()) for box in root.iter("article", "main")
+                            for h in box.iter("h1") if squeeze(h.text_content())), "")
 
     def is_site(value: str | None) -> bool:
         return any(_same(value, site) for site in sites)
 
+    if headline and not is_site(headline):
+        return headline  # the page's own structured statement of its headline
+    if (found and _same(found, head_title) and not suffix and article_heading
+            and not _same(article_heading, found)):
+        sites.add(found)  # the bare <title> and the article's heading differ: a banner
     if found and not is_site(found):
         return found
     stripped = suffix["head"] if suffix and is_site(suffix["site"]) else head_title
-    heading = next((squeeze(e.text_content()) for e in root.iter("h1")), "")
+    heading = article_heading or next((squeeze(e.text_content()) for e in root.iter("h1")), "")
     for candidate in (meta("og:title"), meta("twitter:title"), stripped, heading):
         if candidate and not is_site(candidate):
             return candidate
@@ -371,4 +560,4 @@ def _fast_extraction() -> tuple[Any, Any, Any, Any] | None:
 
 
 __all__ = ["decode_html", "declared_charset", "html_to_text", "ingest_html",
-           "main_text_and_metadata", "page_title"]
+           "main_text_and_metadata", "page_dates", "page_title", "url_date"]

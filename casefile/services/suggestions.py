@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
+from casefile.extract.language import NOTE_PREFIX
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, changes
 from casefile.services.decisions import link_mention, variant_of
@@ -155,7 +156,10 @@ def suggest_for_document(
     ``extracted`` is a result of :func:`extract_for_document` computed beforehand (then no
     extraction runs inside this transaction). A text too long for suggestions
     (:func:`casefile.extract.types.skipped_result`) gets none, and the note saying so joins
-    the document's import notes. Raises NotFoundError for an unknown document,
+    the document's import notes; so does the note for a text in a language the suggestions do
+    not read (:mod:`casefile.extract.language`), dropped again when a later run reads it. The
+    text's language goes to the document's ``meta["language"]``. Raises NotFoundError for an
+    unknown document,
     ModelError if the chosen model cannot load.
     """
     doc = session.get(Document, document_id)
@@ -174,6 +178,11 @@ def suggest_for_document(
                            model=result.get("model"), skipped=result.get("skipped"))
     if out.skipped and out.skipped not in (doc.import_notes or []):
         doc.import_notes = [*(doc.import_notes or []), out.skipped]  # shown with the document
+    elif not out.skipped and any(str(n).startswith(NOTE_PREFIX) for n in doc.import_notes or ()):
+        # read now (a pipeline for its language was chosen): the old note no longer holds
+        doc.import_notes = [n for n in doc.import_notes if not str(n).startswith(NOTE_PREFIX)]
+    if result.get("language") and (doc.meta or {}).get("language") != result["language"]:
+        doc.meta = {**(doc.meta or {}), "language": result["language"]}
     for key, kind in ENTITY_KEYS.items():
         for entry in result.get(key, []):
             item_id = known_ids.get(f"{kind}:{entry['name'].casefold()}")
@@ -227,6 +236,19 @@ def last_suggestion_model(session: Session, case_id: int) -> str | None:
     if data.get("model"):
         return str(data["model"])
     return "rules only" if data.get("mode") == "rules" else None
+
+
+def unread_language_notes(session: Session, case_id: int) -> list[str]:
+    """The notes of the case's documents that got no suggestions because of their language
+    ("No suggestions: the text is in Korean; ... ko_core_news_sm ... would read its names."),
+    each note once, with the number of documents when more than one ("(3 documents)")."""
+    counts: dict[str, int] = {}
+    for notes in session.scalars(select(Document.import_notes).where(
+            Document.case_id == case_id, Document.import_notes.is_not(None))):
+        for note in notes or ():
+            if isinstance(note, str) and note.startswith(NOTE_PREFIX):
+                counts[note] = counts.get(note, 0) + 1
+    return [note if n == 1 else f"{note} ({n} documents)" for note, n in counts.items()]
 
 
 def pending_suggestions(session: Session, case_id: int, kind: str | None = None) -> list[Mention]:

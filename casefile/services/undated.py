@@ -5,13 +5,15 @@ files that need the answer. :func:`files_without_date` says which: the files the
 store as new documents (not already in the case, not a copy of an earlier file of the same
 import, not refused as empty, binary, damaged or encrypted) whose metadata and text give no
 date (:func:`casefile.services.dating.guess_published` would fall back on the file's
-modification date). It only reads: the answers then go to
+modification date), or whose own sources disagree on it (a web page whose metadata and address
+give different days). It only reads: the answers then go to
 :func:`casefile.services.batch.import_paths` (``published_by_file``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import date
 from pathlib import Path
 
 from sqlalchemy.orm import Session
@@ -27,6 +29,28 @@ from casefile.services.items import parse_date
 
 #: Files read, looked up and parsed together.
 CHUNK_FILES = 64
+#: File name endings read as web pages by :func:`suggested_date`.
+_PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+
+
+def suggested_date(path: Path) -> tuple[date, str]:
+    """The date the date question is prefilled with for ``path``, and where it came from: for
+    a web page that states its own date (its metadata, structured data or address; see
+    :func:`casefile.ingest.html.page_dates`), the first of those, e.g. ``(2024-03-08, "the
+    page's metadata (article:published_time)")``; else the file's modification date
+    (:func:`casefile.services.dating.guess_published`). Never raises for a bad file."""
+    if path.suffix.lower() in _PAGE_SUFFIXES:
+        from casefile.ingest.html import decode_html, page_dates
+
+        try:
+            markup, _notes = decode_html(path.read_bytes(), path.name)
+            found = page_dates(markup)
+        except (OSError, ValueError, LookupError):
+            found = []
+        if found:
+            return date.fromisoformat(found[0][0]), found[0][1]
+    guess = guess_published(path, "")
+    return guess.date, "the file's modification date"
 
 
 def files_without_date(session: Session, case_id: int, paths: Iterable[Path | str], *,
@@ -74,7 +98,8 @@ def files_without_date(session: Session, case_id: int, paths: Iterable[Path | st
                     in_metadata = parse_date(ingested.published)
                 except CasefileError:
                     in_metadata = None
-                if guess_published(path, ingested.text, in_metadata).source == "file":
+                if (guess_published(path, ingested.text, in_metadata).source == "file"
+                        or ingested.extra.get("published_disputed")):
                     undated.append(path)
             if progress is not None:
                 progress(min(start + CHUNK_FILES, len(files)), len(files))

@@ -32,7 +32,8 @@ DATE_PRECISIONS = ("exact", "day", "month", "year", "approximate")
 #: to the story; read and not relevant.
 READING_STATES = ("unread", "read", "relevant", "irrelevant")
 CLAIM_STATUSES = ("unverified", "single-source", "corroborated", "disputed", "false")
-QUESTION_KINDS = ("question", "expected record", "records request", "right of reply", "call back")
+QUESTION_KINDS = ("question", "expected record", "records request", "right of reply", "call back",
+                  "scheduled event")
 QUESTION_STATUSES = ("open", "waiting", "answered", "dropped")
 
 

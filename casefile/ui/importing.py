@@ -163,16 +163,19 @@ class ImportController(QObject):
     def _question(self, undated: Sequence[Path],
                   answered: Callable[[date | None, bool], None], *,
                   position: tuple[int, int] | None = None) -> None:
-        """Open the date question for ``undated`` (prefilled with the first one's modification
-        date); ``answered(date or None for "No date", for_all)`` once OK or No date is
+        """Open the date question for ``undated`` (prefilled with the first one's
+        :func:`~casefile.services.undated.suggested_date`: its modification date, or a web
+        page's own date); ``answered(date or None for "No date", for_all)`` once OK or No date is
         pressed. Cancel says the import is cancelled."""
-        from casefile.services.dating import guess_published
+        from casefile.services.undated import suggested_date
 
         first = undated[0]
-        suggested = guess_published(first, "")  # the file's modification date
-        dialog = PublishedDateDialog([p.name for p in undated], suggested.date,
-                                     "the file's modification date" if len(undated) == 1 else
-                                     f"the modification date of {first.name}", self.window,
+        # the file's modification date, or a web page's own date when its sources disagree
+        day, source = suggested_date(first)
+        if len(undated) > 1:
+            source = (f"the modification date of {first.name}"
+                      if source == "the file's modification date" else f"{source} of {first.name}")
+        dialog = PublishedDateDialog([p.name for p in undated], day, source, self.window,
                                      position=position)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.date_dialog = dialog

@@ -84,7 +84,7 @@ from casefile.services import decisions, rejections, views
 from casefile.services.changes import Changes, Step
 from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
 from casefile.services.rejections import RejectedName
-from casefile.services.suggestions import last_suggestion_model
+from casefile.services.suggestions import last_suggestion_model, unread_language_notes
 from casefile.services.views import ItemChoice
 from casefile.ui.docks import DOCK_MIN_WIDTH, add_tabbed_dock
 from casefile.ui.operations import CaseChange, OperationRunner, Outcome
@@ -539,6 +539,7 @@ class PanelContents:
     mode: str | None
     suggested_by: str | None
     stamp: int
+    unread: tuple[str, ...] = ()  # documents left unread for their language (their notes)
 
 
 _PAUSES = threading.Lock()
@@ -569,12 +570,14 @@ def collector_paused() -> Iterator[None]:
 
 
 def read_contents(session: Session, case_id: int
-                  ) -> tuple[SuggestionList, str | None, str | None]:
+                  ) -> tuple[SuggestionList, str | None, str | None, tuple[str, ...]]:
     """The case's pending suggestions (``decisions.list_suggestions``), the latest run's mode
-    and model: what the panel shows. Plain reads, no Qt: callable from any thread."""
+    and model, and the notes of documents left unread for their language: what the panel
+    shows. Plain reads, no Qt: callable from any thread."""
     return (decisions.list_suggestions(session, case_id),
             decisions.last_suggestion_mode(session, case_id),
-            last_suggestion_model(session, case_id))
+            last_suggestion_model(session, case_id),
+            tuple(unread_language_notes(session, case_id)))
 
 
 class RenameDialog(QDialog):
@@ -834,6 +837,7 @@ class SuggestionsPanel(QWidget):
         self.listing: SuggestionList | None = None
         self.mode: str | None = None
         self.suggested_by: str | None = None  # the model of the latest run ("rules only")
+        self.unread: tuple[str, ...] = ()  # language notes of documents with no suggestions
         self.dialog: QDialog | None = None
 
         self.model = SuggestionsModel(self)
@@ -1002,11 +1006,11 @@ class SuggestionsPanel(QWidget):
         stamp = self._stamp
         try:
             with collector_paused(), self.runner.workspace.transaction(write=False) as session:
-                listing, mode, model = read_contents(session, case_id)
+                listing, mode, model, unread = read_contents(session, case_id)
         except Exception:  # the job's own work is done: the reload reads for itself
             log.warning("reading the suggestions ahead failed:\n%s", traceback.format_exc())
             return None
-        contents = PanelContents(case_id, listing, mode, model, stamp)
+        contents = PanelContents(case_id, listing, mode, model, stamp, unread)
         self._offered = contents  # one assignment: atomic for the GUI thread reading it
         return contents
 
@@ -1019,13 +1023,13 @@ class SuggestionsPanel(QWidget):
         case_id = self.case_id
         offered, self._offered = self._offered, None
         if case_id is None:
-            self.listing, self.mode, self.suggested_by = None, None, None
+            self.listing, self.mode, self.suggested_by, self.unread = None, None, None, ()
         elif offered is not None and offered.case_id == case_id and (
                 offered.stamp == self._stamp):
-            self.listing, self.mode, self.suggested_by = (
-                offered.listing, offered.mode, offered.suggested_by)
+            self.listing, self.mode, self.suggested_by, self.unread = (
+                offered.listing, offered.mode, offered.suggested_by, offered.unread)
         else:
-            self.listing, self.mode, self.suggested_by = self.runner.read(
+            self.listing, self.mode, self.suggested_by, self.unread = self.runner.read(
                 lambda s: read_contents(s, case_id))
         self.model.set_listing(self.listing)
         self._fit_mentions_column()
@@ -1115,6 +1119,8 @@ class SuggestionsPanel(QWidget):
         elif self.mode == "spacy":
             model = self.suggested_by or "the language model"
             text += f"\nSuggested by {model} and rules."
+        for note in self.unread:
+            text += f"\n{note}"
         self.status_label.setText(text)
 
     def _show_context(self, entry: SuggestionEntry | None) -> None:

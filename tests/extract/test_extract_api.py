@@ -71,7 +71,8 @@ def test_unknown_mode_is_an_error() -> None:
 def test_shape_and_keys(mode: str) -> None:
     result = extract_suggestions(STORY, dt.date(2024, 3, 15), mode=mode)  # type: ignore[arg-type]
     assert set(result) == {"people", "organizations", "places", "events", "followups", "claims",
-                           "mode", "model"}
+                           "mode", "model", "language"}
+    assert result["language"] == "en"
     person = result["people"][0]
     assert set(person) >= {"name", "role", "affiliation", "mentions"}
     org = result["organizations"][0]

@@ -86,3 +86,66 @@ def test_recent_past_date_in_a_future_tense_sentence_keeps_its_year() -> None:
     text = "The hearing is scheduled for January 10."
     out = extract_suggestions(text, dt.date(2024, 12, 20), mode="rules")
     assert [e["date"] for e in out["events"]] == ["2025-01-10"]
+
+
+# Publication day for the tense and follow-up tests below: a Tuesday in November.
+NOV = dt.date(2030, 11, 19)
+
+
+def test_the_present_of_a_scheduled_act_dates_it_forward() -> None:
+    text = "The agency is holding a briefing on December 2 to present its plan."
+    out = extract_suggestions(text, NOV, mode="rules")
+    assert [e["date"] for e in out["events"]] == ["2030-12-02"]
+    text = "The agency held a briefing on December 2 to present its plan."
+    out = extract_suggestions(text, NOV, mode="rules")
+    assert [e["date"] for e in out["events"]] == ["2029-12-02"]
+
+
+def test_a_day_naming_an_event_is_the_nearest_such_day() -> None:
+    got = [d.date for d in find_dates("Parties court voters before the Dec. 12 election.", NOV)]
+    assert got == ["2030-12-12"]
+    got = [d.date for d in find_dates("Parties courted voters on Dec. 12 at rallies.", NOV)]
+    assert got == ["2029-12-12"]
+
+
+def _followups(text: str) -> list[tuple[str, str | None]]:
+    out = extract_suggestions(text, NOV, mode="rules")
+    return [(f["text"].split()[1], f["due"]) for f in out["followups"]]
+
+
+def test_scheduled_events_become_follow_ups_due_on_their_day() -> None:
+    text = ("The sentencing is scheduled for Feb. 3. "
+            "The board holds a public hearing Thursday with the contractors. "
+            "The storm should pass by Friday morning, forecasters said. "
+            "Voters head to the polls in the Jan. 9 runoff election. "
+            "A 10 percent levy the ministry had planned to impose Dec. 20 may be dropped. "
+            "The mill will close its doors at the end of 2032.")
+    assert _followups(text) == [("sentencing", "2031-02-03"), ("board", "2030-11-21"),
+                                ("storm", "2030-11-22"), ("head", "2031-01-09"),
+                                ("10", "2030-12-20"), ("mill", "2032-12-31")]
+
+
+def test_a_date_alone_is_no_follow_up() -> None:
+    text = ("Living there was like smoking a pack of cigarettes in a day. "
+            "The pills had an effect within 2 days, he said. "
+            "Importers typically must pay within 10 days of delivery. "
+            "I will ask why I lost followers in a week where I posted nothing. "
+            "They need new ideas if they expect to stay relevant. "
+            "The plant, which became public Tuesday, will hire staff. "
+            "The budget approved in April will fund two more years. "
+            "He said Monday that talks will go on. "
+            "The convict was due to be released in September after his term. "
+            "The firm plans to spend $2 million through November 2034.")
+    assert _followups(text) == []
+
+
+def test_a_condition_with_a_time_limit_is_a_follow_up() -> None:
+    text = "Both were released on condition that each post a bond within a week."
+    assert _followups(text) == [("were", "2030-11-26")]
+
+
+def test_a_past_clause_in_a_future_sentence_keeps_its_dates_in_the_past() -> None:
+    got = {d.text: d.date for d in find_dates(
+        "The talks, postponed from Monday, will resume on Dec. 5 under the plan approved in "
+        "April.", NOV, "future")}
+    assert got == {"Monday": "2030-11-18", "Dec. 5": "2030-12-05", "April": "2030-04-01"}

@@ -37,7 +37,8 @@ def test_article_text_and_metadata() -> None:
     assert doc.published == "2018-02-23"
     assert doc.url == "https://ledger.example.org/2018/02/deputies"
     assert doc.outlet == "The Ledger"
-    assert doc.notes == []
+    assert doc.notes == ["Published date 2018-02-23 from the page's metadata "
+                         "(article:published_time)"]
 
 
 @pytest.mark.parametrize(

@@ -88,3 +88,37 @@ def test_checking_600_small_files_is_quick(workspace, case_id, tmp_path: Path) -
     assert len(undated) == 600
     print(f"files_without_date on 600 small .txt files: {took:.3f} s "
           f"(cores: {os.cpu_count()})")
+
+
+def test_a_page_whose_own_dates_disagree_is_asked_about(workspace, case_id,
+                                                        tmp_path: Path) -> None:
+    def page(meta_day: str, url_day: str) -> str:
+        return (f"<html><head><title>Harbor audit</title>"
+                f'<meta property="article:published_time" content="{meta_day}">'
+                f'<link rel="canonical" href="https://news.example/{url_day}/harbor-audit">'
+                f"</head><body><article><p>{BODY}</p><p>The audit is late, the clerk said."
+                f"</p></article></body></html>")
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "agree.html").write_text(page("2024-03-08", "2024/03/08"), encoding="utf-8")
+    (folder / "disagree.html").write_text(page("2024-03-09", "2024/03/01"), encoding="utf-8")
+    with workspace.transaction() as s:
+        undated = files_without_date(s, case_id, [folder])
+    assert [p.name for p in undated] == ["disagree.html"]
+
+
+def test_the_date_question_for_a_page_is_prefilled_with_the_pages_own_date(
+        tmp_path: Path) -> None:
+    from casefile.services.undated import suggested_date
+
+    page = tmp_path / "disagree.html"
+    page.write_text('<html><head><meta property="article:published_time" content="2024-03-09">'
+                    '<link rel="canonical" href="https://news.example/2024/03/01/audit">'
+                    f"</head><body><p>{BODY}</p></body></html>", encoding="utf-8")
+    day, source = suggested_date(page)
+    assert (day, source) == (date(2024, 3, 9), "the page's metadata (article:published_time)")
+    note = tmp_path / "note.txt"
+    note.write_text(BODY, encoding="utf-8")
+    os.utime(note, (time.time(), time.mktime((2023, 5, 6, 12, 0, 0, 0, 0, -1))))
+    assert suggested_date(note) == (date(2023, 5, 6), "the file's modification date")
