@@ -22,13 +22,13 @@ from sqlalchemy.orm import Session
 from casefile.errors import NotFoundError, ValidationError
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.views import READING_WORDS
 from casefile.store import Document, Passage
 from casefile.store.base import utcnow
 from casefile.store.items import READING_STATES
 
-#: What each state is called in messages ("Marked 2 documents relevant.").
-STATE_WORDS = {"unread": "unread", "read": "read", "relevant": "relevant",
-               "irrelevant": "not relevant"}
+#: What each state is called in messages ("Marked 2 documents relevant.") and tables.
+STATE_WORDS = READING_WORDS
 
 
 def check_state(state: str) -> str:

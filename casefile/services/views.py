@@ -29,11 +29,15 @@ from casefile.store import (
 )
 
 #: Column headers of each section's table, in order; ``ItemRow.cells`` follows them.
+#: A document's reading state as the Documents section shows it.
+READING_WORDS = {"unread": "unread", "read": "read", "relevant": "relevant",
+                 "irrelevant": "not relevant"}
+
 SECTION_COLUMNS: dict[str, tuple[str, ...]] = {
     "person": ("Name", "Role", "Affiliation", "Evidence"),
     "organization": ("Name", "Kind", "Jurisdiction", "Evidence"),
     "place": ("Name", "Aliases", "Evidence"),
-    "document": ("Title", "Kind", "Outlet", "Published", "Status"),
+    "document": ("Title", "Kind", "Outlet", "Published", "Status", "Reading"),
     "event": ("Title", "Date", "Precision", "Evidence"),
     "claim": ("Claim", "Status", "Attributed to", "Evidence"),
     "question": ("Question", "Kind", "Status", "Due", "Evidence"),
@@ -144,7 +148,7 @@ def _rows_statement(case_id: int, kind: str, page: Any = None) -> Select[Any]:
         stmt = select(*base, Place.aliases, n)
     elif model is Document:
         stmt = select(*base, Document.doc_kind, Document.outlet, Document.published,
-                      Document.status)
+                      Document.status, Document.reading)
     elif model is Event:
         stmt = select(*base, Event.date, Event.precision, n)
     elif model is Claim:
@@ -202,6 +206,8 @@ def _rows(kind: str, result: Any) -> list[ItemRow]:
     rows = [tuple(r) for r in result]
     if kind == "place":
         rows = [(*t[:5], ", ".join(t[5] or []), *t[6:]) for t in rows]
+    elif kind == "document":  # the reading state in words ("not relevant")
+        rows = [(*t[:-1], READING_WORDS.get(t[-1], t[-1])) for t in rows]
     return [ItemRow(t[0], t[1], t[2], t[3], bool(t[4]), (t[2], *t[5:])) for t in rows]
 
 

@@ -17,6 +17,7 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -78,6 +79,11 @@ def keep_title_readable(header: QHeaderView, column: int = 0) -> None:
         header.setMinimumSectionSize(needed)
 
 
+#: The reading-state filter of the Documents section: (label, the Reading column's value).
+READING_FILTERS = (("All documents", ""), ("Unread", "unread"), ("Read", "read"),
+                   ("Relevant", "relevant"), ("Not relevant", "not relevant"))
+
+
 class SectionTable(QTableView):
     """The section table. Ctrl+End (and End) first loads the pages not fetched yet, so the jump
     lands on the real last row rather than the last loaded one."""
@@ -130,6 +136,13 @@ class ItemsController(QObject):
         self.filter_timer.setInterval(120)
         self.filter_timer.timeout.connect(self.apply_filter)
         self.filter_edit.textChanged.connect(lambda _t: self.filter_timer.start())
+        self.state_box = QComboBox()  # the Documents section's reading states
+        self.state_box.setObjectName("reading_state_box")
+        self.state_box.setToolTip("Show the documents in one reading state")
+        for label, value in READING_FILTERS:
+            self.state_box.addItem(label, value)
+        self.state_box.currentIndexChanged.connect(self.apply_state_filter)
+        self.state_box.hide()
         self.new_item_button = QPushButton("New")
         self.delete_item_button = QPushButton("Delete")
         self.section_label = QLabel()
@@ -166,6 +179,7 @@ class ItemsController(QObject):
         bar = QHBoxLayout()
         bar.addWidget(self.section_label)
         bar.addWidget(self.filter_edit, 1)
+        bar.addWidget(self.state_box)
         bar.addWidget(self.new_item_button)
         bar.addWidget(self.delete_item_button)
         self.page: QWidget = QWidget()
@@ -244,6 +258,11 @@ class ItemsController(QObject):
         self.filter_edit.clear()
         self.filter_edit.blockSignals(False)
         self.proxy.set_filter_text("")
+        self.state_box.setVisible(kind == "document")
+        self.state_box.blockSignals(True)
+        self.state_box.setCurrentIndex(0)
+        self.state_box.blockSignals(False)
+        self.proxy.set_column_value(None, None)
         title = SECTION_TITLES[kind]
         self.section_label.setText(title)
         self.filter_edit.setPlaceholderText(f"Filter {title.lower()}…  (Ctrl+F)")
@@ -254,6 +273,15 @@ class ItemsController(QObject):
         if self.proxy.rowCount() > 0:
             self.table.selectRow(0)
         self.update_delete_enabled()
+
+    def apply_state_filter(self, *_args: Any) -> None:
+        """Documents: show only those in the reading state chosen in ``state_box``."""
+        value = self.state_box.currentData()
+        model = self.model
+        if model is None or self.kind != "document":
+            return
+        column = model.headers.index("Reading")
+        self.proxy.set_column_value(column if value else None, value or None)
 
     def update_delete_enabled(self, *_args: Any) -> None:
         """Delete (button and key) only with a row selected."""

@@ -57,6 +57,7 @@ from casefile.ui.ocr_runner import OcrController
 from casefile.ui.operations import CaseChange, Job, OperationRunner, change
 from casefile.ui.preferences import install_preferences
 from casefile.ui.quick_open import install_quick_open
+from casefile.ui.reading import ReadingController
 from casefile.ui.search_panel import install_search_panel
 from casefile.ui.spreadsheets import SpreadsheetController
 from casefile.ui.status_line import MessageBar, StatusLine
@@ -270,6 +271,7 @@ class MainWindow(QMainWindow):
         self.followups_action.setShortcut(QKeySequence("Ctrl+U"))
         view_menu.addAction(self.evidence_dock.toggleViewAction())
         self.view_menu = view_menu
+        self.reading = ReadingController(self, menu.addMenu("&Reading"))
         self.case_menu = install_case_menu(self, menu.addMenu("&Case"))
         self.help = HelpMenu(self, menu.addMenu("&Help"))
         for action in (self.import_action, self.export_action, self.export_confidential_action,
@@ -412,6 +414,7 @@ class MainWindow(QMainWindow):
         self.search_panel.set_case(case_id)
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.items.set_case(case_id)
+        self.reading.set_case(case_id)
 
     def _show_title(self) -> None:
         self.setWindowTitle(f"{self.case_box.currentText()} — Casefile")

@@ -386,6 +386,7 @@ class SectionProxyModel(QSortFilterProxyModel):
         self._words: list[str] = []
         self._verdicts: dict[str, bool] = {}  # row text -> shown, for the current filter
         self._accept_rows: list[bool] | None = None  # per source row, until the source changes
+        self._column_value: tuple[int, str] | None = None  # (column, the value it must show)
 
     def setSourceModel(self, model: Any) -> None:
         old = self.sourceModel()
@@ -441,7 +442,29 @@ class SectionProxyModel(QSortFilterProxyModel):
             self._accept_rows = accept
             self.invalidateRowsFilter()
 
+    def set_column_value(self, column: int | None, value: str | None) -> None:
+        """Show only rows whose ``column`` shows exactly ``value`` (None: no such condition),
+        on top of the typed filter (the Documents section's reading state)."""
+        wanted = (column, value) if column is not None and value is not None else None
+        if wanted == self._column_value:
+            return
+        source = self.sourceModel()
+        if wanted is not None and isinstance(source, LazyTableModel):
+            source.fetch_all()
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
+            self.beginFilterChange()
+            self._column_value = wanted
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:  # pragma: no cover - older Qt
+            self._column_value = wanted
+            self.invalidateRowsFilter()
+
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        if self._column_value is not None:
+            column, value = self._column_value
+            shown = self.sourceModel().index(source_row, column, source_parent).data()
+            if shown != value:
+                return False
         if not self._needle:
             return True
         accept = self._accept_rows
@@ -463,7 +486,7 @@ class SectionProxyModel(QSortFilterProxyModel):
             source.sort(column, order)
 
     def canFetchMore(self, parent: Index) -> bool:
-        return not self._needle and super().canFetchMore(parent)
+        return not self._needle and self._column_value is None and super().canFetchMore(parent)
 
 
 FOLLOWUP_HEADERS = ("Due", "When", "Question", "Kind", "Status", "Ask")
