@@ -800,8 +800,11 @@ def _sources(data: BriefData, styles: _Styles) -> list[Flowable]:
         )
         if meta:
             block.append(_Paragraph(meta, styles.source_meta))
-        if _present(src.url):
+        if _present(src.url) and not (src.capture and src.url in src.capture):
             block.append(_Paragraph(_meta_line([("URL", src.url)]), styles.source_meta))
+        if _present(src.capture):
+            block.append(_Paragraph(_meta_line([("Web capture", src.capture)]),
+                                    styles.source_meta))
         block.append(_Paragraph(f"<b>SHA-256:</b> {_text(src.sha256)}", styles.hash))
         entries.append(block)
     return _compose(heading, entries)

@@ -39,6 +39,7 @@ from casefile.export.brief_data import (
     QuoteEntry,
     SourceEntry,
 )
+from casefile.ingest.webarchive import capture_line
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.disclosure import (
@@ -79,6 +80,15 @@ def build_brief_data(
     return _gather(session, case_id, chosen, today=today)[0]
 
 
+def _capture(doc: Document, url: Callable[[str | None], str | None]) -> str | None:
+    """A saved web page's capture line with its URL as the disclosure shows URLs (left out
+    when it holds a protected string)."""
+    capture = (doc.meta or {}).get("capture")
+    if not isinstance(capture, dict):
+        return None
+    return capture_line({**capture, "url": url(capture.get("url"))})
+
+
 def _gather(
     session: Session, case_id: int, profile: ExportProfile, *, today: date | None,
 ) -> tuple[BriefData, Disclosure]:
@@ -105,7 +115,7 @@ def _gather(
             number=numbers[d.id], title=red(d.title) or "", sha256=d.sha256 or "",
             published=d.published.isoformat() if d.published else None,
             outlet=red(d.outlet), author=red(d.author), kind=d.doc_kind, url=shown.url(d.url),
-            status=d.status,
+            status=d.status, capture=_capture(d, shown.url),
         )
         for d in documents
     ]

@@ -13,6 +13,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
 from casefile.errors import NotFoundError, ValidationError
+from casefile.ingest.webarchive import capture_line
 from casefile.services.items import MODELS
 from casefile.store import (
     Case,
@@ -98,6 +99,9 @@ class DocumentView:
     outlet: str | None
     published: str | None
     passages: tuple[PassageMark, ...]
+    #: for a saved web page, where and when it was captured and its hash, one line
+    #: (:func:`casefile.ingest.webarchive.capture_line`); None for other documents
+    capture: str | None = None
 
 
 @dataclass(frozen=True)
@@ -249,6 +253,7 @@ def document_view(session: Session, document_id: int) -> DocumentView:
             PassageMark(p.id, p.start, p.end, p.quote, tuple(links))
             for p, links in marks.values()
         ),
+        capture=capture_line((doc.meta or {}).get("capture")),
     )
 
 
