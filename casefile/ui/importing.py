@@ -34,7 +34,7 @@ ASK = object()
 UNREADABLE = "unreadable"
 
 FILE_FILTER = ("Documents (*.txt *.md *.html *.htm *.pdf *.eml *.docx *.png *.jpg *.jpeg *.tif "
-               "*.tiff);;All files (*)")
+               "*.tiff *.mht *.mhtml *.warc *.warc.gz *.wacz);;All files (*)")
 
 
 def local_paths(urls: Sequence[Any]) -> list[Path]:
