@@ -914,7 +914,7 @@ def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
         out["org_kind"] = item.org_kind
     elif item.kind == "document":
         out.update(doc_kind=item.doc_kind, author=item.author, outlet=item.outlet,
-                   url=item.url, sha256=item.sha256, mime_type=item.mime_type,
+                   url=item.url, sha256=item.file_sha256, mime_type=item.mime_type,
                    published=item.published.isoformat() if item.published else None,
                    notes_on_import=list(item.import_notes or []))
     elif item.kind == "event":

@@ -112,7 +112,7 @@ def _gather(
     numbers = {d.id: n for n, d in enumerate(documents, start=1)}
     sources = [
         SourceEntry(
-            number=numbers[d.id], title=red(d.title) or "", sha256=d.sha256 or "",
+            number=numbers[d.id], title=red(d.title) or "", sha256=d.file_sha256 or "",
             published=d.published.isoformat() if d.published else None,
             outlet=red(d.outlet), author=red(d.author), kind=d.doc_kind, url=shown.url(d.url),
             status=d.status, capture=_capture(d, shown.url),
