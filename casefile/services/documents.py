@@ -291,7 +291,10 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
             raw = child.original if child.original is not None else child.text.encode("utf-8")
             result.children.append(
                 store_document(session, case_id, raw, child, parent_id=doc_id,
-                               published=f.published, filename=child.filename))
+                               # a date given for the file dates only the children without
+                               # one of their own (a mailbox's messages keep their Date)
+                               published=None if child.published else f.published,
+                               filename=child.filename))
         results.append(result)
     return results
 
