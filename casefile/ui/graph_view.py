@@ -22,7 +22,18 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QDate, QLineF, QPointF, QRectF, QSize, Qt, Signal, Slot
+from PySide6.QtCore import (
+    QByteArray,
+    QDate,
+    QLineF,
+    QPointF,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QAction,
     QBrush,
@@ -83,6 +94,9 @@ KIND_LABELS = {"person": "People", "organization": "Organizations", "place": "Pl
 LABEL_MIN_SCALE = 0.35
 LABELS_ALWAYS_UP_TO = 80
 LABEL_WIDTH = 130  # px on screen; longer names wrap to a second line, then are cut
+#: Square pixels of the view per label when not all are shown (about 20 labels on a laptop's
+#: graph tab), so that the nodes and lines stay visible between them.
+LABEL_AREA = 22_000
 ZOOM_STEP = 1.25
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
 EDGE_HIT_PX = 6.0
@@ -466,6 +480,13 @@ class GraphView(QWidget):
         self.scene.addItem(self.edges.lifted)
         self.scene.selectionChanged.connect(self._on_selection_changed)
         self.canvas = GraphCanvas(self)
+        # the labels in view are chosen again when a pan pauses (not on every scroll step)
+        self._label_timer = QTimer(self)
+        self._label_timer.setSingleShot(True)
+        self._label_timer.setInterval(80)
+        self._label_timer.timeout.connect(self._update_labels)
+        self.canvas.horizontalScrollBar().valueChanged.connect(self._labels_later)
+        self.canvas.verticalScrollBar().valueChanged.connect(self._labels_later)
         self.canvas.setObjectName("graph_canvas")
 
         # a flow of groups, not a QToolBar: outside a main window a tool bar hides what does
@@ -808,9 +829,11 @@ class GraphView(QWidget):
         self._update_labels()
 
     def _update_labels(self) -> None:
-        """Show the labels that fit at the current zoom (:meth:`label_choice`), the selected
-        node's always."""
-        chosen = self.label_choice(self.canvas.transform().m11())
+        """Show the labels that fit in the view at the current zoom (:meth:`label_choice`),
+        the selected node's always."""
+        viewport = self.canvas.viewport().rect()
+        seen = self.canvas.mapToScene(viewport).boundingRect()
+        chosen = self.label_choice(self.canvas.transform().m11(), seen)
         self.labelled = chosen
         self.labels_shown = len(chosen) == len(self.nodes)
         for node_id, item in self.nodes.items():
@@ -818,25 +841,39 @@ class GraphView(QWidget):
             if item.label.isVisible() != visible:
                 item.label.setVisible(visible)
 
-    def label_choice(self, scale: float) -> set[int]:
+    def _labels_later(self, *_args: object) -> None:
+        """After a pan: choose the labels again once the scrolling pauses."""
+        self._label_timer.start()
+
+    def label_choice(self, scale: float, seen: QRectF | None = None) -> set[int]:
         """The nodes whose labels are shown at zoom ``scale``: all of them for a small graph
         seen at :data:`LABEL_MIN_SCALE` or closer, else as many as fit without overlapping
-        one another, the most connected (largest) nodes first. Labels keep their size on
-        screen, so the further out, the fewer fit, but the fitted view always has some."""
+        one another, the most connected (largest) nodes first; zoomed out beyond
+        :data:`LABEL_MIN_SCALE`, at most one per :data:`LABEL_AREA` square pixels of ``seen``
+        (the part of the scene in view, whose labels must lie inside it; None: the whole
+        graph). Labels keep their size on screen,
+        so the further out, the fewer fit, but the fitted view always has some."""
         if not self.nodes:
             return set()
         if scale >= LABEL_MIN_SCALE and len(self.nodes) <= LABELS_ALWAYS_UP_TO:
             return set(self.nodes)
+        limit = len(self.nodes)
+        if seen is not None and scale < LABEL_MIN_SCALE:
+            limit = max(8, int(seen.width() * seen.height() * scale * scale / LABEL_AREA))
         cell = 120.0 / scale  # scene units per grid cell
         grid: dict[tuple[int, int], list[QRectF]] = {}
         chosen: set[int] = set()
         order = sorted(self.nodes.items(), key=lambda kv: (not kv[1].isSelected(),
                                                            -kv[1].radius, kv[1].node.title))
         for node_id, item in order:
+            if len(chosen) >= limit:
+                break
             box = item.label.boundingRect()
             w, h = (box.width() + 6) / scale, (box.height() + 2) / scale
             at = item.pos()
             rect = QRectF(at.x() - w / 2, at.y() + item.radius + 1, w, h)
+            if seen is not None and not seen.contains(rect):
+                continue
             cells = [(cx, cy)
                      for cx in range(math.floor(rect.left() / cell),
                                      math.floor(rect.right() / cell) + 1)
