@@ -835,7 +835,7 @@ def _sources(data: BriefData, styles: _Styles) -> list[Flowable]:
         )
         if meta:
             block.append(_Paragraph(meta, styles.source_meta))
-        if _present(src.url) and not (src.capture and src.url in src.capture):
+        if _present(src.url) and not (src.capture and src.url and src.url in src.capture):
             block.append(_Paragraph(_meta_line([("URL", src.url)]), styles.source_meta))
         if _present(src.capture):
             block.append(_Paragraph(_meta_line([("Web capture", src.capture)]),

@@ -25,7 +25,7 @@ class SourceEntry:
     status: str | None = None
     confidential: bool = False  # only ever True when the brief includes confidential material
     #: a saved web page's capture: "Saved from URL on 2026-12-02 09:15 UTC (WARC), page
-    #: SHA-256 ..." (:func:`casefile.ingest.webarchive.capture_line`); None otherwise
+    #: SHA-256 ..." (:func:`casefile.web_capture.capture_line`); None otherwise
     capture: str | None = None
 
 

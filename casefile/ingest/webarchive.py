@@ -366,24 +366,5 @@ def _read_wacz(data: bytes, filename: str, budget: Budget) -> Ingested:
     return _archive_document(pages, filename, "WACZ", first_url)
 
 
-def capture_line(capture: dict[str, Any] | None) -> str | None:
-    """The capture for a person, one line: "Saved from URL on 2026-12-02 10:00 UTC (MHTML),
-    page SHA-256 abc…", or None when ``capture`` (a :func:`capture_record`) is missing."""
-    if not isinstance(capture, dict):
-        return None
-    parts = []
-    if capture.get("url"):
-        parts.append(f"Saved from {capture['url']}")
-    when = capture.get("captured")
-    if when:
-        parts.append(f"on {str(when).replace('T', ' ').replace('Z', ' UTC')}".rstrip())
-    if capture.get("format"):
-        parts.append(f"({capture['format']})")
-    line = " ".join(parts) or "Saved web page"
-    if capture.get("sha256"):
-        line += f", page SHA-256 {capture['sha256']}"
-    return line
-
-
-__all__ = ["MHTML", "WACZ", "WARC", "capture_line", "capture_record",
+__all__ = ["MHTML", "WACZ", "WARC", "capture_record",
            "ingest_mhtml", "ingest_wacz", "ingest_warc"]

@@ -39,7 +39,6 @@ from casefile.export.brief_data import (
     QuoteEntry,
     SourceEntry,
 )
-from casefile.ingest.webarchive import capture_line
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.disclosure import (
@@ -65,6 +64,7 @@ from casefile.store import (
     Question,
 )
 from casefile.store.items import QUESTION_STATUSES
+from casefile.web_capture import capture_line
 
 __all__ = ["WITHHELD", "build_brief_data", "contact_pieces", "export_brief"]
 

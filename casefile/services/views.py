@@ -13,7 +13,6 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
 from casefile.errors import NotFoundError, ValidationError
-from casefile.ingest.webarchive import capture_line
 from casefile.services.items import MODELS
 from casefile.store import (
     Case,
@@ -28,6 +27,7 @@ from casefile.store import (
     Place,
     Question,
 )
+from casefile.web_capture import capture_line
 
 #: Column headers of each section's table, in order; ``ItemRow.cells`` follows them.
 SECTION_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -100,7 +100,7 @@ class DocumentView:
     published: str | None
     passages: tuple[PassageMark, ...]
     #: for a saved web page, where and when it was captured and its hash, one line
-    #: (:func:`casefile.ingest.webarchive.capture_line`); None for other documents
+    #: (:func:`casefile.web_capture.capture_line`); None for other documents
     capture: str | None = None
 
 

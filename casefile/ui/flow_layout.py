@@ -51,12 +51,12 @@ class FlowLayout(QLayout):
         size = QSize()
         for item in self._items:
             size = size.expandedTo(item.minimumSize())
-        left, top, right, bottom = self.getContentsMargins()
-        return size + QSize(left + right, top + bottom)
+        margins = self.contentsMargins()
+        return size + QSize(margins.left() + margins.right(), margins.top() + margins.bottom())
 
     def _arrange(self, rect: QRect, *, move: bool) -> int:
-        left, top, right, bottom = self.getContentsMargins()
-        area = rect.adjusted(left, top, -right, -bottom)
+        margins = self.contentsMargins()
+        area = rect.adjusted(margins.left(), margins.top(), -margins.right(), -margins.bottom())
         x, y, line = area.x(), area.y(), 0
         for item in self._items:
             widget = item.widget()
@@ -69,4 +69,4 @@ class FlowLayout(QLayout):
                 item.setGeometry(QRect(QPoint(x, y), hint))
             x += hint.width() + self._spacing
             line = max(line, hint.height())
-        return y + line - rect.y() + bottom
+        return y + line - rect.y() + margins.bottom()
