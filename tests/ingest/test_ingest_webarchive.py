@@ -195,3 +195,19 @@ def test_a_web_archive_without_a_page_or_broken_says_so() -> None:
                            wbits=31)
     with pytest.raises(IngestError, match="^cut.warc.gz is damaged"):
         ingest_bytes(broken, "cut.warc.gz")
+
+
+def test_a_warc_page_sent_gzipped_and_chunked_reads_as_the_page(as_html) -> None:
+    body = zlib.compress(PAGE, wbits=31)
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 500]), body[i:i + 500])
+                       for i in range(0, len(body), 500)) + b"0\r\n\r\n"
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=True)
+    http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"),
+                                       ("Content-Encoding", "gzip"),
+                                       ("Transfer-Encoding", "chunked")], protocol="HTTP/1.1")
+    writer.write_record(writer.create_warc_record(URL, "response", payload=io.BytesIO(chunked),
+                                                  length=len(chunked), http_headers=http))
+    got = ingest_bytes(buffer.getvalue(), "crawl.warc.gz")
+    assert got.text == as_html.text and got.url == URL
+    assert got.extra["capture"]["sha256"] == hashlib.sha256(PAGE).hexdigest()  # as decoded
