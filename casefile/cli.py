@@ -901,6 +901,14 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return 0
 
 
+
+def _capture_json(capture: object) -> dict[str, object] | None:
+    """A saved web page's capture for ``--json``: ``{"url", "captured", "sha256", "format"}``
+    (None for other documents)."""
+    if not isinstance(capture, dict):
+        return None
+    return {key: capture.get(key) for key in ("url", "captured", "sha256", "format")}
+
 def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
     out: dict[str, Any] = {"id": item.id, "kind": item.kind, "title": item.title,
                            "confidential": item.confidential, "notes": item.notes}
@@ -916,7 +924,8 @@ def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
         out.update(doc_kind=item.doc_kind, author=item.author, outlet=item.outlet,
                    url=item.url, sha256=item.file_sha256, mime_type=item.mime_type,
                    published=item.published.isoformat() if item.published else None,
-                   notes_on_import=list(item.import_notes or []))
+                   notes_on_import=list(item.import_notes or []),
+                   capture=_capture_json((item.meta or {}).get("capture")))
     elif item.kind == "event":
         out.update(date=item.date.isoformat() if item.date else None, precision=item.precision)
     elif item.kind == "question":

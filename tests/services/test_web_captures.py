@@ -65,3 +65,23 @@ def test_ftm_has_source_url_and_the_capture_time(workspace, case_id, stored) -> 
     assert sorted(v for e in docs for v in e["properties"]["retrievedAt"]) == [
         "2026-11-30T22:40:05", "2026-12-02T09:15:00"]
     assert all(e["properties"]["sourceUrl"] == [URL] for e in docs)
+
+
+def test_the_command_line_imports_a_web_archive_and_lists_its_capture(tmp_path: Path) -> None:
+    import json
+
+    from tests.e2e.cli_helpers import casefile
+
+    archive = tmp_path / "fees.warc.gz"
+    archive.write_bytes(warc([(URL, PAGE, "2026-11-30T22:40:05Z")]))
+    ws = tmp_path / "ws"
+    assert casefile(ws, "case", "new", "Fees").code == 0
+    done = casefile(ws, "import", str(archive), "--case", "Fees", "--no-suggest", "--no-ocr",
+                    "--published", "2026-11-30")
+    assert done.code == 0, done.err
+    listed = casefile(ws, "items", "--case", "Fees", "--json")
+    assert listed.code == 0, listed.err
+    [doc] = [i for i in json.loads(listed.out) if i["kind"] == "document"]
+    assert doc["url"] == URL
+    assert doc["capture"] == {"url": URL, "captured": "2026-11-30T22:40:05Z",
+                              "sha256": hashlib.sha256(PAGE).hexdigest(), "format": "WARC"}
