@@ -54,6 +54,7 @@ class _Page:
     url: str | None
     captured: str | None  # ISO 8601 UTC, "2026-12-02T10:00:00Z"
     digest: str | None = None  # the archive's own digest of the payload, as it wrote it
+    raw: bytes | None = None  # the page as captured, when ``html`` is it transcoded
 
 
 def capture_record(url: str | None, captured: str | None, html: bytes, fmt: str,
@@ -76,8 +77,9 @@ def _page_document(page: _Page, filename: str, fmt: str) -> Ingested:
     if page.url:
         result.url = page.url
     result.captured = page.captured
-    result.extra["capture"] = capture_record(page.url, page.captured, page.html, fmt,
-                                             page.digest)
+    result.extra["capture"] = capture_record(
+        page.url, page.captured, page.raw if page.raw is not None else page.html, fmt,
+        page.digest)
     return result
 
 
@@ -133,11 +135,12 @@ def ingest_mhtml(data: bytes, filename: str) -> Ingested:
             captured = _iso_utc(email.utils.parsedate_to_datetime(str(date_header)))
         except (TypeError, ValueError, IndexError):
             captured = None
-    html = _part_html(main)
-    if len(html) > MAX_PAGE_BYTES:
-        raise IngestError(f"{filename} was not imported: its page is {size_text(len(html))}, "
+    raw = main.get_payload(decode=True)
+    raw = raw if isinstance(raw, bytes) else b""
+    if len(raw) > MAX_PAGE_BYTES:
+        raise IngestError(f"{filename} was not imported: its page is {size_text(len(raw))}, "
                           f"over the {size_text(MAX_PAGE_BYTES)} allowed for one page")
-    result = _page_document(_Page(html, url, captured), filename, "MHTML")
+    result = _page_document(_Page(_part_html(main), url, captured, raw=raw), filename, "MHTML")
     if captured is None:
         result.notes.append("The saved page does not say when it was captured (no Date header)")
     return result
@@ -239,10 +242,9 @@ def _pages_of_warc(data: bytes, filename: str, budget: Budget,
                 except ValueError:
                     captured = date
             charset = _charset(content_type)
-            if charset:
-                html = _decoded_html(html, charset)
-            pages.append(_Page(html, url, captured,
-                               record.rec_headers.get_header("WARC-Payload-Digest")))
+            pages.append(_Page(_decoded_html(html, charset) if charset else html, url,
+                               captured, record.rec_headers.get_header("WARC-Payload-Digest"),
+                               raw=html))
     except IngestError:
         raise
     except (ArchiveLoadFailed, ValueError, EOFError, OSError, zlib.error) as exc:
@@ -292,7 +294,7 @@ def _archive_document(pages: list[_Page], filename: str, fmt: str,
             notes.append(f"A page of the archive was not imported: {exc}")
             continue
         doc.filename = name
-        doc.original = page.html
+        doc.original = page.raw if page.raw is not None else page.html
         documents.append(doc)
     if not documents:
         raise IngestError(f"{filename} was not imported: no page in the web archive has "

@@ -211,3 +211,19 @@ def test_a_warc_page_sent_gzipped_and_chunked_reads_as_the_page(as_html) -> None
     got = ingest_bytes(buffer.getvalue(), "crawl.warc.gz")
     assert got.text == as_html.text and got.url == URL
     assert got.extra["capture"]["sha256"] == hashlib.sha256(PAGE).hexdigest()  # as decoded
+
+
+def test_a_page_whose_charset_only_the_http_header_gives_is_read_and_hashed_as_sent() -> None:
+    page = ("<html><head><title>Caf\u00e9 fees</title></head><body><article><p>The caf\u00e9 "
+            "on the quay pays \u201cmore than ever\u201d for its mooring, its owner said on "
+            "Tuesday, and the harbour office did not answer.</p></article></body></html>"
+            ).encode("cp1252")
+    buffer = io.BytesIO()
+    writer = WARCWriter(buffer, gzip=True)
+    http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=windows-1252")],
+                            protocol="HTTP/1.1")
+    writer.write_record(writer.create_warc_record(URL, "response", payload=io.BytesIO(page),
+                                                  length=len(page), http_headers=http))
+    got = ingest_bytes(buffer.getvalue(), "cafe.warc.gz")
+    assert "caf\u00e9 on the quay pays \u201cmore than ever\u201d" in got.text
+    assert got.extra["capture"]["sha256"] == hashlib.sha256(page).hexdigest()
