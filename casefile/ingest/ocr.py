@@ -682,6 +682,14 @@ def _legible(page: OcrPage, size: tuple[int, int], *, across: bool = True) -> fl
     return total
 
 
+def _reads_well(page: OcrPage, size: tuple[int, int]) -> bool:
+    """A reading good enough not to look further: :data:`UPRIGHT_WORDS` words at a mean
+    confidence of :data:`UPRIGHT_CONFIDENCE`, most of its text in lines across the page."""
+    return (len(page.words) >= UPRIGHT_WORDS
+            and (page.mean_confidence() or 0.0) >= UPRIGHT_CONFIDENCE
+            and _legible(page, size) >= 0.8 * _legible(page, size, across=False))
+
+
 def _box_turned_back(box: Box, turned: int) -> Box:
     """A box (fractions, top-left origin) on an image turned ``turned`` degrees
     counterclockwise (Pillow's ``rotate(turned, expand=True)``), on the image as it was."""
@@ -703,9 +711,10 @@ def _turned_back(page: OcrPage, turned: int) -> OcrPage:
 
 def tesseract_orientation(image: Image) -> int | None:
     """Degrees to turn ``image`` counterclockwise to make its text upright (0, 90, 180, 270),
-    from Tesseract's orientation and script detection (``--psm 0``); 0 when it is not sure
-    (too little text, a low confidence); None when Tesseract or its ``osd`` data is not
-    installed. The page goes to Tesseract on its standard input, never to the disk."""
+    from Tesseract's orientation and script detection (``--psm 0``); None when it cannot tell
+    (Tesseract or its ``osd`` data not installed, too little text, a confidence under
+    :data:`OSD_MIN_CONFIDENCE`). The page goes to Tesseract on its standard input, never to
+    the disk."""
     import io
     import re
     import subprocess
@@ -721,14 +730,11 @@ def tesseract_orientation(image: Image) -> int | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     out = done.stdout.decode("utf-8", "replace")
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace").lower()
-        # osd.traineddata missing: Tesseract cannot tell; too few characters: it is unsure
-        return None if "osd" in err and "load" in err else 0
     rotate = re.search(r"Rotate:\s*(\d+)", out)
     confidence = re.search(r"Orientation confidence:\s*([\d.]+)", out)
-    if rotate is None or confidence is None or float(confidence.group(1)) < OSD_MIN_CONFIDENCE:
-        return 0
+    if (done.returncode != 0 or rotate is None or confidence is None
+            or float(confidence.group(1)) < OSD_MIN_CONFIDENCE):
+        return None  # no osd data, too few characters, or unsure: it cannot tell
     return (360 - int(rotate.group(1))) % 360  # "Rotate: 90" is 90 degrees clockwise
 
 
@@ -747,21 +753,26 @@ def _probe_orientation(engine: OcrEngine, image: Image) -> int:
 
 def read_upright(engine: OcrEngine, image: Image) -> OcrPage:
     """OCR one page image the right way up. When Tesseract's orientation detection is
-    installed it says first how the page is turned; otherwise a page whose reading is poor
+    installed and sure, it says first how the page is turned; otherwise a page whose reading is
+    poor
     (fewer than :data:`UPRIGHT_WORDS` words, a mean confidence under
     :data:`UPRIGHT_CONFIDENCE`, or lines standing on end) is tried turned on a small copy, and
     read again turned when that reads clearly more. The result's boxes are on the page as it
     is; ``turned`` says by how much it was turned to be read."""
     turn = tesseract_orientation(image)
     if turn:
-        return _turned_back(engine.recognize(image.rotate(turn, expand=True)), turn)
+        rotated = image.rotate(turn, expand=True)
+        turned = engine.recognize(rotated)
+        if _reads_well(turned, rotated.size):
+            return _turned_back(turned, turn)
+        # Tesseract may be wrong: the page as it is, if that reads better
+        page = engine.recognize(image)
+        return (page if _legible(page, image.size) > _legible(turned, rotated.size)
+                else _turned_back(turned, turn))
     page = engine.recognize(image)
-    if turn == 0:
+    if turn == 0 or _reads_well(page, image.size):
         return page
     legible = _legible(page, image.size)
-    if (len(page.words) >= UPRIGHT_WORDS and (page.mean_confidence() or 0.0) >= UPRIGHT_CONFIDENCE
-            and legible >= 0.8 * _legible(page, image.size, across=False)):
-        return page
     turn = _probe_orientation(engine, image)
     if not turn:
         return page
