@@ -138,7 +138,7 @@ def graph_drawing(figure: GraphFigure, width: float, font: str,
         left = min(max(x - w / 2, 1.0), width - w - 1.0)  # inside the drawing
         others = [box for node_id, box in discs.items() if node_id != n.id]
         for base in (y - r - 7, y + r + 2):  # under the node, else above it
-            box = (left - 1, base - 1.5, left + w + 1, base + size)
+            box = (left - 4, base - 1.5, left + w + 4, base + size)  # a space between
             if base < 12 or base + size > height - 1:  # the legend's line, the top edge
                 continue
             if not _overlaps(box, placed) and not _overlaps(box, others):
