@@ -917,6 +917,14 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return 0
 
 
+
+def _capture_json(capture: object) -> dict[str, object] | None:
+    """A saved web page's capture for ``--json``: ``{"url", "captured", "sha256", "format"}``
+    (None for other documents)."""
+    if not isinstance(capture, dict):
+        return None
+    return {key: capture.get(key) for key in ("url", "captured", "sha256", "format")}
+
 def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
     out: dict[str, Any] = {"id": item.id, "kind": item.kind, "title": item.title,
                            "confidential": item.confidential, "notes": item.notes}
@@ -930,9 +938,10 @@ def _item_json(item: Any, names: dict[int, str]) -> dict[str, Any]:
         out["org_kind"] = item.org_kind
     elif item.kind == "document":
         out.update(doc_kind=item.doc_kind, author=item.author, outlet=item.outlet,
-                   url=item.url, sha256=item.sha256, mime_type=item.mime_type,
+                   url=item.url, sha256=item.file_sha256, mime_type=item.mime_type,
                    published=item.published.isoformat() if item.published else None,
-                   notes_on_import=list(item.import_notes or []))
+                   notes_on_import=list(item.import_notes or []),
+                   capture=_capture_json((item.meta or {}).get("capture")))
     elif item.kind == "event":
         out.update(date=item.date.isoformat() if item.date else None, precision=item.precision)
     elif item.kind == "question":

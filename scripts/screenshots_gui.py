@@ -7,7 +7,8 @@ Builds the demo case in a fresh temp workspace, opens the window at 1280×800 an
 * ``followups.png`` – the follow-ups view (overdue in the warning colour), a follow-up's
   details (whom to ask, history) below;
 * ``timeline.png`` – the Timeline tab, an event selected (its evidence in the panel);
-* ``claims.png`` – the Claims tab, the disputed claim's attribution chain and override.
+* ``claims.png`` – the Claims tab, the disputed claim's attribution chain and override;
+* ``graph.png`` – the Graph tab beside the Evidence dock: Find, Fit and Export in reach.
 
 Run it under a real X server::
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 
@@ -112,6 +114,15 @@ def main(argv: list[str]) -> int:
     if views6.claims.model.rowCount():
         views6.claims.table.selectRow(0)
     shot("claims.png")
+
+    window.tabs.setCurrentWidget(views6.graph_tab)
+    graph = views6.graph
+    for _ in range(600):  # its layout is computed on a worker thread (at most 30 s)
+        settle()
+        if graph.graph is not None and not graph.loading:
+            break
+        time.sleep(0.05)
+    shot("graph.png")
     window.close()
     ws.close()
     return 0

@@ -70,6 +70,7 @@ from casefile.export.pdf_check import (
 from casefile.export.profiles import DEFAULT_PROFILE, PROFILES, ExportProfile
 from casefile.export.textruns import (
     TextRuns,
+    active_runs,
     has_rtl,
     markup,
     rtl_base,
@@ -609,9 +610,34 @@ def _title_page(data: BriefData, styles: _Styles) -> list[Flowable]:
 
 
 def _figure(drawing: Any, caption: str, styles: _Styles) -> list[Flowable]:
-    """A drawing with its caption under it, kept on one page."""
-    return [KeepTogether([drawing, _Paragraph(escape(caption), styles.meta),
-                          Spacer(1, 6)])]
+    """A drawing with its caption under it, to be kept together by the caller's section
+    (:func:`_compose`). Not a KeepTogether of its own: one nested in another measures as
+    endless, which sent every section with a figure to a new page, the page before it left
+    two-thirds empty."""
+    return [drawing, _Paragraph(escape(caption), styles.meta), Spacer(1, 6)]
+
+
+class _FitTogether(KeepTogether):
+    """A KeepTogether holding one figure that is drawn smaller where it is, rather than moved
+    to the next page, when at least ``min_height`` points of it fit in the room left on this
+    one. ``make(height)`` draws the figure into at most ``height`` points (None: cannot)."""
+
+    def __init__(self, flowables: list[Flowable], figure: Flowable,
+                 make: Callable[[float], Flowable | None], min_height: float) -> None:
+        super().__init__(flowables)
+        self._figure = figure
+        self._make = make
+        self._min_height = min_height
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:  # noqa: N803 - reportlab's names
+        self.wrap(aW, aH)
+        if aH < self._H and self._figure in self._content:
+            room = aH - (self._H - self._figure.height) - 2
+            if room >= self._min_height:
+                smaller = self._make(room)
+                if smaller is not None and smaller.height <= room:
+                    return [smaller if f is self._figure else f for f in self._content]
+        return super().split(aW, aH)
 
 
 def _questions(data: BriefData, styles: _Styles) -> list[Flowable]:
@@ -683,7 +709,8 @@ def _timeline(data: BriefData, styles: _Styles) -> list[Flowable]:
     heading = _section("Timeline", styles)
     if not data.events:
         return heading + _empty("No events on the timeline.", styles)
-    figure = timeline_drawing(data.events, PAGE_SIZE[0] - 2 * MARGIN_X, styles.fonts.regular)
+    figure = timeline_drawing(data.events, PAGE_SIZE[0] - 2 * MARGIN_X, styles.fonts.regular,
+                              runs=active_runs())
     if figure is not None:
         heading = heading + _figure(
             figure, "The dated events, first to last (hollow: date approximate).", styles)
@@ -717,8 +744,14 @@ def _network(data: BriefData, styles: _Styles) -> list[Flowable]:
 
     if data.graph is None or not data.graph.nodes:
         return []
-    drawing = graph_drawing(data.graph, PAGE_SIZE[0] - 2 * MARGIN_X, styles.fonts.regular,
-                            max_height=PAGE_SIZE[1] - MARGIN_TOP - MARGIN_BOTTOM - 2.2 * inch)
+    width = PAGE_SIZE[0] - 2 * MARGIN_X
+    runs = active_runs()
+
+    def make(height: float) -> Any:
+        return graph_drawing(graph, width, styles.fonts.regular, max_height=height, runs=runs)
+
+    graph = data.graph
+    drawing = make(PAGE_SIZE[1] - MARGIN_TOP - MARGIN_BOTTOM - 2.2 * inch)
     if drawing is None:
         return []
     n, m = len(data.graph.nodes), len(data.graph.edges)
@@ -726,8 +759,10 @@ def _network(data: BriefData, styles: _Styles) -> list[Flowable]:
     shown = plural(n, "item") if total == n else f"The {n} best-connected of {total} items"
     caption = (f"{shown} and {plural(m, 'connection')}: typed relationships dark, "
                "quoted together light, quoted in a document dotted.")
-    return [KeepTogether([*_section("Relationship graph", styles),
-                          *_figure(drawing, caption, styles)])]
+    # on a page with room for at least 45% of it (and 3 inches), the graph is drawn there
+    min_height = min(drawing.height, max(3.0 * inch, 0.45 * drawing.height))
+    return [_FitTogether([*_section("Relationship graph", styles),
+                          *_figure(drawing, caption, styles)], drawing, make, min_height)]
 
 
 def _title_is_description(event: EventEntry) -> bool:
@@ -800,8 +835,11 @@ def _sources(data: BriefData, styles: _Styles) -> list[Flowable]:
         )
         if meta:
             block.append(_Paragraph(meta, styles.source_meta))
-        if _present(src.url):
+        if _present(src.url) and not (src.capture and src.url and src.url in src.capture):
             block.append(_Paragraph(_meta_line([("URL", src.url)]), styles.source_meta))
+        if _present(src.capture):
+            block.append(_Paragraph(_meta_line([("Web capture", src.capture)]),
+                                    styles.source_meta))
         block.append(_Paragraph(f"<b>SHA-256:</b> {_text(src.sha256)}", styles.hash))
         entries.append(block)
     return _compose(heading, entries)

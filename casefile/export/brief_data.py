@@ -24,6 +24,9 @@ class SourceEntry:
     url: str | None = None
     status: str | None = None
     confidential: bool = False  # only ever True when the brief includes confidential material
+    #: a saved web page's capture: "Saved from URL on 2026-12-02 09:15 UTC (WARC), page
+    #: SHA-256 ..." (:func:`casefile.web_capture.capture_line`); None otherwise
+    capture: str | None = None
 
 
 @dataclass

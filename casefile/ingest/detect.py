@@ -12,6 +12,7 @@ import io
 import re
 import unicodedata
 import zipfile
+import zlib
 
 PDF = "application/pdf"
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -23,6 +24,9 @@ MBOX = "application/mbox"
 ZIP = "application/zip"
 OLE = "application/x-ole-storage"  # legacy .doc/.xls/.msg
 BINARY = "application/octet-stream"
+MHTML = "multipart/related"  # a web page saved as one file (.mht, .mhtml)
+WARC = "application/warc"  # a web archive (.warc, .warc.gz)
+WACZ = "application/wacz"  # a zip of web archives with a page list (.wacz)
 
 _MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 
@@ -96,6 +100,8 @@ def _zip_type(data: bytes) -> str:
         return DOCX if b"word/document.xml" in data else BINARY
     if "word/document.xml" in names:
         return DOCX
+    if "datapackage.json" in names and any(n.startswith("archive/") for n in names):
+        return WACZ
     return ZIP
 
 
@@ -196,7 +202,9 @@ def detect_type(data: bytes, filename: str) -> str:
     """Return the MIME type of ``data`` judged by its content.
 
     Recognised: ``application/pdf``, the .docx type, ``message/rfc822`` (one email),
-    ``application/mbox``, ``text/html``, ``text/markdown``, ``text/plain``, a few binary formats
+    ``application/mbox``, ``multipart/related`` (a web page saved as MHTML),
+    ``application/warc`` (a WARC web archive, plain or gzipped), ``application/wacz``,
+    ``text/html``, ``text/markdown``, ``text/plain``, a few binary formats
     named for the error message (images, ``application/zip``, ``application/x-ole-storage`` for
     old .doc files, archives) and otherwise ``application/octet-stream``.
 
@@ -210,6 +218,8 @@ def detect_type(data: bytes, filename: str) -> str:
         return PDF
     if head.startswith(b"PK\x03\x04"):
         return _zip_type(data)
+    if _is_warc(data):
+        return WARC
     for magic, mime in _MAGIC:
         if head.startswith(magic):
             return mime
@@ -227,8 +237,36 @@ def detect_type(data: bytes, filename: str) -> str:
     if _MBOX_FROM.match(body) and _looks_like_email(body.split(b"\n", 1)[-1]):
         return MBOX
     if _looks_like_email(body):
-        return EMAIL
+        return MHTML if _is_mhtml(body, filename) else EMAIL
     return _text_type(filename)
+
+
+def _is_warc(data: bytes) -> bool:
+    """A WARC file, plain or gzipped: its first bytes (decompressed, no more) are "WARC/1."."""
+    head = data[:16]
+    if head.startswith(b"\x1f\x8b"):
+        try:
+            head = zlib.decompressobj(wbits=31).decompress(data[:4096], 16)
+        except zlib.error:
+            return False
+    return head.startswith((b"WARC/1.", b"WARC/0."))
+
+
+def _is_mhtml(head: bytes, filename: str) -> bool:
+    """A message that is a saved web page, not an e-mail: multipart/related written by a
+    browser (``Snapshot-Content-Location``, ``From: <Saved by ...>``), or named .mht/.mhtml,
+    or without an e-mail's To, Cc and Message-ID."""
+    from email.parser import BytesHeaderParser
+
+    headers = BytesHeaderParser().parsebytes(head.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0])
+    if headers.get_content_type() != "multipart/related":
+        return False
+    if headers.get("Snapshot-Content-Location") or "saved by" in str(
+            headers.get("From", "")).lower():
+        return True
+    if filename.lower().endswith((".mht", ".mhtml")):
+        return True
+    return not any(headers.get(name) for name in ("To", "Cc", "Message-ID"))
 
 
 def _text_type(filename: str) -> str:

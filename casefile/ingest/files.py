@@ -51,6 +51,12 @@ def _reader(mime: str) -> Reader | None:
         from casefile.ingest.mail import ingest_mbox
 
         return lambda data, name, _pw: ingest_mbox(data, name, _read_child)
+    if mime in (detect.MHTML, detect.WARC, detect.WACZ):
+        from casefile.ingest import webarchive
+
+        read = {detect.MHTML: webarchive.ingest_mhtml, detect.WARC: webarchive.ingest_warc,
+                detect.WACZ: webarchive.ingest_wacz}[mime]
+        return lambda data, name, _pw: read(data, name)
     if mime in _IMAGES:
         from casefile.ingest.images import ingest_image
 
@@ -129,13 +135,15 @@ _NAMED_AS = {
     ".pdf": detect.PDF, ".docx": detect.DOCX, ".html": detect.HTML, ".htm": detect.HTML,
     ".eml": detect.EMAIL, ".mbox": detect.MBOX, ".txt": detect.PLAIN, ".md": detect.PLAIN,
     ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".tif": "image/tiff",
-    ".tiff": "image/tiff",
+    ".tiff": "image/tiff", ".mht": detect.MHTML, ".mhtml": detect.MHTML,
+    ".warc": detect.WARC, ".wacz": detect.WACZ,
 }
 _LABELS = {
     detect.PDF: "a PDF", detect.DOCX: "a Word document", detect.HTML: "a web page",
     detect.EMAIL: "an e-mail", detect.MBOX: "a mailbox", detect.PLAIN: "plain text",
     detect.MARKDOWN: "plain text", "image/png": "a PNG image", "image/jpeg": "a JPEG image",
-    "image/tiff": "a TIFF image",
+    "image/tiff": "a TIFF image", detect.MHTML: "a saved web page (MHTML)",
+    detect.WARC: "a web archive (WARC)", detect.WACZ: "a web archive (WACZ)",
 }
 
 

@@ -124,8 +124,22 @@ def _iso_date(value: str | None, notes: list[str]) -> tuple[str | None, str | No
     try:
         moment: datetime = parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):
-        notes.append(f"The Date header could not be read: {value!r}")
-        return None, None
+        # not RFC 5322 ("2024-03-01 09:12", "Friday, March 1, 2024 9:12 AM", as some
+        # programs write it): read as a person would
+        import dateparser
+
+        found = None
+        try:
+            found = dateparser.parse(value, languages=["en"],
+                                     settings={"REQUIRE_PARTS": ["day", "month", "year"]})
+        except Exception:  # noqa: BLE001 - dateparser raises many kinds on odd input
+            found = None
+        if found is None:
+            notes.append(f"The Date header could not be read: {value!r}")
+            return None, None
+        notes.append(f"The Date header is not in the e-mail standard's form; read as "
+                     f"{found.isoformat(sep=' ')}: {value!r}")
+        moment = found
     return moment.isoformat(), moment.date().isoformat()
 
 
@@ -512,9 +526,12 @@ def ingest_mbox(data: bytes, filename: str, read_child: ChildReader) -> Ingested
                      f" \u2014 {child.title or '(no subject)'}")
     if not children:
         raise IngestError(f"{filename} holds no readable messages")
+    days = [child.published for child in children if child.published]
     return Ingested(
         text="\n".join(index),
         mime_type=MBOX,
+        # the mailbox is dated by its first message when every message has a Date of its own
+        published=min(days) if len(days) == len(children) else None,
         title=f"{stem} ({len(children)} message{'s' if len(children) != 1 else ''})",
         kind="email",
         notes=notes,

@@ -12,6 +12,9 @@ class Ingested:
     text: the document's plain text (Python str; passages index into it by str offsets).
     title/author/outlet/url: metadata found in the file, or None.
     published: ISO 8601 date (``YYYY-MM-DD``) found in the file, or None.
+    captured: for a saved web page (MHTML, WARC, WACZ), when it was captured: ISO 8601 UTC
+        (``YYYY-MM-DDTHH:MM:SSZ``), else None; the capture's URL and hash are in
+        ``extra["capture"]`` (:func:`casefile.ingest.webarchive.capture_record`).
     mime_type: the type detected from the content (not the file name).
     kind: Document kind guess: "article", "report", "email", "note", ...
     page_starts: for paged formats, the str offset where each page starts in ``text``
@@ -30,6 +33,7 @@ class Ingested:
     outlet: str | None = None
     url: str | None = None
     published: str | None = None
+    captured: str | None = None
     kind: str = "article"
     page_starts: list[int] | None = None
     notes: list[str] = field(default_factory=list)

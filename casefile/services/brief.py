@@ -64,6 +64,7 @@ from casefile.store import (
     Question,
 )
 from casefile.store.items import QUESTION_STATUSES
+from casefile.web_capture import capture_line
 
 __all__ = ["WITHHELD", "build_brief_data", "contact_pieces", "export_brief"]
 
@@ -77,6 +78,15 @@ def build_brief_data(
     unknown profile or ``include_confidential`` with another profile than internal."""
     chosen = get_profile(profile, include_confidential=include_confidential)
     return _gather(session, case_id, chosen, today=today)[0]
+
+
+def _capture(doc: Document, url: Callable[[str | None], str | None]) -> str | None:
+    """A saved web page's capture line with its URL as the disclosure shows URLs (left out
+    when it holds a protected string)."""
+    capture = (doc.meta or {}).get("capture")
+    if not isinstance(capture, dict):
+        return None
+    return capture_line({**capture, "url": url(capture.get("url"))})
 
 
 def _gather(
@@ -102,10 +112,10 @@ def _gather(
     numbers = {d.id: n for n, d in enumerate(documents, start=1)}
     sources = [
         SourceEntry(
-            number=numbers[d.id], title=red(d.title) or "", sha256=d.sha256 or "",
+            number=numbers[d.id], title=red(d.title) or "", sha256=d.file_sha256 or "",
             published=d.published.isoformat() if d.published else None,
             outlet=red(d.outlet), author=red(d.author), kind=d.doc_kind, url=shown.url(d.url),
-            status=d.status,
+            status=d.status, capture=_capture(d, shown.url),
         )
         for d in documents
     ]

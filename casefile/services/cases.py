@@ -62,6 +62,18 @@ def create_case(session: Session, title: str, summary: str | None = None) -> Cas
     return case
 
 
+def title_refusal(session: Session, title: str) -> str | None:
+    """Why :func:`create_case` would refuse ``title`` (the sentence of its ValidationError),
+    or None when it would take it. Reads only; for a dialog to say so before it closes."""
+    try:
+        title = check_title(title)
+    except ValidationError as exc:
+        return str(exc)
+    if session.scalar(select(Case.id).where(Case.title == title)) is not None:
+        return f"a case titled {title!r} already exists"
+    return None
+
+
 def find_case(session: Session, title: str) -> Case:
     """The case with this exact title. Raises NotFoundError naming the title if there is none."""
     case = session.scalar(select(Case).where(Case.title == title))

@@ -484,6 +484,40 @@ def _link_all(session: Session, mentions: Iterable[Mention], item: Item, out: De
     session.flush()
 
 
+#: The role the byline rule gives a story's writer (``casefile.extract.people``).
+BYLINE_ROLE = "Author"
+
+
+def _fill_byline(session: Session, item: Item, mentions: Iterable[Mention],
+                 out: Decision) -> None:
+    """A person accepted from a document's byline is that document's author: its empty
+    Author becomes the person's name and its empty Outlet the outlet the byline credits
+    (recorded in ``out.field_changes``, so the undo takes them back)."""
+    if not isinstance(item, Person):
+        return
+    for m in mentions:
+        if m.role != BYLINE_ROLE:
+            continue
+        doc = session.get(Document, m.document_id)
+        if doc is None:
+            continue
+        filled = False
+        for name, value in (("author", item.title), ("outlet", m.affiliation)):
+            if value and not getattr(doc, name):
+                out.field_changes.append((doc.id, name, getattr(doc, name), value[:300]))
+                setattr(doc, name, value[:300])
+                filled = True
+        if filled:
+            session.flush()
+            reindex(session, doc)
+            if doc.id not in out.updated_ids:
+                out.updated_ids.append(doc.id)
+            out.kinds.add("document")
+            out.remarks.append(f"“{_short(doc.title)}”: author {item.title!r}"
+                               + (f", outlet {m.affiliation!r}" if m.affiliation else "")
+                               + " filled in")
+
+
 def _affiliation_org(session: Session, case_id: int, name: str, out: Decision) -> Organization:
     """The organization named ``name`` (title or alias); made if missing, taking over the
     pending organization suggestion of that name when there is one."""
@@ -640,6 +674,7 @@ def accept_suggestion(
     if title is not None and kind in ("person", "organization", "place"):
         _teach_alias(session, item, name, out, "kept as an alias")
     _link_all(session, mentions, item, out)
+    _fill_byline(session, item, mentions, out)
     if isinstance(item, Claim):
         from casefile.services.claims import refresh_claim_status
 
@@ -686,6 +721,7 @@ def merge_suggestion(
         reindex(session, target)
     out.updated_ids.append(target.id)
     _link_all(session, mentions, target, out)
+    _fill_byline(session, target, mentions, out)
     if isinstance(target, Claim):
         from casefile.services.claims import refresh_claim_status
 

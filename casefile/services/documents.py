@@ -233,6 +233,17 @@ def store_documents(session: Session, case_id: int, files: Sequence[NewFile], *,
     return out
 
 
+def _retrieved(ing: Ingested, today: date) -> date:
+    """When the source was retrieved: the capture's day (UTC) for a saved web page, else
+    ``today`` (the import)."""
+    if ing.captured:
+        try:
+            return date.fromisoformat(ing.captured[:10])
+        except ValueError:
+            pass
+    return today
+
+
 def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set[str], *,
             title: str | None = None, parent_id: int | None = None) -> list[ImportResult]:
     """Insert new documents (not yet in the case, distinct hashes): one statement per table
@@ -267,7 +278,7 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
     conn.execute(insert(_DOCUMENTS), [{
         "id": doc_id, "doc_kind": ing.kind if ing.kind in DOCUMENT_KINDS else "other",
         "author": ing.author, "outlet": ing.outlet, "url": ing.url,
-        "published": published_date, "retrieved": today, "status": "obtained",
+        "published": published_date, "retrieved": _retrieved(ing, today), "status": "obtained",
         "sha256": f.sha256, "mime_type": ing.mime_type, "filename": name, "text": ing.text,
         "page_starts": ing.page_starts, "import_notes": list(ing.notes),
         "meta": dict(ing.extra), "parent_id": parent_id,
@@ -288,7 +299,10 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
             raw = child.original if child.original is not None else child.text.encode("utf-8")
             result.children.append(
                 store_document(session, case_id, raw, child, parent_id=doc_id,
-                               published=f.published, filename=child.filename))
+                               # a date given for the file dates only the children without
+                               # one of their own (a mailbox's messages keep their Date)
+                               published=None if child.published else f.published,
+                               filename=child.filename))
         results.append(result)
     return results
 

@@ -358,7 +358,11 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
         b.add(e, "publisher", doc.outlet)
         if doc.published:
             e.add("publishedAt", doc.published.isoformat())
-        if doc.retrieved:
+        captured = capture.get("captured") if isinstance(
+            capture := meta.get("capture"), dict) else None
+        if isinstance(captured, str) and captured:  # a saved web page: when it was captured
+            e.add("retrievedAt", captured.rstrip("Z"), quiet=True)
+        elif doc.retrieved:
             e.add("retrievedAt", doc.retrieved.isoformat())
         e.add("keywords", doc.doc_kind)
         if doc.status != "obtained":

@@ -62,7 +62,16 @@ from casefile.services.ftm_export import (
     SHA256,
     STATUS_REASON,
 )
-from casefile.store import Document, EvidenceLink, Item, Organization, Passage, Person, Place
+from casefile.store import (
+    Document,
+    Event,
+    EvidenceLink,
+    Item,
+    Organization,
+    Passage,
+    Person,
+    Place,
+)
 from casefile.store.evidence import EVIDENCE_RELATIONS, RELATIONSHIP_KINDS, Relationship
 from casefile.store.items import (
     CLAIM_STATUSES,
@@ -243,6 +252,7 @@ class _Importer:
         self.by_ftm: dict[str, int] = {}  # FtM id -> item id
         self.names: dict[tuple[str, str], Item] = {}  # (kind, folded name) -> item
         self.hashes: dict[str, Document] = {}
+        self.events: dict[tuple[str, date | None], Item] = {}  # (folded title, day) -> event
         every = with_polymorphic(Item, "*")
         for item in session.scalars(select(every).where(every.case_id == case_id)
                                     .order_by(every.id)):
@@ -251,6 +261,8 @@ class _Importer:
                 self.by_ftm.setdefault(match.group(1), item.id)
 
     def _remember(self, item: Item) -> None:
+        if isinstance(item, Event):
+            self.events.setdefault((_key(item.title), item.date), item)
         for name in [item.title, *(getattr(item, "aliases", None) or [])]:
             self.names.setdefault((item.kind, _key(name)), item)
         if isinstance(item, Document):
@@ -263,12 +275,16 @@ class _Importer:
         found = self.by_ftm.get(ftm_id or "")
         return self.session.get(Item, found) if found is not None else None
 
-    def find(self, kind: str, entity: EntityProxy, names: Sequence[str]) -> Item | None:
+    def find(self, kind: str, entity: EntityProxy, names: Sequence[str],
+             fields: Mapping[str, Any] | None = None) -> Item | None:
         known = self.item(entity.id)
         if known is not None and known.kind == kind:
             return known
+        day = (fields or {}).get("date")
         for name in names:
-            match = self.names.get((kind, _key(name)))
+            # events are told apart by their day too: two council meetings are two events
+            match = (self.events.get((_key(name), day)) if kind == "event"
+                     else self.names.get((kind, _key(name))))
             if match is not None:
                 return match
         return None
@@ -279,8 +295,8 @@ class _Importer:
         keywords = entity.get("keywords")
         if CONFIDENTIAL_KEYWORD in keywords:
             fields["confidential"] = True
-        existing = self.find(kind, entity, [title, *names]) if kind != "document" else \
-            self._find_document(entity, title)
+        existing = self.find(kind, entity, [title, *names], fields) if kind != "document" \
+            else self._find_document(entity, title)
         line = f"FtM id: {entity.id}"
         if existing is None:
             notes = "\n\n".join(n for n in (fields.pop("notes", None), line) if n)

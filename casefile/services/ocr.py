@@ -176,6 +176,7 @@ def apply_ocr(session: Session, source: OcrSource, found: dict[int, OcrPage],
     runs = [list(r) for r in runs] if isinstance(runs, list) else None
     words_by_page = dict(meta.get("ocr_words") or {})
     result = OcrResult(doc.id, engine)
+    turned: dict[int, int] = {}  # page -> degrees it was turned to be read upright
     weighted = 0.0
     letters = 0
     for page in sorted(found, reverse=True):  # from the end: earlier offsets stay valid
@@ -200,6 +201,8 @@ def apply_ocr(session: Session, source: OcrSource, found: dict[int, OcrPage],
             runs[page - 1] = []  # no PDFium characters behind the OCR text
         words_by_page[str(page)] = boxes
         result.pages.append(page)
+        if found[page].turned:
+            turned[page] = found[page].turned
         for word in found[page].words:
             weighted += word.confidence * len(word.text)
             letters += len(word.text)
@@ -224,6 +227,9 @@ def apply_ocr(session: Session, source: OcrSource, found: dict[int, OcrPage],
         confidence = ("no text found" if result.mean_confidence is None
                       else f"mean confidence {result.mean_confidence:.0%}")
         notes.append(f"Text of {_ranges(result.pages)} from OCR ({engine}), {confidence}")
+    for page, degrees in sorted(turned.items()):
+        notes.append(f"Page {page} was scanned on its side or upside down; OCR read it turned "
+                     f"{degrees}° counterclockwise")
     if result.empty and result.empty != result.pages:
         notes.append(f"OCR found no text on {_ranges(result.empty)}")
     if result.kept:

@@ -111,7 +111,7 @@ def case_tables(session: Session, case_id: int, *, include_confidential: bool = 
         assert isinstance(doc, Document)
         docs.rows.append([doc.id, red(doc.title), doc.doc_kind, red(doc.author),
                           red(doc.outlet), _iso(doc.published), _iso(doc.retrieved), doc.status,
-                          doc.reading, d.url(doc.url), red(doc.filename), doc.sha256,
+                          doc.reading, d.url(doc.url), red(doc.filename), doc.file_sha256,
                           doc.confidential, notes(doc)])
     events = Table("events", ["id", "title", "date", "precision", "end", "place",
                               "description", "confidential", "notes"])

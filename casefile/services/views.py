@@ -27,6 +27,7 @@ from casefile.store import (
     Place,
     Question,
 )
+from casefile.web_capture import capture_line
 
 #: Column headers of each section's table, in order; ``ItemRow.cells`` follows them.
 #: A document's reading state as the Documents section shows it.
@@ -102,6 +103,9 @@ class DocumentView:
     outlet: str | None
     published: str | None
     passages: tuple[PassageMark, ...]
+    #: for a saved web page, where and when it was captured and its hash, one line
+    #: (:func:`casefile.web_capture.capture_line`); None for other documents
+    capture: str | None = None
 
 
 @dataclass(frozen=True)
@@ -255,6 +259,7 @@ def document_view(session: Session, document_id: int) -> DocumentView:
             PassageMark(p.id, p.start, p.end, p.quote, tuple(links))
             for p, links in marks.values()
         ),
+        capture=capture_line((doc.meta or {}).get("capture")),
     )
 
 

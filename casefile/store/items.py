@@ -147,6 +147,13 @@ class Document(Item):
 
     __mapper_args__ = {"polymorphic_identity": "document", "inherit_condition": id == Item.id}
 
+    @property
+    def file_sha256(self) -> str | None:
+        """The SHA-256 of the document's original file: ``sha256`` when the original is stored,
+        else the one its source recorded (a FollowTheMoney entity's, kept in ``meta``)."""
+        recorded = (self.meta or {}).get("ftm_sha256")
+        return self.sha256 or (recorded if isinstance(recorded, str) and recorded else None)
+
     def page_at(self, offset: int) -> int | None:
         """The 1-based page holding str offset ``offset``, or None for unpaged documents."""
         if not self.page_starts:

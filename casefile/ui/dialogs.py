@@ -3,7 +3,7 @@ and a combo-box delegate."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -36,21 +36,33 @@ from casefile.store.evidence import EVIDENCE_RELATIONS
 
 class NewCaseDialog(QDialog):
     """File ▸ New case…: the case's ``title`` (a line) and ``summary`` (a few lines, which
-    open the brief). OK stays disabled while the title is blank."""
+    open the brief). OK stays disabled while the title is blank. ``refusal(title)`` (None:
+    none) says why a title cannot be taken ("a case titled … already exists"): OK then keeps
+    the dialog open with the reason under the title, and what was typed stays."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None,
+                 refusal: Callable[[str], str | None] | None = None, title: str = "",
+                 summary: str | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("New case")
-        self.title_edit = QLineEdit()
+        self._refusal = refusal
+        self.title_edit = QLineEdit(title)
         self.title_edit.setObjectName("case_title")
         self.title_edit.setPlaceholderText("e.g. School shooting: the police response")
-        self.summary_edit = QPlainTextEdit()
+        self.problem = QLabel()
+        self.problem.setObjectName("case_title_problem")
+        self.problem.setTextFormat(Qt.TextFormat.PlainText)
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b3261e;")
+        self.problem.hide()
+        self.summary_edit = QPlainTextEdit(summary or "")
         self.summary_edit.setObjectName("case_summary")
         self.summary_edit.setPlaceholderText("What the story is about, in a sentence or two.")
         self.summary_edit.setTabChangesFocus(True)
         self.summary_edit.setFixedHeight(self.summary_edit.fontMetrics().lineSpacing() * 5 + 12)
         form = QFormLayout()
         form.addRow("&Title:", self.title_edit)
+        form.addRow("", self.problem)
         form.addRow("&Summary:", self.summary_edit)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -66,6 +78,18 @@ class NewCaseDialog(QDialog):
 
     def _update_ok(self, *_args: Any) -> None:
         self.ok_button.setEnabled(bool(self.title().strip()))
+        self.problem.hide()
+
+    def accept(self) -> None:
+        """OK: close, unless the title is refused (the reason is shown, the dialog stays)."""
+        reason = self._refusal(self.title()) if self._refusal is not None else None
+        if reason:
+            self.problem.setText(reason[:1].upper() + reason[1:] + ": choose another title.")
+            self.problem.show()
+            self.title_edit.setFocus()
+            self.title_edit.selectAll()
+            return
+        super().accept()
 
     def title(self) -> str:
         """The title typed (as typed)."""
@@ -76,9 +100,11 @@ class NewCaseDialog(QDialog):
         return self.summary_edit.toPlainText().strip() or None
 
     @staticmethod
-    def ask(parent: QWidget | None = None) -> tuple[str, str | None] | None:
-        """Show the dialog (modal) and return ``(title, summary)``, or None when cancelled."""
-        dialog = NewCaseDialog(parent)
+    def ask(parent: QWidget | None = None, refusal: Callable[[str], str | None] | None = None,
+            title: str = "", summary: str | None = None) -> tuple[str, str | None] | None:
+        """Show the dialog (modal, prefilled with ``title`` and ``summary``) and return
+        ``(title, summary)``, or None when cancelled."""
+        dialog = NewCaseDialog(parent, refusal, title, summary)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.title().strip():
                 return None

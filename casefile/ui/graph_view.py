@@ -22,13 +22,25 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDate, QLineF, QPointF, QRectF, QSize, Qt, Signal, Slot
+from PySide6.QtCore import (
+    QByteArray,
+    QDate,
+    QLineF,
+    QPointF,
+    QRectF,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QAction,
     QBrush,
     QColor,
     QFont,
     QImage,
+    QImageWriter,
     QKeySequence,
     QMouseEvent,
     QPainter,
@@ -46,12 +58,13 @@ from PySide6.QtWidgets import (
     QGraphicsSceneMouseEvent,
     QGraphicsSimpleTextItem,
     QGraphicsView,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
+    QMessageBox,
     QSizePolicy,
     QStyleOptionGraphicsItem,
-    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -69,6 +82,7 @@ from casefile.services.graph import (
     GraphFilter,
     GraphNode,
 )
+from casefile.ui.flow_layout import FlowLayout
 from casefile.ui.operations import CaseChange, Job, OperationRunner
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
@@ -80,6 +94,9 @@ KIND_LABELS = {"person": "People", "organization": "Organizations", "place": "Pl
 LABEL_MIN_SCALE = 0.35
 LABELS_ALWAYS_UP_TO = 80
 LABEL_WIDTH = 130  # px on screen; longer names wrap to a second line, then are cut
+#: Square pixels of the view per label when not all are shown (about 20 labels on a laptop's
+#: graph tab), so that the nodes and lines stay visible between them.
+LABEL_AREA = 22_000
 ZOOM_STEP = 1.25
 MIN_SCALE, MAX_SCALE = 0.02, 6.0
 EDGE_HIT_PX = 6.0
@@ -201,7 +218,7 @@ class NodeItem(QGraphicsItem):
         if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
             self.view.edges.node_moved(self.node.id, self.pos())
         elif change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
-            self.label.setVisible(bool(value) or self.view.labels_shown)
+            self.label.setVisible(bool(value) or self.node.id in self.view.labelled)
         return super().itemChange(change, value)
 
     def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
@@ -450,6 +467,7 @@ class GraphView(QWidget):
         self.graph: CaseGraph | None = None
         self.nodes: dict[int, NodeItem] = {}
         self.labels_shown = True
+        self.labelled: set[int] = set()  # the nodes whose labels are shown (_update_labels)
         self.loading = False
         self._pending: tuple[bool] | None = None
         self._fit_next = True
@@ -462,15 +480,33 @@ class GraphView(QWidget):
         self.scene.addItem(self.edges.lifted)
         self.scene.selectionChanged.connect(self._on_selection_changed)
         self.canvas = GraphCanvas(self)
+        # the labels in view are chosen again when a pan pauses (not on every scroll step)
+        self._label_timer = QTimer(self)
+        self._label_timer.setSingleShot(True)
+        self._label_timer.setInterval(80)
+        self._label_timer.timeout.connect(self._update_labels)
+        self.canvas.horizontalScrollBar().valueChanged.connect(self._labels_later)
+        self.canvas.verticalScrollBar().valueChanged.connect(self._labels_later)
         self.canvas.setObjectName("graph_canvas")
 
-        # a tool bar, not a row layout: on a narrow window the controls that do not fit go
-        # behind its » button instead of widening the window past a laptop screen
-        bar = QToolBar()
+        # a flow of groups, not a QToolBar: outside a main window a tool bar hides what does
+        # not fit behind a "»" button that never opens (beside the Evidence dock at 1366 px that
+        # was Find, Fit and Export); here a group that does not fit goes to the next line
+        bar = QWidget()
         bar.setObjectName("graph_bar")
-        bar.setMovable(False)
-        bar.setFloatable(False)
-        bar.setContentsMargins(6, 2, 6, 2)
+        flow = FlowLayout(bar, spacing=8)
+        flow.setContentsMargins(6, 3, 6, 3)
+
+        def group(*widgets: QWidget) -> QWidget:
+            box = QWidget()
+            row = QHBoxLayout(box)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(2)
+            for widget in widgets:
+                row.addWidget(widget)
+            flow.addWidget(box)
+            return box
+
         self.kind_buttons: dict[str, QToolButton] = {}
         for kind in NODE_KINDS:
             button = QToolButton()
@@ -482,7 +518,6 @@ class GraphView(QWidget):
                                  f"{KIND_COLOURS[kind]}; }}")
             button.toggled.connect(self._on_filter_changed)
             self.kind_buttons[kind] = button
-            bar.addWidget(button)
         self.relations_button = QToolButton()
         self.relations_button.setText("Relations")
         self.relations_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -495,13 +530,10 @@ class GraphView(QWidget):
             action.toggled.connect(self._on_filter_changed)
             self.relation_actions[relation] = action
         self.relations_button.setMenu(menu)
-        bar.addWidget(self.relations_button)
-        bar.addWidget(QLabel(" From "))
+        group(*self.kind_buttons.values(), self.relations_button)
         self.since_edit = self._date_edit("since_edit")
-        bar.addWidget(self.since_edit)
-        bar.addWidget(QLabel(" to "))
         self.until_edit = self._date_edit("until_edit")
-        bar.addWidget(self.until_edit)
+        group(QLabel("From"), self.since_edit, QLabel("to"), self.until_edit)
         self.find_edit = QLineEdit()
         self.find_edit.setObjectName("graph_find")
         self.find_edit.setPlaceholderText("Find a node\u2026")
@@ -513,17 +545,14 @@ class GraphView(QWidget):
         self.completer.activated.connect(self.find_node)
         self.find_edit.setCompleter(self.completer)
         self.find_edit.setMinimumWidth(140)
-        bar.addWidget(self.find_edit)
         self.relayout_button = QToolButton()
         self.relayout_button.setText("Re-layout")
         self.relayout_button.setToolTip("Lay out every node again (pinned nodes stay)")
         self.relayout_button.clicked.connect(lambda: self.reload(relayout=True))
-        bar.addWidget(self.relayout_button)
         self.fit_button = QToolButton()
         self.fit_button.setText("Fit")
         self.fit_button.setToolTip("Show the whole graph (Ctrl+0)")
         self.fit_button.clicked.connect(self.fit)
-        bar.addWidget(self.fit_button)
         self.export_button = QToolButton()
         self.export_button.setText("Export")
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -531,7 +560,7 @@ class GraphView(QWidget):
         export_menu.addAction("As PNG image\u2026", lambda: self.prompt_export("png"))
         export_menu.addAction("As SVG drawing\u2026", lambda: self.prompt_export("svg"))
         self.export_button.setMenu(export_menu)
-        bar.addWidget(self.export_button)
+        group(self.find_edit, self.fit_button, self.export_button, self.relayout_button)
 
         self.status = QLabel()
         self.status.setObjectName("graph_status")
@@ -800,19 +829,68 @@ class GraphView(QWidget):
         self._update_labels()
 
     def _update_labels(self) -> None:
-        shown = (self.canvas.transform().m11() >= LABEL_MIN_SCALE
-                 or len(self.nodes) <= LABELS_ALWAYS_UP_TO)
-        if shown == self.labels_shown and all(
-                n.label.isVisible() == (shown or n.isSelected()) for n in self.nodes.values()):
-            return
-        self.labels_shown = shown
-        for item in self.nodes.values():
-            item.label.setVisible(shown or item.isSelected())
+        """Show the labels that fit in the view at the current zoom (:meth:`label_choice`),
+        the selected node's always."""
+        viewport = self.canvas.viewport().rect()
+        seen = self.canvas.mapToScene(viewport).boundingRect()
+        chosen = self.label_choice(self.canvas.transform().m11(), seen)
+        self.labelled = chosen
+        self.labels_shown = len(chosen) == len(self.nodes)
+        for node_id, item in self.nodes.items():
+            visible = node_id in chosen or item.isSelected()
+            if item.label.isVisible() != visible:
+                item.label.setVisible(visible)
+
+    def _labels_later(self, *_args: object) -> None:
+        """After a pan: choose the labels again once the scrolling pauses."""
+        self._label_timer.start()
+
+    def label_choice(self, scale: float, seen: QRectF | None = None) -> set[int]:
+        """The nodes whose labels are shown at zoom ``scale``: all of them for a small graph
+        seen at :data:`LABEL_MIN_SCALE` or closer, else as many as fit without overlapping
+        one another, the most connected (largest) nodes first; zoomed out beyond
+        :data:`LABEL_MIN_SCALE`, at most one per :data:`LABEL_AREA` square pixels of ``seen``
+        (the part of the scene in view, whose labels must lie inside it; None: the whole
+        graph). Labels keep their size on screen,
+        so the further out, the fewer fit, but the fitted view always has some."""
+        if not self.nodes:
+            return set()
+        if scale >= LABEL_MIN_SCALE and len(self.nodes) <= LABELS_ALWAYS_UP_TO:
+            return set(self.nodes)
+        limit = len(self.nodes)
+        if seen is not None and scale < LABEL_MIN_SCALE:
+            limit = max(8, int(seen.width() * seen.height() * scale * scale / LABEL_AREA))
+        cell = 120.0 / scale  # scene units per grid cell
+        grid: dict[tuple[int, int], list[QRectF]] = {}
+        chosen: set[int] = set()
+        order = sorted(self.nodes.items(), key=lambda kv: (not kv[1].isSelected(),
+                                                           -kv[1].radius, kv[1].node.title))
+        for node_id, item in order:
+            if len(chosen) >= limit:
+                break
+            box = item.label.boundingRect()
+            w, h = (box.width() + 6) / scale, (box.height() + 2) / scale
+            at = item.pos()
+            rect = QRectF(at.x() - w / 2, at.y() + item.radius + 1, w, h)
+            if seen is not None and not seen.contains(rect):
+                continue
+            cells = [(cx, cy)
+                     for cx in range(math.floor(rect.left() / cell),
+                                     math.floor(rect.right() / cell) + 1)
+                     for cy in range(math.floor(rect.top() / cell),
+                                     math.floor(rect.bottom() / cell) + 1)]
+            if any(rect.intersects(other) for c in cells for other in grid.get(c, ())):
+                continue
+            for c in cells:
+                grid.setdefault(c, []).append(rect)
+            chosen.add(node_id)
+        return chosen
 
     # -- export -----------------------------------------------------------------------------
 
     def prompt_export(self, fmt: str) -> Path | None:
-        """Export ▸ As PNG/SVG: choose a file and write the whole graph to it."""
+        """Export ▸ As PNG/SVG: choose a file and write the whole graph to it; a file that
+        cannot be written is said in a message box (None is returned)."""
         suffix = "." + fmt
         name, _filter = QFileDialog.getSaveFileName(
             self, "Export the graph", str(dialog_folder() / f"graph{suffix}"),
@@ -823,21 +901,30 @@ class GraphView(QWidget):
         out = Path(name)
         if out.suffix.lower() != suffix:
             out = out.with_name(out.name + suffix)
-        return self.export(out)
+        try:
+            return self.export(out)
+        except OSError as exc:
+            QMessageBox.warning(self, "Graph not exported", str(exc))
+            return None
 
     def export(self, out: Path) -> Path:
-        """Write the whole graph, labels shown, to ``out`` (.png or .svg, by its suffix).
+        """Write the whole graph to ``out`` (.png or .svg, by its suffix), with the labels
+        that fit at the image's scale (:meth:`label_choice`; all of them unless they would
+        overlap).
 
-        Raises OSError when the file cannot be written.
+        Raises OSError with one sentence naming the file and the reason when it cannot be
+        written.
         """
         rect = self.scene.itemsBoundingRect().adjusted(-40, -40, 40, 60)
-        labels_were = self.labels_shown
-        for item in self.nodes.values():
-            item.label.setVisible(True)
+        svg = out.suffix.lower() == ".svg"
+        scale = 1.0 if svg else min(1.0, 8000 / max(rect.width(), rect.height(), 1))
+        shown = self.label_choice(scale)
+        for node_id, item in self.nodes.items():
+            item.label.setVisible(node_id in shown or item.isSelected())
         selected = self.edges.selected
         self.edges.selected = None
         try:
-            if out.suffix.lower() == ".svg":
+            if svg:
                 from PySide6.QtSvg import QSvgGenerator
 
                 generator = QSvgGenerator()
@@ -849,7 +936,6 @@ class GraphView(QWidget):
                 self.scene.render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
                 painter.end()
             else:
-                scale = min(1.0, 8000 / max(rect.width(), rect.height(), 1))
                 image = QImage(int(rect.width() * scale), int(rect.height() * scale),
                                QImage.Format.Format_ARGB32)
                 image.fill(QColor("#ffffff"))
@@ -857,12 +943,14 @@ class GraphView(QWidget):
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing)
                 self.scene.render(painter, QRectF(image.rect()), rect)
                 painter.end()
-                if not image.save(str(out), b"PNG"):
-                    raise OSError(f"cannot write {out}")
+                # QImageWriter, not QImage.save: PySide6 6.11 raises ValueError for save's
+                # format given as bytes, and save says nothing of why it failed
+                writer = QImageWriter(str(out), QByteArray(b"png"))
+                if not writer.write(image):
+                    raise OSError(f"{out.name} could not be written: {writer.errorString()}")
         finally:
             self.edges.selected = selected
-            self.labels_shown = not labels_were
             self._update_labels()
-        if not out.is_file():
-            raise OSError(f"cannot write {out}")
+        if not out.is_file() or out.stat().st_size == 0:
+            raise OSError(f"{out.name} could not be written (no file was made in {out.parent})")
         return out

@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the ingesters and the import service load with the first im
 ASK = object()
 
 FILE_FILTER = ("Documents (*.txt *.md *.html *.htm *.pdf *.eml *.docx *.png *.jpg *.jpeg *.tif "
-               "*.tiff);;All files (*)")
+               "*.tiff *.mht *.mhtml *.warc *.warc.gz *.wacz);;All files (*)")
 
 
 def local_paths(urls: Sequence[Any]) -> list[Path]:

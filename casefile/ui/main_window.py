@@ -422,8 +422,19 @@ class MainWindow(QMainWindow):
     def prompt_new_case(self) -> int | None:
         """Ask for a title and a summary (:class:`NewCaseDialog`) and create the case; returns
         its id (None when cancelled or refused)."""
-        answer = NewCaseDialog.ask(self)
-        return self.create_case(*answer) if answer is not None else None
+        def refusal(title: str) -> str | None:
+            return self.runner.read(lambda s: cases.title_refusal(s, title))
+
+        title, summary = "", None
+        while True:
+            answer = NewCaseDialog.ask(self, refusal, title, summary)
+            if answer is None:
+                return None
+            case_id = self.create_case(*answer)
+            if case_id is not None:
+                return case_id
+            # refused after all (a case another writer made meanwhile): ask again, as typed
+            title, summary = answer
 
     def create_case(self, title: str, summary: str | None = None) -> int | None:
         """Create a case and open it; returns its id (None when the title is refused)."""

@@ -68,6 +68,14 @@ NEW_FROM_SELECTION = (
 )
 
 
+def _header_text(view: DocumentView) -> str:
+    """The document's title, outlet and published date; for a saved web page a second line
+    with its URL, capture time and hash."""
+    facts = ", ".join(p for p in (view.outlet, view.published) if p)
+    text = view.title + (f" — {facts}" if facts else "")
+    return text + (f"\n{view.capture}" if view.capture else "")
+
+
 def primary_relation(mark: PassageMark) -> str | None:
     """The relation that colours a passage (see RELATION_PRECEDENCE), None when unlinked."""
     relations = {link.relation for link in mark.links}
@@ -268,8 +276,7 @@ class DocumentViewer(QWidget):
         self.document_id, self.case_id = view.id, view.case_id
         self._text = view.text
         self._map = OffsetMap(view.text)
-        facts = ", ".join(p for p in (view.outlet, view.published) if p)
-        self.header.setText(view.title + (f" — {facts}" if facts else ""))
+        self.header.setText(_header_text(view))
         self.text_view.setPlainText(view.text)
         self._folded = None
         self._matches, self._match_index, self._found_query = [], -1, None
@@ -284,8 +291,7 @@ class DocumentViewer(QWidget):
             self.set_document(view)
             self.text_view.verticalScrollBar().setValue(bar)
             return
-        facts = ", ".join(p for p in (view.outlet, view.published) if p)
-        self.header.setText(view.title + (f" — {facts}" if facts else ""))
+        self.header.setText(_header_text(view))
         self.set_passages(view.passages)
 
     def set_passages(self, marks: tuple[PassageMark, ...]) -> None:
