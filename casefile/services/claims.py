@@ -283,8 +283,8 @@ def _origins(
                 via_anchor = doc.id
             groups.join(via_anchor, doc.id, via_label)
     for doc in docs.values():
-        if doc.sha256:
-            key(doc.id, "sha:" + doc.sha256, "same file")
+        if doc.file_sha256:
+            key(doc.id, "sha:" + doc.file_sha256, "same file")
         fingerprint = text_fingerprint(doc.text or "")
         if fingerprint:
             key(doc.id, "text:" + fingerprint, "same text")
