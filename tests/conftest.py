@@ -14,6 +14,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -32,6 +33,35 @@ BACKENDS = [
         pytest.mark.skipif(not PG_URL, reason="CASEFILE_TEST_DB_URL not set"),
     ]),
 ]
+
+
+UI_TESTS = Path(__file__).resolve().parent / "ui"
+#: Fixtures that start a Qt application (pytest-qt).
+QT_FIXTURES = {"qtbot", "qapp"}
+
+
+def _imports_qt(module: ModuleType | None) -> bool:
+    """True when the test module holds a Qt module or class at its top level."""
+    for value in vars(module).values() if module is not None else ():
+        name = value.__name__ if isinstance(value, ModuleType) else getattr(
+            value, "__module__", None)
+        if isinstance(name, str) and name.startswith("PySide6"):
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``gui`` every test that needs a Qt application: the tests under tests/ui, those
+    using a pytest-qt fixture and those of a module that imports Qt (``-m "not gui"`` then
+    leaves out every one of them)."""
+    qt_modules: dict[object, bool] = {}
+    for item in items:
+        module = getattr(item, "module", None)
+        if module not in qt_modules:
+            qt_modules[module] = _imports_qt(module)
+        if (item.path.is_relative_to(UI_TESTS) or qt_modules[module]
+                or QT_FIXTURES & set(getattr(item, "fixturenames", ()))):
+            item.add_marker(pytest.mark.gui)
 
 
 @pytest.fixture(autouse=True)
