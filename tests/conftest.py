@@ -5,12 +5,15 @@ every test that uses the ``workspace`` fixture on PostgreSQL as well: each such 
 database created on that server and dropped afterwards. Migrating every one of those databases
 from empty to head would dominate the suite's time, so the ``workspace`` fixture copies a template
 database migrated once per test session (``CREATE DATABASE ... TEMPLATE``, PostgreSQL docs
-"Template Databases"); ``pg_database`` stays an empty database for migration tests.
+"Template Databases"); ``pg_database`` stays an empty database for migration tests. A SQLite
+workspace is likewise a copy of a workspace folder migrated once per test process
+(:func:`new_sqlite_workspace`): its creation runs every revision, about a second each time.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,13 +128,33 @@ def pg_workspace_database(pg_template: str) -> Iterator[str]:
     yield from _new_pg_database(pg_template)
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite workspace folder created (migrated to head) once per test process, closed: what
+    :func:`new_sqlite_workspace` copies."""
+    from casefile.store.workspace import open_workspace
+
+    folder = tmp_path_factory.mktemp("template") / "ws"
+    open_workspace(folder).close()  # the last connection checkpoints: one file, no -wal
+    return folder
+
+
+def new_sqlite_workspace(template: Path, folder: Path):
+    """Open a new workspace at ``folder`` (which must not exist): a copy of ``template``
+    (modes kept), the same as a workspace created there, without running the migrations."""
+    from casefile.store.workspace import open_workspace
+
+    shutil.copytree(template, folder)
+    return open_workspace(folder)
+
+
 @pytest.fixture(params=BACKENDS)
 def workspace(request: pytest.FixtureRequest, tmp_path: Path):
     """A fresh, migrated workspace: a temp SQLite folder, or a new PostgreSQL database."""
     from casefile.store.workspace import open_workspace
 
     if request.param == "sqlite":
-        ws = open_workspace(tmp_path / "ws")
+        ws = new_sqlite_workspace(request.getfixturevalue("sqlite_template"), tmp_path / "ws")
     else:
         ws = open_workspace(db_url=request.getfixturevalue("pg_workspace_database"))
     yield ws
@@ -139,11 +162,9 @@ def workspace(request: pytest.FixtureRequest, tmp_path: Path):
 
 
 @pytest.fixture
-def sqlite_workspace(tmp_path: Path):
+def sqlite_workspace(sqlite_template: Path, tmp_path: Path):
     """A fresh SQLite workspace folder (for tests about files, backups and the CLI)."""
-    from casefile.store.workspace import open_workspace
-
-    ws = open_workspace(tmp_path / "ws")
+    ws = new_sqlite_workspace(sqlite_template, tmp_path / "ws")
     yield ws
     ws.close()
 
