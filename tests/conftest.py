@@ -56,7 +56,11 @@ def _imports_qt(module: ModuleType | None) -> bool:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark ``gui`` every test that needs a Qt application: the tests under tests/ui, those
     using a pytest-qt fixture and those of a module that imports Qt (``-m "not gui"`` then
-    leaves out every one of them)."""
+    leaves out every one of them).
+
+    Then the files holding a ``slow`` test go first, in their order: pytest-xdist hands out
+    whole files in this order (``--dist loadfile``), and a two-minute file handed out last
+    keeps one worker busy while the others have nothing left."""
     qt_modules: dict[object, bool] = {}
     for item in items:
         module = getattr(item, "module", None)
@@ -65,6 +69,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if (item.path.is_relative_to(UI_TESTS) or qt_modules[module]
                 or QT_FIXTURES & set(getattr(item, "fixturenames", ()))):
             item.add_marker(pytest.mark.gui)
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)  # stable: the order within kept
 
 
 @pytest.fixture(autouse=True)
