@@ -552,6 +552,11 @@ def _case_of(session: Any, mention_id: int) -> int:
     return int(mention.case_id)
 
 
+#: The workspaces :func:`_open` opened during this run of :func:`main`, closed when it returns
+#: (a command need not close its own; ``main`` may run again in the same process).
+_opened: list[Workspace] = []
+
+
 def _open(args: argparse.Namespace) -> Workspace:
     from casefile.store.workspace import encrypted_database, is_new_database, open_workspace
 
@@ -564,6 +569,7 @@ def _open(args: argparse.Namespace) -> Workspace:
         passphrase = _ask_new("Passphrase for the new encrypted workspace", PASSPHRASE_ENV)
     ws = open_workspace(args.workspace, args.db, create=args.new_workspace,
                         passphrase=passphrase, encrypt=args.encrypt)
+    _opened.append(ws)
     for problem in ws.private_problems:
         print(f"casefile: warning: cannot make owner-only: {problem}", file=sys.stderr)
     return ws
@@ -1339,6 +1345,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         print(f"casefile: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    finally:
+        while _opened:
+            _opened.pop().close()
 
 
 if __name__ == "__main__":

@@ -183,6 +183,18 @@ def load_pipeline(name_or_path: str | os.PathLike[str] | None = None) -> Any:
         return nlp
 
 
+def forget_pipelines() -> None:
+    """Drop the pipelines loaded from folders and forget a failed load of the default one, so
+    the next :func:`load_pipeline` reads them again; pipelines of installed packages stay
+    loaded. For a host that runs several commands in one process (the test suite runs the
+    CLI's ``main`` again and again): a folder may change between two commands."""
+    global _load_failed
+    with _lock:
+        for key in [k for k in _pipelines if _is_path(k)]:
+            del _pipelines[key]
+        _load_failed = False
+
+
 def describe_pipeline(nlp: Any) -> str:
     """A loaded pipeline's name and version from its meta: "en_core_web_sm 3.8.0" (or
     :data:`RULES_ONLY` for None)."""

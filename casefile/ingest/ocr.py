@@ -464,6 +464,16 @@ def get_engine(name: str | None = None) -> OcrEngine:
         return engine
 
 
+def forget_engines() -> None:
+    """Drop the engines made so far except RapidOCR's (whose models do not change), so the next
+    :func:`get_engine` makes them again with the environment of then (Tesseract reads
+    ``CASEFILE_TESSERACT_LANG`` when made). For a host that runs several commands in one
+    process (the test suite runs the CLI's ``main`` again and again)."""
+    with _ENGINES_LOCK:
+        for name in [n for n in _ENGINES if n != "rapidocr"]:
+            del _ENGINES[name]
+
+
 # -- page images ----------------------------------------------------------------------------
 
 def page_images(data: bytes, mime_type: str, pages: Sequence[int],

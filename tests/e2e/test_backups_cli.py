@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -34,67 +33,101 @@ def _documents(path: Path, passphrase: str | None) -> int:
     return store_backups.check_copy(path, passphrase)["documents"]
 
 
+#: A backup is taken after every this many files the import reports stored (its stdout lines):
+#: by the import's own progress, not by the clock, so some land midway however slow it runs.
+EVERY = 100
+
+
 @pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
 def test_backups_taken_during_a_running_import_each_pass_the_integrity_check(
         tmp_path: Path, encrypted: bool) -> None:
-    """Plain: ``casefile backup now`` runs again and again while ``casefile import`` runs.
-    Encrypted: the backups are taken through the library (an open Workspace with the key: one
-    command's start-up, passphrase check included, takes about as long as the whole import)."""
+    """Plain: ``casefile backup now`` runs again and again while ``casefile import`` runs (a
+    process of its own). Encrypted: the backups are taken through the library (an open
+    Workspace with the key).
+
+    Each backup is checked as soon as it is taken (integrity_check, its documents counted):
+    rotation deletes the older ones as later ones come. At the end the folder holds what
+    rotation keeps of them (:func:`casefile.store.backups.retained`: the newest
+    :data:`~casefile.store.backups.KEEP_LAST`, more than were taken), no more and no fewer."""
     folder, ws = tmp_path / "inbox", tmp_path / "ws"
     expected = mixed_folder(folder)
     (folder / "bulk").mkdir()
-    for i in range(BULK):  # enough groups that several commits fall between backups
+    for i in range(BULK):  # enough files that several backups fall inside the import
         (folder / "bulk" / f"note-{i:04}.txt").write_text(f"Tide note {i}: gauge {i % 97} cm.\n")
     env = KEY if encrypted else None
     flags = ("--encrypt",) if encrypted else ()
     assert casefile(ws, *flags, "case", "new", "Tideline", env=env).code == 0
+    db_path = ws / "casefile.sqlite3"
     keyed = open_workspace(ws, passphrase=PASS) if encrypted else None
 
-    def backup_now() -> Path:
+    def backup_now() -> store_backups.Backup:
         if keyed is not None:
-            return backups.backup_now(keyed).path
+            return backups.backup_now(keyed)
         now = casefile(ws, "backup", "now")
         assert now.code == 0, now.err
-        return _backup_path(now.out)
+        path = _backup_path(now.out)
+        return next(b for b in store_backups.list_backups(db_path) if b.path == path)
+
+    def check(backup: store_backups.Backup) -> int:
+        """The backup's documents, once it passed the integrity checks."""
+        if encrypted:  # the sqlite3 module cannot read it: the library, with the key
+            assert backup.path.read_bytes()[:16] != SQLITE_HEADER
+            return _documents(backup.path, PASS)  # integrity_check ok, else CasefileError
+        db = sqlite3.connect(f"file:{backup.path}?mode=ro", uri=True)
+        try:
+            assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)], backup.path
+            assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        finally:
+            db.close()
+        return _documents(backup.path, None)
 
     argv, full_env = command(ws, "import", str(folder), "--case", "Tideline", "--no-suggest",
-                             env=env)
-    importing = subprocess.Popen(argv, env=full_env, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, text=True)
-    taken: list[tuple[Path, bool]] = []  # (file, the import ran before and after it)
+                             env={**(env or {}), "PYTHONUNBUFFERED": "1"})
+    errors = (tmp_path / "import-stderr.txt").open("w+")
+    importing = subprocess.Popen(argv, env=full_env, stdout=subprocess.PIPE, stderr=errors,
+                                 text=True)
+    taken: list[tuple[store_backups.Backup, int, bool]] = []  # (backup, documents, mid-import)
     try:
-        # no more than rotation keeps: each one taken is checked afterwards
-        while importing.poll() is None and len(taken) < store_backups.KEEP_LAST:
-            running_before = importing.poll() is None
-            path = backup_now()
-            taken.append((path, running_before and importing.poll() is None))
-            if keyed is not None:
-                time.sleep(0.5)
+        assert importing.stdout is not None
+        reported = 0
+        for line in importing.stdout:
+            if line.startswith(" "):  # a note under a file's line
+                continue
+            reported += 1
+            if reported % EVERY == 0:
+                running_before = importing.poll() is None
+                backup = backup_now()
+                taken.append((backup, check(backup), running_before and importing.poll() is None))
+        importing.wait(timeout=300)
+        errors.seek(0)
+        assert importing.returncode == 0, errors.read()
+        last = backup_now()  # and one after the import
+        taken.append((last, check(last), False))
     finally:
-        _out, err = importing.communicate(timeout=300)
+        if importing.poll() is None:
+            importing.kill()
+        importing.wait()
+        if importing.stdout is not None:
+            importing.stdout.close()
+        errors.close()
         if keyed is not None:
             keyed.close()
-    assert importing.returncode == 0, err
-    during = [path for path, while_running in taken if while_running]
-    assert len(during) >= 2, f"only {len(during)} backups were taken while the import ran"
-    for path, _ in taken:
-        if encrypted:  # the sqlite3 module cannot read it: the library, with the key
-            assert path.read_bytes()[:16] != SQLITE_HEADER
-            store_backups.check_copy(path, PASS)  # integrity_check ok, else CasefileError
-        else:
-            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            try:
-                assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)], path
-                assert db.execute("PRAGMA foreign_key_check").fetchall() == []
-            finally:
-                db.close()
-    counts = [_documents(path, PASS if encrypted else None) for path, _ in taken]
+    counts = [documents for _backup, documents, _during in taken]
+    assert sum(1 for *_rest, during in taken if during) >= 2, counts
     assert counts == sorted(counts)  # each later backup holds at least what the one before did
     final = casefile(ws, "items", "--case", "Tideline", "--kind", "document", "--json", env=env)
     imported = len(json.loads(final.out))
-    assert counts[-1] <= imported and imported >= sum(
-        1 for status in expected.values() if status == "imported") + BULK
+    assert imported >= sum(1 for status in expected.values() if status == "imported") + BULK
+    assert counts[-1] == imported
     assert any(0 < n < imported for n in counts), counts  # one caught the import midway
+    # rotation: the newest backups are kept, the others were deleted with their checksums
+    kept = store_backups.retained([b for b, *_rest in taken], last.taken)
+    assert store_backups.KEEP_LAST <= len(kept) < len(taken)
+    listed = store_backups.list_backups(db_path)
+    assert {b.path for b in listed} == kept
+    assert all(b.checksum_path.is_file() for b in listed)
+    assert sorted(p.name for p in (ws / "backups").glob("*.sha256")) == sorted(
+        p.name + ".sha256" for p in kept)
 
 
 def _titles(ws_folder: Path, case: str) -> list[str]:

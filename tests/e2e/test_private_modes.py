@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.cli_helpers import Run, command
+from tests.e2e.cli_helpers import Run, casefile
 from tests.e2e.crypt_helpers import write_document
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX")
@@ -20,12 +19,11 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX
 PASS = "tide tables at dawn"
 
 
-def _run(folder: Path, umask: int, *args: str, env: dict[str, str] | None = None) -> Run:
-    argv, full_env = command(folder, *args, env=env)
-    proc = subprocess.run(argv, capture_output=True, text=True, env=full_env, timeout=300,
-                          umask=umask)
-    assert proc.returncode == 0, (args, proc.stderr)
-    return Run(proc.returncode, proc.stdout, proc.stderr)
+def _run(folder: Path, umask: int, *args: str, env: dict[str, str] | None = None,
+         new_workspace: bool | None = None) -> Run:
+    done = casefile(folder, *args, env=env, umask=umask, new_workspace=new_workspace)
+    assert done.code == 0, (args, done.err)
+    return done
 
 
 def _too_open(folder: Path) -> dict[str, str]:
@@ -72,11 +70,8 @@ def test_every_file_of_a_workspace_is_owner_only_whatever_the_umask(
 
 def test_a_new_encrypted_workspace_is_owner_only(tmp_path: Path) -> None:
     folder = tmp_path / "ws"
-    argv, env = command(folder, "--encrypt", "case", "new", "Harbor inquiry",
-                        env={"CASEFILE_PASSPHRASE": PASS}, new_workspace=True)
-    proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300,
-                          umask=0o022)
-    assert proc.returncode == 0, proc.stderr
+    _run(folder, 0o022, "--encrypt", "case", "new", "Harbor inquiry",
+         env={"CASEFILE_PASSPHRASE": PASS}, new_workspace=True)
     assert _too_open(folder) == {}
 
 

@@ -12,8 +12,6 @@ from casefile.cli import main
 from casefile.ui import app as app_module
 from casefile.ui.main_window import MainWindow
 
-pytestmark = pytest.mark.gui
-
 
 @pytest.fixture(autouse=True)
 def _temp_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

@@ -17,6 +17,7 @@ from casefile.extract.model import (
     ModelError,
     chosen_model,
     find_model_name,
+    forget_pipelines,
     load_pipeline,
     model_available,
     model_in_use,
@@ -103,6 +104,33 @@ def test_a_pipeline_folder_gives_the_default_models_suggestions(monkeypatch) -> 
     assert load_pipeline(str(MODEL_DIR)) is load_pipeline()
     assert load_pipeline(str(MODEL_DIR)) is not load_pipeline(DEFAULT_MODEL)
     assert load_pipeline(DEFAULT_MODEL) is load_pipeline(DEFAULT_MODEL)
+
+
+@needs_model
+@pytest.mark.nlp
+def test_forgotten_folder_pipelines_are_read_again_and_the_installed_one_stays(
+        tmp_path: Path) -> None:
+    """A process that runs several commands (the tests run the CLI's main again and again)
+    forgets the folder pipelines between two: a folder changed in between is read again."""
+    import shutil
+
+    import spacy
+
+    def write(name: str) -> None:
+        nlp = spacy.blank("en")
+        nlp.meta["name"] = name
+        shutil.rmtree(folder, ignore_errors=True)
+        nlp.to_disk(folder)
+
+    folder = tmp_path / "pipeline"
+    write("harbor_first")
+    default = load_pipeline(DEFAULT_MODEL)
+    assert load_pipeline(str(folder)).meta["name"] == "harbor_first"
+    write("harbor_second")
+    assert load_pipeline(str(folder)).meta["name"] == "harbor_first"  # kept until forgotten
+    forget_pipelines()
+    assert load_pipeline(str(folder)).meta["name"] == "harbor_second"
+    assert load_pipeline(DEFAULT_MODEL) is default
 
 
 def test_an_installed_package_that_is_no_spacy_pipeline_is_refused() -> None:

@@ -16,7 +16,8 @@ from pathlib import Path  # noqa: E402
 import pytest  # noqa: E402
 from PySide6.QtCore import QSettings  # noqa: E402
 
-from casefile.store.workspace import Workspace, open_workspace  # noqa: E402
+from casefile.store.workspace import Workspace  # noqa: E402
+from tests.conftest import new_sqlite_workspace  # noqa: E402
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
 if not SAMPLES.is_dir():  # the repository checked out elsewhere
@@ -32,9 +33,9 @@ def temp_settings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture
-def ui_workspace(tmp_path: Path) -> Iterator[Workspace]:
-    """A fresh, empty workspace in a temp folder."""
-    ws = open_workspace(tmp_path / "workspace")
+def ui_workspace(sqlite_template: Path, tmp_path: Path) -> Iterator[Workspace]:
+    """A fresh, empty workspace in a temp folder (a copy of the migrated template)."""
+    ws = new_sqlite_workspace(sqlite_template, tmp_path / "workspace")
     yield ws
     ws.close()
 

@@ -12,8 +12,6 @@ from casefile.ui.main_window import MainWindow, app_settings
 from casefile.ui.suggesting import suggestions_available
 from tests.ui.helpers import make_case
 
-pytestmark = pytest.mark.gui
-
 
 def test_run_app_opens_the_case_and_remembers_it(qapp, tmp_path, monkeypatch):
     seen = {}

@@ -15,8 +15,6 @@ from casefile.store.workspace import open_workspace
 from casefile.ui import auto_backup as auto_backup_module
 from casefile.ui.backup_restore import RestoreBackupDialog
 
-pytestmark = pytest.mark.gui
-
 PASS = "tide tables at dawn"
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import date
 
-import pytest
 from PySide6.QtCore import Qt
 
 from casefile.services import claims, editing, items
@@ -13,8 +12,6 @@ from casefile.store import Claim
 from casefile.ui.claims_view import ClaimsModel
 from tests.ui.dated_window import ARTICLE, REPORT, open_window
 from tests.ui.helpers import add_text_document, make_case
-
-pytestmark = pytest.mark.gui
 
 STATEMENT = "Three other deputies were at the school and did not enter"
 SUN = "The Sun Sentinel confirmed that deputies remained outside the building for minutes."

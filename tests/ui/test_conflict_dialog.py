@@ -17,8 +17,6 @@ from casefile.store.workspace import open_workspace
 from casefile.ui.conflict_dialog import ConflictDialog
 from tests.ui.helpers import make_case
 
-pytestmark = pytest.mark.gui
-
 
 @pytest.fixture
 def other_writer(ui_workspace):

@@ -3,13 +3,10 @@ organizations; a long event title wraps instead of widening the form (tester's r
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QScrollArea
 
 from casefile.services import items
 from tests.ui.helpers import make_case
-
-pytestmark = pytest.mark.gui
 
 SHERIFF = "Broward County Sheriff's Office"
 SCHOOL = "Marjory Stoneman Douglas High School"

@@ -22,8 +22,7 @@ from casefile.ui.main_window import MainWindow
 from tests.e2e.cli_helpers import command
 from tests.e2e.crypt_helpers import NOTE_WORD, leaks
 
-pytestmark = [pytest.mark.gui,
-              pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")]
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 
 PASS = "tide tables at dawn"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from casefile.services import cases, items
@@ -21,8 +20,6 @@ from casefile.ui.workspace_dialogs import (
     PassphraseDialog,
 )
 from tests.e2e.crypt_helpers import NOTE_WORD, leaks
-
-pytestmark = pytest.mark.gui
 
 PASS = "tide tables at dawn"
 

@@ -29,8 +29,6 @@ from casefile.ui.panels import EvidencePanel
 from casefile.ui.viewer import DocumentViewer
 from tests.ui.conftest import SAMPLES
 
-pytestmark = pytest.mark.gui
-
 ARTICLE = SAMPLES / "parkland-coral-springs-article.txt"
 PERSON = "Scot Peterson"  # the suggestion a reporter accepts
 

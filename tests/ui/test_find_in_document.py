@@ -15,8 +15,6 @@ from casefile.ui.viewer import DocumentViewer
 from tests.ui.conftest import SAMPLES
 from tests.ui.helpers import add_text_document, make_case
 
-pytestmark = pytest.mark.gui
-
 ARTICLE = SAMPLES / "parkland-coral-springs-article.txt"
 TEXT = ARTICLE.read_text(encoding="utf-8")
 #: "deputies" as a whole word, any case, by a rule written independently of textfind

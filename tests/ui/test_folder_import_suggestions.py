@@ -7,7 +7,6 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QDockWidget
 
@@ -17,8 +16,6 @@ from casefile.services.suggestions import suggest_for_document
 from casefile.store import Document
 from casefile.ui.suggestions_panel import FETCH_ROWS, SuggestionsPanel
 from tests.ui.helpers import add_text_document, make_case
-
-pytestmark = pytest.mark.gui
 
 FIRST = ["Anna", "Boris", "Carla", "Dmitri", "Elena", "Felix", "Greta", "Hugo", "Irene",
          "Jonas", "Karin", "Lukas"]

@@ -7,7 +7,6 @@ import threading
 from datetime import date
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog, QPushButton
@@ -16,8 +15,6 @@ from casefile.services import batch as batch_service
 from casefile.store import Document
 from tests.e2e.make_files import html_page, pdf_bytes, png_bytes, truncated_pdf
 from tests.ui.helpers import answer_date_questions, make_case
-
-pytestmark = pytest.mark.gui
 
 
 def _mixed_folder(root: Path) -> Path:

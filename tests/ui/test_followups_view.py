@@ -14,8 +14,6 @@ from casefile.services import questions
 from casefile.store import Item, Question
 from tests.ui.dated_window import coral_springs_case, open_window
 
-pytestmark = pytest.mark.gui
-
 REPORT_QUESTION = "Coral Springs police report on the deputies' response"
 
 

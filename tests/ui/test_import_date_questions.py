@@ -10,15 +10,12 @@ from datetime import date, datetime
 from io import BytesIO
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from casefile.services import batch
 from casefile.store import Document
 from tests.e2e.make_files import pdf_bytes
 from tests.ui.helpers import make_case
-
-pytestmark = pytest.mark.gui
 
 BODY = "The county commission met to discuss the harbor audit.\n"
 

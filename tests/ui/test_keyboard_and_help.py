@@ -13,7 +13,6 @@ from casefile.services.demo import build_demo
 from casefile.ui.docks import in_front
 from casefile.ui.help import shortcut_rows
 
-pytestmark = pytest.mark.gui
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 

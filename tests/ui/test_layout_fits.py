@@ -11,8 +11,6 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QHeaderView, QTabBar
 from casefile.services.demo import build_demo
 from casefile.ui.window_state import FRAME_ALLOWANCE, clamp_to_screen, fit_to_screen
 
-pytestmark = pytest.mark.gui
-
 SCREENS = [QRect(0, 0, 1366, 768), QRect(0, 0, 1024, 640)]
 
 

@@ -33,7 +33,7 @@ from casefile.services.suggestions import suggest_for_document
 from casefile.store import Item
 from tests.ui.helpers import add_text_document
 
-pytestmark = [pytest.mark.gui, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
@@ -12,8 +11,6 @@ from casefile.services import editing, items, questions
 from casefile.store import Item
 from tests.ui.helpers import add_text_document, make_case
 from tests.ui.new_case import answer_new_case
-
-pytestmark = pytest.mark.gui
 
 
 def _person(ws, cid, name, **fields):

@@ -18,8 +18,6 @@ from casefile.ui.models import (
 )
 from tests.ui.helpers import add_text_document, make_case
 
-pytestmark = pytest.mark.gui
-
 TEXT = "Deputy Scot Peterson stayed outside. Sheriff Scott Israel spoke."
 
 

@@ -6,15 +6,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from casefile.services.passages import add_passage_by_quote
 from casefile.store import Document
 from tests.e2e.make_files import scan_line_box, scan_png
 from tests.ui.helpers import answer_date_questions, make_case
-
-pytestmark = pytest.mark.gui
 
 LINES = ["Harbor commission, minutes of March 2021", "The inspector reported the pier unsafe",
          "and asked that it be closed at once."]

@@ -18,8 +18,6 @@ from tests.e2e.make_files import pdf_bytes
 from tests.ui.conftest import SAMPLES
 from tests.ui.helpers import answer_date_questions, make_case
 
-pytestmark = pytest.mark.gui
-
 PAGES = [
     "Page one: the sheriff arrived at 9:10.\nHe spoke to the press.",
     "Page two: deputies stayed outside the building.",

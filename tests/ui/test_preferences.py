@@ -18,8 +18,6 @@ from casefile.ui.preferences import MODEL_SETTING, PreferencesDialog, suggestion
 from tests.model_dir import MODEL_DIR
 from tests.ui.helpers import answer_date_questions, make_case
 
-pytestmark = pytest.mark.gui
-
 STORY = ("Harbor Police Chief Nadia Ferreira said Tuesday that Officer Tom Becker had been "
          "placed on leave. The Harbor Authority did not respond to questions.")
 MISSING = "no_such_spacy_model"

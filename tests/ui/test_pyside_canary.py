@@ -17,7 +17,6 @@ import sys
 from collections.abc import Callable
 
 import PySide6
-import pytest
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QAction, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
@@ -32,8 +31,6 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QTreeView,
 )
-
-pytestmark = pytest.mark.gui
 
 #: How many Qt calls the canary makes.
 CALLS = 10_000

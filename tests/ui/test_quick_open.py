@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
 from casefile.services import items
 from casefile.ui.quick_open import QuickOpenDialog
 from tests.ui.helpers import add_text_document, make_case
-
-pytestmark = pytest.mark.gui
 
 MEMO = ("Radio memo\n\nThe logs show the deputies waited by the stairwell for four minutes "
         "while the shooting went on.")

@@ -3,7 +3,6 @@ relationships are added and removed through the editor's buttons."""
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog
 
@@ -11,8 +10,6 @@ from casefile.services import items
 from casefile.services.relationships import list_relationships
 from casefile.ui.relationships import RelationshipDialog
 from tests.ui.helpers import make_case
-
-pytestmark = pytest.mark.gui
 
 SHERIFF = "Harlan County Sheriff's Office"
 BOARD = "Harlan County Board"

@@ -18,7 +18,6 @@ import json
 from datetime import date
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QLineEdit
 from sqlalchemy import select
@@ -28,8 +27,6 @@ from tests.conftest import ARTICLE
 from tests.e2e.case_rows import case_rows
 from tests.e2e.cli_helpers import casefile, pdf_text, squash
 from tests.ui.new_case import answer_new_case
-
-pytestmark = pytest.mark.gui
 
 TITLE = "Parkland deputies"
 SUMMARY = "Why deputies stayed outside Stoneman Douglas; the Coral Springs report."

@@ -15,8 +15,6 @@ from casefile.ui.viewer import DocumentViewer
 from tests.ui.conftest import SAMPLES
 from tests.ui.helpers import add_text_document, make_case
 
-pytestmark = pytest.mark.gui
-
 ARTICLE = SAMPLES / "parkland-coral-springs-article.txt"
 MEMO = ("Dispatch log 👮🚓 Friday\n\n🚨 The logs show the Harbor\nPolice waited by the stairwell "
         "while Deputy O’Brien called Łódź.")

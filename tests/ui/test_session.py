@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog
@@ -15,8 +14,6 @@ from casefile.store.workspace import open_workspace
 from casefile.ui.viewer import DocumentViewer
 from tests.ui.conftest import SAMPLES
 from tests.ui.new_case import answer_new_case
-
-pytestmark = pytest.mark.gui
 
 ARTICLE = SAMPLES / "parkland-coral-springs-article.txt"
 QUOTE = "remained outside for over four minutes without acting"

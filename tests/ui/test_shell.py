@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QDialog
 
 from casefile.errors import ValidationError
 from casefile.services import cases
 from tests.ui.helpers import make_case
-
-pytestmark = pytest.mark.gui
 
 
 def _refuse(_session):

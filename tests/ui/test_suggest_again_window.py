@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QDockWidget
 
 from casefile.services.suggestions import pending_suggestions
@@ -16,8 +15,6 @@ from casefile.ui.preferences import MODEL_SETTING, set_suggestion_model
 from casefile.ui.suggestions_panel import RejectedNamesDialog
 from tests.ui.helpers import answer_date_questions, make_case
 from tests.ui.test_suggestions_panel import STORY, open_panel, rows, suggested_case
-
-pytestmark = pytest.mark.gui
 
 
 def listed(dialog: RejectedNamesDialog) -> list[tuple[str, str, str]]:

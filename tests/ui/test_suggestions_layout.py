@@ -14,8 +14,6 @@ from casefile.ui.suggestions_panel import CONTEXT_COLUMN, event_cue
 from tests.ui.helpers import add_text_document, make_case
 from tests.ui.test_suggestions_panel import open_panel
 
-pytestmark = pytest.mark.gui
-
 ARTICLE = Path("/work/shared/samples/parkland-coral-springs-article.txt")
 
 

@@ -10,7 +10,6 @@ import textwrap
 import threading
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QDockWidget
 
@@ -20,8 +19,6 @@ from casefile.store import Mention, Person
 from casefile.ui.operations import Job
 from casefile.ui.suggestions_panel import MergeDialog, RenameDialog, SuggestionsPanel
 from tests.ui.helpers import add_text_document, make_case
-
-pytestmark = pytest.mark.gui
 
 STORY = (
     "Harbor Police Chief Nadia Ferreira said Tuesday that the department's review of the crash "

@@ -15,8 +15,6 @@ from casefile.ui.timeline import POINT, RANGE, UNCERTAIN, UNDATED
 from tests.ui.dated_window import ARTICLE, open_window
 from tests.ui.helpers import add_text_document, make_case
 
-pytestmark = pytest.mark.gui
-
 
 def _events(ws) -> dict[str, int]:
     cid = make_case(ws)

@@ -18,8 +18,6 @@ from casefile.ui.relationships import RelationshipsPanel
 from casefile.ui.undo import CreateItemCommand, EditItemCommand, LinkSpanCommand
 from tests.ui.helpers import add_text_document, make_case
 
-pytestmark = pytest.mark.gui
-
 TEXT = "Deputy Scot Peterson stayed outside."
 NAME = (TEXT.index("Scot Peterson"), TEXT.index("Scot Peterson") + len("Scot Peterson"))
 

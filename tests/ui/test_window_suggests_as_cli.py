@@ -16,8 +16,6 @@ from tests.conftest import SHARED
 from tests.e2e.cli_helpers import casefile
 from tests.ui.new_case import answer_new_case
 
-pytestmark = pytest.mark.gui
-
 ARTICLES = SHARED / "samples" / "articles"
 KINDS = {"person": "people", "organization": "organizations", "place": "places"}
 

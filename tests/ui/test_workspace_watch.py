@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
 from casefile.services import items
 from casefile.store.workspace import open_workspace
 from casefile.ui.watch import OTHER_WINDOW_MESSAGE
 from tests.ui.helpers import make_case
-
-pytestmark = pytest.mark.gui
 
 
 def test_a_person_made_elsewhere_appears_in_the_people_section(make_window, ui_workspace,
