@@ -172,6 +172,37 @@ def _attach_known(cands: list[Candidate], known: Sequence[KnownItem]) -> None:
                 c.known = k
 
 
+_CONTINUES = re.compile(r"[ ](?:of|on|for|to|in)[ ](?:the[ ])?[A-Z]|-[A-Z]")
+
+
+def _longer_model_orgs(rule_orgs: list[Candidate], model: list[Candidate], ft: str
+                       ) -> list[Candidate]:
+    """Rule organisations the model writes longer: where a model organisation starts inside a
+    rule one and goes on past its end with "of/on/for/to/in <Capitalised>" ("<X> Committee"
+    + " on <Subject>") or a hyphen and a capital ("<X> Institute" + "-<Y> Center"), the
+    model's span replaces the rule's (the rule's pattern stopped at its organisation word,
+    the name goes on). A rule organisation the model does not write longer takes in
+    "of <place>" when the model reads a place right there ("<X> Bank of <City>")."""
+    longer = [c for c in model if c.kind == "organization"]
+    places = [c for c in model if c.kind == "place"]
+    out = []
+    for c in rule_orgs:
+        better = next((m for m in longer if c.start <= m.start < c.end < m.end
+                       and _CONTINUES.match(ft, c.end)), None)
+        if better is None and " of " not in c.name:  # "<X> Bank" + " of <place>"
+            m = re.match(r"[ ]of[ ](?:the[ ])?", ft[c.end:c.end + 9])
+            at = c.end + m.end() if m else -1
+            place = next((p for p in places if p.start == at), None)
+            if place is not None:
+                better = replace(c, end=place.end, name=ft[c.start:place.end])
+        if better is None:
+            out.append(c)
+            continue
+        out.append(replace(c, start=better.start, end=better.end, name=better.name,
+                           notes=dict(c.notes)))
+    return out
+
+
 def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]]
                       ) -> list[Candidate]:
     """Keep candidates in priority order, dropping any that overlaps one already kept (model
@@ -621,6 +652,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
                      if not (c.notes.get("cued") and looks_like_person(c.name.split())
                              and (_overlaps(c, persons) or _person_written_as_org(
                                  ft, c.start, c.end)))]
+        rule_orgs = _longer_model_orgs(rule_orgs, found, ft)
     weak = [c for c in rule_people if c.notes.get("weak")]
     model_cands = found or []
     groups = [
