@@ -30,3 +30,10 @@ def test_an_organisation_name_goes_on_past_its_organisation_word() -> None:
 def test_an_organisation_of_a_place_keeps_the_place() -> None:
     assert names("Carla Mendes, the president of the Federal Savings Bank of Springfield, said "
                  "rates would fall.", "organizations") == ["Federal Savings Bank of Springfield"]
+
+
+def test_the_company_before_a_title_is_suggested() -> None:
+    text = "Lumora Systems CEO Dana Morrell said the deal was done."
+    assert names(text, "organizations") == ["Lumora Systems"]
+    assert names(text, "people") == ["Dana Morrell"]
+
