@@ -37,3 +37,9 @@ def test_the_company_before_a_title_is_suggested() -> None:
     assert names(text, "organizations") == ["Lumora Systems"]
     assert names(text, "people") == ["Dana Morrell"]
 
+
+def test_a_company_after_from_is_not_made_a_place() -> None:
+    text = ("The bid came from Zentrix, which hopes to land soon. Priya Nand, president of "
+            "Zentrix, said the lander was ready.")
+    assert names(text, "organizations") == ["Zentrix"]
+    assert names(text, "places") == []
