@@ -242,6 +242,7 @@ ORG_LAST_WORDS = {w for w in ORG_SUFFIXES if "." not in w} | {
     "enterprises", "solutions", "ventures", "robotics", "house", "ministry", "agency",
     "authority", "institution", "organization", "organisation", "commission", "council",
     "forces", "reports", "review", "magazine", "daily", "weekly", "llp", "plc", "gmbh", "ag",
+    "nations",
 }
 # Words that head an organisation name followed by "of ..." ("Department of Justice").
 ORG_HEADS_OF = {"department", "office", "ministry", "bureau", "board", "court", "university",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from casefile.extract import extract_suggestions
+from casefile.extract.repairs import split_span
 from tests.extract.conftest import needs_model
 
 pytestmark = needs_model
@@ -43,3 +44,21 @@ def test_a_company_after_from_is_not_made_a_place() -> None:
             "Zentrix, said the lander was ready.")
     assert names(text, "organizations") == ["Zentrix"]
     assert names(text, "places") == []
+
+
+def test_two_organisations_joined_by_and_are_two() -> None:
+    got = names("Analysts at Harwick Securities named KLB and Orrin Bank as the main winners of "
+                "the ruling.", "organizations")
+    assert "KLB" in got and "Orrin Bank" in got and "KLB and Orrin Bank" not in got
+    assert names("Officials of the Department of Health and Human Services declined to "
+                 "comment.", "organizations") == ["Department of Health and Human Services"]
+
+
+def test_a_list_read_as_one_organisation_is_cut_into_its_names() -> None:
+    text = "They chose Corvane, Maltby Aerospace and the Coalition on Land, Water and Air."
+    a = text.index("Corvane")
+    pieces = split_span(text, "ORG", a, text.index(" and the"))
+    assert [text[p.start:p.end] for p in pieces] == ["Corvane", "Maltby Aerospace"]
+    c = text.index("Coalition")
+    whole = split_span(text, "ORG", c, len(text) - 1)
+    assert [text[p.start:p.end] for p in whole] == ["Coalition on Land, Water and Air"]
