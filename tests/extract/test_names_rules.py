@@ -62,3 +62,11 @@ def test_a_list_read_as_one_organisation_is_cut_into_its_names() -> None:
     c = text.index("Coalition")
     whole = split_span(text, "ORG", c, len(text) - 1)
     assert [text[p.start:p.end] for p in whole] == ["Coalition on Land, Water and Air"]
+
+
+def test_a_two_letter_acronym_joins_the_name_of_exactly_its_initials() -> None:
+    result = extract_suggestions("The Andean Union met officials of the Andean Trade Commission "
+                                 "on Monday. The AU said the talks would go on.")
+    got = {o["name"]: [m["text"] for m in o["mentions"]] for o in result["organizations"]}
+    assert got == {"Andean Union": ["Andean Union", "AU"],
+                   "Andean Trade Commission": ["Andean Trade Commission"]}
