@@ -70,3 +70,14 @@ def test_a_two_letter_acronym_joins_the_name_of_exactly_its_initials() -> None:
     got = {o["name"]: [m["text"] for m in o["mentions"]] for o in result["organizations"]}
     assert got == {"Andean Union": ["Andean Union", "AU"],
                    "Andean Trade Commission": ["Andean Trade Commission"]}
+
+
+def test_an_outlet_word_is_an_outlet_only_where_it_stands_alone() -> None:
+    text = ("Aides to Vice President Harmon met on Monday. The former mayor, Daniel Reuters, "
+            "said he would run. Reuters has money to spend.")
+    result = extract_suggestions(text)
+    assert [o["name"] for o in result["organizations"]] == []
+    people = {p["name"]: len(p["mentions"]) for p in result["people"]}
+    assert people["Daniel Reuters"] == 2
+    assert names("She told Reuters the plan was dead. Time Warner shares rose.",
+                 "organizations") == ["Reuters", "Time Warner"]
