@@ -12,7 +12,6 @@ from casefile.extract import extract_suggestions
 from casefile.extract.repairs import split_span
 from tests.extract.conftest import needs_model
 
-pytestmark = needs_model
 
 
 def names(text: str, kind: str) -> list[str]:
@@ -20,6 +19,7 @@ def names(text: str, kind: str) -> list[str]:
     return [x["name"] for x in result[kind]]
 
 
+@needs_model
 def test_an_organisation_name_goes_on_past_its_organisation_word() -> None:
     assert names("Members of the Senate Select Committee on Aviation met on Tuesday. The panel "
                  "said little.", "organizations") == ["Senate Select Committee on Aviation"]
@@ -28,17 +28,20 @@ def test_an_organisation_name_goes_on_past_its_organisation_word() -> None:
         "Greenway Institute-Harbor Institution Policy Center"]
 
 
+@needs_model
 def test_an_organisation_of_a_place_keeps_the_place() -> None:
     assert names("Carla Mendes, the president of the Federal Savings Bank of Springfield, said "
                  "rates would fall.", "organizations") == ["Federal Savings Bank of Springfield"]
 
 
+@needs_model
 def test_the_company_before_a_title_is_suggested() -> None:
     text = "Lumora Systems CEO Dana Morrell said the deal was done."
     assert names(text, "organizations") == ["Lumora Systems"]
     assert names(text, "people") == ["Dana Morrell"]
 
 
+@needs_model
 def test_a_company_after_from_is_not_made_a_place() -> None:
     text = ("The bid came from Zentrix, which hopes to land soon. Priya Nand, president of "
             "Zentrix, said the lander was ready.")
@@ -46,6 +49,7 @@ def test_a_company_after_from_is_not_made_a_place() -> None:
     assert names(text, "places") == []
 
 
+@needs_model
 def test_two_organisations_joined_by_and_are_two() -> None:
     got = names("Analysts at Harwick Securities named KLB and Orrin Bank as the main winners of "
                 "the ruling.", "organizations")
@@ -54,6 +58,7 @@ def test_two_organisations_joined_by_and_are_two() -> None:
                  "comment.", "organizations") == ["Department of Health and Human Services"]
 
 
+@needs_model
 def test_a_list_read_as_one_organisation_is_cut_into_its_names() -> None:
     text = "They chose Corvane, Maltby Aerospace and the Coalition on Land, Water and Air."
     a = text.index("Corvane")
@@ -64,6 +69,7 @@ def test_a_list_read_as_one_organisation_is_cut_into_its_names() -> None:
     assert [text[p.start:p.end] for p in whole] == ["Coalition on Land, Water and Air"]
 
 
+@needs_model
 def test_a_two_letter_acronym_joins_the_name_of_exactly_its_initials() -> None:
     result = extract_suggestions("The Andean Union met officials of the Andean Trade Commission "
                                  "on Monday. The AU said the talks would go on.")
@@ -72,6 +78,7 @@ def test_a_two_letter_acronym_joins_the_name_of_exactly_its_initials() -> None:
                    "Andean Trade Commission": ["Andean Trade Commission"]}
 
 
+@needs_model
 def test_an_outlet_word_is_an_outlet_only_where_it_stands_alone() -> None:
     text = ("Aides to Vice President Harmon met on Monday. The former mayor, Daniel Reuters, "
             "said he would run. Reuters has money to spend.")
@@ -81,3 +88,10 @@ def test_an_outlet_word_is_an_outlet_only_where_it_stands_alone() -> None:
     assert people["Daniel Reuters"] == 2
     assert names("She told Reuters the plan was dead. Time Warner shares rose.",
                  "organizations") == ["Reuters", "Time Warner"]
+
+
+@needs_model
+def test_a_family_name_written_first_joins_the_full_name() -> None:
+    result = extract_suggestions("Premier Wu Tianming met the delegation on Monday. Wu said the "
+                                 "talks had gone well.")
+    assert [(p["name"], len(p["mentions"])) for p in result["people"]] == [("Wu Tianming", 2)]
