@@ -102,3 +102,9 @@ def test_a_rank_written_without_periods_is_a_title(mode: str) -> None:
                                  "Tuesday.", mode=mode)  # type: ignore[arg-type]
     assert [(p["name"], p["role"]) for p in result["people"]] == [
         ("Adam Brenner", "Lieutenant Colonel (specialist)")]
+
+
+def test_an_adverb_and_i_are_no_person(mode: str) -> None:
+    result = extract_suggestions('"Frankly I could not believe what I heard," she said. I was '
+                                 "there too.", mode=mode)  # type: ignore[arg-type]
+    assert result["people"] == []
