@@ -15,7 +15,6 @@ from casefile.extract.types import Candidate
 from tests.extract.conftest import needs_model
 
 
-
 def names(text: str, kind: str) -> list[str]:
     result: dict[str, Any] = extract_suggestions(text)
     return [x["name"] for x in result[kind]]
