@@ -159,6 +159,13 @@ TITLES: dict[str, str] = {
 }
 
 # Honorifics dropped from names without giving a role.
+# Ways one country is written (compared lower case, without dots): one place, not several.
+COUNTRY_VARIANTS: tuple[frozenset[str], ...] = (
+    frozenset({"us", "usa", "united states", "the united states", "united states of america"}),
+    frozenset({"uk", "united kingdom", "the united kingdom", "britain", "great britain"}),
+    frozenset({"uae", "united arab emirates", "the united arab emirates"}),
+)
+
 # Ranks written without their periods ("Lt Col", "Sgt"): the same titles, matched only when
 # capitalised (see casefile.extract.people).
 RANKS_WITHOUT_PERIODS = {"lt", "col", "sgt", "capt", "maj", "gen", "cpl", "det"}

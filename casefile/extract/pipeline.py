@@ -773,6 +773,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         key = c.known.name if c.known else norm_key(c.name)
         if re.fullmatch(r"(?:[a-z]\.)+[a-z]?", key):
             key = key.replace(".", "")  # "U.S." and "US" are one place
+        key = next((min(g) for g in lx.COUNTRY_VARIANTS if key in g), key)  # and "United States"
         by_place.setdefault(key, []).append(c)
     out_places: list[dict[str, Any]] = []
     for group in sorted(by_place.values(), key=lambda g: min(c.start for c in g)):

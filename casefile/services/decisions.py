@@ -431,14 +431,6 @@ def _pending(session: Session, case_id: int, kind: str, name: str,
     return mentions
 
 
-# Ways one country is written; a place suggestion in one group joins an accepted place of it.
-_PLACE_VARIANTS = (
-    {"us", "usa", "united states", "united states of america", "the united states"},
-    {"uk", "united kingdom", "the united kingdom", "britain", "great britain"},
-    {"uae", "united arab emirates", "the united arab emirates"},
-)
-
-
 def _plain(name: str) -> str:
     """A name compared without case, dots or a leading "the" ("U.S." -> "us")."""
     key = name_key(name).replace(".", "")
@@ -461,7 +453,9 @@ def _same_thing(kind: str, a: str, b: str, names: Sequence[str]) -> bool:
     if pa == pb:
         return True
     if kind == "place":
-        return any(pa in g and pb in g for g in _PLACE_VARIANTS)
+        from casefile.extract.lexicon import COUNTRY_VARIANTS
+
+        return any(pa in g and pb in g for g in COUNTRY_VARIANTS)
     short, full = sorted((a, b), key=lambda n: len(_plain(n).split()))
     words = _plain(full).split()
     if len(_plain(short).split()) != 1 or len(words) < 2:

@@ -123,3 +123,10 @@ def test_a_nationality_before_a_name_is_not_part_of_it() -> None:
     short = Candidate("person", text.index("Canadian"), text.index(" Rennick"),
                       "Canadian Thomas", "rule")
     assert _without_nationality(text, [short], [nationality])[0].name == "Canadian Thomas"
+
+
+@needs_model
+def test_one_country_written_three_ways_is_one_place() -> None:
+    result = extract_suggestions("Officials in the United States said the US would act. A U.S. "
+                                 "envoy flew there.")
+    assert [(p["name"], len(p["mentions"])) for p in result["places"]] == [("United States", 3)]
