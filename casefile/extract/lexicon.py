@@ -343,6 +343,7 @@ NOT_NAME_WORDS = {
     "republicans", "democrats", "americans", "sheriff", "sheriffs", "fire", "rescue", "team",
     "company", "inc", "corp", "group", "association", "union", "act", "bill", "law", "amendment",
     "day", "week", "month", "year", "weekend", "night", "morning", "afternoon", "evening",
+    "falls", "springs", "heights", "creek", "canyon",  # place names ("<X> Falls")
 }
 # Street-name endings: "Elm Street" or "Main St." is never a person.
 STREET_WORDS = {"street", "st.", "avenue", "ave.", "road", "rd.", "boulevard", "blvd.", "lane",

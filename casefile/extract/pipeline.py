@@ -703,6 +703,10 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         rule_orgs = _longer_model_orgs(rule_orgs, found, ft)
     weak = [c for c in rule_people if c.notes.get("weak")]
     model_cands = found or []
+    towns = {(c.start, c.end) for c in rule_places if c.notes.get("town")}
+    # "<Town>, <State>": the town is a place, whatever the model reads there
+    model_cands = [c for c in model_cands if not (c.kind == "person" and not c.titled
+                                                  and (c.start, c.end) in towns)]
     groups = [
         strong, title_orgs, rule_orgs,
         _known_candidates(ft, known),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from casefile.extract import extract_suggestions
+from casefile.extract.people import is_bad_name
 from casefile.extract.pipeline import _without_nationality
 from casefile.extract.repairs import split_span
 from casefile.extract.types import Candidate
@@ -130,3 +131,13 @@ def test_one_country_written_three_ways_is_one_place() -> None:
     result = extract_suggestions("Officials in the United States said the US would act. A U.S. "
                                  "envoy flew there.")
     assert [(p["name"], len(p["mentions"])) for p in result["places"]] == [("United States", 3)]
+
+
+
+@needs_model
+def test_a_name_written_as_a_place_is_not_a_person() -> None:
+    result = extract_suggestions("The newly selected five are:  Orrin Labs, Kent, Washington "
+                                 "Halden Robotics, Denver; and Maltby Aerospace.")
+    assert "Kent" not in [p["name"] for p in result["people"]]
+    assert is_bad_name("Cedar Falls") and is_bad_name("Palm Springs")
+    assert not is_bad_name("Dana Morrell")
