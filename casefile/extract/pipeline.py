@@ -377,6 +377,23 @@ def _orgs_that_are_places(clusters: list[OrgCluster], places: list[Candidate],
     return keep
 
 
+_OWNER_BEFORE = re.compile(r"(?:[\w.]'s|s'|\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|[Mm]y|[Yy]our))"
+                           r"[ ]$")
+
+
+def _owned_thing(ft: str, cl: OrgCluster) -> bool:
+    """A name only the model took for an organisation, and every time written as something
+    owned ("<company>'s <X>", "its <X>", "our <X>"): a product, vehicle or project, not an
+    organisation. Acronyms of it ("(<ACR>)") go with it."""
+    if any(c.source != "model" for c in cl.cands):
+        return False
+    named = [c for c in cl.cands if not re.fullmatch(r"[A-Z.]{2,8}", c.name)]
+    if any(c.name.split()[-1].lower() in lx.ORG_LAST_WORDS for c in named):
+        return False  # "<university>'s <X> Center": an organisation of its own
+    return bool(named) and all(_OWNER_BEFORE.search(ft, max(0, c.start - 8), c.start)
+                               for c in named)
+
+
 def _in_quote(ft: str, pos: int) -> bool:
     """True if ``pos`` lies inside a quotation (an odd number of double quotes before it in
     its paragraph)."""
@@ -739,6 +756,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     oclusters = cluster_organizations(orgs)
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
+    oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
                  and not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
     pclusters = [cl for cl in pclusters

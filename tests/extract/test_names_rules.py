@@ -141,3 +141,13 @@ def test_a_name_written_as_a_place_is_not_a_person() -> None:
     assert "Kent" not in [p["name"] for p in result["people"]]
     assert is_bad_name("Cedar Falls") and is_bad_name("Palm Springs")
     assert not is_bad_name("Dana Morrell")
+
+
+@needs_model
+def test_a_thing_an_organisation_owns_is_not_an_organisation() -> None:
+    got = names("NASA picked Orrin Labs' Silver Heron and three other companies. Orrin Labs said "
+                "its Silver Heron lander would fly in 2024.", "organizations")
+    assert "Orrin Labs" in got and "Silver Heron" not in got
+    assert "Marlow International Center" in names(
+        "Analysts at Greyfield University's Marlow International Center said prices would "
+        "rise.", "organizations")
