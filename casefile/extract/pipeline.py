@@ -377,8 +377,8 @@ def _orgs_that_are_places(clusters: list[OrgCluster], places: list[Candidate],
     return keep
 
 
-_OWNER_BEFORE = re.compile(r"(?:[\w.]'s|s'|\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|[Mm]y|[Yy]our))"
-                           r"[ ]$")
+_OWNER_BEFORE = re.compile(
+    r"(?:[\w.]'s|s'|\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|[Mm]y|[Yy]our))[ ]$")
 
 
 def _owned_thing(ft: str, cl: OrgCluster) -> bool:
