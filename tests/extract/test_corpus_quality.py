@@ -35,11 +35,11 @@ HALVES = ("whole", "A", "B")
 # Measured on the development articles (whole, half A, half B); a change may raise these,
 # never lower them. People and organizations are F1; due dates the share of required ones found.
 FLOORS: dict[str, tuple[float, float, float]] = {
-    "casefile_people_f1": (0.94, 0.95, 0.93),
-    "casefile_organizations_f1": (0.84, 0.83, 0.85),
-    "claims_found": (0.83, 0.81, 0.85),
-    "speaker_right": (0.88, 0.86, 0.90),
-    "right_f1": (0.79, 0.76, 0.82),
+    "casefile_people_f1": (0.95, 0.955, 0.94),
+    "casefile_organizations_f1": (0.86, 0.845, 0.87),
+    "claims_found": (0.835, 0.815, 0.855),
+    "speaker_right": (0.89, 0.865, 0.905),
+    "right_f1": (0.795, 0.765, 0.82),
     "due_share": (0.10, 0.0, 0.5),
 }
 RULES_PEOPLE_FLOOR = 0.85  # people F1 without the model, whole and each half (measured 0.86)
