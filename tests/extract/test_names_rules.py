@@ -56,8 +56,8 @@ def test_two_organisations_joined_by_and_are_two() -> None:
     got = names("Analysts at Harwick Securities named KLB and Orrin Bank as the main winners of "
                 "the ruling.", "organizations")
     assert "KLB" in got and "Orrin Bank" in got and "KLB and Orrin Bank" not in got
-    assert names("Officials of the Department of Health and Human Services declined to "
-                 "comment.", "organizations") == ["Department of Health and Human Services"]
+    assert names("Officials of the Department of Parks and Coastal Services declined to "
+                 "comment.", "organizations") == ["Department of Parks and Coastal Services"]
 
 
 @needs_model
@@ -82,14 +82,14 @@ def test_a_two_letter_acronym_joins_the_name_of_exactly_its_initials() -> None:
 
 @needs_model
 def test_an_outlet_word_is_an_outlet_only_where_it_stands_alone() -> None:
-    text = ("Aides to Vice President Harmon met on Monday. The former mayor, Daniel Reuters, "
-            "said he would run. Reuters has money to spend.")
+    text = ("Aides to Vice President Harmon met on Monday. The former mayor, Daniel Politico, "
+            "said he would run. Politico has money to spend.")
     result = extract_suggestions(text)
     assert [o["name"] for o in result["organizations"]] == []
     people = {p["name"]: len(p["mentions"]) for p in result["people"]}
-    assert people["Daniel Reuters"] == 2
-    assert names("She told Reuters the plan was dead. Time Warner shares rose.",
-                 "organizations") == ["Reuters", "Time Warner"]
+    assert people["Daniel Politico"] == 2
+    assert names("She told Politico the plan was dead. Time Harbor shares rose.",
+                 "organizations") == ["Politico", "Time Harbor"]
 
 
 @needs_model
@@ -107,8 +107,8 @@ def test_a_rank_written_without_periods_is_a_title(mode: str) -> None:
 
 
 def test_an_adverb_and_i_are_no_person(mode: str) -> None:
-    result = extract_suggestions('"Frankly I could not believe what I heard," she said. I was '
-                                 "there too.", mode=mode)  # type: ignore[arg-type]
+    result = extract_suggestions('"Honestly I could not believe what I heard," she said. I '
+                                 "was there too.", mode=mode)  # type: ignore[arg-type]
     assert result["people"] == []
 
 
@@ -136,17 +136,17 @@ def test_one_country_written_three_ways_is_one_place() -> None:
 
 @needs_model
 def test_a_name_written_as_a_place_is_not_a_person() -> None:
-    result = extract_suggestions("The newly selected five are:  Orrin Labs, Kent, Washington "
-                                 "Halden Robotics, Denver; and Maltby Aerospace.")
-    assert "Kent" not in [p["name"] for p in result["people"]]
+    result = extract_suggestions("The newly selected five are:  Orrin Labs, Everett, "
+                                 "Washington Halden Robotics, Provo; and Maltby Aerospace.")
+    assert "Everett" not in [p["name"] for p in result["people"]]
     assert is_bad_name("Cedar Falls") and is_bad_name("Palm Springs")
     assert not is_bad_name("Dana Morrell")
 
 
 @needs_model
 def test_a_thing_an_organisation_owns_is_not_an_organisation() -> None:
-    got = names("NASA picked Orrin Labs' Silver Heron and three other companies. Orrin Labs said "
-                "its Silver Heron lander would fly in 2024.", "organizations")
+    got = names("The Orbital Agency picked Orrin Labs' Silver Heron and three other companies. "
+                "Orrin Labs said its Silver Heron lander would fly in 2024.", "organizations")
     assert "Orrin Labs" in got and "Silver Heron" not in got
     assert "Marlow International Center" in names(
         "Analysts at Greyfield University's Marlow International Center said prices would "
