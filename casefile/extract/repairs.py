@@ -101,7 +101,7 @@ def split_entity(ft: str, ent: ModelEntity) -> list[Piece]:
     - cut at a line break;
     - ORG "<person> of <org>" -> PERSON + ORG; "<role words> of <org>" -> ORG;
     - ORG or PERSON "<org> and <person>" / "<org> and <org>" -> both (only when each side is a
-      whole name of its own, so "Customs and Border Protection" stays one, and "<head> of <A>
+      whole name of its own, so "<Word> and <Two Words>" stays one, and "<head> of <A>
       and <B>" stays one unless "and the <org>" or an acronym follows); ORG "<ACRONYM> and
       <org>" / "<org> and <ACRONYM>" -> both;
     - ORG "<A>, <B>, <C>" (a list, no "of/on/for/and" before its first comma) -> each;
