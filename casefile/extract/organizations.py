@@ -325,15 +325,6 @@ def _sentence_start(ft: str, pos: int) -> bool:
                      ft[max(0, pos - 4):pos]) is not None
 
 
-_LEGAL_ENDING = re.compile(r"[ ,]+(?:corp\.?|corporation|inc\.?|incorporated|co\.?|company|"
-                           r"ltd\.?|limited|llc|plc)$")
-
-
-def _legal_base(key: str) -> str:
-    """A company's name key without its legal ending ("<x> corp." -> "<x>")."""
-    return _LEGAL_ENDING.sub("", key)
-
-
 def _initials(name: str) -> str:
     return "".join(w[0] for w in name.split() if w[0].isupper())
 
@@ -507,10 +498,5 @@ def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
     cued = any(c.notes.get("cued") for c in cl.cands)  # "tech firm X": X itself, not "X Arcade"
     if len(inside) == 1 and not cl.agency_key and not cued:
         return inside[0]
-    base = _legal_base(cl.key)
-    same_base = [o for o in others if base != cl.key and _legal_base(o.key) == base
-                 and _legal_base(o.key) != o.key]
-    if len(same_base) == 1:
-        return same_base[0]  # "<X> Corp." and "<X> Corporation"
     close = [o for o in others if not o.agency_key and fuzz.ratio(o.key, cl.key) >= 95]
     return close[0] if len(close) == 1 else None

@@ -173,11 +173,3 @@ def test_a_question_verb_before_a_surname_is_not_a_first_name() -> None:
     result = extract_suggestions("Sen. Ellen Brandt lost the vote last month. Will Brandt "
                                  "continue to face the heat? Her aides say yes.")
     assert [p["name"] for p in result["people"]] == ["Ellen Brandt"]
-
-
-def test_a_company_with_its_legal_ending_written_two_ways_is_one(mode: str) -> None:
-    result = extract_suggestions("Halden Dynamics Corp. won the bid. A spokesman for Halden "
-                                 "Dynamics Corporation said the work starts soon.",
-                                 mode=mode)  # type: ignore[arg-type]
-    got = [o["name"] for o in result["organizations"]]
-    assert len([n for n in got if n.startswith("Halden Dynamics")]) == 1, got
