@@ -127,28 +127,6 @@ def _named_with_article(ft: str, c: Candidate) -> Candidate:
     return c
 
 
-_QUESTION_WORDS = {"Will", "Can", "Could", "Should", "Would", "Did", "Does", "Do", "Is", "Was",
-                   "Has", "Had", "May", "Might", "Must"}
-
-
-def _question_word_cut(ft: str, people: list[Candidate]) -> list[Candidate]:
-    """A question's verb glued to a surname at a sentence's start ("Will <Surname> run
-    again?"): where the rest is the surname of another person of the text, the mention is that
-    surname alone, not a person named "<Verb> <Surname>"."""
-    surnames = {c.name.split()[-1] for c in people if len(c.name.split()) >= 2
-                and c.name.split()[0] not in _QUESTION_WORDS}
-    out = []
-    for c in people:
-        words = c.name.split()
-        if (len(words) == 2 and words[0] in _QUESTION_WORDS and words[1] in surnames
-                and not c.titled and re.search(r"(?:^|[.?!\n][\"'\u201c]?[ ]*)$",
-                                               ft[max(0, c.start - 4):c.start])):
-            cut = c.start + len(words[0]) + 1
-            c = replace(c, start=cut, name=ft[cut:c.end], notes=dict(c.notes))
-        out.append(c)
-    return out
-
-
 def _said_people_the_model_contradicts(people: list[Candidate], model: list[Candidate]
                                        ) -> list[Candidate]:
     """Drop rule people found only through a speech verb ("<X> said") where the model reads an
@@ -780,7 +758,6 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     _attach_known(orgs + places, known)
 
     person_known = [k for k in known if k.kind == "person"]
-    people = _question_word_cut(ft, people)
     pclusters, _unresolved = cluster_people(people, person_known)
     taken = SpanSet((c.start, c.end) for c in kept)
     _surname_mentions(ft, pclusters, taken)

@@ -167,9 +167,3 @@ def test_a_name_written_with_the_is_no_person() -> None:
 def test_the_people_of_a_place_are_no_person() -> None:
     assert is_bad_name("Harborites") and not is_bad_name("Dana Morrell")
 
-
-@needs_model
-def test_a_question_verb_before_a_surname_is_not_a_first_name() -> None:
-    result = extract_suggestions("Sen. Ellen Brandt lost the vote last month. Will Brandt "
-                                 "continue to face the heat? Her aides say yes.")
-    assert [p["name"] for p in result["people"]] == ["Ellen Brandt"]
