@@ -162,8 +162,3 @@ def test_a_name_written_with_the_is_no_person() -> None:
     hale = Candidate("person", text.index("Tom"), text.index(" came"), "Tom Hale", "rule",
                      notes={"weak": "1"})
     assert _named_with_article(text, hale).kind == "person"
-
-
-def test_the_people_of_a_place_are_no_person() -> None:
-    assert is_bad_name("Harborites") and not is_bad_name("Dana Morrell")
-
