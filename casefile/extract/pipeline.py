@@ -116,17 +116,6 @@ def _without_nationality(ft: str, people: list[Candidate], norp: list[tuple[int,
     return out
 
 
-def _named_with_article(ft: str, c: Candidate) -> Candidate:
-    """A weak rule "person" of two or more words written after "the" ("a report in the <X>
-    <Y>"), that the model reads as nothing: people are not written with an article, so it is
-    taken as an organisation (a paper, a firm)."""
-    if len(c.name.split()) >= 2 and re.search(r"(?:^|[^\w'])[Tt]he[ ]$",
-                                              ft[max(0, c.start - 5):c.start]):
-        return Candidate("organization", c.start, c.end, c.name, "rule",
-                         org_kind="organization", notes={"article": "1"})
-    return c
-
-
 def _said_people_the_model_contradicts(people: list[Candidate], model: list[Candidate]
                                        ) -> list[Candidate]:
     """Drop rule people found only through a speech verb ("<X> said") where the model reads an
@@ -742,7 +731,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         [c for c in model_cands if c.kind == "organization"],
         rule_places,
         [c for c in model_cands if c.kind == "place"],
-        [_named_with_article(ft, c) for c in weak] if found is not None else weak,
+        weak,
     ]
     kept = _resolve_overlaps(groups, blocked, ft)
     people = [c for c in kept if c.kind == "person"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from casefile.extract import extract_suggestions
 from casefile.extract.people import is_bad_name
-from casefile.extract.pipeline import _named_with_article, _without_nationality
+from casefile.extract.pipeline import _without_nationality
 from casefile.extract.repairs import split_span
 from casefile.extract.types import Candidate
 from tests.extract.conftest import needs_model
@@ -151,14 +151,3 @@ def test_a_thing_an_organisation_owns_is_not_an_organisation() -> None:
     assert "Marlow International Center" in names(
         "Analysts at Greyfield University's Marlow International Center said prices would "
         "rise.", "organizations")
-
-
-def test_a_name_written_with_the_is_no_person() -> None:
-    text = "According to a report in the Sandhill Crier, Gov. Dana Morrell left. Tom Hale came."
-    paper = Candidate("person", text.index("Sandhill"), text.index(","), "Sandhill Crier", "rule",
-                      notes={"weak": "1"})
-    got = _named_with_article(text, paper)
-    assert (got.kind, got.name) == ("organization", "Sandhill Crier")
-    hale = Candidate("person", text.index("Tom"), text.index(" came"), "Tom Hale", "rule",
-                     notes={"weak": "1"})
-    assert _named_with_article(text, hale).kind == "person"
