@@ -46,18 +46,12 @@ def _overlaps(a: Candidate | tuple[int, int], spans: SpanSet | Iterable[tuple[in
     return any(s < e2 and s2 < e for s2, e2 in spans)
 
 
-def _model_candidates(ft: str, text: str, model: str | None = None,
-                      nationalities: list[tuple[int, int]] | None = None
-                      ) -> list[Candidate] | None:
-    """The model's candidates (None without a model); the spans it reads as nationalities
-    ("NORP") are appended to ``nationalities`` when given."""
+def _model_candidates(ft: str, text: str, model: str | None = None) -> list[Candidate] | None:
     nlp = load_pipeline(model)
     if nlp is None:
         return None
     out: list[Candidate] = []
     for whole in model_entities(nlp, text):
-        if whole.label == "NORP" and nationalities is not None:
-            nationalities.append((whole.start, whole.end))
         for piece in split_entity(ft, whole):
             ent = replace(whole, label=piece.label, start=piece.start, end=piece.end)
             out.extend(_model_candidate(ft, ent))
@@ -99,21 +93,6 @@ def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
         if span:
             return [Candidate("place", span[0], span[1], ft[span[0]:span[1]], "model")]
     return []
-
-
-def _without_nationality(ft: str, people: list[Candidate], norp: list[tuple[int, int]]
-                         ) -> list[Candidate]:
-    """Rule people whose name starts with a word the model reads as a nationality
-    ("<Nationality> <First> <Last>") start after it, when two words are left."""
-    starts = dict(norp)
-    out = []
-    for c in people:
-        end = starts.get(c.start)
-        if end is not None and end < c.end and ft[end:end + 1] == " " \
-                and len(ft[end + 1:c.end].split()) >= 2:
-            c = replace(c, start=end + 1, name=ft[end + 1:c.end], notes=dict(c.notes))
-        out.append(c)
-    return out
 
 
 def _said_people_the_model_contradicts(people: list[Candidate], model: list[Candidate]
@@ -704,9 +683,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     rule_orgs = [piece for c in find_organizations(ft) for piece in split_rule_org(ft, c)]
     rule_people, title_orgs, blocked = find_people(ft)
     rule_places = find_places(ft)
-    norp: list[tuple[int, int]] = []
-    found = _model_candidates(ft, text, model, norp) if mode == "auto" else None
-    rule_people = _without_nationality(ft, rule_people, norp)
+    found = _model_candidates(ft, text, model) if mode == "auto" else None
     used = "spacy" if found is not None else "rules"
 
     strong = [c for c in rule_people if not c.notes.get("weak")]

@@ -10,9 +10,7 @@ from typing import Any
 
 from casefile.extract import extract_suggestions
 from casefile.extract.people import is_bad_name
-from casefile.extract.pipeline import _without_nationality
 from casefile.extract.repairs import split_span
-from casefile.extract.types import Candidate
 from tests.extract.conftest import needs_model
 
 
@@ -110,20 +108,6 @@ def test_an_adverb_and_i_are_no_person(mode: str) -> None:
     result = extract_suggestions('"Honestly I could not believe what I heard," she said. I '
                                  "was there too.", mode=mode)  # type: ignore[arg-type]
     assert result["people"] == []
-
-
-def test_a_nationality_before_a_name_is_not_part_of_it() -> None:
-    text = "Freed were Canadian Thomas Rennick, a teacher."
-    person = Candidate("person", text.index("Canadian"), text.index(","),
-                       "Canadian Thomas Rennick", "rule")
-    nationality = (text.index("Canadian"), text.index(" Thomas"))
-    got = _without_nationality(text, [person], [nationality])
-    assert [text[c.start:c.end] for c in got] == ["Thomas Rennick"]
-    assert [c.name for c in got] == ["Thomas Rennick"]
-    # a first name alone after it is left as it is ("<Nationality> <Surname>" is read whole)
-    short = Candidate("person", text.index("Canadian"), text.index(" Rennick"),
-                      "Canadian Thomas", "rule")
-    assert _without_nationality(text, [short], [nationality])[0].name == "Canadian Thomas"
 
 
 @needs_model
