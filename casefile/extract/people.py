@@ -181,8 +181,6 @@ def is_bad_name(name: str) -> bool:
         return True
     if len(ws) == 1 and low.rstrip(".") in lx.ABBREVIATIONS:
         return True  # "Dr", "Sen", "Gen"
-    if ws[-1] in {"i", "it"} and (ws[0].endswith("ly") or ws[0] in lx.FUNCTION_WORDS):
-        return True  # an adverb and a pronoun at a sentence's start ("Honestly I ...")
     return any(w in lx.TITLES and not w.endswith(".") and i == len(ws) - 1
                for i, w in enumerate(ws))
 

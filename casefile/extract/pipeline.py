@@ -324,9 +324,8 @@ def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: SpanSet) ->
         if len(cl.words) >= 2:
             last.setdefault(_surname_word(cl.words), []).append(cl)
     for cl in clusters:
-        if len(cl.words) < 2 or len(last[_surname_word(cl.words)]) != 1 \
-                or len(_surname_word(cl.words)) < 2:
-            continue  # a one-letter "surname" ("I") is no name of its own
+        if len(cl.words) < 2 or len(last[_surname_word(cl.words)]) != 1:
+            continue
         sample = next((c for c in cl.cands if len(c.name.split()) >= 2), None)
         if sample is None:
             continue

@@ -104,12 +104,6 @@ def test_a_rank_written_without_periods_is_a_title(mode: str) -> None:
         ("Adam Brenner", "Lieutenant Colonel (specialist)")]
 
 
-def test_an_adverb_and_i_are_no_person(mode: str) -> None:
-    result = extract_suggestions('"Honestly I could not believe what I heard," she said. I '
-                                 "was there too.", mode=mode)  # type: ignore[arg-type]
-    assert result["people"] == []
-
-
 @needs_model
 def test_one_country_written_three_ways_is_one_place() -> None:
     result = extract_suggestions("Officials in the United States said the US would act. A U.S. "
