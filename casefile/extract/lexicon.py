@@ -166,12 +166,6 @@ COUNTRY_VARIANTS: tuple[frozenset[str], ...] = (
     frozenset({"uae", "united arab emirates", "the united arab emirates"}),
 )
 
-# Ranks written without their periods ("Lt Col", "Sgt"): the same titles, matched only when
-# capitalised (see casefile.extract.people).
-RANKS_WITHOUT_PERIODS = {"lt", "col", "sgt", "capt", "maj", "gen", "cpl", "det"}
-TITLES.update({k.replace(".", ""): v for k, v in list(TITLES.items())
-               if "." in k and all(w.rstrip(".") in RANKS_WITHOUT_PERIODS for w in k.split())})
-
 HONORIFICS = {"mr.", "mrs.", "ms.", "miss", "mx.", "mr", "mrs", "ms", "sir", "dame"}
 
 # Words that may modify a title ("former Sen.", "acting Police Chief"), kept in the role.

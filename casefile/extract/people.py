@@ -24,7 +24,7 @@ _CAP_ONLY = {"major", "general", "justice", "speaker", "chair", "father", "agent
              "warden", "principal", "chief", "bishop", "inspector", "commissioner", "reverend",
              "captain", "judge", "mayor", "governor", "senator", "representative", "sheriff",
              "deputy", "teacher", "officer", "detective", "professor", "commander",
-             "administrator"} | {t for t in lx.TITLES if t.split()[0] in lx.RANKS_WITHOUT_PERIODS}
+             "administrator"}
 
 
 def _title_alt(keys: list[str]) -> str:
