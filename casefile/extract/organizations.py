@@ -26,7 +26,6 @@ from casefile.extract.lexicon import (
     OUTLET_WORDS,
     PLATFORMS,
     POSTAL_CODES,
-    TITLES,
 )
 from casefile.extract.text import CAPWORD, UPPER, norm_key
 from casefile.extract.types import Candidate
@@ -271,9 +270,8 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
         if c.org_kind in {"organization", None} and _UNION_NAME.search(c.name):
             c.org_kind = "union"
     for m in _OUTLET.finditer(ft):
-        if _outlet_context(ft, m.start(), m.end()):
-            out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
-                                 org_kind="news outlet"))
+        out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
+                             org_kind="news outlet"))
     for m in _ORG_CUE.finditer(ft):
         out.append(_cued(ft, m))
         nxt = _ORG_CUE_NEXT.match(ft, m.end())
@@ -296,33 +294,6 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
             out.append(Candidate("organization", m.start(), m.end(), a, "rule",
                                  org_kind=AGENCY_ACRONYMS.get(a, "organization")))
     return out
-
-
-_NEXT_WORD = re.compile(rf"[ ](?P<w>{CAPWORD})")
-_WORD_BEFORE = re.compile(rf"(?P<w>{CAPWORD})[ ]$")
-
-
-def _outlet_context(ft: str, start: int, end: int) -> bool:
-    """True if the outlet name at ``ft[start:end]`` stands on its own: not the last word of a
-    personal name ("<First> <Outlet>") nor the start of a longer name or title ("<Outlet>
-    President", "<Outlet> Warner"); a title after the outlet ("<Outlet> correspondent") is
-    fine unless the two words make a title together."""
-    before = _WORD_BEFORE.search(ft, max(0, start - 30), start)
-    if before and before.group("w").lower() not in FUNCTION_WORDS and not _sentence_start(
-            ft, before.start()):
-        return False
-    after = _NEXT_WORD.match(ft, end)
-    if after:
-        nxt = after.group("w").lower()
-        joined = f"{ft[start:end]} {after.group('w')}".lower()
-        return nxt in TITLES and joined not in TITLES
-    return True
-
-
-def _sentence_start(ft: str, pos: int) -> bool:
-    """True if ``pos`` starts a line or a sentence."""
-    return re.search(r"(?:^|[.!?:\n][\"'\u201c\u2018]?[ ]*)$",
-                     ft[max(0, pos - 4):pos]) is not None
 
 
 def _initials(name: str) -> str:

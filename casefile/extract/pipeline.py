@@ -258,13 +258,10 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate],
                      if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
     surname_tails |= {tuple(name_words(c.name)) for c in people
                       if c.source == "rule" and (c.titled or c.role or "appositive" in c.notes)}
-    # a model organisation, or an outlet's name, that is the surname of a person of the text
-    moved = [(c.source == "model" or c.org_kind == "news outlet")
-             and tuple(name_words(c.name)) in surname_tails for c in orgs]
+    moved = [c.source == "model" and tuple(name_words(c.name)) in surname_tails for c in orgs]
     people.extend(Candidate("person", c.start, c.end, c.name, "model")
                   for c, m in zip(orgs, moved, strict=True) if m)
     orgs[:] = [c for c, m in zip(orgs, moved, strict=True) if not m]
-    rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
     keep = []
     for c in people:
         if c.titled or c.role or c.source == "known":

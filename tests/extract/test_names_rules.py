@@ -79,18 +79,6 @@ def test_a_two_letter_acronym_joins_the_name_of_exactly_its_initials() -> None:
 
 
 @needs_model
-def test_an_outlet_word_is_an_outlet_only_where_it_stands_alone() -> None:
-    text = ("Aides to Vice President Harmon met on Monday. The former mayor, Daniel Politico, "
-            "said he would run. Politico has money to spend.")
-    result = extract_suggestions(text)
-    assert [o["name"] for o in result["organizations"]] == []
-    people = {p["name"]: len(p["mentions"]) for p in result["people"]}
-    assert people["Daniel Politico"] == 2
-    assert names("She told Politico the plan was dead. Time Harbor shares rose.",
-                 "organizations") == ["Politico", "Time Harbor"]
-
-
-@needs_model
 def test_a_family_name_written_first_joins_the_full_name() -> None:
     result = extract_suggestions("Premier Wu Tianming met the delegation on Monday. Wu said the "
                                  "talks had gone well.")
