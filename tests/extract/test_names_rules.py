@@ -70,15 +70,6 @@ def test_a_list_read_as_one_organisation_is_cut_into_its_names() -> None:
 
 
 @needs_model
-def test_a_two_letter_acronym_joins_the_name_of_exactly_its_initials() -> None:
-    result = extract_suggestions("The Andean Union met officials of the Andean Trade Commission "
-                                 "on Monday. The AU said the talks would go on.")
-    got = {o["name"]: [m["text"] for m in o["mentions"]] for o in result["organizations"]}
-    assert got == {"Andean Union": ["Andean Union", "AU"],
-                   "Andean Trade Commission": ["Andean Trade Commission"]}
-
-
-@needs_model
 def test_a_family_name_written_first_joins_the_full_name() -> None:
     result = extract_suggestions("Premier Wu Tianming met the delegation on Monday. Wu said the "
                                  "talks had gone well.")
