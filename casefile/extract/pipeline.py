@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Literal
@@ -235,24 +234,17 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate],
     """Move person candidates that are really places or parts of organisation names, and model
     organisations that name a person of the text to people."""
     agency_places = {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
-    rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
-    model_org_keys = {norm_key(c.name) for c in orgs if c.source == "model"}
     agency_first = {p.split()[0] for p in agency_places}
-    # a name is a place by a place pattern of its own ("<Town>, <State>", a state), or when the
-    # model reads it a place at least as often as a person and no full name ends in it; a
-    # place read only after "at/from" is not one where the model reads an organisation
-    person_votes = Counter(norm_key(c.name) for c in people if c.source == "model")
-    place_votes = Counter(norm_key(p.name) for p in places if p.source == "model")
-    place_keys = {norm_key(p.name) for p in places if p.source == "rule" and "prep" not in p.notes}
-    place_keys |= {k for k, n in place_votes.items() if n >= person_votes[k]}
-    place_keys |= {norm_key(p.name) for p in places if "prep" in p.notes} - model_org_keys
+    place_keys = {norm_key(p.name) for p in places}
     org_names = {tuple(name_words(c.name)) for c in orgs if not c.agency_key
                  and len(c.name.split()) >= 2}
     # every run of words shorter than a whole organisation name: a person name lies inside one
     org_parts = {n[i:i + k] for n in org_names for k in range(len(n))
                  for i in range(len(n) - k + 1)}
+    rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
+    model_org_keys = {norm_key(c.name) for c in orgs if c.source == "model"}
     cued_people = {norm_key(c.name) for c in people if c.titled or c.role or c.source != "model"
-                   and not c.notes.get("weak") and not c.notes.get("said_only")}
+                   and not c.notes.get("weak")}
     person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
     surname_tails = {tuple(name_words(c.name)[i:]) for c in people
                      if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
@@ -276,12 +268,7 @@ def _reassign_people(people: list[Candidate], orgs: list[Candidate],
             # nothing in the text says person
             orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
             continue
-        if len(words) == 1 and key in model_org_keys and key not in cued_people \
-                and key not in person_multi and key not in place_keys:
-            # a single word the model reads an organisation elsewhere, nothing says person
-            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
-            continue
-        if key in agency_places or (key in place_keys and key not in person_multi) or (
+        if key in agency_places or key in place_keys or (
                 len(words) == 1 and key in agency_first and key not in person_multi):
             places.append(Candidate("place", c.start, c.end, c.name, c.source))
             continue
@@ -340,7 +327,7 @@ def _orgs_that_are_places(clusters: list[OrgCluster], places: list[Candidate],
                           orgs: list[Candidate]) -> list[OrgCluster]:
     """Drop organisations the model made of a place: only model mentions, and the name is a
     place written "<Town>, <State>", a state, or the place part of an agency's name."""
-    strong = {norm_key(p.name) for p in places if p.source == "rule" and "prep" not in p.notes}
+    strong = {norm_key(p.name) for p in places if p.source == "rule"}
     strong |= {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
     keep = []
     for cl in clusters:

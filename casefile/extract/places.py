@@ -50,8 +50,7 @@ def find_places(ft: str) -> list[Candidate]:
     for m in _AFTER_PREP.finditer(ft):
         name = m.group("name")
         if _ok(name):
-            out.append(Candidate("place", m.start("name"), m.end("name"), name, "rule",
-                                 notes={"prep": m.group().split()[0].lower()}))
+            out.append(Candidate("place", m.start("name"), m.end("name"), name, "rule"))
     return out
 
 

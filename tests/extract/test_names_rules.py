@@ -42,14 +42,6 @@ def test_the_company_before_a_title_is_suggested() -> None:
 
 
 @needs_model
-def test_a_company_after_from_is_not_made_a_place() -> None:
-    text = ("The bid came from Zentrix, which hopes to land soon. Priya Nand, president of "
-            "Zentrix, said the lander was ready.")
-    assert names(text, "organizations") == ["Zentrix"]
-    assert names(text, "places") == []
-
-
-@needs_model
 def test_two_organisations_joined_by_and_are_two() -> None:
     got = names("Analysts at Harwick Securities named KLB and Orrin Bank as the main winners of "
                 "the ruling.", "organizations")
