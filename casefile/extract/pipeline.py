@@ -203,26 +203,18 @@ def _longer_model_orgs(rule_orgs: list[Candidate], model: list[Candidate], ft: s
     return out
 
 
-def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]], ft: str
+def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]]
                       ) -> list[Candidate]:
     """Keep candidates in priority order, dropping any that overlaps one already kept (model
-    candidates also may not overlap a title region, but for an organisation written as the
-    title's whole prefix)."""
+    candidates also may not overlap a title region)."""
     kept: list[Candidate] = []
     spans = SpanSet()
     blocked_spans = SpanSet(blocked)
-    ends = dict(blocked)  # a title region's start -> where the name after it starts
-    # "<Company> CEO <name>": a model organisation that is the whole prefix of a title, up to
-    # the title word, is the organisation the title belongs to
-    owners = {(c.start, c.end) for g in groups for c in g
-              if c.source == "model" and c.kind == "organization" and c.start in ends
-              and c.end < ends[c.start] and ft[c.end:c.end + 1] == " "}
     for group in groups:
         for c in sorted(group, key=lambda c: (c.start, -(c.end - c.start))):
             if c.end <= c.start or _overlaps(c, spans):
                 continue
-            if c.source == "model" and _overlaps(c, blocked_spans) and not (
-                    c.kind == "organization" and (c.start, c.end) in owners):
+            if c.source == "model" and _overlaps(c, blocked_spans):
                 continue
             kept.append(c)
             spans.add(c.start, c.end)
@@ -693,7 +685,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         [c for c in model_cands if c.kind == "place"],
         weak,
     ]
-    kept = _resolve_overlaps(groups, blocked, ft)
+    kept = _resolve_overlaps(groups, blocked)
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]

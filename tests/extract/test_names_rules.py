@@ -35,13 +35,6 @@ def test_an_organisation_of_a_place_keeps_the_place() -> None:
 
 
 @needs_model
-def test_the_company_before_a_title_is_suggested() -> None:
-    text = "Lumora Systems CEO Dana Morrell said the deal was done."
-    assert names(text, "organizations") == ["Lumora Systems"]
-    assert names(text, "people") == ["Dana Morrell"]
-
-
-@needs_model
 def test_two_organisations_joined_by_and_are_two() -> None:
     got = names("Analysts at Harwick Securities named KLB and Orrin Bank as the main winners of "
                 "the ruling.", "organizations")
