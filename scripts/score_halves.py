@@ -12,7 +12,7 @@ outlet, so the split is fixed, balanced by article count, and names nothing.
 
 Usage (from the repository root, ../shared beside it)::
 
-    .venv/bin/python scripts/score_halves.py [--articles] [--claims] [--verbose] [--json OUT]
+    .venv/bin/python scripts/score_halves.py [--articles] [--verbose] [--show-split] [--json OUT]
 
 Prints one table: rows whole / half A / half B; columns Casefile people and organizations F1 with
 the raw model's beside them, due dates found/required, claims found, speaker right and right F1.
@@ -89,15 +89,15 @@ def halves(pairs: list[tuple[Path, dict[str, Any]]]) -> dict[str, str]:
     return side
 
 
-def casefile_predict(path: Path, published: str | None) -> dict[str, Any]:
+def casefile_predict(path: Path, published: str | None, mode: str = "auto") -> dict[str, Any]:
     from casefile.extract import extract_suggestions
     from casefile.ingest import ingest_file
 
     _data, ingested = ingest_file(path)
     day = dt.date.fromisoformat(published) if published else (
         dt.date.fromisoformat(ingested.published) if ingested.published else None)
-    result: dict[str, Any] = json.loads(json.dumps(extract_suggestions(ingested.text, day),
-                                                   default=str))
+    found = extract_suggestions(ingested.text, day, mode=mode)  # type: ignore[arg-type]
+    result: dict[str, Any] = json.loads(json.dumps(found, default=str))
     return result
 
 
@@ -120,8 +120,60 @@ def peer_predict(path: Path, _published: str | None) -> dict[str, Any]:
     return result
 
 
+def article_rows(pairs: list[tuple[Path, dict[str, Any]]], mine: dict[str, Any],
+                 peer: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per article: its half, names F1 (Casefile and the raw model), missed and wrong
+    names, due dates found/required and the claims figures, scored by the shared tools."""
+    corpus = _tool("score_corpus")
+    claims = _tool("score_claims")
+    side = halves(pairs)
+    rows = []
+    for path, gold in pairs:
+        row: dict[str, Any] = {"article": f"{path.parent.name}/{path.stem}",
+                               "half": side[str(path)]}
+        for who, preds in (("casefile", mine), ("peer", peer)):
+            for k in KINDS:
+                c = corpus.count(gold.get(k, {}), [x["name"] for x in preds[str(path)].get(k, [])])
+                row[f"{who}_{k}_f1"] = round(corpus.prf(c)[2], 3)
+                if who == "casefile":
+                    row[f"{k}_missed"], row[f"{k}_wrong"] = c["missed"], c["wrong"]
+        pred = mine[str(path)]
+        dues = {f.get("due") for f in pred.get("followups", []) if f.get("due")}
+        want = [f["due"] for f in gold.get("followups", {}).get("required", []) if f.get("due")]
+        row["due"] = [sum(1 for d in want if d in dues), len(want)]
+        if "claims" in gold:
+            c = claims.score_article(path.read_text(encoding="utf-8"), gold["claims"],
+                                     pred.get("claims", []))
+            row["claims"] = {k: c[k] for k in ("gold", "found", "right")}
+            row["right_f1"] = round(claims.figures(c)["right"], 3)
+        rows.append(row)
+    return rows
+
+
+def print_report(table: dict[str, Any], rows: list[dict[str, Any]] | None = None) -> None:
+    """Print the per-article lines (if given), then the whole / half A / half B table."""
+    for r in rows or []:
+        cl = r.get("claims")
+        claims = (f"claims {cl['found']}/{cl['gold']} right {cl['right']} "
+                  f"rightF1 {r['right_f1']:.2f}" if cl else "claims -")
+        print(f"  [{r['half']}] {r['article']}: people {r['casefile_people_f1']:.2f} "
+              f"(raw {r['peer_people_f1']:.2f}) orgs {r['casefile_organizations_f1']:.2f} "
+              f"(raw {r['peer_organizations_f1']:.2f}) due {r['due'][0]}/{r['due'][1]} {claims}")
+    print(f"{'':6} {'n':>3} | {'people':>6} {'peer':>5} | {'orgs':>5} {'peer':>5} | {'due':>5} | "
+          f"{'found':>5} {'spkr':>5} {'rightF1':>7}")
+    for label, r in table.items():
+        print(f"{label:6} {r['articles']:3} | {r['casefile_people_f1']:6.3f} "
+              f"{r['peer_people_f1']:5.3f}"
+              f" | {r['casefile_organizations_f1']:5.3f} {r['peer_organizations_f1']:5.3f}"
+              f" | {r['due'][0]:2}/{r['due'][1]:<2} | {r['claims_found']:5.3f} "
+              f"{r['speaker_right']:5.3f} {r['right_f1']:7.3f}")
+
+
 def score(pairs: list[tuple[Path, dict[str, Any]]], mine: dict[str, Any], peer: dict[str, Any],
-          verbose: bool) -> dict[str, Any]:
+          verbose: bool = False) -> dict[str, Any]:
+    """The whole / "A" / "B" table: per group the article count, Casefile's and the raw
+    model's people and organizations F1, due dates [found, required] and the claims figures
+    (claims_found, speaker_right, right_f1, claims_precision)."""
     corpus = _tool("score_corpus")
     claims = _tool("score_claims")
     side = halves(pairs)
@@ -173,6 +225,7 @@ def score(pairs: list[tuple[Path, dict[str, Any]]], mine: dict[str, Any], peer: 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--verbose", action="store_true", help="per-article claims lines")
+    ap.add_argument("--articles", action="store_true", help="one line per article first")
     ap.add_argument("--json", dest="out", help="write the table as JSON here")
     ap.add_argument("--show-split", action="store_true", help="print which outlet is in which half")
     a = ap.parse_args(argv)
@@ -184,14 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     mine = {str(p): casefile_predict(p, g.get("published")) for p, g in pairs}
     peer = {str(p): peer_predict(p, g.get("published")) for p, g in pairs}
     table = score(pairs, mine, peer, a.verbose)
-    print(f"{'':6} {'n':>3} | {'people':>6} {'peer':>5} | {'orgs':>5} {'peer':>5} | {'due':>5} | "
-          f"{'found':>5} {'spkr':>5} {'rightF1':>7}")
-    for label, r in table.items():
-        print(f"{label:6} {r['articles']:3} | {r['casefile_people_f1']:6.3f} "
-              f"{r['peer_people_f1']:5.3f}"
-              f" | {r['casefile_organizations_f1']:5.3f} {r['peer_organizations_f1']:5.3f}"
-              f" | {r['due'][0]:2}/{r['due'][1]:<2} | {r['claims_found']:5.3f} "
-              f"{r['speaker_right']:5.3f} {r['right_f1']:7.3f}")
+    print_report(table, article_rows(pairs, mine, peer) if a.articles else None)
     if a.out:
         Path(a.out).write_text(json.dumps(table, indent=1))
     return 0

@@ -130,7 +130,9 @@ def cluster_people(cands: Iterable[Candidate], known: Iterable[KnownItem] = ()
             by_role = [cl for cl in target if role in cl.roles()
                        or (cl.known and cl.known.role and cl.known.role.lower() == role)]
             target = by_role if len(by_role) == 1 else target
-        if not target and len(key) > 2:
+        if not target and len(key) >= 2:
+            # a name written surname first ("<Family> <Given>", then "<Family>"), or a first
+            # name alone, joins the one full name it starts
             target = [cl for cl in clusters if len(cl.words) >= 2 and cl.words[0] == key]
             target = target if len(target) == 1 else []
         if len(target) == 1:

@@ -159,6 +159,13 @@ TITLES: dict[str, str] = {
 }
 
 # Honorifics dropped from names without giving a role.
+# Ways one country is written (compared lower case, without dots): one place, not several.
+COUNTRY_VARIANTS: tuple[frozenset[str], ...] = (
+    frozenset({"us", "usa", "united states", "the united states", "united states of america"}),
+    frozenset({"uk", "united kingdom", "the united kingdom", "britain", "great britain"}),
+    frozenset({"uae", "united arab emirates", "the united arab emirates"}),
+)
+
 HONORIFICS = {"mr.", "mrs.", "ms.", "miss", "mx.", "mr", "mrs", "ms", "sir", "dame"}
 
 # Words that may modify a title ("former Sen.", "acting Police Chief"), kept in the role.
@@ -242,6 +249,7 @@ ORG_LAST_WORDS = {w for w in ORG_SUFFIXES if "." not in w} | {
     "enterprises", "solutions", "ventures", "robotics", "house", "ministry", "agency",
     "authority", "institution", "organization", "organisation", "commission", "council",
     "forces", "reports", "review", "magazine", "daily", "weekly", "llp", "plc", "gmbh", "ag",
+    "nations",
 }
 # Words that head an organisation name followed by "of ..." ("Department of Justice").
 ORG_HEADS_OF = {"department", "office", "ministry", "bureau", "board", "court", "university",
@@ -329,6 +337,7 @@ NOT_NAME_WORDS = {
     "republicans", "democrats", "americans", "sheriff", "sheriffs", "fire", "rescue", "team",
     "company", "inc", "corp", "group", "association", "union", "act", "bill", "law", "amendment",
     "day", "week", "month", "year", "weekend", "night", "morning", "afternoon", "evening",
+    "falls", "springs", "heights", "creek", "canyon",  # place names ("<X> Falls")
 }
 # Street-name endings: "Elm Street" or "Main St." is never a person.
 STREET_WORDS = {"street", "st.", "avenue", "ave.", "road", "rd.", "boulevard", "blvd.", "lane",

@@ -179,6 +179,37 @@ def _attach_known(cands: list[Candidate], known: Sequence[KnownItem]) -> None:
                 c.known = k
 
 
+_CONTINUES = re.compile(r"[ ](?:of|on|for|to|in)[ ](?:the[ ])?[A-Z]|-[A-Z]")
+
+
+def _longer_model_orgs(rule_orgs: list[Candidate], model: list[Candidate], ft: str
+                       ) -> list[Candidate]:
+    """Rule organisations the model writes longer: where a model organisation starts inside a
+    rule one and goes on past its end with "of/on/for/to/in <Capitalised>" ("<X> Committee"
+    + " on <Subject>") or a hyphen and a capital ("<X> Institute" + "-<Y> Center"), the
+    model's span replaces the rule's (the rule's pattern stopped at its organisation word,
+    the name goes on). A rule organisation the model does not write longer takes in
+    "of <place>" when the model reads a place right there ("<X> Bank of <City>")."""
+    longer = [c for c in model if c.kind == "organization"]
+    places = [c for c in model if c.kind == "place"]
+    out = []
+    for c in rule_orgs:
+        better = next((m for m in longer if c.start <= m.start < c.end < m.end
+                       and _CONTINUES.match(ft, c.end)), None)
+        if better is None and " of " not in c.name:  # "<X> Bank" + " of <place>"
+            m = re.match(r"[ ]of[ ](?:the[ ])?", ft[c.end:c.end + 9])
+            at = c.end + m.end() if m else -1
+            place = next((p for p in places if p.start == at), None)
+            if place is not None:
+                better = replace(c, end=place.end, name=ft[c.start:place.end])
+        if better is None:
+            out.append(c)
+            continue
+        out.append(replace(c, start=better.start, end=better.end, name=better.name,
+                           notes=dict(c.notes)))
+    return out
+
+
 def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]]
                       ) -> list[Candidate]:
     """Keep candidates in priority order, dropping any that overlaps one already kept (model
@@ -305,6 +336,23 @@ def _orgs_that_are_places(clusters: list[OrgCluster], places: list[Candidate],
             continue
         keep.append(cl)
     return keep
+
+
+_OWNER_BEFORE = re.compile(
+    r"(?:[\w.]'s|s'|\b(?:[Ii]ts|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er|[Mm]y|[Yy]our))[ ]$")
+
+
+def _owned_thing(ft: str, cl: OrgCluster) -> bool:
+    """A name only the model took for an organisation, and every time written as something
+    owned ("<company>'s <X>", "its <X>", "our <X>"): a product, vehicle or project, not an
+    organisation. Acronyms of it ("(<ACR>)") go with it."""
+    if any(c.source != "model" for c in cl.cands):
+        return False
+    named = [c for c in cl.cands if not re.fullmatch(r"[A-Z.]{2,8}", c.name)]
+    if any(c.name.split()[-1].lower() in lx.ORG_LAST_WORDS for c in named):
+        return False  # "<university>'s <X> Center": an organisation of its own
+    return bool(named) and all(_OWNER_BEFORE.search(ft, max(0, c.start - 8), c.start)
+                               for c in named)
 
 
 def _in_quote(ft: str, pos: int) -> bool:
@@ -635,8 +683,13 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
                      if not (c.notes.get("cued") and looks_like_person(c.name.split())
                              and (_overlaps(c, persons) or _person_written_as_org(
                                  ft, c.start, c.end)))]
+        rule_orgs = _longer_model_orgs(rule_orgs, found, ft)
     weak = [c for c in rule_people if c.notes.get("weak")]
     model_cands = found or []
+    towns = {(c.start, c.end) for c in rule_places if c.notes.get("town")}
+    # "<Town>, <State>": the town is a place, whatever the model reads there
+    model_cands = [c for c in model_cands if not (c.kind == "person" and not c.titled
+                                                  and (c.start, c.end) in towns)]
     groups = [
         strong, title_orgs, rule_orgs,
         _known_candidates(ft, known),
@@ -669,6 +722,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     oclusters = cluster_organizations(orgs)
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
+    oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
                  and not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
     pclusters = [cl for cl in pclusters
@@ -707,6 +761,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         key = c.known.name if c.known else norm_key(c.name)
         if re.fullmatch(r"(?:[a-z]\.)+[a-z]?", key):
             key = key.replace(".", "")  # "U.S." and "US" are one place
+        key = next((min(g) for g in lx.COUNTRY_VARIANTS if key in g), key)  # and "United States"
         by_place.setdefault(key, []).append(c)
     out_places: list[dict[str, Any]] = []
     for group in sorted(by_place.values(), key=lambda g: min(c.start for c in g)):

