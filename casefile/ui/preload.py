@@ -38,6 +38,8 @@ MODULES = (
     "casefile.services.published",
     "casefile.services.questions",
     "casefile.services.quick_open",
+    "casefile.services.reading",
+    "casefile.services.duplicates",
     "casefile.services.rejections",
     "casefile.services.relationship_actions",
     "casefile.services.search",

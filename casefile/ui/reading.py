@@ -157,5 +157,9 @@ class ReadingController(QObject):
             lambda s: (reading.new_since(s, case_id, when), reading.reading_summary(s, case_id)))
         self.window.settings.setValue(key, utcnow().isoformat())
         if summary.total:
-            lead = f"{new} new since you last opened this case · " if new else ""
-            self.window.notify(lead + summary.as_text(), 10000)
+            said = f"{new} new since you last opened this case · " if new else ""
+            said += summary.as_text()
+            earlier = self.window.statusBar().currentMessage()  # e.g. overdue follow-ups first
+            if earlier and earlier != said:
+                said = f"{earlier} · {said}"
+            self.window.notify(said, 20000)

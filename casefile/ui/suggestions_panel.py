@@ -114,7 +114,7 @@ MENTIONS_COLUMN = 1
 DETAILS_COLUMN = 2
 #: The Details column's share of the list's width, and its least width (pixels): it widens
 #: with the dock and keeps room for a role or "said by …" in a narrow one (a 1024-pixel screen).
-DETAILS_SHARE = 0.34
+DETAILS_SHARE = 0.28
 DETAILS_MIN_WIDTH = 90
 #: Lines of text the preview under the list has room for (more scroll inside it): a fixed
 #: height, so the rows never move under the pointer when another row's preview is longer.
@@ -190,9 +190,8 @@ def fit_claim_label(speaker: str, sentence: str, metrics: QFontMetrics, width: i
 
 
 class ClaimRowDelegate(QStyledItemDelegate):
-    """Draws a claim row (its first column spans the list, see
-    :meth:`SuggestionsPanel._span_claim_rows`) as "SPEAKER: sentence" with only the sentence
-    cut to the row's width, a decided row with its mark first ("✓", "✗")."""
+    """Draws a claim row's first column as "SPEAKER: sentence" with only the sentence cut to
+    the column's width, a decided row with its mark first ("✓", "✗")."""
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: _Index) -> None:
         super().initStyleOption(option, index)
@@ -867,11 +866,11 @@ class SuggestionsPanel(QWidget):
         header.setSectionResizeMode(MENTIONS_COLUMN, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(DETAILS_COLUMN, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(DETAILS_COLUMN, DETAILS_MIN_WIDTH)
-        # a claim row spans the list, its speaker whole and its sentence cut (the "#" of a
-        # sentence is 1, and who said it and via whom are in the preview below)
+        # a claim row reads "SPEAKER: sentence", the speaker whole and the sentence cut (who
+        # said it and via whom are in the preview below). Rows are not spanned across columns:
+        # each span re-lays the tree out, and every re-layout hands the view the next rows of
+        # each open group, so a long list would be read whole
         self.tree.setItemDelegate(ClaimRowDelegate(self.tree))
-        self.model.rowsInserted.connect(self._span_claim_rows)
-        self.model.modelReset.connect(self._span_claim_rows)
         self.tree.viewport().installEventFilter(self)
         self.tree.setIndentation(12)
         self.tree.setColumnHidden(CONTEXT_COLUMN, True)
@@ -965,19 +964,6 @@ class SuggestionsPanel(QWidget):
         width = self.tree.viewport().width()
         self.tree.header().resizeSection(
             DETAILS_COLUMN, max(DETAILS_MIN_WIDTH, int(width * DETAILS_SHARE)))
-
-    def _span_claim_rows(self, parent: QModelIndex | None = None, first: int = 0,
-                         last: int = -1) -> None:
-        """Claim rows (the ``first``..``last`` rows handed to the view under ``parent``, or
-        all of them) span the list's columns; see :class:`ClaimRowDelegate`."""
-        group = self.model.group_index("claim")
-        if not group.isValid() or (parent is not None and parent.isValid()
-                                   and parent.row() != group.row()):
-            return
-        if parent is None or not parent.isValid():
-            first, last = 0, self.model.rowCount(group) - 1
-        for row in range(first, last + 1):
-            self.tree.setFirstColumnSpanned(row, group, True)
 
     def _action(self, text: str, keys: Sequence[str], slot: Callable[[], Any]) -> QAction:
         action = QAction(text, self)

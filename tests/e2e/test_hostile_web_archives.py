@@ -13,9 +13,10 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from tests.e2e.cli_helpers import casefile, command
+from tests.e2e.cli_helpers import casefile
+from tests.e2e.hostile_files import run_measured
 from tests.e2e.test_hostile_containers import PEAK, _one_line_refusal, _rows
-from tests.e2e.zip_bombs import GiB, MiB, run_measured
+from tests.e2e.zip_bombs import GiB, MiB
 from tests.ingest.test_ingest_webarchive import PAGE, URL
 
 CASE = "Harbor audit"
@@ -61,8 +62,7 @@ def test_a_warc_that_expands_to_a_gigabyte_is_refused_within_bounded_memory(ws, 
     bomb.write_bytes(_gzip_of_zeros(head, size, b"\r\n\r\n") + _page_record(gzip=True))
     assert bomb.stat().st_size < 3 * MiB
     before = _rows(ws)
-    argv, env = command(ws, "import", str(bomb), "--case", CASE, "--no-suggest")
-    run_ = run_measured(argv, env=env, timeout=300)
+    run_ = run_measured(ws, "import", str(bomb), "--case", CASE, "--no-suggest", timeout=300)
     _one_line_refusal(run_, "site.warc.gz was not imported", "512 MB", "(a zip bomb?)")
     assert run_.peak < PEAK, f"peak {run_.peak / MiB:.0f} MiB"
     assert _rows(ws) == before
@@ -82,8 +82,7 @@ def test_a_page_whose_http_body_is_a_gzip_bomb_is_refused_within_bounded_memory(
     bomb = tmp_path / "page.warc"
     bomb.write_bytes(record)
     before = _rows(ws)
-    argv, env = command(ws, "import", str(bomb), "--case", CASE, "--no-suggest")
-    run_ = run_measured(argv, env=env, timeout=300)
+    run_ = run_measured(ws, "import", str(bomb), "--case", CASE, "--no-suggest", timeout=300)
     _one_line_refusal(run_, "page.warc was not imported", "over the 32 MB allowed for one page")
     assert run_.peak < PEAK, f"peak {run_.peak / MiB:.0f} MiB"
     assert _rows(ws) == before

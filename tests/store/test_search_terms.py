@@ -17,6 +17,7 @@ from casefile.services.documents import store_document
 from casefile.store import search
 from casefile.store.search import index, running
 from casefile.store.workspace import Workspace, open_workspace
+from tests.store.old_rows import old_document
 
 
 def _add(ws, case_id: int, bodies: list[str]) -> list[int]:
@@ -130,7 +131,7 @@ def test_revision_0005_fills_terms_of_a_workspace_indexed_before_it(pg_database:
     from alembic import command
     from sqlalchemy.orm import Session
 
-    from casefile.store import Blob, Case, Document
+    from casefile.store import Blob, Case
     from casefile.store.workspace import alembic_config, make_engine
 
     engine = make_engine(pg_database)
@@ -143,18 +144,15 @@ def test_revision_0005_fills_terms_of_a_workspace_indexed_before_it(pg_database:
         case = Case(title="Old case")
         s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
         s.flush()
-        docs = [Document(case_id=case.id, title=f"Memo {n}", doc_kind="article",
-                         status="obtained", text=text_, mime_type="text/plain",
-                         sha256="0" * 64)
-                for n, text_ in enumerate([body, "Police met the harbor master."])]
-        s.add_all(docs)
-        s.flush()
-        for d in docs:  # the index rows 0004 wrote: no terms column yet
+        texts = [body, "Police met the harbor master."]
+        ids = [old_document(s, case.id, f"Memo {n}", text_) for n, text_ in enumerate(texts)]
+        for n, (doc_id, text_) in enumerate(zip(ids, texts, strict=True)):
+            # the index rows 0004 wrote: no terms column yet
             s.execute(text("INSERT INTO search_pg (item_id, case_id, title, body, tsv) "
                            "VALUES (:i, :c, :t, '', CAST(:v AS tsvector))"),
-                      {"i": d.id, "c": case.id, "t": d.title,
-                       "v": search.tsvector_literal(d.title, d.text)})
-        memo, other = (d.id for d in docs)
+                      {"i": doc_id, "c": case.id, "t": f"Memo {n}",
+                       "v": search.tsvector_literal(f"Memo {n}", text_)})
+        memo, other = ids
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
