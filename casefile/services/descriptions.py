@@ -303,7 +303,7 @@ def cuts(text: str, d: Describer) -> list[Cut]:
     for m in anchor_matches(text, d):
         start, end = m.span()
         found: list[str] = []
-        block = _signature_block(text, start, end)
+        block = signature_block(text, start, end)
         if block is not None:
             out.append(block)
         # before the name: an appositive ("the school resource officer, X,") or a role
@@ -358,7 +358,7 @@ SIGNATURE_LINE_CHARS = 80
 _SIGN_OFF = re.compile(r"^[\s>]*(?:--+|\u2014|\u2013|[A-Z][\w ]{0,20},)?\s*$")
 
 
-def _signature_block(text: str, start: int, end: int) -> Cut | None:
+def signature_block(text: str, start: int, end: int) -> Cut | None:
     """The lines of a signature block under the name at ``text[start:end]`` (title,
     organization, phone, address), as a Cut, or None when the name does not stand alone on
     its line or no short lines follow it."""

@@ -72,6 +72,7 @@ from casefile.services.descriptions import (
     derive,
     describer,
     role_heads,
+    signature_block,
     strip_descriptions,
 )
 from casefile.store import Document, Item, Organization, Person, Place
@@ -387,12 +388,12 @@ def theirs_alone(items: Sequence[Item], people: Iterable[Person],
     points to it (as a parent, whom to ask, who said it, what it came through); and none of
     its own evidence (``evidenced``: item id -> spans, or just the ids of items with evidence)
     is outside a sentence that names one of ``people`` (a mention inside "X, a clerk at the
-    Harbor Commission, said" is theirs; "The Harbor Commission voted" is not)."""
+    Harbor Commission, said" is theirs; "The Harbor Commission voted" is not). An
+    organization whose evidence is all in the lines of their signature block (under a line
+    holding only their name) is theirs alone too, affiliation or not."""
     people = list(people)
     secret = {p.id for p in people}
     candidates = {p.affiliation_id for p in people if p.affiliation_id is not None}
-    if not candidates:
-        return set()
     spans: dict[int, Sequence[tuple[int | None, int | None, int | None]]] = {}
     if isinstance(evidenced, Mapping):
         spans = dict(evidenced)
@@ -402,8 +403,27 @@ def theirs_alone(items: Sequence[Item], people: Iterable[Person],
     named = re.compile("|".join(rf"(?<!\w){_loose(n)}(?!\w)" for n in names), re.IGNORECASE) \
         if names else None
     texts = {i.id: i.text for i in items if isinstance(i, Document)}
+    blocks: dict[int, list[tuple[int, int]]] = {}  # document id -> their signature blocks
+    if named is not None:
+        for doc_id, text in texts.items():
+            for m in named.finditer(text or ""):
+                cut = signature_block(text, m.start(), m.end())
+                if cut is not None:
+                    blocks.setdefault(doc_id, []).append((cut.start, cut.end))
+
+    def in_signature(doc_id: int | None, start: int | None, end: int | None) -> bool:
+        return doc_id is not None and start is not None and end is not None and any(
+            a <= start and end <= b for a, b in blocks.get(doc_id, ()))
+
+    # an organization named only in the lines of their signature block is theirs too
+    candidates |= {i.id for i in items if isinstance(i, Organization) and spans.get(i.id)
+                   and all(in_signature(*span) for span in spans[i.id])}
+    if not candidates:
+        return set()
 
     def about_them(doc_id: int | None, start: int | None, end: int | None) -> bool:
+        if in_signature(doc_id, start, end):
+            return True
         text = texts.get(doc_id) if doc_id is not None else None
         if not text or start is None or end is None or named is None:
             return False

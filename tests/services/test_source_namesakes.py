@@ -78,3 +78,21 @@ def test_a_csv_export_keeps_the_namesake_and_passes_its_self_check(tmp_path) -> 
         names = [row[1] for row in csv.reader(fh)][1:]
     assert "Linda Ibarra" in names and "Source A" in names
     assert not any("José" in n or n == "Ibarra" for n in names)
+
+
+def test_an_organization_named_only_in_the_signature_block_goes_with_her() -> None:
+    from casefile.store import Organization
+
+    office = Organization(id=5, case_id=1, kind="organization",
+                          title="Environmental Permits Office", aliases=[], confidential=False)
+    board = Organization(id=6, case_id=1, kind="organization", title="Harbor Board",
+                         aliases=[], confidential=False)
+    start = MEMO.index("Environmental Permits Office")
+    voted = MEMO.index("Work email")  # a line about no one: the board's evidence
+    evidenced = {5: [(4, start, start + len("Environmental Permits Office"))],
+                 6: [(4, voted, voted + 4)]}
+    shown = disclosure_for([*_items(), office, board], "legal", evidenced=evidenced)
+    assert not shown.shows(5) and shown.shows(6)
+    out = shown.substitute("The Environmental Permits Office stamped it.") or ""
+    assert "Environmental Permits Office" not in out
+    assert find_in_places([("x", "Environmental Permits Office")], shown.protected)
