@@ -17,8 +17,6 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy.exc import DBAPIError
-
 from casefile import __version__
 from casefile.errors import CasefileError, ValidationError
 from casefile.export.profiles import PROFILE_HELP, PROFILE_NAMES
@@ -28,6 +26,8 @@ from casefile.export.profiles import PROFILE_HELP, PROFILE_NAMES
 READING_STATES = ("unread", "read", "relevant", "irrelevant")
 
 if TYPE_CHECKING:
+    from sqlalchemy.exc import DBAPIError
+
     from casefile.store.workspace import Workspace
 
 
@@ -1330,9 +1330,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CasefileError as exc:
         print(f"casefile: {exc}", file=sys.stderr)
         return 1
-    except DBAPIError as exc:
-        print(f"casefile: {_database_failure(exc)}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("casefile: interrupted", file=sys.stderr)
         return 130
@@ -1341,6 +1338,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())  # so the exit's flush cannot fail again
         return 0
     except Exception as exc:  # a bug: still one line, the traceback only on request
+        failed = sys.modules.get("sqlalchemy.exc")  # not imported for --version or --help
+        if failed is not None and isinstance(exc, failed.DBAPIError):
+            print(f"casefile: {_database_failure(exc)}", file=sys.stderr)
+            return 1
         if os.environ.get("CASEFILE_DEBUG"):
             traceback.print_exc()
         print(f"casefile: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -148,3 +148,10 @@ def test_the_cli_lists_and_marks(ws, tmp_path):
     listed = json.loads(run("documents", "--case", "Levee", "--state", "unread", "--json"))
     assert [d["id"] for d in listed] == [ids[1]]
     assert "2 of 3 documents reviewed (2 relevant" in run("documents", "--case", "Levee")
+
+
+def test_the_command_line_offers_the_stored_states() -> None:
+    from casefile import cli
+    from casefile.store.items import READING_STATES
+
+    assert cli.READING_STATES == READING_STATES
