@@ -31,6 +31,13 @@ if TYPE_CHECKING:
     from casefile.store.workspace import Workspace
 
 
+def _reading_state(text: str) -> str:
+    """A reading state as typed: "not relevant" and "not-relevant" are "irrelevant", the
+    word the Documents section shows for it."""
+    word = " ".join(text.casefold().replace("-", " ").split())
+    return "irrelevant" if word == "not relevant" else word
+
+
 def _print_json(value: Any) -> None:
     json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
@@ -193,7 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     mk = sub.add_parser("mark", help="set documents' reading state: unread, read, relevant or "
                                      "irrelevant")
-    mk.add_argument("state", choices=READING_STATES)
+    mk.add_argument("state", type=_reading_state, choices=READING_STATES,
+                    help="unread, read, relevant or irrelevant (also: not-relevant)")
     mk.add_argument("ids", nargs="+", type=int, metavar="DOC_ID",
                     help="document ids from `casefile documents`")
 

@@ -148,6 +148,8 @@ def test_the_cli_lists_and_marks(ws, tmp_path):
     listed = json.loads(run("documents", "--case", "Levee", "--state", "unread", "--json"))
     assert [d["id"] for d in listed] == [ids[1]]
     assert "2 of 3 documents reviewed (2 relevant" in run("documents", "--case", "Levee")
+    # the word the listing shows is accepted too
+    assert run("mark", "not relevant", str(ids[1])).strip() == "Marked “Memo 1” not relevant."
 
 
 def test_the_command_line_offers_the_stored_states() -> None:
