@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections.abc import Iterator
 from contextlib import suppress
 from copy import copy
 from functools import cache
@@ -276,21 +277,9 @@ def page_dates(markup: str) -> list[tuple[str, str]]:
         if day:
             out.append((day, f"the page's metadata ({key})"))
             break
-    for script in root.iter("script"):
-        if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
-            continue
-        try:
-            data = json.loads(script.text)
-        except ValueError:
-            continue
-        stack = data if isinstance(data, list) else [data]
-        found = None
-        while stack and found is None:
-            item = stack.pop(0)
-            if isinstance(item, dict):
-                if isinstance(item.get("datePublished"), str):
-                    found = _iso_day(item["datePublished"])
-                stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
+    for item in _json_ld_objects(root):
+        found = _iso_day(item["datePublished"]) if isinstance(
+            item.get("datePublished"), str) else None
         if found:
             out.append((found, "the page's structured data (datePublished)"))
             break
@@ -367,9 +356,9 @@ def _banners(root: Any) -> set[str]:
     return out
 
 
-def _json_ld_headline(root: Any) -> str:
-    """The ``headline`` of the page's JSON-LD article object (NewsArticle, Article, ...), or
-    ""."""
+def _json_ld_objects(root: Any) -> Iterator[dict[str, Any]]:
+    """Every object of the page's JSON-LD scripts, in order (a script's top-level list and
+    ``@graph`` members included); scripts that do not parse are skipped."""
     for script in root.iter("script"):
         if (script.get("type") or "").lower() != "application/ld+json" or not script.text:
             continue
@@ -380,14 +369,20 @@ def _json_ld_headline(root: Any) -> str:
         stack = data if isinstance(data, list) else [data]
         while stack:
             item = stack.pop(0)
-            if not isinstance(item, dict):
-                continue
-            kind = item.get("@type")
-            kinds = kind if isinstance(kind, list) else [kind]
-            if (any(isinstance(k, str) and k.endswith("Article") for k in kinds)
-                    and isinstance(item.get("headline"), str) and item["headline"].strip()):
-                return " ".join(item["headline"].split())
-            stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
+            if isinstance(item, dict):
+                yield item
+                stack.extend(v for v in item.get("@graph", []) if isinstance(v, dict))
+
+
+def _json_ld_headline(root: Any) -> str:
+    """The ``headline`` of the page's JSON-LD article object (NewsArticle, Article, ...), or
+    ""."""
+    for item in _json_ld_objects(root):
+        kind = item.get("@type")
+        kinds = kind if isinstance(kind, list) else [kind]
+        if (any(isinstance(k, str) and k.endswith("Article") for k in kinds)
+                and isinstance(item.get("headline"), str) and item["headline"].strip()):
+            return " ".join(item["headline"].split())
     return ""
 
 
