@@ -18,7 +18,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "casefile"
 # -- the layers (ARCHITECTURE.md, "Layers"): one test per forbidden arrow --------------------
 
 #: The layers of casefile, by the first part of a module's name under ``casefile`` (``cli``
-#: is cli.py, every cli_*.py and ``__main__``, which starts it). Modules outside them
+#: is the cli package and ``__main__``, which starts it). Modules outside them
 #: (errors, filenames, quoting, workers, offline) are shared by all and count as core.
 LAYERS = ("ui", "cli", "services", "ingest", "extract", "export", "store")
 CORE = frozenset({"services", "ingest", "extract", "export", "store", "shared"})
@@ -36,7 +36,7 @@ def layer_of(module: str) -> str | None:
     if len(parts) == 1:
         return "shared"
     head = parts[1]
-    if head in ("cli", "__main__") or head.startswith("cli_"):
+    if head in ("cli", "__main__"):
         return "cli"
     return head if head in LAYERS else "shared"
 
@@ -149,7 +149,7 @@ def crossings(sources: dict[str, tuple[str, bool]], arrow: Arrow) -> list[str]:
 PLANTED = {
     "ui -> ingest": ("ui/viewer.py", "def f():\n    from casefile.ingest.pdf import X\n"),
     "ui -> extract": ("ui/items.py", "from ..extract import model\n"),
-    "ui -> cli": ("ui/app.py", "from casefile.cli_tables import x\n"),
+    "ui -> cli": ("ui/app.py", "from casefile.cli.tables import x\n"),
     "extract -> store": ("extract/people.py", "import casefile.store.items\n"),
     "ingest -> store": ("ingest/pdf.py",
                         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
@@ -160,8 +160,8 @@ PLANTED = {
                            "        from casefile.services.sheets import Table\n"),
     "core -> Qt": ("errors.py", "from PySide6.QtCore import Qt\n"),
     "core -> cli": ("services/items.py", "from casefile.cli import main\n"),
-    "cli -> ingest, extract": ("cli.py", "def cmd():\n    from casefile.extract import model\n"),
-    "cli -> ui, Qt at import time": ("cli_trash.py", "from casefile.ui.app import run_app\n"),
+    "cli -> ingest, extract": ("cli/importing.py", "def cmd():\n    from casefile.extract import model\n"),
+    "cli -> ui, Qt at import time": ("cli/trash.py", "from casefile.ui.app import run_app\n"),
     "store -> ingest, extract, export": ("store/__init__.py", "from .. import export\n"),
     "ingest -> extract, services, export": ("ingest/text.py",
                                             "from casefile.extract import people\n"),
@@ -237,7 +237,7 @@ def test_import_reader_resolves_every_form() -> None:
         ("casefile.ingest.pdf.X", 3, False), ("casefile.ui.app", 5, True)]
     assert imports_of("from .workspace import W\n", "casefile.store", package=True)[0] == \
         Imported("casefile.store.workspace", 1, False)
-    assert [layer_of(m) for m in ("casefile.cli_trash", "casefile.cli", "casefile.errors",
+    assert [layer_of(m) for m in ("casefile.cli.trash", "casefile.cli", "casefile.errors",
                                   "casefile.ui.app", "shiboken6", "sqlalchemy")] == [
         "cli", "cli", "shared", "ui", "qt", None]
 

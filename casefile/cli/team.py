@@ -1,5 +1,4 @@
-"""``casefile team add|remove|list``: the members of a case on a team workspace (the parser of
-the ``casefile`` command lives in :mod:`casefile.cli`; this module adds ``team``).
+"""``casefile team add|remove|list``: the members of a case on a team workspace.
 
 Each runs one service function of :mod:`casefile.services.team` in one transaction; on a
 SQLite workspace (single-user) each is refused in one line.
@@ -9,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 from typing import Any
+
+from casefile.cli.common import open_workspace, print_json
 
 ROLE_HELP = ("reader (sees the case), editor (also changes it) or owner (also deletes it and "
              "manages its members)")
@@ -44,17 +45,16 @@ def _member_json(m: Any) -> dict[str, Any]:
 
 def cmd_team(args: argparse.Namespace) -> int:
     """``team add``, ``team remove``, ``team list``."""
-    from casefile.cli import _open, _print_json
     from casefile.services import cases, team
 
-    ws = _open(args)
+    ws = open_workspace(args)
     try:
         if args.team_command == "list":
             with ws.transaction(write=False) as s:
                 case_id = cases.find_case(s, args.case).id if args.case else None
                 members = team.list_members(s, case_id)
             if args.json:
-                _print_json([_member_json(m) for m in members])
+                print_json([_member_json(m) for m in members])
                 return 0
             for m in members:
                 print(f"{m.case_title}  {m.user:<20} {m.role:<7} added "
@@ -70,7 +70,7 @@ def cmd_team(args: argparse.Namespace) -> int:
             else:
                 ch = team.remove_member(s, case_id, args.user)
         if args.json:
-            _print_json({**_member_json(ch.value), "message": ch.message})
+            print_json({**_member_json(ch.value), "message": ch.message})
         else:
             print(ch.message)
         return 0

@@ -1,13 +1,14 @@
 """``casefile export csv|xlsx|ftm``, ``casefile import-table`` and ``casefile import ftm``: a
 case's sections as spreadsheets or its items as FollowTheMoney entities, and people or
-organizations from a spreadsheet or entities from a FollowTheMoney file (the ``casefile``
-command's parser lives in :mod:`casefile.cli`; this module adds these subcommands to it)."""
+organizations from a spreadsheet or entities from a FollowTheMoney file."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 from typing import Any
+
+from casefile.cli.common import open_workspace
 
 
 def add_export_parser(sub: Any) -> None:
@@ -31,14 +32,13 @@ def add_export_parser(sub: Any) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from casefile.cli import _open
     from casefile.errors import ValidationError
     from casefile.services import cases, sheets
 
     out = Path(args.output)
     if args.format == "xlsx" and out.suffix.lower() != ".xlsx":
         raise ValidationError(f"{out}: give a file name ending in .xlsx")
-    ws = _open(args)
+    ws = open_workspace(args)
     with ws.transaction(write=False) as s:
         case_id = cases.find_case(s, args.case).id
         if args.format == "ftm":
@@ -75,7 +75,6 @@ def add_import_table_parser(sub: Any) -> None:
 
 
 def cmd_import_table(args: argparse.Namespace) -> int:
-    from casefile.cli import _open
     from casefile.errors import ValidationError
     from casefile.services import cases, table_import
 
@@ -95,7 +94,7 @@ def cmd_import_table(args: argparse.Namespace) -> int:
             print("  " + "; ".join(f"{k}={v}" for k, v in record.items()))
         print(f"{len(records)} records; nothing stored (--dry-run)")
         return 0
-    ws = _open(args)
+    ws = open_workspace(args)
     with ws.transaction() as s:
         case_id = cases.find_case(s, args.case).id
         result = table_import.import_records(s, case_id, args.kind, records)
@@ -109,7 +108,6 @@ def cmd_import_ftm(args: argparse.Namespace, files: list[str]) -> int:
     import json
     import sys
 
-    from casefile.cli import _open
     from casefile.errors import ValidationError
     from casefile.services import cases, ftm_import
 
@@ -122,7 +120,7 @@ def cmd_import_ftm(args: argparse.Namespace, files: list[str]) -> int:
         raise ValidationError(f"{given[0]} is for documents, not a FollowTheMoney import")
     path = Path(files[0])
     entities = ftm_import.read_ftm(path)
-    ws = _open(args)
+    ws = open_workspace(args)
     with ws.transaction() as s:
         case_id = cases.find_case(s, args.case).id
         result = ftm_import.import_entities(s, case_id, entities, source=path.name)

@@ -1,5 +1,4 @@
-"""``casefile archive export|import``: a case in one file, to hand on or move (the parser of
-the ``casefile`` command lives in :mod:`casefile.cli`; this module adds the subcommand).
+"""``casefile archive export|import``: a case in one file, to hand on or move.
 
 A sealed archive's passphrase comes from ``$CASEFILE_ARCHIVE_PASSPHRASE`` (for scripts) or a
 prompt on the terminal (twice when sealing); it is never written anywhere."""
@@ -13,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from casefile.cli.common import open_workspace, print_json
 from casefile.errors import ValidationError
 
 PASSPHRASE_ENV = "CASEFILE_ARCHIVE_PASSPHRASE"
@@ -54,7 +54,6 @@ def _passphrase(confirm: bool) -> str:
 
 
 def cmd_archive(args: argparse.Namespace) -> int:
-    from casefile.cli import _open, _print_json
     from casefile.export.archive_file import is_sealed
     from casefile.services import archive, cases
 
@@ -71,7 +70,7 @@ def cmd_archive(args: argparse.Namespace) -> int:
                     "who gets the file; add --seal to seal it with a passphrase, or --unsealed "
                     "to write it readable anyway; nothing was written")
         passphrase = _passphrase(confirm=True) if args.seal else None
-        ws = _open(args)
+        ws = open_workspace(args)
         with ws.transaction(write=False) as s:
             case_id = cases.find_case(s, args.case).id
             archive.export_archive(s, case_id, out, passphrase=passphrase,
@@ -86,11 +85,11 @@ def cmd_archive(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise ValidationError(f"cannot read {path}: {exc.strerror or exc}") from exc
     passphrase = _passphrase(confirm=False) if sealed else None
-    ws = _open(args)
+    ws = open_workspace(args)
     with ws.transaction() as s:
         done = archive.import_archive(s, path, passphrase=passphrase)
     if args.json:
-        _print_json({"case_id": done.case_id, "title": done.title, "rows": done.rows,
+        print_json({"case_id": done.case_id, "title": done.title, "rows": done.rows,
                      "shared_blobs": done.shared_blobs})
     else:
         print(done.summary())

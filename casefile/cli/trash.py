@@ -1,9 +1,8 @@
-"""``casefile case rename|edit|delete`` and ``casefile trash list|restore|empty`` (the parser of
-the ``casefile`` command lives in :mod:`casefile.cli`; this module adds these actions).
+"""``casefile trash list | restore | empty``: deleted cases and items.
 
-Each runs the same service function as the window (:mod:`casefile.services.case_actions`,
-:mod:`casefile.services.trash`) in one transaction. ``case delete`` moves the case to the
-Trash (``trash restore ID`` brings it back); ``trash empty`` is the one delete that cannot be
+Each runs the same service function as the window (:mod:`casefile.services.trash`) in one
+transaction. ``casefile case delete`` (:mod:`casefile.cli.cases`) moves a case to the Trash
+and ``trash restore ID`` brings it back; ``trash empty`` is the one delete that cannot be
 taken back, so it asks on a terminal and needs ``--yes`` in a script.
 """
 
@@ -13,24 +12,8 @@ import argparse
 import sys
 from typing import Any
 
+from casefile.cli.common import open_workspace, print_json
 from casefile.errors import ValidationError
-
-
-def add_case_actions(case_sub: Any) -> None:
-    """Add ``rename``, ``edit`` and ``delete`` to the ``casefile case`` subcommands."""
-    ren = case_sub.add_parser("rename", help="rename a case")
-    ren.add_argument("title", metavar="OLD")
-    ren.add_argument("new_title", metavar="NEW")
-    ren.add_argument("--json", action="store_true")
-    ed = case_sub.add_parser("edit", help="change a case's summary")
-    ed.add_argument("title", metavar="TITLE")
-    ed.add_argument("--summary", required=True, metavar="TEXT",
-                    help="the new summary ('' clears it)")
-    ed.add_argument("--json", action="store_true")
-    de = case_sub.add_parser("delete", help="move a case to the Trash (casefile trash restore "
-                                            "ID brings it back)")
-    de.add_argument("title", metavar="TITLE")
-    de.add_argument("--json", action="store_true")
 
 
 def add_trash_parser(sub: Any) -> None:
@@ -56,12 +39,11 @@ def _entry_id(value: str) -> int:
             f"not a Trash id (a number from `casefile trash list`): {value!r}") from exc
 
 
-def cmd_case_action(args: argparse.Namespace) -> int:
+def _case_action(args: argparse.Namespace) -> int:
     """``case rename OLD NEW``, ``case edit TITLE --summary TEXT``, ``case delete TITLE``."""
-    from casefile.cli import _open, _print_json
     from casefile.services import case_actions, cases, trash
 
-    ws = _open(args)
+    ws = open_workspace(args)
     try:
         with ws.transaction() as s:
             case_id = cases.find_case(s, args.title).id
@@ -77,7 +59,7 @@ def cmd_case_action(args: argparse.Namespace) -> int:
     finally:
         ws.close()
     if args.json:
-        _print_json(out)
+        print_json(out)
     elif args.case_command == "delete":
         print(f"moved case “{args.title}” to the Trash as entry {out['trash_id']}; bring it back "
               f"with: casefile trash restore {out['trash_id']}")
@@ -88,16 +70,15 @@ def cmd_case_action(args: argparse.Namespace) -> int:
 
 def cmd_trash(args: argparse.Namespace) -> int:
     """``trash list``, ``trash restore ID``, ``trash empty``."""
-    from casefile.cli import _open, _print_json
     from casefile.services import trash
 
-    ws = _open(args)
+    ws = open_workspace(args)
     try:
         if args.trash_command == "list":
             with ws.transaction() as s:
                 listed = trash.list_trash(s)
             if args.json:
-                _print_json([e.as_json() for e in listed])
+                print_json([e.as_json() for e in listed])
             elif not listed:
                 print("the Trash is empty")
             for e in listed if not args.json else ():
@@ -109,7 +90,7 @@ def cmd_trash(args: argparse.Namespace) -> int:
             with ws.transaction() as s:
                 ch = trash.restore(s, args.entry_id)
             if args.json:
-                _print_json({"id": args.entry_id, "case_id": ch.case_id,
+                print_json({"id": args.entry_id, "case_id": ch.case_id,
                              "item_ids": sorted(ch.created), "message": ch.message})
             else:
                 print(ch.message)
@@ -121,7 +102,7 @@ def cmd_trash(args: argparse.Namespace) -> int:
         with ws.transaction() as s:
             ch = trash.empty(s)
         if args.json:
-            _print_json({"deleted": ch.value})
+            print_json({"deleted": ch.value})
         else:
             print(ch.message)
         return 0

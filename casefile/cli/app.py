@@ -1,0 +1,104 @@
+"""``casefile gui`` (the default: the desktop app), ``casefile demo [--open]`` and ``casefile
+brief``. Only :func:`run_gui` imports Qt, when it runs (ARCHITECTURE.md, "Layers": the CLI
+starts without loading Qt).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from casefile.cli.common import open_workspace, parse_date
+from casefile.errors import CasefileError, ValidationError
+from casefile.export.profiles import PROFILE_HELP, PROFILE_NAMES
+
+
+def add_gui_parsers(sub: Any) -> None:
+    """``casefile gui`` and ``casefile demo [--open]``."""
+    sub.add_parser("gui", help="open the desktop app (the default)")
+    demo = sub.add_parser("demo", help="build the sample case and print its id")
+    demo.add_argument("--open", action="store_true", help="then open it in the desktop app")
+
+
+def add_brief_parser(sub: Any) -> None:
+    """``casefile brief --case TITLE -o FILE.pdf [--profile P | --include-confidential]``."""
+    br = sub.add_parser("brief", help="write the case's PDF brief")
+    br.add_argument("--case", required=True, metavar="TITLE")
+    br.add_argument("-o", "--output", required=True, metavar="FILE.pdf")
+    br_who = br.add_mutually_exclusive_group()
+    br_who.add_argument("--profile", choices=PROFILE_NAMES, metavar="PROFILE",
+                        help=PROFILE_HELP)
+    br_who.add_argument("--include-confidential", action="store_true",
+                        help="include items and sources flagged confidential (the same as "
+                             "--profile internal)")
+    br.add_argument("--today", type=parse_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
+
+
+
+class GuiUnavailable(CasefileError):
+    """The desktop app cannot start on this machine (no display, or Qt cannot load)."""
+
+
+def _check_display() -> None:
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        raise GuiUnavailable("no display to open the window on (DISPLAY is not set)")
+
+
+def run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
+    _check_display()
+    try:
+        from casefile.ui.app import run_app
+    except ImportError as exc:
+        raise GuiUnavailable(f"the desktop app cannot start: {exc}") from exc
+    return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id,
+                   new_workspace=args.new_workspace, encrypt=args.encrypt)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from casefile.services.demo import build_demo
+
+    ws = open_workspace(args)
+    with ws.transaction() as s:
+        case_id, created = build_demo(s)
+    print(case_id)
+    if not created:
+        print("(the sample case was already there)", file=sys.stderr)
+    if not args.open:
+        return 0
+    ws.close()  # the window opens the workspace itself; no second set of connections idles here
+    try:
+        return run_gui(args, case_id)
+    except GuiUnavailable as exc:
+        # No window can open here (no display, or Qt missing): print the brief instead, so the
+        # README's first command still ends with something to look at.
+        from casefile.services import brief
+
+        # never a plain PDF beside an encrypted database
+        folder = ws.folder if ws.folder is not None and not ws.encrypted else Path.cwd()
+        target = folder / "sample-brief.pdf"
+        with ws.transaction(write=False) as s:
+            brief.export_brief(s, case_id, target)
+        print(f"casefile: {exc}; wrote the sample brief to {target} instead", file=sys.stderr)
+        return 0
+
+
+def cmd_brief(args: argparse.Namespace) -> int:
+    from casefile.services import brief, cases
+
+    out = Path(args.output)
+    if out.is_dir():
+        raise ValidationError(f"{out} is a folder; give a file name ending in .pdf")
+    ws = open_workspace(args)
+    with ws.transaction(write=False) as s:  # reads; the PDF goes to a temp file renamed into place
+        case_id = cases.find_case(s, args.case).id
+        data = brief.export_brief(s, case_id, out, include_confidential=args.include_confidential,
+                                  profile=args.profile, today=args.today)
+    print(f"wrote {out} (profile {data.profile})")
+    return 0
