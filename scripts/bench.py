@@ -1,4 +1,4 @@
-"""Benchmark of the paths a reporter waits on, each beside an independent reference (issue 16).
+"""Benchmark of the paths a reporter waits on, each beside an independent reference.
 
 Usage::
 

@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         window = MainWindow(ws, case_id=case_id, suggest_after_import=False)
         window.resize(1280, 800)
         window.show()
-        window.table.viewport().repaint()
+        window.items.table.viewport().repaint()
         app.processEvents()
         open_ms = (time.perf_counter() - t) * 1000
         model = window.section_model
@@ -97,38 +97,38 @@ def main(argv: list[str] | None = None) -> int:
         print(f"open section of {model.total} items: {open_ms:.0f} ms "
               f"({model.loaded} rows fetched)")
 
-        window.table.setFocus()
+        window.items.table.setFocus()
         t = time.perf_counter()
-        QTest.keyClick(window.table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
-        window.table.viewport().repaint()
+        QTest.keyClick(window.items.table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)
+        window.items.table.viewport().repaint()
         app.processEvents()
         jump_ms = (time.perf_counter() - t) * 1000
-        last = window.table.currentIndex().row()
+        last = window.items.table.currentIndex().row()
         print(f"jump to last row (Ctrl+End): {jump_ms:.0f} ms (row {last + 1} of "
-              f"{window.proxy.rowCount()})")
+              f"{window.items.proxy.rowCount()})")
         assert last == args.items - 1, last
 
-        QTest.keyClick(window.table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+        QTest.keyClick(window.items.table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
         worst = 0.0
         for _ in range(40):
             t = time.perf_counter()
-            QTest.keyClick(window.table, Qt.Key.Key_PageDown)
-            window.table.viewport().repaint()
+            QTest.keyClick(window.items.table, Qt.Key.Key_PageDown)
+            window.items.table.viewport().repaint()
             app.processEvents()
             worst = max(worst, (time.perf_counter() - t) * 1000)
         print(f"scroll: 40 × PageDown, slowest {worst:.1f} ms")
 
         t = time.perf_counter()
-        window.filter_edit.setText("person 099998")
+        window.items.filter_edit.setText("person 099998")
         window._apply_filter()
         app.processEvents()
-        print(f"filter to {window.proxy.rowCount()} row: "
+        print(f"filter to {window.items.proxy.rowCount()} row: "
               f"{(time.perf_counter() - t) * 1000:.0f} ms")
-        window.filter_edit.setText("")
+        window.items.filter_edit.setText("")
         window._apply_filter()
 
         t = time.perf_counter()
-        window.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
+        window.items.table.sortByColumn(1, Qt.SortOrder.DescendingOrder)
         app.processEvents()
         print(f"sort by role: {(time.perf_counter() - t) * 1000:.0f} ms")
         window.close()

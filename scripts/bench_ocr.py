@@ -1,4 +1,4 @@
-"""Time OCR of a generated 20-page scan (issue 17): seconds per page on this machine.
+"""Time OCR of a generated 20-page scan: seconds per page on this machine.
 
 Usage: ``python scripts/bench_ocr.py [--pages 20] [--engine rapidocr]``. Each page is a
 letter-size 150 dpi greyscale image of 30 lines of DejaVu Sans (tests/e2e/make_files.py),

@@ -81,10 +81,10 @@ def main(argv: list[str]) -> int:
         print(path)
 
     # people, with the most-cited person selected
-    window.show_section("person")
-    best = max(range(window.proxy.rowCount()),
-               key=lambda r: int(window.proxy.index(r, 3).data() or 0))
-    window.table.selectRow(best)
+    window.items.show_section("person")
+    best = max(range(window.items.proxy.rowCount()),
+               key=lambda r: int(window.items.proxy.index(r, 3).data() or 0))
+    window.items.table.selectRow(best)
     shot("people-evidence.png")
 
     # the article, at the first passage

@@ -114,7 +114,7 @@ def main(argv: list[str]) -> int:
     QFileDialog.getOpenFileNames = staticmethod(lambda *a, **k: ([str(pdf)], ""))
     window.import_action.trigger()
     wait(window.last_job)
-    (doc_id,) = [d for d in window.viewers]
+    (doc_id,) = [d for d in window.documents.viewers]
     with ws.transaction() as s:
         reyes = next(c.id for c in item_choices(s, case_id, ("person",))
                         if "Reyes" in c.title)
@@ -122,20 +122,20 @@ def main(argv: list[str]) -> int:
             s, doc_id, "remained at the bridge for nearly forty minutes without entering the "
             "trailer park")
         start, end = passage.start, passage.end
-    window.link_span(reyes, doc_id, start, end, "supports")
-    window.close_document(doc_id)
+    window.items.link_span(reyes, doc_id, start, end, "supports")
+    window.documents.close(doc_id)
     window.select_item(reyes, "person")
     settle()
-    for index in window.evidence_panel.link_indexes():
-        view = window.evidence_panel.model.evidence_at(index)
+    for index in window.evidence.panel.link_indexes():
+        view = window.evidence.panel.model.evidence_at(index)
         if view is not None and view.document_id == doc_id:
-            window.evidence_panel.activate(index)
+            window.evidence.panel.activate(index)
             break
     settle(1.0)
     shot("pdf-viewer.png")
 
     # 2. quick open
-    window.show_section("person")
+    window.items.show_section("person")
     settle()
     dialog = window.quick_open.show()
     dialog.edit.setText("rey")

@@ -7,7 +7,7 @@ first, the current state backed up, then the copy) as a background job with a pr
 The window's engine stays open: the service copies into one of its connections and then lets
 go of the pooled ones, which reopen on the restored database (keyed with the passphrase the
 Workspace holds in memory, for an encrypted workspace). The window then shows the workspace
-afresh (:meth:`MainWindow.reload_workspace`): the case list, the case, every view; the undo
+afresh (:meth:`BackupRestorer.reload_workspace`): the case list, the case, every view; the undo
 history is cleared, since it is about a state that is gone. It says in words what was restored
 and, when the case it showed did not exist then, which case it shows instead. The same is said
 when another process restored a backup or removed the window's case
@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
+from casefile.services.changes import changes
+from casefile.store.items import ITEM_KINDS
 from casefile.ui.operations import Job
 
 if TYPE_CHECKING:  # the store's backups module loads when File ▸ Restore from backup… is used
@@ -193,7 +195,7 @@ class BackupRestorer:
         from casefile.services import backups
 
         window = self.window
-        window.editor.flush()  # a pending edit belongs to the state backed up before
+        window.flush_edits()  # a pending edit belongs to the state backed up before
         window.restoring = True
         workspace = window.workspace
         outcome: dict[str, Restored] = {}
@@ -217,7 +219,7 @@ class BackupRestorer:
                 window.notify("Restore cancelled; nothing was changed.", 8000)
             return
         self.restored = done  # done, even when Cancel came after the copy
-        gone = window.reload_workspace()
+        gone = self.reload_workspace()
         message = f"Restored the backup of {taken_words(done.restored)}. " + (
             case_gone_sentence(gone, window.case_title(), then=True) if gone is not None
             else "The state before is a backup too.")
@@ -226,12 +228,30 @@ class BackupRestorer:
                         "integrity check.")
         self.tell(message, box=gone is not None)
 
+    def reload_workspace(self) -> str | None:
+        """Show the workspace afresh after its content was replaced (a restored backup): the
+        case list, the case (this one when it is still there, else the first), every view
+        (one Changes that reloads them all); the undo history is cleared. Returns the title of
+        the case shown before when it is no longer there (another case, or none, is shown
+        now: ``window.case_title()``), else None."""
+        window = self.window
+        before, before_title = window.case_id, window.case_title()
+        window.load_cases()
+        ids = window.picker.case_ids()
+        window.open_case(window.case_id if window.case_id in ids else (ids[0] if ids else None))
+        window.watch.rebase()  # the change log seen before is not this one's
+        if window.case_id is not None:
+            window.runner.case_changed.emit(changes(
+                window.case_id, kinds=ITEM_KINDS, evidence=True, suggestions=True, cases=True,
+                label="restore from backup"))
+        return before_title if before is not None and before not in ids else None
+
     def show_replaced(self, restored: bool) -> None:
         """Reload the window after another process replaced the workspace's content
         (``restored``: it restored a backup) or removed the window's case, and say what
         happened: in the status bar, and in a message box when the case shown changed."""
         window = self.window
-        gone = window.reload_workspace()
+        gone = self.reload_workspace()
         parts = ["Another window or command restored a backup of this workspace."
                  if restored else ""]
         if gone is not None:
@@ -255,10 +275,9 @@ class BackupRestorer:
 
 
 def install_backup_restore(window: Any, file_menu: Any) -> BackupRestorer:
-    """Add File ▸ Restore from backup… to ``file_menu``; sets
-    ``window.restore_backup_action``; returns the controller."""
+    """Add File ▸ Restore from backup… to ``file_menu`` (the controller's ``action``); returns
+    the controller."""
     restorer = BackupRestorer(window)
     restorer.action = file_menu.addAction("Restore from &backup…", restorer.prompt)
     restorer.action.setEnabled(window.workspace.folder is not None)
-    window.restore_backup_action = restorer.action
     return restorer

@@ -17,7 +17,7 @@ from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:
     from casefile.services.archive import ArchiveImport
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.shell import WindowShell
 
 FILTER = "Casefile case archives (*.casefile);;All files (*)"
 
@@ -26,19 +26,20 @@ class ArchiveController(QObject):
     """The window's case export and import. ``ask_passphrase`` is the prompt (tests replace
     it); ``last_import`` the last import's result."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowShell) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.last_import: ArchiveImport | None = None
 
     def ask_passphrase(self, label: str, *, confirm: bool) -> str | None:
         """A passphrase from the reporter (twice when ``confirm``); None when cancelled."""
-        first, ok = QInputDialog.getText(self.window, "Passphrase", label,
+        first, ok = QInputDialog.getText(self.window.qt_window(), "Passphrase", label,
                                          QLineEdit.EchoMode.Password, "")
         if not ok or not first:
             return None
         if confirm:
-            again, ok = QInputDialog.getText(self.window, "Passphrase", "Repeat the passphrase:",
+            again, ok = QInputDialog.getText(self.window.qt_window(), "Passphrase",
+                                             "Repeat the passphrase:",
                                              QLineEdit.EchoMode.Password, "")
             if not ok:
                 return None
@@ -59,7 +60,7 @@ class ArchiveController(QObject):
             return None
         case_id = window.case_id
         name, _f = QFileDialog.getSaveFileName(
-            window, "Export case", str(dialog_folder(window.settings)
+            window.qt_window(), "Export case", str(dialog_folder(window.settings)
                                        / f"{safe_file_name(window.case_title())}.casefile"),
             FILTER)
         if not name:
@@ -77,7 +78,7 @@ class ArchiveController(QObject):
             seal = chosen
         else:
             seal = QMessageBox.question(
-                window, "Seal the archive?",
+                window.qt_window(), "Seal the archive?",
                 "Seal the archive with a passphrase? Anyone with the file and the passphrase "
                 "can read the whole case.",
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -96,7 +97,7 @@ class ArchiveController(QObject):
         box = QMessageBox(QMessageBox.Icon.Warning, "Seal the archive?",
                           "This workspace is encrypted, but an unsealed archive is not: anyone "
                           "who gets the file can read the whole case, documents included.\n\n"
-                          "Seal it with a passphrase?", parent=self.window)
+                          "Seal it with a passphrase?", parent=self.window.qt_window())
         seal = box.addButton("Seal with a passphrase", QMessageBox.ButtonRole.AcceptRole)
         plain = box.addButton("Write it unsealed", QMessageBox.ButtonRole.DestructiveRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
@@ -115,7 +116,7 @@ class ArchiveController(QObject):
                           f"{'item' if len(titles) == 1 else 'items'}:\n{shown}\n\n"
                           "An archive carries every document and quote whole, so they go in "
                           "with their names. It will be sealed with a passphrase; hand it only "
-                          "to someone who may know these sources.", parent=self.window)
+                          "to someone who may know these sources.", parent=self.window.qt_window())
         include = box.addButton("Seal and include them", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
@@ -142,7 +143,8 @@ class ArchiveController(QObject):
         from casefile.export.archive_file import is_sealed
 
         name, _f = QFileDialog.getOpenFileName(
-            self.window, "Import case", str(dialog_folder(self.window.settings)), FILTER)
+            self.window.qt_window(), "Import case", str(dialog_folder(self.window.settings)),
+            FILTER)
         if not name:
             return None
         remember_folder(name, self.window.settings)
@@ -195,6 +197,6 @@ class ArchiveController(QObject):
             work, label=f"Importing {path.name}…",
             change=lambda r: change(r.case_id if r is not None else None,
                                     cases=r is not None, label="import case"),
-            parent=window, on_done=done)
+            parent=window.qt_window(), on_done=done)
         window.last_job = job
         return job

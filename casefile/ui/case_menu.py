@@ -17,8 +17,41 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
 
 from casefile.services import case_actions, cases, trash
 from casefile.ui.copies_dialog import CopiesController
+from casefile.ui.dialogs import NewCaseDialog
 from casefile.ui.members_dialog import MembersController
+from casefile.ui.operations import change
+from casefile.ui.shell import WindowShell
 from casefile.ui.undo import ActionCommand
+
+
+def prompt_new_case(window: WindowShell) -> int | None:
+    """File ▸ New case…: ask for a title and a summary (:class:`NewCaseDialog`) and create the
+    case (:func:`create_case`); returns its id (None when cancelled or refused)."""
+    def refusal(title: str) -> str | None:
+        return window.runner.read(lambda s: cases.title_refusal(s, title))
+
+    title, summary = "", None
+    while True:
+        answer = NewCaseDialog.ask(window.qt_window(), refusal, title, summary)
+        if answer is None:
+            return None
+        case_id = create_case(window, *answer)
+        if case_id is not None:
+            return case_id
+        # refused after all (a case another writer made meanwhile): ask again, as typed
+        title, summary = answer
+
+
+def create_case(window: WindowShell, title: str, summary: str | None = None) -> int | None:
+    """Create a case and open it in ``window``; returns its id (None when the title is
+    refused)."""
+    out = window.runner.run(
+        lambda s: cases.create_case(s, title, summary).id,
+        change=lambda cid: change(cid, cases=True, label="new case"), label="creating a case")
+    if out.ok and out.value is not None:
+        window.open_case(out.value)
+        return out.value
+    return None
 
 
 def ask_title(parent: QWidget | None, current: str) -> str | None:
@@ -129,7 +162,7 @@ class CaseMenu:
         case_id = window.case_id
         if case_id is None:
             return False
-        window.editor.flush()
+        window.flush_edits()
         out = window.runner.apply(lambda s: trash.delete_case(s, case_id),
                                   label=f"deleting case “{window.case_title()}”")
         if out.ok and out.value is not None:

@@ -140,7 +140,7 @@ class CaseViews(QObject):
 
         self.notice = OverdueNotice()
         self.notice.show_button.clicked.connect(self.show_overdue)
-        layout = window.items_page.layout()
+        layout = window.items.page.layout()
         if isinstance(layout, QBoxLayout):
             layout.insertWidget(0, self.notice)
 
@@ -214,11 +214,11 @@ class CaseViews(QObject):
 
         views = self.window.runner.read(lambda s: edge_evidence(s, edge))
         self.window.evidence.show_views(self.graph.edge_title(edge), views)
-        show_dock(self.window.evidence_dock, focus=False)  # a click in the graph asks for it
+        show_dock(self.window.evidence.dock, focus=False)  # a click in the graph asks for it
 
     def _on_graph_item_selected(self, item_id: int) -> None:
         self.window.show_evidence(item_id)
-        show_dock(self.window.evidence_dock, focus=False)  # even from behind the Search tab
+        show_dock(self.window.evidence.dock, focus=False)  # even from behind the Search tab
 
     def _make_timeline(self) -> QWidget:
         from casefile.ui.timeline import TimelineView
@@ -338,7 +338,7 @@ class CaseViews(QObject):
         if self.window.case_id is None:
             return None
         suggested = (dialog_folder(self.window.settings)
-                     / f"{self.window.case_box.currentText() or 'case'} follow-ups.ics")
+                     / f"{self.window.picker.case_box.currentText() or 'case'} follow-ups.ics")
         from casefile.export.profiles import DEFAULT_PROFILE
         from casefile.ui.exporting import profile_filters, profile_of_filter
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -229,3 +230,22 @@ class ComboDelegate(QStyledItemDelegate):
                      index: QModelIndex | QPersistentModelIndex) -> None:
         assert isinstance(editor, QComboBox)
         model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
+
+
+def confirm_quit(parent: QWidget, running: Sequence[str]) -> bool:
+    """Ask before quitting while the jobs labelled ``running`` run: True when nothing runs, or
+    the reporter chose to quit anyway (the jobs are then cancelled: what an import stored
+    stays; the documents a suggestion run had not read yet get no suggestions until "Suggest
+    again")."""
+    if not running:
+        return True
+    box = QMessageBox(
+        QMessageBox.Icon.Question, "Quit while a job runs?",
+        "Still running:\n" + "\n".join(f"  • {label}" for label in running)
+        + "\n\nQuit now and stop it? What is finished is kept; what is not done yet "
+        "(e.g. suggestions for the documents not read yet) is not.", parent=parent)
+    quit_button = box.addButton("Stop and quit", QMessageBox.ButtonRole.DestructiveRole)
+    wait_button = box.addButton("Keep working", QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(wait_button)
+    box.exec()
+    return box.clickedButton() is quit_button

@@ -36,7 +36,7 @@ from casefile.ui.operations import Job
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.shell import WindowShell
 
 
 
@@ -46,7 +46,7 @@ def safe_file_name(title: str) -> str:
     cleaned = "".join("-" if c in '<>:"/\\|?*' or ord(c) < 32 else c for c in title)
     return " ".join(cleaned.split()).strip(" .")
 
-def start_export(window: MainWindow, work: Callable[[Session, Job], object], out: Path,
+def start_export(window: WindowShell, work: Callable[[Session, Job], object], out: Path,
                  written: str) -> Job:
     """Run an export's one service call ``work`` off the GUI thread (progress, cancel); when it
     succeeds the status line says "``written`` written to ``out``". Returns the job (also the
@@ -56,7 +56,7 @@ def start_export(window: MainWindow, work: Callable[[Session, Job], object], out
             window.notify(f"{written} written to {out}", 10000)
 
     job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
-                              parent=window, on_done=done)
+                              parent=window.qt_window(), on_done=done)
     window.last_job = job
     return job
 
@@ -106,10 +106,10 @@ class BriefWrittenBox(QMessageBox):
     """"Brief written to …" with "Open brief" (the PDF in the desktop's viewer), "Show folder"
     (its folder in the file manager) and "Close"; non-modal, deleted on close."""
 
-    def __init__(self, out: Path, parent: MainWindow) -> None:
+    def __init__(self, out: Path, parent: WindowShell) -> None:
         super().__init__(QMessageBox.Icon.Information, "Brief written",
                          f"The brief was written to\n{out}", QMessageBox.StandardButton.NoButton,
-                         parent)
+                         parent.qt_window())
         self.out = out
         self.window_ = parent
         self.setWindowModality(Qt.WindowModality.NonModal)
@@ -138,8 +138,8 @@ class ExportController(QObject):
     """The window's brief export. ``written_box`` is the "Brief written" box while it is
     shown (tests press its buttons)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowShell) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.last_job: Job | None = None
         self.written_box: BriefWrittenBox | None = None
@@ -153,7 +153,8 @@ class ExportController(QObject):
         suggested = (dialog_folder(self.window.settings)
                      / f"{safe_file_name(self.window.case_title()) or 'brief'}.pdf")
         name, chosen = QFileDialog.getSaveFileName(
-            self.window, "Export brief", str(suggested), ";;".join(profile_filters(first)))
+            self.window.qt_window(), "Export brief", str(suggested),
+            ";;".join(profile_filters(first)))
         if not name:
             return None
         remember_folder(name, self.window.settings)
@@ -195,7 +196,7 @@ class ExportController(QObject):
                 window.notify("Export cancelled.", 6000)
 
         job = window.runner.start(work, label=f"Writing {out.name}…", change=None,
-                                  parent=window, on_done=done)
+                                  parent=window.qt_window(), on_done=done)
         self.last_job = job
         window.last_job = job
         return job

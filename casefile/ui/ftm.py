@@ -22,7 +22,7 @@ from casefile.ui.recent_folder import dialog_folder, remember_folder
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.shell import WindowShell
 
 SUFFIX = ".ftm.json"
 
@@ -30,8 +30,8 @@ SUFFIX = ".ftm.json"
 class FtmController(QObject):
     """The window's FollowTheMoney export and import."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowShell) -> None:
+        super().__init__(window.qt_window())
         self.window = window
 
     def installed(self) -> bool:
@@ -50,7 +50,7 @@ class FtmController(QObject):
         if window.case_id is None or not self.installed():
             return None
         stem = safe_file_name(window.case_title()) or "case"
-        dialog = QFileDialog(window, "Export case as FollowTheMoney entities",
+        dialog = QFileDialog(window.qt_window(), "Export case as FollowTheMoney entities",
                              str(dialog_folder(window.settings) / f"{stem}{SUFFIX}"),
                              "FollowTheMoney entities (*.ftm.json *.json *.ijson)")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
@@ -87,7 +87,7 @@ class FtmController(QObject):
         if self.window.case_id is None or not self.installed():
             return False
         name, _filter = QFileDialog.getOpenFileName(
-            self.window, "Import FollowTheMoney entities",
+            self.window.qt_window(), "Import FollowTheMoney entities",
             str(dialog_folder(self.window.settings)),
             "FollowTheMoney entities (*.ftm.json *.json *.ijson *.jsonl);;All files (*)")
         remember_folder(name, self.window.settings)

@@ -49,7 +49,7 @@ from casefile.ui.undo import (
 )
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.shell import WindowShell
 
 KIND_SINGULAR = {
     "person": "person", "organization": "organization", "place": "place",
@@ -114,8 +114,8 @@ class ItemsController(QObject):
     document_activated = Signal(int)
     section_shown = Signal(str)
 
-    def __init__(self, window: MainWindow, document_text: Callable[[int], str]) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowShell, document_text: Callable[[int], str]) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.document_text = document_text
         self.kind = "person"
@@ -190,11 +190,11 @@ class ItemsController(QObject):
 
     def _build_actions(self) -> None:
         window = self.window
-        self.new_item_action = QAction("&New item", window)
+        self.new_item_action = QAction("&New item", window.qt_window())
         self.new_item_action.setShortcut(QKeySequence("Ctrl+N"))
         self.new_item_action.triggered.connect(self.new_item)
         self.new_item_button.clicked.connect(self.new_item)
-        self.delete_action = QAction("&Delete", window)
+        self.delete_action = QAction("&Delete", window.qt_window())
         self.delete_action.setShortcut(QKeySequence(Qt.Key.Key_Delete))
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.delete_action.triggered.connect(self.delete_selected)
@@ -497,7 +497,7 @@ class ItemsController(QObject):
         # Someone else saved the item meanwhile: show both values; only an explicit "Use mine"
         # saves over theirs (one undoable step), anything else keeps theirs.
         while command.conflict is not None and \
-                ConflictDialog.ask(command.conflict, self.window) == USE_MINE:
+                ConflictDialog.ask(command.conflict, self.window.qt_window()) == USE_MINE:
             command = command.over(command.conflict)
             self.window.undo_stack.push(command)
         if command.failed:
@@ -548,7 +548,7 @@ class ItemsController(QObject):
         """Ask which item ``text[start:end]`` of a document is evidence for (a window-modal
         LinkDialog, kept in ``link_dialog`` while open), then link it."""
         dialog = LinkDialog(self.document_text(document_id)[start:end], self.choices(),
-                            self.window)
+                            self.window.qt_window())
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.link_dialog = dialog
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.shell import WindowShell
 
 #: QSettings key of the suggestion model ("" or missing: the default).
 MODEL_SETTING = "suggestions/model"
@@ -128,10 +128,10 @@ class PreferencesController:
     """Edit ▸ Preferences… of a window (``action``); :meth:`prompt` shows the dialog and
     stores the choice in the window's settings. ``dialog`` is the one shown last."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowShell) -> None:
         self.window = window
         self.dialog: PreferencesDialog | None = None
-        self.action = window.addAction("&Preferences…")
+        self.action = window.qt_window().addAction("&Preferences…")
         self.action.setObjectName("preferences_action")
         self.action.setShortcuts([QKeySequence("Ctrl+,")])
         self.action.setMenuRole(QAction.MenuRole.PreferencesRole)
@@ -148,7 +148,7 @@ class PreferencesController:
         """Show Preferences (modal); on OK store the suggestion model and say it in the status
         bar. Returns True if the choice was stored."""
         settings = self.window.settings
-        self.dialog = PreferencesDialog(suggestion_model(settings), self.window)
+        self.dialog = PreferencesDialog(suggestion_model(settings), self.window.qt_window())
         if self.dialog.exec() != QDialog.DialogCode.Accepted:
             return False
         chosen = self.dialog.model()
@@ -157,6 +157,6 @@ class PreferencesController:
         return True
 
 
-def install_preferences(window: MainWindow) -> PreferencesController:
+def install_preferences(window: WindowShell) -> PreferencesController:
     """Add Edit ▸ Preferences… (Ctrl+,) to the window; call after its menus are built."""
     return PreferencesController(window)

@@ -34,7 +34,7 @@ from casefile.ui.recent_folder import dialog_folder, remember_folder
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.shell import WindowShell
 
 #: How the mapping dialog names each field.
 FIELD_LABELS = {
@@ -110,8 +110,8 @@ class SpreadsheetController(QObject):
     """The window's spreadsheet exports and its people/organizations import. ``last_dialog``
     is the mapping dialog while it is open (tests fill it)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowShell) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.last_dialog: ColumnMappingDialog | None = None
 
@@ -119,7 +119,7 @@ class SpreadsheetController(QObject):
         """Ask for a file name and write the case's workbook in the background."""
         if self.window.case_id is None:
             return None
-        dialog = QFileDialog(self.window, "Export case as Excel workbook",
+        dialog = QFileDialog(self.window.qt_window(), "Export case as Excel workbook",
                              str(dialog_folder(self.window.settings)
                                  / f"{self._stem()}.xlsx"),
                              "Excel workbooks (*.xlsx)")
@@ -138,7 +138,7 @@ class SpreadsheetController(QObject):
         """Ask for a folder and write a CSV file per section into it in the background."""
         if self.window.case_id is None:
             return None
-        dialog = QFileDialog(self.window, "Export case as CSV files (choose a folder)",
+        dialog = QFileDialog(self.window.qt_window(), "Export case as CSV files (choose a folder)",
                              str(dialog_folder(self.window.settings)))
         dialog.setFileMode(QFileDialog.FileMode.Directory)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
@@ -178,7 +178,7 @@ class SpreadsheetController(QObject):
         if self.window.case_id is None:
             return False
         name, _filter = QFileDialog.getOpenFileName(
-            self.window, "Import people or organizations",
+            self.window.qt_window(), "Import people or organizations",
             str(dialog_folder(self.window.settings)),
             "Spreadsheets (*.csv *.xlsx);;All files (*)")
         remember_folder(name, self.window.settings)
@@ -193,7 +193,7 @@ class SpreadsheetController(QObject):
         except CasefileError as exc:
             window.runner.operation_failed.emit(str(exc))
             return False
-        dialog = ColumnMappingDialog(sheet, path.name, window)
+        dialog = ColumnMappingDialog(sheet, path.name, window.qt_window())
         self.last_dialog = dialog
         try:
             if ask and dialog.exec() != QDialog.DialogCode.Accepted:

@@ -86,7 +86,7 @@ class SuggestionsController(QObject):
     def current_document_id(self) -> int | None:
         """The document whose viewer tab is shown, or None (another tab, or none open)."""
         shown = self.window.tabs.currentWidget()
-        for document_id, viewer in self.window.viewers.items():
+        for document_id, viewer in self.window.documents.viewers.items():
             if viewer is shown:
                 return document_id
         return None
@@ -123,7 +123,7 @@ class SuggestionsController(QObject):
     def tab_menu_for(self, index: int) -> QMenu | None:
         """The context menu of the tab at ``index`` (None unless it is a document's tab)."""
         widget = self.window.tabs.widget(index)
-        doc = next((d for d, v in self.window.viewers.items() if v is widget), None)
+        doc = next((d for d, v in self.window.documents.viewers.items() if v is widget), None)
         if doc is None:
             return None
         menu = QMenu(self.window)

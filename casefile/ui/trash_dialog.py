@@ -185,7 +185,7 @@ class TrashController:
         if entry is None:
             window.report_error(f"nothing in the Trash with id {entry_id}")
             return False
-        window.editor.flush()
+        window.flush_edits()
         if entry.what == "items" and entry.case_id == window.case_id \
                 and window.case_id is not None:
             command = ActionCommand(window.runner, window.case_id, f"Restore {entry.label}",
@@ -224,9 +224,8 @@ class TrashController:
 
 
 def install_trash(window: Any, file_menu: Any) -> TrashController:
-    """Add File ▸ Trash… to ``file_menu``; sets ``window.trash_action``; returns the
+    """Add File ▸ Trash… to ``file_menu`` (the controller's ``action``); returns the
     controller."""
     controller = TrashController(window)
     controller.action = file_menu.addAction("&Trash…", controller.prompt)
-    window.trash_action = controller.action
     return controller

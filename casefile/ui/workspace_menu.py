@@ -118,7 +118,7 @@ def prompt_encrypt_workspace(window: Any) -> QWidget | None:
         passphrase = dialog.passphrase()
     from casefile.services.encryption import encrypt_workspace
 
-    window.editor.flush()
+    window.flush_edits()
     window.watch.timer.stop()
     window.runner.shutdown()
     ws.close()  # no connection of this process stays on the plain file

@@ -1,3 +1,3 @@
-"""User-path benchmarks of issue 16: one module per path, each with
+"""User-path benchmarks: one module per path, each with
 ``measure(sizes, rounds) -> list[dict]`` (see scripts/bench.py); modules starting with "_" hold
 shared helpers."""

@@ -37,7 +37,7 @@ def turns(sides: dict[str, Callable[[], float]], rounds: int) -> dict[str, list[
 def row(path: str, n: int, times: dict[str, list[float]], *, unit: str, stat: str,
         target_ratio: float, target_abs: float | None, target: str, notes: str,
         casefile: str = "casefile", reference: str = "reference") -> dict[str, Any]:
-    """The benchmark row (issue 16 conventions): ``stat`` ("p50" or "p95") is what the target
+    """The benchmark row: ``stat`` ("p50" or "p95") is what the target
     is stated on; times in ``unit``."""
     p50 = {k: round(statistics.median(v), 4) for k, v in times.items()}
     p95 = {k: round(pct(v, 0.95), 4) for k, v in times.items()}

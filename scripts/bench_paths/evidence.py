@@ -188,7 +188,7 @@ def _measure_size(folder: Path, n: int, rounds: int) -> dict[str, Any]:
         window.resize(1280, 800)
         window.show()
         QApplication.processEvents()
-        panel = window.evidence_panel
+        panel = window.evidence.panel
         with ws.transaction() as s:
             groups = evidence.evidence_groups(s, pid)
         assert len(groups.links) == n, (len(groups.links), n)

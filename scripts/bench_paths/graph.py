@@ -1,4 +1,4 @@
-"""The Graph tab with 2,000 nodes and 10,000 edges (issue 19): layout time, frame time.
+"""The Graph tab with 2,000 nodes and 10,000 edges: layout time, frame time.
 
 Rows:
 - ``graph layout``: :func:`casefile.services.graph.layout_graph` of a synthetic graph (random

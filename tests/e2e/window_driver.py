@@ -9,7 +9,7 @@ every 100 ms once the main window is shown, answers the requests found in CONTRO
 
 * ``ready`` is written (holding this process's pid) once the window is shown;
 * ``NAME.request`` holding ``case TITLE`` creates a case the way the window's New case does
-  (``MainWindow.create_case``); the answer is ``created ID`` or ``refused``;
+  (``casefile.ui.case_menu.create_case``); the answer is ``created ID`` or ``refused``;
 * ``NAME.request`` holding ``list`` answers one JSON object: ``stored``, the case titles read
   through the window's own workspace connections, and ``shown``, the titles in its case box;
 * ``NAME.request`` holding ``quit`` closes the window (the process then ends as the app does).
@@ -39,6 +39,7 @@ def main() -> int:
     from casefile import cli
     from casefile.services import cases
     from casefile.ui.app import ensure_application
+    from casefile.ui.case_menu import create_case
     from casefile.ui.main_window import MainWindow
 
     app = ensure_application()
@@ -58,12 +59,13 @@ def main() -> int:
             verb, _, rest = request.read_text(encoding="utf-8").partition(" ")
             request.unlink()
             if verb == "case":
-                made = win.create_case(rest.strip())
+                made = create_case(win, rest.strip())
                 _answer(control, name, f"created {made}" if made is not None else "refused")
             elif verb == "list":
                 with win.workspace.transaction() as s:
                     stored = sorted(c.title for c in cases.list_cases(s))
-                shown = sorted(win.case_box.itemText(i) for i in range(win.case_box.count()))
+                box = win.picker.case_box
+                shown = sorted(box.itemText(i) for i in range(box.count()))
                 _answer(control, name, json.dumps({"stored": stored, "shown": shown}))
             elif verb == "quit":
                 _answer(control, name, "closing")

@@ -20,7 +20,7 @@ def test_run_app_opens_the_case_and_remembers_it(qapp, tmp_path, monkeypatch):
         (window,) = [w for w in QApplication.topLevelWidgets()
                      if isinstance(w, MainWindow) and w.isVisible()]
         seen["title"] = window.windowTitle()
-        seen["people"] = window.navigator.item(0).text()
+        seen["people"] = window.picker.navigator.item(0).text()
         window.close()
         return 0
 
@@ -56,16 +56,16 @@ def test_window_geometry_and_splitters_are_restored(make_window, ui_workspace):
     cid = make_case(ui_workspace)
     window = make_window(cid)
     window.splitter.setSizes([260, 700])
-    window.items_splitter.setSizes([200, 400])
-    left, table = window.splitter.sizes()[0], window.items_splitter.sizes()[0]
+    window.items.splitter.setSizes([200, 400])
+    left, table = window.splitter.sizes()[0], window.items.splitter.sizes()[0]
     window.close()
     again = make_window(cid)
     again.resize(1280, 800)
     assert again.splitter.sizes()[0] == left
-    assert again.items_splitter.sizes()[0] == table
+    assert again.items.splitter.sizes()[0] == table
 
 
-@pytest.mark.skipif(not suggestions_available(), reason="the extractor (issue 4) is not there")
+@pytest.mark.skipif(not suggestions_available(), reason="the extractor is not there")
 def test_import_runs_suggestions_in_the_background(make_window, ui_workspace, qtbot, tmp_path):
     cid = make_case(ui_workspace)
     note = tmp_path / "note.txt"
@@ -74,7 +74,7 @@ def test_import_runs_suggestions_in_the_background(make_window, ui_workspace, qt
     window = make_window(cid, suggest_after_import=True)
     finished = []
     window.runner.job_finished.connect(finished.append)
-    window.import_files([note], published=None)
+    window.imports.import_files([note], published=None)
     qtbot.waitUntil(lambda: len(finished) == 2, timeout=60000)
     assert [j.outcome for j in finished] == ["succeeded", "succeeded"]
     assert finished[1].dialog is None  # quiet: no modal dialog for the second step

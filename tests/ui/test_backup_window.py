@@ -1,4 +1,4 @@
-"""Backups in the window (issue 18): File ▸ Restore from backup… lists the backups, restores
+"""Backups in the window: File ▸ Restore from backup… lists the backups, restores
 the chosen one through the same service as the command line, off the GUI thread, and the views
 show the restored state; automatic backups run on a worker thread, quietly."""
 
@@ -19,8 +19,9 @@ PASS = "tide tables at dawn"
 
 
 def _people(window) -> list[str]:
-    window.show_section("person")
-    return sorted(window.proxy.index(r, 0).data() for r in range(window.proxy.rowCount()))
+    window.items.show_section("person")
+    proxy = window.items.proxy
+    return sorted(proxy.index(r, 0).data() for r in range(proxy.rowCount()))
 
 
 def _choose_in_dialog(monkeypatch, backup_id: str, seen: list[list[tuple[str, str]]]) -> None:
@@ -55,8 +56,8 @@ def test_restore_from_the_window_gives_back_the_earlier_state_in_every_view(
     assert [h.item_id for h in window.search_panel.hits()] == [pilot]
     # changes made in the window after the backup: one item deleted, one added
     assert window.select_item(pilot, "person")
-    window.delete_selected()
-    assert window.create_item("person", "Dredging contractor") is not None
+    window.items.delete_selected()
+    assert window.items.create_item("person", "Dredging contractor") is not None
     assert _people(window) == ["Board clerk", "Dredging contractor"]
     qtbot.waitUntil(lambda: window.search_panel.hits() == [], timeout=5000)
     assert window.undo_stack.count() == 2
@@ -70,7 +71,7 @@ def test_restore_from_the_window_gives_back_the_earlier_state_in_every_view(
         return QMessageBox.StandardButton.Yes
 
     monkeypatch.setattr(QMessageBox, "question", yes)
-    window.restore_backup_action.trigger()
+    window.backup_restore.action.trigger()
     job = window.backup_restore.job
     assert job is not None and job.dialog is not None  # off the GUI thread, with progress
     qtbot.waitUntil(lambda: job.done, timeout=30_000)
@@ -80,16 +81,16 @@ def test_restore_from_the_window_gives_back_the_earlier_state_in_every_view(
     assert asked and "backed up first" in asked[0]
 
     assert _people(window) == ["Board clerk", "Harbor pilot"]
-    assert window.navigator.item(0).text() == "People (2)"
+    assert window.picker.navigator.item(0).text() == "People (2)"
     assert window.undo_stack.count() == 0  # its steps were about the state that is gone
     qtbot.waitUntil(lambda: [h.item_id for h in window.search_panel.hits()] == [pilot],
                     timeout=5000)
     assert "Restored the backup of" in window.statusBar().currentMessage()
     assert window.select_item(pilot, "person")
-    assert window.editor.widgets["title"].text() == "Harbor pilot"
+    assert window.items.editor.widgets["title"].text() == "Harbor pilot"
     # the state before is a backup of its own, and the workspace keeps working
     (before,) = [b for b in backups.list_backups(ws) if b.reason == "before-restore"]
-    assert window.create_item("person", "Tug captain") is not None
+    assert window.items.create_item("person", "Tug captain") is not None
     with ws.transaction() as s:
         titles = sorted(i.title for i in items.list_items(s, case_id, "person"))
     assert titles == ["Board clerk", "Harbor pilot", "Tug captain"]
@@ -107,7 +108,7 @@ def test_a_restore_cancelled_at_the_question_changes_nothing(
         case_id = int(cases.create_case(s, "Harbor inquiry").id)
     earlier = backups.backup_now(ui_workspace)
     window = make_window(case_id=case_id)
-    window.create_item("person", "Board clerk")
+    window.items.create_item("person", "Board clerk")
     _choose_in_dialog(monkeypatch, earlier.id, [])
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *_a, **_k: QMessageBox.StandardButton.Cancel)
@@ -141,7 +142,7 @@ def test_automatic_backups_run_on_a_worker_thread_without_a_dialog(
     job = auto.tick()
     qtbot.waitUntil(lambda: job.done, timeout=10_000)
     assert auto.taken == 1
-    window.create_item("person", "Board clerk")
+    window.items.create_item("person", "Board clerk")
     job = auto.tick()
     qtbot.waitUntil(lambda: job.done, timeout=10_000)
     assert auto.taken == 2
@@ -151,7 +152,7 @@ def test_automatic_backups_run_on_a_worker_thread_without_a_dialog(
 def test_the_test_windows_take_no_automatic_backup(qtbot, ui_workspace, make_window) -> None:
     window = make_window()
     assert window.auto_backup is None
-    assert window.restore_backup_action.isEnabled()
+    assert window.backup_restore.action.isEnabled()
 
 
 def _parkland_then_harbor(ws):
@@ -181,7 +182,7 @@ def test_restoring_a_backup_older_than_the_case_shown_says_so_and_shows_one_that
     _choose_in_dialog(monkeypatch, earlier.id, [])
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *_a, **_k: QMessageBox.StandardButton.Yes)
-    window.restore_backup_action.trigger()
+    window.backup_restore.action.trigger()
     job = window.backup_restore.job
     qtbot.waitUntil(lambda: job.done, timeout=30_000)
     assert job.outcome == "succeeded", job.error
@@ -195,7 +196,7 @@ def test_restoring_a_backup_older_than_the_case_shown_says_so_and_shows_one_that
     assert _people(window) == ["Parks director"]
     qtbot.wait(1500)  # a poll of the workspace watch comes and goes: nothing else is said
     assert _boxes(window) == [(QMessageBox.Icon.Information, said)]
-    assert window.create_item("person", "Groundskeeper") is not None  # in a case that exists
+    assert window.items.create_item("person", "Groundskeeper") is not None  # in a case that exists
     assert _people(window) == ["Groundskeeper", "Parks director"]
 
 
@@ -214,7 +215,7 @@ def test_a_restore_by_another_process_is_said_in_the_window_and_it_shows_a_case_
     assert _boxes(window) == [(QMessageBox.Icon.Information, said)]
     assert window.case_id == park and window.windowTitle() == "Parkland — Casefile"
     assert _people(window) == ["Parks director"]
-    assert window.create_item("person", "Groundskeeper") is not None
+    assert window.items.create_item("person", "Groundskeeper") is not None
     assert _boxes(window) == [(QMessageBox.Icon.Information, said)]  # no "no case with id"
 
 
@@ -237,8 +238,8 @@ def test_a_restore_stopped_after_its_safety_copy_is_not_taken_for_one_made_elsew
             cases.create_case(s, "Tug fleet")
     finally:
         other.close()
-    qtbot.waitUntil(lambda: "Tug fleet" in [window.case_box.itemText(i)
-                                            for i in range(window.case_box.count())],
+    qtbot.waitUntil(lambda: "Tug fleet" in [window.picker.case_box.itemText(i)
+                                            for i in range(window.picker.case_box.count())],
                     timeout=10_000)
     assert window.case_id == harbor and _people(window) == ["Harbor pilot"]
     assert "restored a backup" not in window.statusBar().currentMessage()

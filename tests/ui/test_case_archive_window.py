@@ -37,7 +37,8 @@ def test_sealed_case_archive_out_and_back_in(make_window, ui_workspace, qtbot, t
     assert asked == [True, False]
     assert window.case_id == imported.case_id != case_id
     assert window.case_title().endswith("(imported)")
-    people = [window.navigator.item(i).text() for i in range(window.navigator.count())]
+    nav = window.picker.navigator
+    people = [nav.item(i).text() for i in range(nav.count())]
     assert any(t.startswith("People (") and not t.endswith("(0)") for t in people)
 
 

@@ -66,8 +66,8 @@ def test_two_independent_supporting_passages_show_corroborated(qtbot, ui_workspa
     assert view.heading.text() == "Claims: 2 (1 unverified, 1 corroborated)"
     # selecting the claim shows its chain and fills the evidence panel
     assert view.select_claim(ids["claim"])
-    assert window.evidence_panel.item_id == ids["claim"]
-    assert window.evidence_panel.model.link_count() == 2
+    assert window.evidence.panel.item_id == ids["claim"]
+    assert window.evidence.panel.model.link_count() == 2
     root = view.chain_tree.topLevelItem(0)
     said = root.child(0)
     via = said.child(0)
@@ -91,7 +91,7 @@ def test_single_source_then_a_contradicting_passage_disputes(qtbot, ui_workspace
         view.computed_label.text())
     # linking a contradicting passage from the window: the view follows case_changed
     start = REPORT.index("Officers arriving")
-    assert window.link_span(ids["claim"], ids["report"], start, start + 30,
+    assert window.items.link_span(ids["claim"], ids["report"], start, start + 30,
                             relation="contradicts")
     assert _row(view, ids["claim"]).assessment.status == "disputed"
     assert view.current_claim_id() == ids["claim"]  # the selection is kept

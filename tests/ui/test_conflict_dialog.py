@@ -71,12 +71,12 @@ def _open_person(make_window, ui_workspace, **fields):
 
 def _type(qtbot, window, field: str, text: str) -> None:
     """The reporter replaces a line field's text and pauses (the autosave fires)."""
-    edit = window.editor.widgets[field]
+    edit = window.items.editor.widgets[field]
     assert isinstance(edit, QLineEdit)
     edit.setFocus()
     edit.selectAll()
     qtbot.keyClicks(edit, text)
-    qtbot.waitUntil(lambda: not window.editor.dirty, timeout=5000)
+    qtbot.waitUntil(lambda: not window.items.editor.dirty, timeout=5000)
 
 
 def _stored_role(ws, pid: int) -> tuple[str | None, int]:
@@ -99,7 +99,7 @@ def test_keep_theirs_shows_both_values_then_the_stored_one(
                                "Saved by the other writer"]
     assert seen["rows"] == [["Role / title", "Deputy", "School resource officer", "Sergeant"]]
     assert _stored_role(ui_workspace, pid) == ("Sergeant", 2)
-    assert window.editor.widgets["role"].text() == "Sergeant"
+    assert window.items.editor.widgets["role"].text() == "Sergeant"
     assert window.undo_stack.count() == 0
     # the editor now holds the stored version: the next edit saves without a conflict
     _type(qtbot, window, "role", "Captain")
@@ -115,7 +115,7 @@ def test_escape_keeps_theirs(make_window, ui_workspace, other_writer, dialogs, q
     _type(qtbot, window, "role", "Captain")
     assert len(dialogs["seen"]) == 1
     assert _stored_role(ui_workspace, pid) == ("Sergeant", 2)
-    assert window.editor.widgets["role"].text() == "Sergeant"
+    assert window.items.editor.widgets["role"].text() == "Sergeant"
 
 
 def test_use_mine_saves_over_theirs_and_ctrl_z_brings_theirs_back(
@@ -128,15 +128,15 @@ def test_use_mine_saves_over_theirs_and_ctrl_z_brings_theirs_back(
         _type(qtbot, window, "role", "School resource officer")
     assert len(dialogs["seen"]) == 1
     assert _stored_role(ui_workspace, pid) == ("School resource officer", 3)
-    assert window.editor.widgets["role"].text() == "School resource officer"
+    assert window.items.editor.widgets["role"].text() == "School resource officer"
     assert window.undo_stack.count() == 1
     assert "mine over theirs" in window.undo_action.text()
     window.activateWindow()  # back from the dialog
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    window.items.table.setFocus()
+    qtbot.keyClick(window.items.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert _stored_role(ui_workspace, pid)[0] == "Sergeant"
-    assert window.editor.widgets["role"].text() == "Sergeant"
+    assert window.items.editor.widgets["role"].text() == "Sergeant"
     with other_writer.transaction() as s:  # the other reporter sees the undo too
         assert s.get(Person, pid).role == "Sergeant"
 
@@ -179,12 +179,12 @@ def test_affiliation_shows_organization_names_and_long_notes_wrap(
     with other_writer.transaction() as s:
         items.update_item(s, pid, affiliation_id=cspd, notes="Union rep: call back Monday.")
     dialogs["presses"].append("theirs")
-    affiliation = window.editor.widgets["affiliation_id"]
-    notes = window.editor.widgets["notes"]
+    affiliation = window.items.editor.widgets["affiliation_id"]
+    notes = window.items.editor.widgets["notes"]
     assert isinstance(affiliation, QComboBox) and isinstance(notes, QPlainTextEdit)
     affiliation.setCurrentIndex(affiliation.findData(schools))
     notes.setPlainText(long_note)
-    window.editor.flush()
+    window.items.editor.flush()
     [seen] = dialogs["seen"]
     assert seen["rows"] == [
         ["Affiliation", "Broward County Sheriff's Office", "Broward County Public Schools",

@@ -34,4 +34,4 @@ def test_the_copies_dialog_shows_one_cluster_and_opens_a_document(make_window, u
     assert "4 documents" in dialog.summary.text()
     child = next(top.child(i) for i in range(top.childCount()) if top.child(i).text(0) == "framed")
     dialog.tree.itemActivated.emit(child, 0)
-    qtbot.waitUntil(lambda: window.selected_item_ids() == [ids["framed"]], timeout=3000)
+    qtbot.waitUntil(lambda: window.items.selected_item_ids() == [ids["framed"]], timeout=3000)

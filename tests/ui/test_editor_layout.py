@@ -21,17 +21,17 @@ def test_affiliation_combo_expands_and_refreshes_its_choices(make_window, ui_wor
     window = make_window(cid)
     assert window.select_item(pid, "person")
     QApplication.processEvents()
-    box = window.editor.widgets["affiliation_id"]
-    role = window.editor.widgets["role"]
+    box = window.items.editor.widgets["affiliation_id"]
+    role = window.items.editor.widgets["role"]
     assert isinstance(box, QComboBox) and isinstance(role, QLineEdit)
     assert box.currentText() == SHERIFF
     # as wide as the other fields, wide enough for the name
     assert box.width() >= role.width() - 2
     assert box.width() >= box.fontMetrics().horizontalAdvance(SHERIFF) + 20
     # an organization created elsewhere shows up without reselecting the person
-    assert window.create_item("organization", SCHOOL, select=False) is not None
+    assert window.items.create_item("organization", SCHOOL, select=False) is not None
     assert box.findText(SCHOOL) > 0
-    assert box.currentText() == SHERIFF and not window.editor.dirty
+    assert box.currentText() == SHERIFF and not window.items.editor.dirty
 
 
 def test_long_event_title_wraps_without_a_horizontal_scrollbar(make_window, ui_workspace,
@@ -46,12 +46,12 @@ def test_long_event_title_wraps_without_a_horizontal_scrollbar(make_window, ui_w
     window.resize(1280, 800)
     assert window.select_item(eid, "event")
     QApplication.processEvents()
-    scroll = window.editor.parentWidget().parentWidget()
+    scroll = window.items.editor.parentWidget().parentWidget()
     assert isinstance(scroll, QScrollArea)
-    assert window.editor.minimumSizeHint().width() < 600
+    assert window.items.editor.minimumSizeHint().width() < 600
     assert not scroll.horizontalScrollBar().isVisible()
-    assert window.editor.heading.width() <= scroll.viewport().width()
-    assert title in window.editor.heading.text()
+    assert window.items.editor.heading.width() <= scroll.viewport().width()
+    assert title in window.items.editor.heading.text()
 
 
 def test_undo_label_quotes_a_long_passage_elided_never_empty(make_window, ui_workspace, qtbot):
@@ -65,8 +65,8 @@ def test_undo_label_quotes_a_long_passage_elided_never_empty(make_window, ui_wor
     with ui_workspace.transaction() as s:
         pid = items.create_item(s, cid, "person", "Aaron Feis").id
     window = make_window(cid)
-    assert not window.viewers  # linked without the document open
-    assert window.link_span(pid, doc, 0, len(sentence))
+    assert not window.documents.viewers  # linked without the document open
+    assert window.items.link_span(pid, doc, 0, len(sentence))
     text = window.undo_stack.undoText()
     assert text.startswith("Link “The list of failures") and text.endswith("” to Aaron Feis")
     quoted = text[len("Link “"):text.index("”")]
@@ -78,19 +78,19 @@ def test_undo_label_quotes_a_long_passage_elided_never_empty(make_window, ui_wor
 def test_delete_is_enabled_only_with_a_selection(make_window, ui_workspace, qtbot):
     empty_case = make_case(ui_workspace, "Empty")
     window = make_window(empty_case)
-    assert not window.delete_item_button.isEnabled()
-    assert not window.delete_action.isEnabled()
+    assert not window.items.delete_item_button.isEnabled()
+    assert not window.items.delete_action.isEnabled()
     with ui_workspace.transaction() as s:
         pid = items.create_item(s, empty_case, "person", "Scot Peterson").id
     window.open_case(empty_case)
     assert window.select_item(pid, "person")
-    assert window.delete_item_button.isEnabled()
-    window.table.clearSelection()
-    assert not window.delete_item_button.isEnabled()
-    window.table.selectRow(0)
-    window.delete_selected()
-    qtbot.waitUntil(lambda: window.proxy.rowCount() == 0)
-    assert not window.delete_item_button.isEnabled()
+    assert window.items.delete_item_button.isEnabled()
+    window.items.table.clearSelection()
+    assert not window.items.delete_item_button.isEnabled()
+    window.items.table.selectRow(0)
+    window.items.delete_selected()
+    qtbot.waitUntil(lambda: window.items.proxy.rowCount() == 0)
+    assert not window.items.delete_item_button.isEnabled()
 
 
 def test_a_name_with_a_very_long_word_stays_inside_the_pane(make_window, ui_workspace, qtbot):
@@ -102,8 +102,8 @@ def test_a_name_with_a_very_long_word_stays_inside_the_pane(make_window, ui_work
     window.resize(1024, 640)
     assert window.select_item(pid, "person")
     QApplication.processEvents()
-    heading = window.editor.heading
-    scroll = window.editor.parentWidget().parentWidget()
+    heading = window.items.editor.heading
+    scroll = window.items.editor.parentWidget().parentWidget()
     # the long word breaks inside the pane: no line of the heading is wider than it
     assert heading.minimumSizeHint().width() <= scroll.viewport().width()
     assert heading.text().startswith("Person · María Núñez Verylongsurname")
@@ -121,7 +121,7 @@ def test_a_confidential_persons_identifying_phrases_are_edited_one_a_line(
     window = make_window(cid)
     assert window.select_item(pid, "person")
     QApplication.processEvents()
-    editor = window.editor
+    editor = window.items.editor
     phrases, check = editor.widgets["identifying_phrases"], editor.widgets["confidential"]
     assert isinstance(phrases, QPlainTextEdit) and isinstance(check, QCheckBox)
     assert not editor.form.isRowVisible(phrases)  # only a confidential person has them

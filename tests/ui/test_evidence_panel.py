@@ -24,7 +24,7 @@ from casefile.services import (
     suggestions,
 )
 from casefile.store import Document, Mention
-from casefile.ui.models import SPAN_ROLE
+from casefile.ui.evidence_model import SPAN_ROLE
 from casefile.ui.panels import EvidencePanel
 from casefile.ui.viewer import DocumentViewer
 from tests.ui.conftest import SAMPLES
@@ -77,7 +77,7 @@ def test_quote_first_then_one_folded_row_of_mentions(make_window, ui_workspace, 
     cid, doc, person, mentions, (start, end) = accepted
     window = make_window(cid)
     assert window.select_item(person, "person")
-    panel = window.evidence_panel
+    panel = window.evidence.panel
     model = panel.model
     assert panel.item_id == person
 
@@ -389,8 +389,8 @@ EXPECTED_ROWS = [
         'dock Dee Park was seen near the\n— Undated note',
         (5, 13)),
 ]
-"""The rows of :func:`fixed_case` as the panel showed them before its model was made lazy
-(issue 16): the quotes grouped by document (dated first, the undated last), then one fold per
+"""The rows of :func:`fixed_case` as the panel showed them before its model was made lazy:
+the quotes grouped by document (dated first, the undated last), then one fold per
 document of the bare name, closed."""
 
 
@@ -431,7 +431,7 @@ def _scroll_to_the_end(panel: EvidencePanel) -> int:
 def test_the_evidence_rows_of_a_fixed_case(make_window, fixed_case, batch):
     cid, pid = fixed_case
     window = make_window(cid)
-    panel = window.evidence_panel
+    panel = window.evidence.panel
     if batch is not None:  # top rows one at a time, fetched as the tree scrolls
         panel.model.FETCH_ROWS = batch
     window.show_evidence(pid)

@@ -110,9 +110,9 @@ def test_phrases_fold_like_the_search_index(article_window, qtbot):
 
 def test_ctrl_f_on_the_items_tab_still_filters_the_section(article_window, qtbot):
     window, viewer = article_window
-    window.tabs.setCurrentWidget(window.items_page)
+    window.tabs.setCurrentWidget(window.items.page)
     qtbot.keySequence(window, QKeySequence("Ctrl+F"))
-    assert window.filter_edit.hasFocus() and not viewer.find_bar.isVisible()
+    assert window.items.filter_edit.hasFocus() and not viewer.find_bar.isVisible()
     # back on the document, a short selection becomes the query
     window.tabs.setCurrentWidget(viewer)
     start = TEXT.index("Coral Springs")
@@ -146,9 +146,9 @@ def test_passage_highlights_stay_with_the_find_highlights(make_window, ui_worksp
     cid = make_case(ui_workspace)
     doc = add_text_document(ui_workspace, cid, text, "note.txt")
     window = make_window(cid)
-    person = window.create_item("person", "Scot Peterson")
+    person = window.items.create_item("person", "Scot Peterson")
     assert person is not None
-    assert window.link_span(person, doc, 7, 20)
+    assert window.items.link_span(person, doc, 7, 20)
     viewer = window.open_document(doc)
     assert viewer.highlighted_spans() == [(7, 20)]
     viewer.find_text("peterson")

@@ -1,5 +1,5 @@
 """File ▸ Import folder… and dropping a folder: per-file transactions, progress with the
-current file, cancel between files, and the summary dialog (issue 5)."""
+current file, cancel between files, and the summary dialog."""
 
 from __future__ import annotations
 
@@ -79,7 +79,8 @@ def test_import_folder_from_the_menu_shows_the_summary(
     assert _documents(ui_workspace) == ["a-note.txt", "c-report.pdf", "page.html",
                                         "statement.txt"]
     # the views refreshed: the navigator counts the new documents
-    labels = [window.navigator.item(i).text() for i in range(window.navigator.count())]
+    nav = window.picker.navigator
+    labels = [nav.item(i).text() for i in range(nav.count())]
     assert "Documents (4)" in labels
     summary.buttons.button(summary.buttons.StandardButton.Ok).click()
     assert window.folder_import.summary is None

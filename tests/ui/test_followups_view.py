@@ -49,7 +49,7 @@ def test_report_is_due_this_week_on_feb_26_and_overdue_on_mar_5(qtbot, ui_worksp
     assert later.followups_model.index(0, 1).data() == "3 days overdue"
     later.followups_view.set_view("week")
     assert _texts(later) == []
-    assert later.due_label.text().startswith("1 overdue · ")
+    assert later.status_line.due_label.text().startswith("1 overdue · ")
 
 
 def test_status_change_in_place_is_dated_by_the_window_clock(qtbot, ui_workspace):
@@ -90,7 +90,7 @@ def test_details_show_whom_to_ask_with_contact_details(qtbot, ui_workspace):
     assert "Ask: Tony Pustizzi (Police chief, Coral Springs Police Department)" in text
     assert "954-555-0100" in text and "tpustizzi@example.org" in text
     # the evidence panel follows the selected follow-up
-    assert window.evidence_panel.item_id == ids["question"]
+    assert window.evidence.panel.item_id == ids["question"]
 
 
 def test_answer_with_a_passage_of_a_later_document(qtbot, ui_workspace):
@@ -131,7 +131,7 @@ def test_answer_with_a_passage_of_a_later_document(qtbot, ui_workspace):
     assert "three Broward deputies outside the building" in page.detail_answer.text()
     assert page.source_button.isVisibleTo(page)
     page.source_button.click()  # opens the report at the answering passage
-    viewer = window.viewers[ids["report"]]
+    viewer = window.documents.viewers[ids["report"]]
     assert viewer.selected_text() == "found three Broward deputies outside the building"
     window.undo()
     with ui_workspace.transaction() as s:

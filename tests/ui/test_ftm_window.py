@@ -14,7 +14,7 @@ from tests.ui.helpers import make_case
 
 
 def _navigator_counts(window) -> dict[str, str]:
-    nav = window.navigator
+    nav = window.picker.navigator
     return {nav.item(i).text().split(" (")[0]: nav.item(i).text() for i in range(nav.count())}
 
 

@@ -22,8 +22,8 @@ from casefile.ui.graph_view import KIND_COLOURS
 def _open_graph(make_window, qtbot, case_id, width=1366, height=768):
     window = make_window(case_id=case_id)
     window.resize(width, height)
-    window.evidence_dock.show()
-    window.evidence_dock.raise_()
+    window.evidence.dock.show()
+    window.evidence.dock.raise_()
     window.tabs.setCurrentWidget(window.case_views.graph_tab)
     view = window.case_views.graph
     qtbot.waitUntil(lambda: view.graph is not None and not view.loading, timeout=30000)
@@ -37,15 +37,15 @@ def test_find_fit_and_export_are_on_screen_beside_the_evidence_dock(
     with ui_workspace.transaction() as s:
         case_id = build_demo(s)[0]
     window, view = _open_graph(make_window, qtbot, case_id, width)
-    assert window.width() <= width and window.evidence_dock.isVisible()
-    assert not window.evidence_dock.isFloating()
+    assert window.width() <= width and window.evidence.dock.isVisible()
+    assert not window.evidence.dock.isFloating()
     inside = QRect(0, 0, window.width(), window.height())
     for control in (view.find_edit, view.fit_button, view.export_button):
         assert control.isVisible(), control
         top_left = control.mapTo(window, control.rect().topLeft())
         assert inside.contains(QRect(top_left, control.size())), (control, top_left)
         # not covered by the dock
-        assert top_left.x() + control.width() <= window.evidence_dock.x()
+        assert top_left.x() + control.width() <= window.evidence.dock.x()
     qtbot.keyClicks(view.find_edit, "Ruth")
     assert view.find_node(view.find_edit.text()) is not None
 

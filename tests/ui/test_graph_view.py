@@ -1,4 +1,4 @@
-"""The Graph tab (issue 19): drawn from the case, a click on an edge shows its evidence, a
+"""The Graph tab: drawn from the case, a click on an edge shows its evidence, a
 dragged node stays pinned where it was put, type-to-find centres a node."""
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ def test_click_on_an_edge_shows_its_evidence(make_window, ui_workspace, qtbot) -
     assert not isinstance(view.canvas.itemAt(at), type(next(iter(view.nodes.values()))))
     window.docks["suggestions_dock"].raise_()  # another tab in front of Evidence
     QApplication.processEvents()
-    assert not in_front(window.evidence_dock)
+    assert not in_front(window.evidence.dock)
     qtbot.mouseClick(view.canvas.viewport(), Qt.MouseButton.LeftButton, pos=at)
     assert view.edges.selected == n
     QApplication.processEvents()
-    assert in_front(window.evidence_dock)  # the click brings the evidence forward
+    assert in_front(window.evidence.dock)  # the click brings the evidence forward
     panel = window.evidence.panel
     a, b = (view.graph.node(edges[n].source), view.graph.node(edges[n].target))
     assert a.title in panel.title.text() and b.title in panel.title.text()

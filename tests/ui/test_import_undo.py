@@ -46,12 +46,12 @@ def test_an_import_is_undone_and_redone_as_one_step(make_window, ui_workspace, q
     assert _documents(ui_workspace) == []
     assert window.statusBar().currentMessage() == (
         "Undid import 2 documents: 3 documents taken out.")
-    qtbot.waitUntil(lambda: window.navigator.item(3).text() == "Documents (0)", timeout=5000)
+    qtbot.waitUntil(lambda: window.picker.navigator.item(3).text() == "Documents (0)", timeout=5000)
     window.undo_stack.redo()
     assert _documents(ui_workspace) == imported  # the same ids, titles and all
     assert window.statusBar().currentMessage() == "Redid import 2 documents: 3 documents back."
     assert window.undo_stack.undoText() == "Import 2 documents"
-    qtbot.waitUntil(lambda: window.navigator.item(3).text() == "Documents (3)", timeout=5000)
+    qtbot.waitUntil(lambda: window.picker.navigator.item(3).text() == "Documents (3)", timeout=5000)
 
 
 def test_a_folder_import_is_undone_as_one_step(make_window, ui_workspace, qtbot,

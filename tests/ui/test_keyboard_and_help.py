@@ -1,4 +1,4 @@
-"""Keyboard and help (issue 14): application-wide shortcuts from any focus, tab switching,
+"""Keyboard and help: application-wide shortcuts from any focus, tab switching,
 docks shown and focused from the View menu, Help ▸ Keyboard shortcuts and Getting started,
 a visible focus outline."""
 
@@ -69,7 +69,7 @@ def test_ctrl_e_from_a_text_field_writes_the_brief(demo_window, qtbot, monkeypat
         edit = window.search_panel.edit
     else:
         qtbot.keyClick(window, Qt.Key.Key_F, CTRL)  # the section filter
-        edit = window.filter_edit
+        edit = window.items.filter_edit
     qtbot.waitUntil(edit.hasFocus, timeout=3000)
     x11_keys(edit)
     qtbot.keyClicks(edit, "ab")
@@ -85,23 +85,23 @@ def test_ctrl_e_from_a_text_field_writes_the_brief(demo_window, qtbot, monkeypat
 
 def test_ctrl_k_and_ctrl_u_work_from_the_filter_box(demo_window, qtbot, x11_keys):
     window = demo_window
-    x11_keys(window.filter_edit)
+    x11_keys(window.items.filter_edit)
     window.focus_filter()
-    qtbot.keyClicks(window.filter_edit, "xy")
-    qtbot.keyClick(window.filter_edit, Qt.Key.Key_U, CTRL)
+    qtbot.keyClicks(window.items.filter_edit, "xy")
+    qtbot.keyClick(window.items.filter_edit, Qt.Key.Key_U, CTRL)
     assert window.tabs.currentWidget() is window.followups_view
-    assert window.filter_edit.text() == "xy"  # not "delete the line"
+    assert window.items.filter_edit.text() == "xy"  # not "delete the line"
     window.focus_filter()
-    qtbot.keyClick(window.filter_edit, Qt.Key.Key_K, CTRL)
+    qtbot.keyClick(window.items.filter_edit, Qt.Key.Key_K, CTRL)
     dialog = window.quick_open.dialog
     assert dialog is not None and dialog.isVisible()
 
 
 def test_ctrl_tab_and_ctrl_page_keys_switch_the_central_tabs(demo_window, qtbot):
     window = demo_window
-    window.table.setFocus()
+    window.items.table.setFocus()
     assert window.tabs.currentIndex() == 0
-    qtbot.keyClick(window.table, Qt.Key.Key_Tab, CTRL)
+    qtbot.keyClick(window.items.table, Qt.Key.Key_Tab, CTRL)
     assert window.tabs.currentWidget() is window.followups_view
     qtbot.keyClick(window.focusWidget() or window, Qt.Key.Key_PageDown, CTRL)
     assert window.tabs.currentIndex() == 2
@@ -118,15 +118,15 @@ def test_ctrl_shift_s_shows_and_focuses_the_suggestions_then_hides_them(demo_win
     dock = window.docks["suggestions_dock"]
     action = window.dock_actions["suggestions_dock"]
     assert not in_front(dock) and action.isChecked()  # behind the Evidence tab, ticked
-    window.filter_edit.setFocus()
-    qtbot.keyClick(window.filter_edit, Qt.Key.Key_S, CTRL | SHIFT)
+    window.items.filter_edit.setFocus()
+    qtbot.keyClick(window.items.filter_edit, Qt.Key.Key_S, CTRL | SHIFT)
     qtbot.waitUntil(lambda: in_front(dock), timeout=3000)
     focused = QApplication.focusWidget()
     assert focused is not None and dock.isAncestorOf(focused)
     assert action.isChecked()
     qtbot.keyClick(focused, Qt.Key.Key_S, CTRL | SHIFT)  # the second press hides it
     assert dock.isHidden() and not action.isChecked()
-    window.evidence_dock.raise_()
+    window.evidence.dock.raise_()
     qtbot.keyClick(window, Qt.Key.Key_S, CTRL | SHIFT)  # and the next one brings it back
     assert in_front(dock) and action.isChecked()
 
@@ -134,11 +134,11 @@ def test_ctrl_shift_s_shows_and_focuses_the_suggestions_then_hides_them(demo_win
 def test_the_view_menu_raises_and_focuses_the_evidence_dock(demo_window, qtbot):
     window = demo_window
     window.docks["suggestions_dock"].raise_()
-    assert not in_front(window.evidence_dock)
+    assert not in_front(window.evidence.dock)
     window.dock_actions["evidence_dock"].trigger()
-    assert in_front(window.evidence_dock)
+    assert in_front(window.evidence.dock)
     focused = QApplication.focusWidget()
-    assert focused is not None and window.evidence_dock.isAncestorOf(focused)
+    assert focused is not None and window.evidence.dock.isAncestorOf(focused)
 
 
 def test_help_lists_every_shortcut_from_the_actions(demo_window, qtbot):
@@ -177,15 +177,15 @@ def test_focus_is_outlined(demo_window, qtbot):
     sheet = window.styleSheet()
     for selector in ("QLineEdit:focus", "QAbstractItemView:focus", "QPushButton:focus"):
         assert selector in sheet
-    window.filter_edit.setFocus()
-    unfocused = window.table.grab().toImage()
-    window.table.setFocus()
-    qtbot.waitUntil(window.table.hasFocus, timeout=2000)
-    focused = window.table.grab().toImage()
-    highlight = window.table.palette().highlight().color()
+    window.items.filter_edit.setFocus()
+    unfocused = window.items.table.grab().toImage()
+    window.items.table.setFocus()
+    qtbot.waitUntil(window.items.table.hasFocus, timeout=2000)
+    focused = window.items.table.grab().toImage()
+    highlight = window.items.table.palette().highlight().color()
     edge = focused.pixelColor(0, focused.height() // 2)
     assert edge == highlight and unfocused.pixelColor(0, unfocused.height() // 2) != highlight
-    assert isinstance(window.filter_edit, QLineEdit)
+    assert isinstance(window.items.filter_edit, QLineEdit)
 
 
 def test_ctrl_shift_g_opens_the_graph_from_a_document_viewer(make_window, ui_workspace, qtbot):

@@ -1,4 +1,4 @@
-"""The window fits the screen (issue 14): no tab, section or dock widens it past 960 px, the
+"""The window fits the screen: no tab, section or dock widens it past 960 px, the
 first window is sized to the screen's available geometry, and at 1366×768 and 1024×640 the
 docks, the Suggestions tab and the status bar are on screen with no header cut."""
 
@@ -43,10 +43,10 @@ def test_no_tab_section_or_dock_makes_the_window_wider_than_960(demo_window, qtb
             name = window.tabs.tabText(index)
             assert window.minimumSizeHint().width() <= 960, (dock_name, name)
             assert window.width() <= 960, (dock_name, name)
-        for row in range(window.navigator.count()):
-            window.navigator.setCurrentRow(row)
+        for row in range(window.picker.navigator.count()):
+            window.picker.navigator.setCurrentRow(row)
             QApplication.processEvents()
-            assert window.minimumSizeHint().width() <= 960, window.navigator.item(row).text()
+            assert window.minimumSizeHint().width() <= 960, window.picker.navigator.item(row).text()
             assert window.width() <= 960
 
 
@@ -94,14 +94,15 @@ def test_the_first_window_fits_the_screen_with_docks_tabs_and_status_bar(demo_wi
     assert screen.contains(window.geometry())
     assert window.minimumSizeHint().width() <= 960
     qtbot.waitUntil(lambda: _inside(window, window.statusBar()), timeout=3000)
-    assert _inside(window, window.evidence_dock)
+    assert _inside(window, window.evidence.dock)
     bar = _dock_tab_bar(window)
     assert _inside(window, bar)
     assert {bar.tabText(i).split(" (")[0] for i in range(bar.count())} >= {"Evidence",
                                                                             "Suggestions"}
-    assert _inside(window, window.workspace_label) and _inside(window, window.counts_label)
+    line = window.status_line
+    assert _inside(window, line.workspace_label) and _inside(window, line.counts_label)
     for kind in ("person", "document", "event", "question"):
-        window.show_section(kind)
+        window.items.show_section(kind)
         QApplication.processEvents()
         assert _clipped_headers(window) == [], kind
     window.dock_actions["suggestions_dock"].trigger()

@@ -137,7 +137,7 @@ class Day:
         self.made = 0
         self.accepted = 0
         self.opened: list[int] = []
-        self.tab_pages = [window.items_page, window.followups_view, window.case_views.timeline_tab,
+        self.tab_pages = [window.items.page, window.followups_view, window.case_views.timeline_tab,
                           window.case_views.claims_tab, window.case_views.graph_tab]
         self.actions: list[tuple[int, Callable[[], None]]] = [
             (12, self.select_row), (4, self.change_section), (16, self.switch_tab),
@@ -156,18 +156,18 @@ class Day:
 
     def select_row(self) -> None:
         window = self.window
-        if window.tabs.currentWidget() is not window.items_page:
-            window.tabs.setCurrentWidget(window.items_page)
-        rows = window.proxy.rowCount()
+        if window.tabs.currentWidget() is not window.items.page:
+            window.tabs.setCurrentWidget(window.items.page)
+        rows = window.items.proxy.rowCount()
         if rows:
-            index = window.proxy.index(self.rng.randrange(min(rows, 40)), 0)
-            window.table.scrollTo(index)
-            self.qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton,
-                                  pos=window.table.visualRect(index).center())
+            index = window.items.proxy.index(self.rng.randrange(min(rows, 40)), 0)
+            window.items.table.scrollTo(index)
+            self.qtbot.mouseClick(window.items.table.viewport(), Qt.MouseButton.LeftButton,
+                                  pos=window.items.table.visualRect(index).center())
         self.made += 1
 
     def change_section(self) -> None:
-        navigator = self.window.navigator
+        navigator = self.window.picker.navigator
         navigator.setCurrentRow(self.rng.randrange(navigator.count()))
         self.made += 1
 
@@ -217,7 +217,7 @@ class Day:
         if document not in self.opened:
             self.opened.append(document)
         if len(self.opened) > 2:  # the day's reader closes what she is done with
-            window.close_document(self.opened.pop(0))
+            window.documents.close(self.opened.pop(0))
         self.made += 1
 
 
@@ -275,7 +275,7 @@ def test_a_long_working_day_with_another_process_writing(make_window, ui_workspa
     with ui_workspace.transaction() as s:
         people = s.scalar(select(func.count()).select_from(Item).where(
             Item.case_id == case_id, Item.kind == "person"))
-    qtbot.waitUntil(lambda: window.navigator.item(0).text() == f"People ({people})",
+    qtbot.waitUntil(lambda: window.picker.navigator.item(0).text() == f"People ({people})",
                     timeout=5000)
     assert none_end >= none_start - NONE_TOLERANCE
     assert rss_end - rss_start < RSS_GROWTH_LIMIT_MB

@@ -37,6 +37,6 @@ def test_a_duplicate_title_is_refused_before_ok_closes_the_dialog(
                                "title.")
     assert seen["kept"] == ("Harbor contracts", "Who won the dredging contracts, and why.")
     assert seen["cleared"] is True
-    assert window.case_box.currentText() == "Harbor contracts 2026"
+    assert window.picker.case_box.currentText() == "Harbor contracts 2026"
     with ui_workspace.transaction() as s:
         assert s.get(Case, window.case_id).summary == "Who won the dredging contracts, and why."

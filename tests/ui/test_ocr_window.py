@@ -1,4 +1,4 @@
-"""OCR after an import in the window (issue 17): in the background with progress and Cancel in
+"""OCR after an import in the window: in the background with progress and Cancel in
 the status line; the scan's passage is boxed on its words in the page pane."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_an_imported_png_is_read_in_the_background_and_its_passage_boxed_on_its_
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     assert job.outcome == "succeeded"
     assert not window.status_line.cancel_button.isVisible()
-    (doc_id, viewer), = window.viewers.items()
+    (doc_id, viewer), = window.documents.viewers.items()
     assert "The inspector reported the pier unsafe" in viewer.text  # the view refreshed
     with ui_workspace.transaction() as s:
         passage = add_passage_by_quote(s, doc_id, "inspector reported")
@@ -78,7 +78,7 @@ def test_cancelling_ocr_in_the_status_line_leaves_the_document_as_it_was(
     job = window.ocr.last_job
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     assert job.outcome == "cancelled"
-    (doc_id, viewer), = window.viewers.items()
+    (doc_id, viewer), = window.documents.viewers.items()
     with ui_workspace.transaction() as s:
         doc = s.get(Document, doc_id)
         assert doc.text == "" and "ocr" not in doc.meta

@@ -1,5 +1,5 @@
 """PDF pages beside the text in the document viewer, and encrypted PDFs imported from the
-window (issue 5)."""
+window."""
 
 from __future__ import annotations
 
@@ -63,8 +63,8 @@ def test_a_three_page_pdf_imported_through_the_window_shows_three_pages(
     path.write_bytes(pdf_bytes(PAGES))
     job = _import_through_window(window, qtbot, monkeypatch, path)
     assert job.outcome == "succeeded"
-    (doc_id,) = window.viewers
-    viewer = window.viewers[doc_id]
+    (doc_id,) = window.documents.viewers
+    viewer = window.documents.viewers[doc_id]
     assert window.tabs.currentWidget() is viewer
     pane = _pane(viewer)
     assert pane.isVisible() and pane.page_count == 3
@@ -100,18 +100,18 @@ def test_activating_a_passage_on_page_three_scrolls_the_pages_to_page_three(
     path = tmp_path / "report.pdf"
     path.write_bytes(pdf_bytes(PAGES))
     _import_through_window(window, qtbot, monkeypatch, path)
-    (doc_id,) = window.viewers
-    person = window.create_item("person", "County press officer")
+    (doc_id,) = window.documents.viewers
+    person = window.items.create_item("person", "County press officer")
     with ui_workspace.transaction() as s:
         passage = add_passage_by_quote(s, doc_id, "the report is due on March 2")
         assert passage.page == 3
-    window.link_span(person, doc_id, passage.start, passage.end, "supports")
-    window.close_document(doc_id)
+    window.items.link_span(person, doc_id, passage.start, passage.end, "supports")
+    window.documents.close(doc_id)
 
     window.select_item(person, "person")
-    (index,) = window.evidence_panel.link_indexes()
-    window.evidence_panel.activate(index)  # what a double-click does
-    viewer = window.viewers[doc_id]
+    (index,) = window.evidence.panel.link_indexes()
+    window.evidence.panel.activate(index)  # what a double-click does
+    viewer = window.documents.viewers[doc_id]
     pane = _pane(viewer)
     assert viewer.selected_text() == "the report is due on March 2"
     qtbot.waitUntil(lambda: pane.marked_pages() == [3], timeout=5000)
@@ -138,7 +138,7 @@ def test_scanned_pdf_without_text_layer_is_still_viewable(
     cid = make_case(ui_workspace)
     window = make_window(cid)
     _import_through_window(window, qtbot, monkeypatch, SAMPLES / "real" / "pdf-with-jbig2.pdf")
-    (viewer,) = window.viewers.values()
+    (viewer,) = window.documents.viewers.values()
     pane = _pane(viewer)
     assert "no text layer" in pane.info.text()
     qtbot.waitUntil(lambda: pane.rendered_pages() == [1], timeout=5000)
@@ -172,7 +172,7 @@ def test_encrypted_pdf_asks_for_its_password_and_imports(
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(AES_256)], ""))
     answer_date_questions(monkeypatch)
     window.import_action.trigger()
-    qtbot.waitUntil(lambda: bool(window.viewers), timeout=30000)
+    qtbot.waitUntil(lambda: bool(window.documents.viewers), timeout=30000)
     assert prompts == ["aes-256-r6.pdf is encrypted. Password to open it:",
                        "The password for aes-256-r6.pdf is wrong. Try again:"]
     with ui_workspace.transaction() as s:
@@ -180,7 +180,7 @@ def test_encrypted_pdf_asks_for_its_password_and_imports(
         assert s.get(Blob, doc.sha256).data == AES_256.read_bytes()
         assert "Encrypted: opened with the password given" in doc.import_notes
     # the pages open with the password given at import, without asking again
-    (viewer,) = window.viewers.values()
+    (viewer,) = window.documents.viewers.values()
     pane = _pane(viewer)
     assert not pane.is_locked and pane.page_count >= 1
     qtbot.waitUntil(lambda: 1 in pane.rendered_pages(), timeout=5000)
@@ -198,7 +198,7 @@ def test_wrong_password_then_cancel_leaves_nothing_stored(
     assert job.outcome == "cancelled" and window.last_job.outcome == "cancelled"
     assert "wrong" in prompts[1]
     assert "needs its password" in window.statusBar().currentMessage()
-    assert not window.viewers and not window.messages  # no error box, nothing opened
+    assert not window.documents.viewers and not window.messages  # no error box, nothing opened
     with ui_workspace.transaction() as s:
         assert s.query(Document).count() == 0
         assert s.query(Blob).count() == 0
@@ -213,9 +213,9 @@ def test_pages_of_an_encrypted_pdf_ask_for_the_password_in_a_new_session(
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(AES_256)], ""))
     answer_date_questions(monkeypatch)
     window.import_action.trigger()
-    qtbot.waitUntil(lambda: bool(window.viewers), timeout=30000)
-    (doc_id,) = window.viewers
-    window.close_document(doc_id)
+    qtbot.waitUntil(lambda: bool(window.documents.viewers), timeout=30000)
+    (doc_id,) = window.documents.viewers
+    window.documents.close(doc_id)
     window.pdf_passwords.clear()  # as after a restart
     viewer = window.open_document(doc_id)
     pane = _pane(viewer)

@@ -1,4 +1,4 @@
-"""Edit ▸ Preferences… and the suggestion model (issue 15): the reporter chooses an installed
+"""Edit ▸ Preferences… and the suggestion model: the reporter chooses an installed
 spaCy pipeline (a package name or a folder), the window's next suggestion runs use it and the
 Suggestions dock says which model made the suggestions; a model that cannot load is said in a
 message box, never silently replaced by the rules."""
@@ -52,7 +52,7 @@ def import_story(window, qtbot, monkeypatch, tmp_path: Path) -> Job:
     path.write_text(STORY, encoding="utf-8")
     jobs: list[Job] = []
     window.runner.job_started.connect(jobs.append)
-    window.import_files([path])
+    window.imports.import_files([path])
     qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=60000)
     return jobs[1]
 
@@ -105,7 +105,7 @@ def test_a_chosen_model_that_cannot_load_is_said_not_replaced_by_rules(
     assert "Preferences" in box.text()  # where to change it
     with ui_workspace.transaction() as s:
         assert pending_suggestions(s, cid) == []
-    assert len(window.viewers) == 1  # the document itself was imported
+    assert len(window.documents.viewers) == 1  # the document itself was imported
 
 
 @needs_model

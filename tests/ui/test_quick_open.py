@@ -49,9 +49,9 @@ def test_ctrl_k_finds_an_item_by_a_partial_name_and_enter_selects_it(
     assert dialog.list.item(0).text().startswith("Scot Peterson")
     qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
     assert not dialog.isVisible()
-    assert window.kind == "person" and window.current_item_id() == ids["peterson"]
-    assert window.tabs.currentWidget() is window.items_page
-    assert window.editor.item_id == ids["peterson"]
+    assert window.items.kind == "person" and window.items.current_item_id() == ids["peterson"]
+    assert window.tabs.currentWidget() is window.items.page
+    assert window.items.editor.item_id == ids["peterson"]
 
     # again, another kind: arrows move in the list without leaving the line edit
     dialog = _popup(window, qtbot)
@@ -63,7 +63,7 @@ def test_ctrl_k_finds_an_item_by_a_partial_name_and_enter_selects_it(
     assert dialog.list.currentRow() == 1 and dialog.edit.hasFocus()
     second = dialog.hits()[1]
     qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
-    assert window.current_item_id() == second.item_id
+    assert window.items.current_item_id() == second.item_id
 
 
 def test_quick_open_finds_a_document_by_a_word_of_its_text(make_window, ui_workspace, qtbot):
@@ -76,7 +76,7 @@ def test_quick_open_finds_a_document_by_a_word_of_its_text(make_window, ui_works
     assert (hit.item_id, hit.source) == (ids["memo"], "text")
     assert "stairwell" in dialog.list.item(0).text()  # the snippet is shown
     qtbot.keyClick(dialog.edit, Qt.Key.Key_Return)
-    viewer = window.viewers[ids["memo"]]
+    viewer = window.documents.viewers[ids["memo"]]
     assert window.tabs.currentWidget() is viewer
     assert viewer.selected_text() == "stairwell"
 
@@ -93,7 +93,7 @@ def test_escape_closes_and_ctrl_f_still_focuses_the_filter(make_window, ui_works
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)
     qtbot.keySequence(window, QKeySequence("Ctrl+F"))
-    assert window.filter_edit.hasFocus()
+    assert window.items.filter_edit.hasFocus()
     edit_menu = window.menuBar().actions()[1].menu()
     labels = [a.text() for a in edit_menu.actions()]
     assert labels.index("&Quick open…") == labels.index("&Find / filter") + 1

@@ -43,7 +43,7 @@ def test_open_mark_undo_restart_and_filter(make_window, ui_workspace, qtbot):
     again = make_window(case_id)
     assert "15 unread" in again.statusBar().currentMessage()
     assert "5 of 20 documents reviewed (2 relevant" in again.statusBar().currentMessage()
-    again.show_section("document")
+    again.items.show_section("document")
     box, proxy = again.items.state_box, again.items.proxy
     assert box.isVisible()
 

@@ -25,7 +25,7 @@ def test_relationships_listed_added_and_removed(make_window, ui_workspace, qtbot
     window = make_window(cid)
     assert window.select_item(pid, "person")
     QApplication.processEvents()
-    panel = window.editor.relationships
+    panel = window.items.editor.relationships
     assert panel is not None and panel.isVisible()
     assert panel.labels() == [f"employed by → {SHERIFF}"]
 

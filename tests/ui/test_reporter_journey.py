@@ -1,4 +1,4 @@
-"""The reporter's whole job in the real window (issue 14's acceptance), on the Parkland article,
+"""The reporter's whole job in the real window, on the Parkland article,
 touching only what a user touches: the menus and their shortcuts, the dialogs, the panels'
 widgets. Then the same journey through the CLI, where the CLI has the action, must leave the
 same rows (compared without ids or clocks).
@@ -161,14 +161,14 @@ def test_the_reporters_whole_job_in_the_window_and_the_same_rows_from_the_cli(
     assert first is not None and not first.mention and SENTENCE in first.quote
 
     # -- the document's Published date, edited in its editor: the due date follows
-    window.navigator.setCurrentRow(3)  # Documents
-    qtbot.waitUntil(lambda: window.current_item_id() == doc_id, timeout=3000)
-    field = window.editor.widgets["published"]
+    window.picker.navigator.setCurrentRow(3)  # Documents
+    qtbot.waitUntil(lambda: window.items.current_item_id() == doc_id, timeout=3000)
+    field = window.items.editor.widgets["published"]
     assert isinstance(field, QLineEdit)
     field.setFocus()
     field.selectAll()
     qtbot.keyClicks(field, "2018-02-24")
-    window.editor.flush()
+    window.items.editor.flush()
     assert _due(ws, "Coral Springs Police Department") == date(2018, 3, 3)
 
     # -- search, then Ctrl+E with the focus in the search box writes the brief

@@ -110,7 +110,7 @@ def test_all_cases_finds_a_document_in_another_case_and_opens_it_there(
     assert window.case_id == cases["parkland"]  # a click only selects
     qtbot.mouseDClick(panel.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert window.case_id == cases["harbor"]
-    assert window.case_box.currentText() == "Harbor audit"
+    assert window.picker.case_box.currentText() == "Harbor audit"
     viewer = window.tabs.currentWidget()
     assert isinstance(viewer, DocumentViewer) and viewer.document_id == cases["memo"]
     # the words are selected exactly, though three emoji (two UTF-16 units each) come first
@@ -126,21 +126,21 @@ def test_folded_query_opens_at_the_accented_word(make_window, cases, qtbot):
         _type(panel, qtbot, query)
         assert [h.item_id for h in panel.hits()] == [cases["memo"]], query
         assert panel.open_current()
-        viewer = window.viewers[cases["memo"]]
+        viewer = window.documents.viewers[cases["memo"]]
         assert viewer.selected_text() == words
         assert viewer.text_view.textCursor().selectedText() == words
 
 
 def test_an_item_hit_selects_it_in_its_section(make_window, cases, qtbot):
     window = make_window(cases["parkland"])
-    window.show_section("document")
+    window.items.show_section("document")
     panel = _open_panel(window, qtbot)
     _type(panel, qtbot, "peterson -cnn")
     hits = panel.hits()
     assert [h.item_id for h in hits] == [cases["peterson"]]
     qtbot.keyClick(panel.edit, Qt.Key.Key_Return)
-    assert window.kind == "person" and window.current_item_id() == cases["peterson"]
-    assert window.editor.item_id == cases["peterson"]
+    assert window.items.kind == "person" and window.items.current_item_id() == cases["peterson"]
+    assert window.items.editor.item_id == cases["peterson"]
 
 
 def test_arrows_move_through_the_hits_and_new_items_are_found(make_window, cases, qtbot):
@@ -154,7 +154,7 @@ def test_arrows_move_through_the_hits_and_new_items_are_found(make_window, cases
     assert panel.list.currentIndex().row() == 0
     # an item created through the window shows up: the panel searches again on case_changed
     with qtbot.waitSignal(panel.searched, timeout=3000):
-        new_id = window.create_item("person", "Amy Peterson", select=False)
+        new_id = window.items.create_item("person", "Amy Peterson", select=False)
     assert new_id in {h.item_id for h in panel.hits()}
     assert panel.count_label.text() == "3 results"
 

@@ -1,4 +1,4 @@
-"""Acceptance of issue 3, written as a reporter's session in the window (offscreen)."""
+"""Written as a reporter's session in the window (offscreen)."""
 
 from __future__ import annotations
 
@@ -39,12 +39,12 @@ def test_reporters_session(make_window, ui_workspace, monkeypatch, qtbot, tmp_pa
     assert case_id is not None
 
     # Scot Peterson, typed into a new person's name field
-    window.show_section("person")
+    window.items.show_section("person")
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    qtbot.keyClicks(window.editor.widgets["title"], "Scot Peterson")
-    qtbot.waitUntil(lambda: not window.editor.dirty, timeout=3000)
-    assert window.proxy.index(0, 0).data() == "Scot Peterson"
-    peterson = window.current_item_id()
+    qtbot.keyClicks(window.items.editor.widgets["title"], "Scot Peterson")
+    qtbot.waitUntil(lambda: not window.items.editor.dirty, timeout=3000)
+    assert window.items.proxy.index(0, 0).data() == "Scot Peterson"
+    peterson = window.items.current_item_id()
 
     # import the article through the menu (file dialog patched)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames",
@@ -54,7 +54,7 @@ def test_reporters_session(make_window, ui_workspace, monkeypatch, qtbot, tmp_pa
     answer_date_questions(monkeypatch)
     with qtbot.waitSignal(window.runner.job_finished, timeout=20000):
         window.import_action.trigger()
-    assert window.navigator.item(3).text() == "Documents (1)"
+    assert window.picker.navigator.item(3).text() == "Documents (1)"
     viewer = window.tabs.currentWidget()
     assert isinstance(viewer, DocumentViewer)
     doc_id = viewer.document_id
@@ -64,7 +64,7 @@ def test_reporters_session(make_window, ui_workspace, monkeypatch, qtbot, tmp_pa
     menu = viewer.context_menu()
     assert viewer.link_action in menu.actions() and viewer.link_action.isEnabled()
     viewer.link_action.trigger()
-    dialog = window.link_dialog
+    dialog = window.items.link_dialog
     assert dialog is not None and dialog.isVisible()
     ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
     assert not ok.isEnabled()
@@ -83,13 +83,13 @@ def test_reporters_session(make_window, ui_workspace, monkeypatch, qtbot, tmp_pa
 
     # the evidence panel shows it, with the document's outlet/date group
     window.select_item(peterson, "person")
-    panel = window.evidence_panel
+    panel = window.evidence.panel
     (index,) = panel.link_indexes()
     assert index.data() == f"“{QUOTE}”"
     assert index.siblingAtColumn(1).data() == "supports"
 
     # double-click opens the viewer with exactly that text selected, scrolled into view
-    window.tabs.setCurrentWidget(window.items_page)
+    window.tabs.setCurrentWidget(window.items.page)
     viewer.text_view.moveCursor(viewer.text_view.textCursor().MoveOperation.End)
     rect = panel.tree.visualRect(index)
     # a real double-click is press, release, double-click event, release
@@ -113,9 +113,9 @@ def test_reporters_session(make_window, ui_workspace, monkeypatch, qtbot, tmp_pa
 
     # edit Peterson's role in the editor (autosaved)
     window.select_item(peterson, "person")
-    role = window.editor.widgets["role"]
+    role = window.items.editor.widgets["role"]
     qtbot.keyClicks(role, "School resource officer")
-    qtbot.waitUntil(lambda: not window.editor.dirty, timeout=3000)
+    qtbot.waitUntil(lambda: not window.items.editor.dirty, timeout=3000)
     window.close()
 
     # reopen the workspace: the role is there, the window reopens the case
@@ -125,7 +125,7 @@ def test_reporters_session(make_window, ui_workspace, monkeypatch, qtbot, tmp_pa
         window = make_window(workspace=again)
         assert window.case_id == case_id
         window.select_item(peterson, "person")
-        assert window.editor.widgets["role"].text() == "School resource officer"
+        assert window.items.editor.widgets["role"].text() == "School resource officer"
         with again.transaction() as s:
             assert s.get(Person, peterson).role == "School resource officer"
             assert [e.quote for e in evidence.evidence_for(s, peterson)] == [QUOTE]
@@ -157,10 +157,10 @@ def test_new_person_from_selection_becomes_its_first_passage(make_window, ui_wor
     viewer = window.open_document(doc)
     _select_in_viewer(viewer, " Broward Sheriff's Office ")
     viewer.new_actions["organization"].trigger()
-    assert window.kind == "organization"
-    assert window.proxy.index(0, 0).data() == "Broward Sheriff's Office"
-    org_id = window.current_item_id()
-    assert window.editor.widgets["title"].text() == "Broward Sheriff's Office"
+    assert window.items.kind == "organization"
+    assert window.items.proxy.index(0, 0).data() == "Broward Sheriff's Office"
+    org_id = window.items.current_item_id()
+    assert window.items.editor.widgets["title"].text() == "Broward Sheriff's Office"
     with ui_workspace.transaction() as s:
         (ev,) = evidence.evidence_for(s, org_id)
     assert (ev.quote, ev.relation) == ("Broward Sheriff's Office", "mentions")
@@ -189,7 +189,7 @@ def test_evidence_panel_edits_relation_and_removes_link(make_window, ui_workspac
         span = editing.link_span(s, pid, doc, 7, 20, relation="supports")
     window = make_window(cid)
     window.select_item(pid, "person")
-    panel = window.evidence_panel
+    panel = window.evidence.panel
     top = panel.model.index(0, 0)
     assert "CNN" in top.data() and "2018-02-23" in top.data()
     (index,) = panel.link_indexes()

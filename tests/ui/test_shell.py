@@ -73,7 +73,7 @@ def test_new_case_asks_for_a_title_and_a_summary(make_window, ui_workspace, qtbo
     shown = answer_new_case(monkeypatch, "Harbor contracts",
                             "Who won the dredging contracts, and why.")
     window.new_case_action.trigger()
-    assert len(shown) == 1 and window.case_box.currentText() == "Harbor contracts"
+    assert len(shown) == 1 and window.picker.case_box.currentText() == "Harbor contracts"
     with ui_workspace.transaction() as s:
         assert s.get(Case, window.case_id).summary == "Who won the dredging contracts, and why."
 
@@ -84,7 +84,7 @@ def test_a_cancelled_or_blank_new_case_creates_nothing(make_window, ui_workspace
     window = make_window()
     shown = answer_new_case(monkeypatch, "  ", "a summary without a title")
     window.new_case_action.trigger()
-    assert len(shown) == 1 and window.case_id is None and window.case_box.count() == 0
+    assert len(shown) == 1 and window.case_id is None and window.picker.case_box.count() == 0
 
 
 def test_after_the_brief_is_written_it_offers_to_open_it_or_its_folder(
@@ -97,7 +97,7 @@ def test_after_the_brief_is_written_it_offers_to_open_it_or_its_folder(
     out = tmp_path / "out" / "brief.pdf"
     out.parent.mkdir()
     with qtbot.waitSignal(window.runner.job_finished, timeout=60000):
-        window.export_brief(out)
+        window.exports.export_brief(out)
     box = window.exports.written_box
     assert box is not None and box.isVisible() and not box.isModal()
     assert str(out) in box.text()
@@ -129,7 +129,7 @@ def test_after_an_import_with_suggestions_the_suggestions_dock_comes_forward(
                     "Authority on 3 March 2024.", encoding="utf-8")
     jobs = []
     window.runner.job_started.connect(jobs.append)
-    window.import_files([path], published=None)
+    window.imports.import_files([path], published=None)
     qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=60000)
     waiting = window.suggestions_panel.listing.total
     assert waiting > 0

@@ -1,4 +1,4 @@
-"""The window's ways back (issue 15): a name rejected before the undo history was cleared (by
+"""The window's ways back: a name rejected before the undo history was cleared (by
 opening another case) is suggested again from the Suggestions panel's "Rejected names…"
 dialog, undoably; a document whose suggestion run failed gets its suggestions with "Suggest
 again" (the document tab's context menu, or the panel's button)."""
@@ -91,18 +91,18 @@ def test_suggest_again_after_a_failed_run_finds_the_documents_names(
     path.write_text(STORY, encoding="utf-8")
     jobs: list[Job] = []
     window.runner.job_started.connect(jobs.append)
-    window.import_files([path])
+    window.imports.import_files([path])
     qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=90000)
     assert jobs[1].outcome == "failed"
     for box in list(window.messages):
         box.done(0)
-    [doc_id] = list(window.viewers)
+    [doc_id] = list(window.documents.viewers)
     panel = open_panel(window)
     assert rows(panel) == []
 
     set_suggestion_model(window.settings, None)  # the reporter fixes Preferences
-    index = window.tabs.indexOf(window.viewers[doc_id])
-    assert window.suggestions.tab_menu_for(window.tabs.indexOf(window.items_page)) is None
+    index = window.tabs.indexOf(window.documents.viewers[doc_id])
+    assert window.suggestions.tab_menu_for(window.tabs.indexOf(window.items.page)) is None
     menu = window.suggestions.tab_menu_for(index)
     assert menu is not None
     [again] = [a for a in menu.actions() if a.text().replace("&", "") == "Suggest again"]
@@ -120,6 +120,6 @@ def test_suggest_again_after_a_failed_run_finds_the_documents_names(
     assert sorted(rows(panel)) == sorted(found)
 
     # with no document shown there is nothing to run on: the status bar says so
-    window.tabs.setCurrentWidget(window.items_page)
+    window.tabs.setCurrentWidget(window.items.page)
     assert window.suggestions.suggest_again() is None
     assert "open it in its tab" in window.statusBar().currentMessage()

@@ -119,7 +119,7 @@ def test_accept_through_the_panel_makes_the_person_with_evidence(
     current = panel.current_entry()
     assert current is not None
     assert current.name == "Maria Ortiz"  # the next one, ready for a decision
-    assert window.navigator.item(0).text() == "People (1)"  # the window refreshed too
+    assert window.picker.navigator.item(0).text() == "People (1)"  # the window refreshed too
     # the status line names everything the accept made: the person and his organization
     assert window.statusBar().currentMessage() == (
         "Added person “Tom Becker” and organization “Harbor Police Department” "
@@ -138,8 +138,8 @@ def test_accept_through_the_panel_makes_the_person_with_evidence(
     assert ("person", "Nadia Ferreira") not in rows(panel)
     # her affiliation's organization suggestion was taken over by the new organization
     assert [k for k, _n in rows(panel)].count("organization") == 0
-    window.show_section("organization")
-    assert window.proxy.rowCount() == 1
+    window.items.show_section("organization")
+    assert window.items.proxy.rowCount() == 1
 
 
 def test_accept_as_another_name_with_the_keyboard(make_window, ui_workspace, qtbot):
@@ -220,7 +220,7 @@ def test_reject_and_the_name_stays_away_after_the_next_import(make_window, ui_wo
     second = add_text_document(
         ui_workspace, cid, "Sen. Maria Ortiz, D-Ore., met Harbor Police Chief Dana Whitlock "
         "in Harbor on Friday.", "second.txt", published="2024-03-15")
-    job = window.start_suggestions([second])
+    job = window.suggestions.start([second])
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     assert job.outcome == "succeeded"
     shown = rows(panel)
@@ -249,7 +249,7 @@ def test_suggestions_after_a_gui_import_run_in_the_background(
     path.write_text(STORY, encoding="utf-8")
     jobs: list[Job] = []
     window.runner.job_started.connect(jobs.append)
-    import_job = window.import_files([path], published=None)
+    import_job = window.imports.import_files([path], published=None)
     assert import_job is not None
     qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=60000)
     suggest_job = jobs[1]
@@ -257,7 +257,7 @@ def test_suggestions_after_a_gui_import_run_in_the_background(
     assert suggest_job.dialog is None  # no modal dialog: the reporter keeps working
     assert threads and all(t is not threading.main_thread() for t in threads)
     assert ("person", "Nadia Ferreira") in rows(panel)
-    assert len(window.viewers) == 1  # the imported document opened while suggestions ran
+    assert len(window.documents.viewers) == 1  # the imported document opened while suggestions ran
     assert window.tabs.count() == 6  # Items, Follow-ups, Timeline, Claims, Graph, the document
 
 
@@ -316,7 +316,7 @@ def test_ctrl_z_takes_an_accept_back_whole_and_ctrl_shift_z_brings_it_back(
     assert window.statusBar().currentMessage().startswith(
         "Undid accept person “Tom Becker”: removed person “Tom Becker” and organization "
         "“Harbor Police Department”")
-    assert window.navigator.item(0).text() == "People (0)"
+    assert window.picker.navigator.item(0).text() == "People (0)"
 
     with qtbot.waitSignal(window.runner.case_changed):
         qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
@@ -377,7 +377,7 @@ def test_no_row_moves_under_the_pointer_after_a_decision(make_window, ui_workspa
     # a later suggestion run reads the list again: decided rows leave then
     second = add_text_document(ui_workspace, cid, "Harbor Police Chief Dana Whitlock spoke.",
                                "second.txt", published="2024-03-15")
-    job = window.start_suggestions([second])
+    job = window.suggestions.start([second])
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     assert ("person", "Nadia Ferreira") not in [(k, n) for k, n, _d in all_rows(panel)]
     assert ("person", "Dana Whitlock") in rows(panel)

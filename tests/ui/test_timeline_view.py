@@ -84,17 +84,17 @@ def test_clicking_an_event_selects_it_and_fills_the_evidence_panel(qtbot, ui_wor
     assert blocker.args == [ids["Deputies resign"]]
     assert view.selected_event_id() == ids["Deputies resign"]
     assert marker.isSelected()
-    assert window.evidence_panel.item_id == ids["Deputies resign"]
-    assert window.evidence_panel.model.link_count() == 1
+    assert window.evidence.panel.item_id == ids["Deputies resign"]
+    assert window.evidence.panel.model.link_count() == 1
     # a click on another event's label moves the selection and the panel
     other = view.markers[ids["Hearing"]]
     label = view.view.mapFromScene(other.mapToScene(other.text_rect().center()))
     qtbot.mouseClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=label)
-    assert window.evidence_panel.item_id == ids["Hearing"]
+    assert window.evidence.panel.item_id == ids["Hearing"]
     # double-click opens the event in its section's editor
     qtbot.mouseDClick(view.view.viewport(), Qt.MouseButton.LeftButton, pos=label)
-    assert window.tabs.currentWidget() is window.items_page
-    assert window.current_item_id() == ids["Hearing"]
+    assert window.tabs.currentWidget() is window.items.page
+    assert window.items.current_item_id() == ids["Hearing"]
 
 
 def test_zoom_with_keys_and_ctrl_wheel_then_fit(qtbot, ui_workspace):
@@ -126,7 +126,7 @@ def test_timeline_follows_case_changes(qtbot, ui_workspace):
     window = open_window(qtbot, ui_workspace, ids["case"], date(2018, 3, 5))
     view = window.case_views.timeline
     assert len(view.markers) == 6
-    new = window.create_item("event", "Funeral", date="2018-02-01", select=False)
+    new = window.items.create_item("event", "Funeral", date="2018-02-01", select=False)
     assert new is not None and len(view.markers) == 7
     assert view.events[0].title == "Funeral"
     window.undo()

@@ -16,7 +16,7 @@ from tests.e2e.case_rows import case_rows
 
 
 def _listed_cases(window) -> list[str]:
-    return [window.case_box.itemText(i) for i in range(window.case_box.count())]
+    return [window.picker.case_box.itemText(i) for i in range(window.picker.case_box.count())]
 
 
 def _answer(monkeypatch, button: QMessageBox.StandardButton) -> list[str]:
@@ -52,7 +52,7 @@ def test_delete_a_case_then_restore_it_from_the_trash(make_window, ui_workspace,
     assert window.case_title() == "Another story" and window.case_id != case_id
     assert "Trash" in window.statusBar().currentMessage()
 
-    window.trash_action.trigger()
+    window.trash.action.trigger()
     dialog = window.trash.dialog
     assert dialog is not None and dialog.isVisible()
     assert [e.label for e in dialog.listed] == [f"case “{title}”"]
@@ -64,7 +64,8 @@ def test_delete_a_case_then_restore_it_from_the_trash(make_window, ui_workspace,
     assert dialog.listed == [] and not dialog.restore_button.isEnabled()
     with ui_workspace.transaction() as s:
         assert case_rows(s, title) == before
-    counts = [window.navigator.item(i).text() for i in range(window.navigator.count())]
+    nav = window.picker.navigator
+    counts = [nav.item(i).text() for i in range(nav.count())]
     assert any(t.startswith("Documents (") and not t.endswith("(0)") for t in counts)
 
 
@@ -80,7 +81,7 @@ def test_a_deleted_document_comes_back_with_its_evidence_after_a_restart(
         before = case_rows(s, title)
     window = make_window(case_id)
     assert window.select_item(doc_id, "document")
-    window.delete_action.trigger()  # undoable, so not asked
+    window.items.delete_action.trigger()  # undoable, so not asked
     with ui_workspace.transaction() as s:
         assert s.get(Document, doc_id) is None
         assert case_rows(s, title) != before
@@ -91,7 +92,7 @@ def test_a_deleted_document_comes_back_with_its_evidence_after_a_restart(
     try:
         window = make_window(case_id, workspace=again)
         assert window.undo_stack.count() == 0
-        window.trash_action.trigger()
+        window.trash.action.trigger()
         dialog = window.trash.dialog
         assert [e.label for e in dialog.listed] == [f"document “{doc_title}”"]
         assert "evidence link" in dialog.table.item(0, 3).text()
@@ -115,12 +116,12 @@ def test_empty_trash_asks_first(make_window, ui_workspace, qtbot, monkeypatch):
         keep = cases.create_case(s, "Kept").id
         cases.create_case(s, "Gone")
     window = make_window(keep)
-    window.case_box.setCurrentIndex(window.case_box.findText("Gone"))
-    window.case_box.activated.emit(window.case_box.currentIndex())
+    window.picker.case_box.setCurrentIndex(window.picker.case_box.findText("Gone"))
+    window.picker.case_box.activated.emit(window.picker.case_box.currentIndex())
     assert window.case_title() == "Gone"
     _answer(monkeypatch, QMessageBox.StandardButton.Yes)
     window.case_menu.delete_action.trigger()
-    window.trash_action.trigger()
+    window.trash.action.trigger()
     dialog = window.trash.dialog
     assert len(dialog.listed) == 1
 
@@ -172,7 +173,7 @@ def test_a_case_deleted_elsewhere_leaves_this_window_for_another_case(make_windo
         gone = cases.create_case(s, "Gone elsewhere").id
         cases.create_case(s, "Still here")
     window = make_window(gone)
-    window.trash_action.trigger()  # open: it lists what others put in the Trash too
+    window.trash.action.trigger()  # open: it lists what others put in the Trash too
     other = open_workspace(db_url=ui_workspace.url)  # another process's connection
     try:
         with other.transaction() as s:

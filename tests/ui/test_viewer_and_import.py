@@ -14,7 +14,7 @@ from casefile.services import items
 from casefile.store import Blob, Document, EvidenceLink, Item, Passage
 from casefile.store.workspace import open_workspace
 from casefile.ui.date_question import PublishedDateDialog
-from casefile.ui.models import relation_colour
+from casefile.ui.evidence_model import relation_colour
 from casefile.ui.offsets import OffsetMap
 from tests.ui.helpers import add_text_document, make_case
 
@@ -42,7 +42,7 @@ def test_emoji_before_the_selection_stores_the_right_span(make_window, ui_worksp
     assert cursor.selectionStart() != EMOJI_TEXT.index("Scot Peterson")  # they do differ
     viewer.text_view.setTextCursor(cursor)
     viewer.new_actions["person"].trigger()
-    person = window.current_item_id()
+    person = window.items.current_item_id()
     with ui_workspace.transaction() as s:
         (passage,) = s.query(Passage).all()
         assert EMOJI_TEXT[passage.start:passage.end] == "Scot Peterson" == passage.quote
@@ -51,8 +51,8 @@ def test_emoji_before_the_selection_stores_the_right_span(make_window, ui_worksp
     cursor = viewer.text_view.document().find("four minutes")
     viewer.text_view.setTextCursor(cursor)
     viewer.link_action.trigger()
-    window.link_dialog.item_edit.setText("Scot Peterson (person)")
-    window.link_dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    window.items.link_dialog.item_edit.setText("Scot Peterson (person)")
+    window.items.link_dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
     with ui_workspace.transaction() as s:
         quotes = sorted(p.quote for p in s.query(Passage))
         spans = sorted((p.start, p.end) for p in s.query(Passage))
@@ -74,10 +74,10 @@ def test_emoji_before_the_selection_stores_the_right_span(make_window, ui_worksp
         assert colours == {relation_colour("mentions").rgba(), relation_colour("supports").rgba()}
         # double-click in the evidence panel selects exactly the passage
         window.select_item(person, "person")
-        panel = window.evidence_panel
+        panel = window.evidence.panel
         (index,) = [i for i in panel.link_indexes()
                     if (v := panel.model.evidence_at(i)) and v.quote == "four minutes"]
-        window.evidence_panel.activate(index)
+        window.evidence.panel.activate(index)
         assert viewer.text_view.textCursor().selectedText() == "four minutes"
     finally:
         window.close()
@@ -163,7 +163,7 @@ def test_5mb_import_keeps_the_event_loop_running(make_window, ui_workspace, qtbo
     with ui_workspace.transaction() as s:
         (doc,) = s.query(Document).all()
         assert len(doc.text) >= 5_000_000
-    assert window.navigator.item(3).text() == "Documents (1)"
+    assert window.picker.navigator.item(3).text() == "Documents (1)"
 
 
 def test_the_window_answers_a_click_while_a_5mb_import_runs(make_window, ui_workspace, qtbot,
@@ -174,24 +174,24 @@ def test_the_window_answers_a_click_while_a_5mb_import_runs(make_window, ui_work
 
     def on_tick(window, job) -> None:
         if "asked" not in seen:
-            window.navigator.setCurrentRow(3)  # Documents
-            window.navigator.setCurrentRow(0)  # then People, as a click would
+            window.picker.navigator.setCurrentRow(3)  # Documents
+            window.picker.navigator.setCurrentRow(0)  # then People, as a click would
             seen["asked"] = len(seen)
         elif "shown" not in seen:
-            seen["shown"] = [window.proxy.index(r, 0).data()
-                             for r in range(window.proxy.rowCount())]
+            seen["shown"] = [window.items.proxy.index(r, 0).data()
+                             for r in range(window.items.proxy.rowCount())]
 
     window, job, _ticks = _import_big_file(make_window, ui_workspace, qtbot, tmp_path,
                                            monkeypatch, on_tick)
     assert seen.get("shown") == ["Scot Peterson"], seen
-    assert window.navigator.currentRow() == 0
+    assert window.picker.navigator.currentRow() == 0
 
 
 def test_cancelled_import_stores_nothing(make_window, ui_workspace, qtbot, tmp_path):
     cid = make_case(ui_workspace)
     big = _big_text_file(tmp_path)
     window = make_window(cid)
-    job = window.import_files([big], published=None)
+    job = window.imports.import_files([big], published=None)
     assert job.dialog is not None
     job.dialog.findChild(QPushButton).click()  # the dialog's Cancel button
     qtbot.waitUntil(lambda: job.done, timeout=60000)
@@ -199,8 +199,8 @@ def test_cancelled_import_stores_nothing(make_window, ui_workspace, qtbot, tmp_p
     with ui_workspace.transaction() as s:
         assert s.query(Document).count() == 0 and s.query(Blob).count() == 0
     assert "nothing was stored" in window.statusBar().currentMessage()
-    assert window.navigator.item(3).text() == "Documents (0)"
-    assert window.viewers == {}
+    assert window.picker.navigator.item(3).text() == "Documents (0)"
+    assert window.documents.viewers == {}
 
 
 REAL = Path("/work/shared/samples/real")
@@ -243,7 +243,7 @@ def test_several_files_with_a_bad_one_import_the_good_ones_with_a_summary(
         dated = {d.filename: d.published for d in s.query(Document).all()}
     # neither file carries a date of its own: both take the one answer
     assert dated["blk-paras-and-tables.docx"] == dated["006.eml"] == date(2020, 1, 2)
-    qtbot.waitUntil(lambda: window.navigator.item(3).text() != "Documents (0)")
+    qtbot.waitUntil(lambda: window.picker.navigator.item(3).text() != "Documents (0)")
 
 
 def test_a_single_refused_file_is_reported_and_nothing_stored(make_window, ui_workspace, qtbot,
@@ -254,7 +254,7 @@ def test_a_single_refused_file_is_reported_and_nothing_stored(make_window, ui_wo
     window = make_window(cid)
     # as the reporter does it: the file cannot be read, so no date is asked for first
     with qtbot.waitSignal(window.runner.operation_failed, timeout=20000) as failed:
-        job = window.import_files([empty])
+        job = window.imports.import_files([empty])
     assert window.imports.date_dialog is None and job is not None
     qtbot.waitUntil(lambda: job.done)
     assert "empty" in failed.args[0].lower()
@@ -282,7 +282,7 @@ def test_drop_files_on_the_window_imports_them(make_window, ui_workspace, qtbot,
         assert doc.filename == "dropped-note.txt"
         assert doc.published == date(2018, 2, 23)
         assert "Published date given at import: 2018-02-23" in doc.import_notes
-    assert window.viewers[doc.id].text.startswith("Sheriff Scott Israel")
+    assert window.documents.viewers[doc.id].text.startswith("Sheriff Scott Israel")
 
 
 def test_deleting_a_document_closes_its_viewer_and_undo_restores_passages(
@@ -297,8 +297,8 @@ def test_deleting_a_document_closes_its_viewer_and_undo_restores_passages(
     window = make_window(cid)
     window.open_document(doc)
     window.select_item(doc, "document")
-    window.delete_selected()
-    assert doc not in window.viewers
+    window.items.delete_selected()
+    assert doc not in window.documents.viewers
     with ui_workspace.transaction() as s:
         assert s.query(EvidenceLink).count() == 0
     window.undo()

@@ -13,17 +13,17 @@ def test_a_person_made_elsewhere_appears_in_the_people_section(make_window, ui_w
     cid = make_case(ui_workspace)
     window = make_window(cid)
     assert window.watch is not None  # every window watches its workspace
-    window.show_section("person")
-    assert window.navigator.item(0).text() == "People (0)"
+    window.items.show_section("person")
+    assert window.picker.navigator.item(0).text() == "People (0)"
     other = open_workspace(db_url=ui_workspace.url)  # another process's connection
     try:
         with other.transaction() as s:
             items.create_item(s, cid, "person", "Ana Ortiz")
     finally:
         other.close()
-    qtbot.waitUntil(lambda: window.navigator.item(0).text() == "People (1)", timeout=3000)
-    qtbot.waitUntil(lambda: window.proxy.rowCount() == 1, timeout=1000)
-    assert window.proxy.index(0, 0).data() == "Ana Ortiz"
+    qtbot.waitUntil(lambda: window.picker.navigator.item(0).text() == "People (1)", timeout=3000)
+    qtbot.waitUntil(lambda: window.items.proxy.rowCount() == 1, timeout=1000)
+    assert window.items.proxy.index(0, 0).data() == "Ana Ortiz"
 
 
 def test_a_second_window_is_announced_once_and_own_edits_do_not_reload(make_window,
