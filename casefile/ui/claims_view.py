@@ -49,7 +49,8 @@ from casefile.services import claim_actions, claims, evidence
 from casefile.services.changes import Changes
 from casefile.services.claims import ClaimRow
 from casefile.store.items import CLAIM_STATUSES
-from casefile.ui.models import ID_ROLE, is_dark_palette, relation_colour
+from casefile.ui.evidence_model import relation_colour
+from casefile.ui.models import ID_ROLE, is_dark_palette
 from casefile.ui.operations import CaseChange, OperationRunner, Outcome
 from casefile.ui.tables import set_up_row_table
 from casefile.ui.undo import ActionCommand

@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 from casefile.services.evidence import EvidenceGroups, EvidenceView
 from casefile.store.evidence import EVIDENCE_RELATIONS
 from casefile.ui.dialogs import ComboDelegate
-from casefile.ui.models import RELATION_COLUMN, SPAN_ROLE, EvidenceModel
+from casefile.ui.evidence_model import RELATION_COLUMN, SPAN_ROLE, EvidenceModel
 
 
 class _WrappingDelegate(QStyledItemDelegate):

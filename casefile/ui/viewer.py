@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 
 from casefile.services.views import DocumentView, PassageMark
 from casefile.store.textfind import FoldedText
-from casefile.ui.models import RELATION_PRECEDENCE, relation_colour
+from casefile.ui.evidence_model import RELATION_PRECEDENCE, relation_colour
 from casefile.ui.offsets import OffsetMap
 
 #: The query syntax, shown as the find box's and the Search panel's tooltip.

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from casefile.ingest import ocr
+from casefile.ingest import ocr_upright
 from casefile.ingest.ocr import get_engine, recognize_pages
 from tests.e2e.make_files import scan_image, scan_line_box
 
@@ -28,7 +28,7 @@ def _check(found, degrees: int, dpi: int) -> None:
     assert text.split() == " ".join(LINES).split()
     assert page.turned == (360 - degrees) % 360
     # "The", the first word, is boxed where the first line is on the page as scanned
-    x0, y0, x1, y1 = ocr._box_turned_back(scan_line_box(LINES, 0, dpi=dpi), 360 - degrees)
+    x0, y0, x1, y1 = ocr_upright._box_turned_back(scan_line_box(LINES, 0, dpi=dpi), 360 - degrees)
     _s, _e, bx0, by0, bx1, by1 = boxes[0]
     assert x0 - 0.02 <= bx0 < bx1 <= x1 + 0.02 and y0 - 0.02 <= by0 < by1 <= y1 + 0.02, (
         boxes[0], (x0, y0, x1, y1))
@@ -37,14 +37,14 @@ def _check(found, degrees: int, dpi: int) -> None:
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="Tesseract is not installed")
 @pytest.mark.parametrize("degrees", [90, 180])
 def test_tesseract_says_how_a_page_is_turned_before_it_is_read(degrees) -> None:
-    if ocr.tesseract_orientation(scan_image(LINES, dpi=150)) is None:
+    if ocr_upright.tesseract_orientation(scan_image(LINES, dpi=150)) is None:
         pytest.skip("Tesseract's orientation data (osd) is not installed")
     found = recognize_pages(get_engine("rapidocr"), _turned_scan(degrees, 150), "image/png", [1])
     _check(found, degrees, 150)
 
 
 def test_without_tesseract_a_poor_reading_is_tried_turned(monkeypatch) -> None:
-    monkeypatch.setattr(ocr, "tesseract_orientation", lambda _image: None)
+    monkeypatch.setattr(ocr_upright, "tesseract_orientation", lambda _image: None)
     found = recognize_pages(get_engine("rapidocr"), _turned_scan(90, 120), "image/png", [1])
     _check(found, 90, 120)
 
@@ -52,7 +52,7 @@ def test_without_tesseract_a_poor_reading_is_tried_turned(monkeypatch) -> None:
 def test_boxes_turned_back_land_where_they_were() -> None:
     box = (0.1, 0.2, 0.3, 0.25)
     for turn in (90, 180, 270):
-        there = ocr._box_turned_back(box, turn)
-        back = ocr._box_turned_back(there, (360 - turn) % 360)
+        there = ocr_upright._box_turned_back(box, turn)
+        back = ocr_upright._box_turned_back(there, (360 - turn) % 360)
         assert back == pytest.approx(box)
-    assert ocr._box_turned_back(box, 90) == pytest.approx((0.75, 0.1, 0.8, 0.3))
+    assert ocr_upright._box_turned_back(box, 90) == pytest.approx((0.75, 0.1, 0.8, 0.3))
