@@ -1,4 +1,4 @@
-"""Issue 18, safe exports, through the real ``casefile`` command: mark a person of the sample
+"""Safe exports through the real ``casefile`` command: mark a person of the sample
 case confidential (``casefile item ID --confidential``), write a public brief and a public
 calendar, and find the person's name in neither."""
 

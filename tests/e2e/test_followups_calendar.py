@@ -1,4 +1,4 @@
-"""Issue 6 acceptance, follow-ups, with the clock set: the Coral Springs report follow-up of the
+"""Follow-ups with the clock set: the Coral Springs report follow-up of the
 sample case through the CLI (views, answering, overdue count) and the .ics calendar export read
 back with icalendar."""
 
