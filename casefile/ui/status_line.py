@@ -116,7 +116,9 @@ class StatusLine(QObject):
             text = f"{status.overdue} overdue · " + text
         self.due_label.setText(text)
         if isinstance(self.bar, MessageBar):
-            self.bar.layout().activate()  # the labels' new widths, before measuring the room
+            layout = self.bar.layout()
+            if layout is not None:
+                layout.activate()  # the labels' new widths, before measuring the room
             self.bar.refit()
 
     @Slot()
