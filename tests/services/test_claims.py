@@ -1,4 +1,4 @@
-"""Claims (issue 6 acceptance): the status Casefile proposes from the evidence on the sample
+"""Claims: the status Casefile proposes from the evidence on the sample
 article, independence of sources, overrides with reasons, and the attribution chain."""
 
 from __future__ import annotations
