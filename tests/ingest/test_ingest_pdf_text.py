@@ -159,7 +159,7 @@ def test_two_column_pages_are_stored_column_by_column_with_headers_after() -> No
 
 
 def _pdfium_text_before(data: bytes, password: str | None = None) -> str:
-    """The text as it was stored before PDF text was repaired: PDFium's, CR LF as LF, pages
+    """The text as it was stored before the reading above: PDFium's, CR LF as LF, pages
     apart."""
     document = pdfium.PdfDocument(data, password=password)
     pages = []

@@ -389,7 +389,7 @@ EXPECTED_ROWS = [
         'dock Dee Park was seen near the\n— Undated note',
         (5, 13)),
 ]
-"""The rows of :func:`fixed_case` as the panel showed them before its model was made lazy:
+"""The rows of :func:`fixed_case` as the panel showed them before its model was made lazy
 the quotes grouped by document (dated first, the undated last), then one fold per
 document of the bare name, closed."""
 

@@ -1,4 +1,4 @@
-"""Written as a reporter's session in the window (offscreen)."""
+"""The first acceptance test, written as a reporter's session in the window (offscreen)."""
 
 from __future__ import annotations
 
