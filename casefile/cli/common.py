@@ -12,13 +12,18 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from datetime import date
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from casefile.errors import CasefileError
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from casefile.store.workspace import Workspace
+
+T = TypeVar("T")
 
 
 #: The reading states (casefile.store.items.READING_STATES, repeated here so that parsing the
@@ -123,6 +128,16 @@ def open_workspace(args: argparse.Namespace) -> Workspace:
     for problem in ws.private_problems:
         print(f"casefile: warning: cannot make owner-only: {problem}", file=sys.stderr)
     return ws
+
+
+def read_case(args: argparse.Namespace, read: Callable[[Session, int], T]) -> T:
+    """Open the workspace, find the case ``--case`` names and return ``read(session,
+    case_id)`` from one read-only transaction. Raises NotFoundError for an unknown case."""
+    from casefile.services import cases
+
+    ws = open_workspace(args)
+    with ws.transaction(write=False) as s:
+        return read(s, cases.find_case(s, args.case).id)
 
 
 def close_opened() -> None:

@@ -7,7 +7,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from casefile.cli.common import READING_STATES, open_workspace, print_json, reading_state
+from casefile.cli.common import (
+    READING_STATES,
+    open_workspace,
+    print_json,
+    read_case,
+    reading_state,
+)
 
 
 def add_documents_parser(sub: Any) -> None:
@@ -66,12 +72,9 @@ def cmd_mark(args: argparse.Namespace) -> int:
 
 
 def cmd_duplicates(args: argparse.Namespace) -> int:
-    from casefile.services import cases, duplicates
+    from casefile.services import duplicates
 
-    ws = open_workspace(args)
-    with ws.transaction(write=False) as s:
-        case_id = cases.find_case(s, args.case).id
-        clusters = duplicates.case_duplicates(s, case_id)
+    clusters = read_case(args, duplicates.case_duplicates)
     if args.json:
         print_json([c.as_json() for c in clusters])
         return 0

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from casefile.cli.common import open_workspace, parse_date, parse_days, print_json
+from casefile.cli.common import open_workspace, parse_date, parse_days, print_json, read_case
 from casefile.errors import ValidationError
 from casefile.export.profiles import PROFILE_HELP, PROFILE_NAMES
 
@@ -225,12 +225,9 @@ def _followups_ics(args: argparse.Namespace) -> int:
 
 
 def cmd_claims(args: argparse.Namespace) -> int:
-    from casefile.services import cases, claims
+    from casefile.services import claims
 
-    ws = open_workspace(args)
-    with ws.transaction(write=False) as s:
-        case_id = cases.find_case(s, args.case).id
-        rows = claims.claims_overview(s, case_id)
+    rows = read_case(args, claims.claims_overview)
     if args.json:
         print_json([
             {"id": r.id, "statement": r.statement, **r.assessment.as_json(),

@@ -39,35 +39,6 @@ def _entry_id(value: str) -> int:
             f"not a Trash id (a number from `casefile trash list`): {value!r}") from exc
 
 
-def _case_action(args: argparse.Namespace) -> int:
-    """``case rename OLD NEW``, ``case edit TITLE --summary TEXT``, ``case delete TITLE``."""
-    from casefile.services import case_actions, cases, trash
-
-    ws = open_workspace(args)
-    try:
-        with ws.transaction() as s:
-            case_id = cases.find_case(s, args.title).id
-            if args.case_command == "rename":
-                ch = case_actions.rename(s, case_id, args.new_title)
-                out: dict[str, Any] = {"id": case_id, "title": ch.value}
-            elif args.case_command == "edit":
-                ch = case_actions.edit_summary(s, case_id, args.summary)
-                out = {"id": case_id, "title": args.title, "summary": ch.value}
-            else:
-                ch = trash.delete_case(s, case_id)
-                out = {"id": case_id, "title": args.title, "trash_id": ch.value}
-    finally:
-        ws.close()
-    if args.json:
-        print_json(out)
-    elif args.case_command == "delete":
-        print(f"moved case “{args.title}” to the Trash as entry {out['trash_id']}; bring it back "
-              f"with: casefile trash restore {out['trash_id']}")
-    else:
-        print(ch.message)
-    return 0
-
-
 def cmd_trash(args: argparse.Namespace) -> int:
     """``trash list``, ``trash restore ID``, ``trash empty``."""
     from casefile.services import trash
