@@ -13,9 +13,10 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from casefile.extract import lexicon as lx
-from casefile.extract.aliases import PersonCluster, cluster_people, name_words, role_of
+from casefile.extract.aliases import PersonCluster, cluster_people, role_of
 from casefile.extract.claims import find_claims, is_lead_in
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
+from casefile.extract.context import reassign_people, retype_lists
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
 from casefile.extract.language import identify, reads, unread_result
@@ -226,57 +227,6 @@ def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, in
             kept.append(c)
             spans.add(c.start, c.end)
     return kept
-
-
-def _reassign_people(people: list[Candidate], orgs: list[Candidate],
-                     places: list[Candidate]) -> list[Candidate]:
-    """Move person candidates that are really places or parts of organisation names, and model
-    organisations that name a person of the text to people."""
-    agency_places = {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
-    agency_first = {p.split()[0] for p in agency_places}
-    place_keys = {norm_key(p.name) for p in places}
-    org_names = {tuple(name_words(c.name)) for c in orgs if not c.agency_key
-                 and len(c.name.split()) >= 2}
-    # every run of words shorter than a whole organisation name: a person name lies inside one
-    org_parts = {n[i:i + k] for n in org_names for k in range(len(n))
-                 for i in range(len(n) - k + 1)}
-    rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
-    model_org_keys = {norm_key(c.name) for c in orgs if c.source == "model"}
-    cued_people = {norm_key(c.name) for c in people if c.titled or c.role or c.source != "model"
-                   and not c.notes.get("weak")}
-    person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
-    surname_tails = {tuple(name_words(c.name)[i:]) for c in people
-                     if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
-    surname_tails |= {tuple(name_words(c.name)) for c in people
-                      if c.source == "rule" and (c.titled or c.role or "appositive" in c.notes)}
-    moved = [c.source == "model" and tuple(name_words(c.name)) in surname_tails for c in orgs]
-    people.extend(Candidate("person", c.start, c.end, c.name, "model")
-                  for c, m in zip(orgs, moved, strict=True) if m)
-    orgs[:] = [c for c, m in zip(orgs, moved, strict=True) if not m]
-    keep = []
-    for c in people:
-        if c.titled or c.role or c.source == "known":
-            keep.append(c)
-            continue
-        key = norm_key(c.name)
-        words = key.split()
-        if key in rule_org_keys or (c.source == "model" and key in model_org_keys
-                                    and len(words) >= 2 and key not in cued_people
-                                    and tuple(words) not in surname_tails):
-            # "<firm> said", "a visit to <hospital>": named as an organisation elsewhere, and
-            # nothing in the text says person
-            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
-            continue
-        if key in agency_places or key in place_keys or (
-                len(words) == 1 and key in agency_first and key not in person_multi):
-            places.append(Candidate("place", c.start, c.end, c.name, c.source))
-            continue
-        inside = tuple(words) in org_parts
-        if inside and key not in person_multi - set(words):
-            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
-            continue
-        keep.append(c)
-    return keep
 
 
 def _surname_pattern(name: str) -> str:
@@ -699,11 +649,11 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         [c for c in model_cands if c.kind == "place"],
         weak,
     ]
-    kept = _resolve_overlaps(groups, blocked)
+    kept = retype_lists(ft, _resolve_overlaps(groups, blocked))
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]
-    people = _reassign_people(people, orgs, places)
+    people = reassign_people(people, orgs, places)
     for c in orgs:  # the place part of an agency name is a place too
         if c.agency_key and c.agency_key[1] and norm_key(ft[c.start:c.end]).startswith(
                 c.agency_key[1]):

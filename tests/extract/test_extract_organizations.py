@@ -69,3 +69,15 @@ def test_short_name_inside_a_longer_one_joins(mode: str) -> None:
     got = orgs("Students at Ridgeview Lakes High School walked out. Ridgeview Lakes High "
                "School officials said the protest at Ridgeview Lakes would continue.", mode)
     assert list(got) == ["Ridgeview Lakes High School"]
+
+
+def test_members_of_a_list_of_organisations_are_organisations(mode: str) -> None:
+    """A name listed among organisations is one too, written whole, even where the model
+    reads a person in it."""
+    text = ("The agency chose Northwind Systems LLC, Contoso Robotics Inc., Quillmark and "
+            "Halvorsen Tarrant for the lunar missions. Quillmark will fly first.")
+    result = extract_suggestions(text, mode=mode)  # type: ignore[arg-type]
+    names = {o["name"] for o in result["organizations"]}
+    assert {"Quillmark", "Halvorsen Tarrant"} <= names, names
+    assert not {"Quillmark", "Halvorsen Tarrant", "Tarrant"} & {
+        p["name"] for p in result["people"]}

@@ -1,0 +1,137 @@
+"""Typing a mention by its own context (ARCHITECTURE.md, "Names: typed by their own context,
+joined when unambiguous"): what the words around one mention say it is, whatever the model
+read there.
+
+- :func:`reassign_people`: person candidates the text names as a place or as part of an
+  organisation elsewhere, and model organisations that name a person;
+- :func:`retype_lists`: the names of a list whose other members are organisations
+  ("<Org>, <Org>, <Name> and <Org>") are organisations too, written whole.
+"""
+
+from __future__ import annotations
+
+import re
+
+from casefile.extract.aliases import name_words
+from casefile.extract.text import norm_key
+from casefile.extract.types import Candidate
+
+#: One member of a list: one to five capitalised words ("<Name> Corp.", "<A>&<B>", "<A>/<B>",
+#: "<A>-<B>"; a full stop only at its end), and an abbreviation in parentheses after it.
+_ITEM = (r"[A-Z][\w&'/-]*(?:[ ](?:of[ ])?[A-Z][\w&'/-]*){0,4}\.?"
+         r"(?:[ ]\([A-Z][\w.&-]{1,9}\))?")
+#: A list of at least three members: "A, B and C", "A, B, C, and others".
+_LIST = re.compile(rf"(?<![\w.&'/-])(?:{_ITEM},[ ])+(?:{_ITEM},?[ ](?:and|or)[ ])?"
+                   rf"(?:{_ITEM}|others\b)")
+_MEMBER = re.compile(_ITEM)
+
+
+def _members(ft: str, m: re.Match[str]) -> list[tuple[int, int]]:
+    """The (start, end) of each member of list ``m``, a parenthesised abbreviation left out."""
+    out = []
+    for it in _MEMBER.finditer(ft, m.start(), m.end()):
+        end = it.end()
+        if it.group().endswith(".") and not re.search(r"\b(?:Corp|Inc|Co|Ltd|Bros)\.$",
+                                                      it.group()):
+            end -= 1  # the sentence's full stop
+        paren = re.search(r"[ ]\([^)]*\)$", it.group())
+        if paren:
+            end -= len(paren.group())
+        if end > it.start():
+            out.append((it.start(), end))
+    return out
+
+
+def retype_lists(ft: str, kept: list[Candidate]) -> list[Candidate]:
+    """``kept`` with the members of organisation lists typed as organisations.
+
+    A list of at least three capitalised members of which at least two, and at least half,
+    are organisations (a candidate of that kind covers the member) names organisations: every
+    other member becomes one organisation candidate (source "rule", the member's words whole),
+    in place of the person and place candidates inside it ("<A> <B>" read as an organisation
+    "<A>" and a person "<B>"). A person written with a title, a role or as a known item keeps
+    their member, and so does a place written as one ("<Town>, <State>", a state). Offsets
+    are str offsets into ``ft``."""
+    orgs = [c for c in kept if c.kind == "organization"]
+    drop: set[int] = set()
+    added: list[Candidate] = []
+    for m in _LIST.finditer(ft):
+        members = _members(ft, m)
+        if len(members) < 3:
+            continue
+
+        def inside(s: int, e: int) -> list[Candidate]:
+            return [c for c in kept if c.start < e and s < c.end]
+
+        typed = [any(c.start <= s and e <= c.end or (s <= c.start and c.end == e)
+                     for c in orgs if c.start < e and s < c.end) for s, e in members]
+        if sum(typed) < 2 or 2 * sum(typed) < len(members):
+            continue
+        for (s, e), is_org in zip(members, typed, strict=True):
+            here = inside(s, e)
+            whole = any(c.kind == "organization" and c.start == s and c.end == e for c in here)
+            if whole or any(c.titled or c.role or c.known or c.source == "known" or (
+                    c.kind == "place" and c.source == "rule" and "after" not in c.notes)
+                    for c in here):
+                continue
+            if any(c.start < s or c.end > e for c in here):
+                continue  # a candidate reaching out of the member: the list is read otherwise
+            if is_org and all(c.kind == "organization" for c in here):
+                continue
+            drop.update(id(c) for c in here)
+            added.append(Candidate("organization", s, e, ft[s:e], "rule",
+                                   notes={"listed": "1"}))
+    if not added:
+        return kept
+    return [c for c in kept if id(c) not in drop] + added
+
+
+def reassign_people(people: list[Candidate], orgs: list[Candidate],
+                     places: list[Candidate]) -> list[Candidate]:
+    """Move person candidates that are really places or parts of organisation names, and model
+    organisations that name a person of the text to people."""
+    agency_places = {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
+    agency_first = {p.split()[0] for p in agency_places}
+    place_keys = {norm_key(p.name) for p in places}
+    org_names = {tuple(name_words(c.name)) for c in orgs if not c.agency_key
+                 and len(c.name.split()) >= 2}
+    # every run of words shorter than a whole organisation name: a person name lies inside one
+    org_parts = {n[i:i + k] for n in org_names for k in range(len(n))
+                 for i in range(len(n) - k + 1)}
+    rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
+    model_org_keys = {norm_key(c.name) for c in orgs if c.source == "model"}
+    cued_people = {norm_key(c.name) for c in people if c.titled or c.role or c.source != "model"
+                   and not c.notes.get("weak")}
+    person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
+    surname_tails = {tuple(name_words(c.name)[i:]) for c in people
+                     if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
+    surname_tails |= {tuple(name_words(c.name)) for c in people
+                      if c.source == "rule" and (c.titled or c.role or "appositive" in c.notes)}
+    moved = [c.source == "model" and tuple(name_words(c.name)) in surname_tails for c in orgs]
+    people.extend(Candidate("person", c.start, c.end, c.name, "model")
+                  for c, m in zip(orgs, moved, strict=True) if m)
+    orgs[:] = [c for c, m in zip(orgs, moved, strict=True) if not m]
+    keep = []
+    for c in people:
+        if c.titled or c.role or c.source == "known":
+            keep.append(c)
+            continue
+        key = norm_key(c.name)
+        words = key.split()
+        if key in rule_org_keys or (c.source == "model" and key in model_org_keys
+                                    and len(words) >= 2 and key not in cued_people
+                                    and tuple(words) not in surname_tails):
+            # "<firm> said", "a visit to <hospital>": named as an organisation elsewhere, and
+            # nothing in the text says person
+            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
+            continue
+        if key in agency_places or key in place_keys or (
+                len(words) == 1 and key in agency_first and key not in person_multi):
+            places.append(Candidate("place", c.start, c.end, c.name, c.source))
+            continue
+        inside = tuple(words) in org_parts
+        if inside and key not in person_multi - set(words):
+            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
+            continue
+        keep.append(c)
+    return keep
