@@ -4,6 +4,8 @@ read there.
 
 - :func:`reassign_people`: person candidates the text names as a place or as part of an
   organisation elsewhere, and model organisations that name a person;
+- :func:`after_job_title`: a name right after "<job> of/for" ("head of <unit>", "commissioner
+  for <subject>") names what the job is over, not a person;
 - :func:`retype_lists`: the names of a list whose other members are organisations
   ("<Org>, <Org>, <Name> and <Org>") are organisations too, written whole.
 """
@@ -25,6 +27,15 @@ _LIST = re.compile(rf"(?<![\w.&'/-])(?:{_ITEM},[ ])+(?:{_ITEM},?[ ](?:and|or)[ ]
                    rf"(?:{_ITEM}|others\b)")
 _MEMBER = re.compile(_ITEM)
 
+#: Jobs that are over a unit, a subject or a body ("head of <unit>", "director of <body>");
+#: not those one holds for a person ("lawyer for", "spokesman for", "aide to").
+JOBS_OVER = frozenset({
+    "head", "director", "president", "chief", "commissioner", "chairman", "chairwoman", "chair",
+    "chairperson", "manager", "secretary", "minister", "officer", "dean", "chancellor",
+    "superintendent", "editor", "professor", "coordinator", "treasurer", "executive",
+    "vice-president", "controller", "comptroller", "administrator"})
+_JOB_OF = re.compile(r"(?<![\w-])(?P<job>[A-Za-z][\w-]*)[ ](?:of|for)[ ](?:the[ ])?$")
+
 
 def _members(ft: str, m: re.Match[str]) -> list[tuple[int, int]]:
     """The (start, end) of each member of list ``m``, a parenthesised abbreviation left out."""
@@ -40,6 +51,14 @@ def _members(ft: str, m: re.Match[str]) -> list[tuple[int, int]]:
         if end > it.start():
             out.append((it.start(), end))
     return out
+
+
+def after_job_title(ft: str, start: int) -> bool:
+    """True if ``ft[start:]`` follows "<job> of" or "<job> for" (a word of :data:`JOBS_OVER`,
+    any case: "Head of", "vice president of", "High Commissioner for"): the name there is what
+    the job is over, a unit, a subject or a body, never the person holding it."""
+    m = _JOB_OF.search(ft, max(0, start - 40), start)
+    return m is not None and m.end() == start and m.group("job").lower() in JOBS_OVER
 
 
 def retype_lists(ft: str, kept: list[Candidate]) -> list[Candidate]:

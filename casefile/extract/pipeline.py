@@ -16,7 +16,7 @@ from casefile.extract import lexicon as lx
 from casefile.extract.aliases import PersonCluster, cluster_people, role_of
 from casefile.extract.claims import find_claims, is_lead_in
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
-from casefile.extract.context import reassign_people, retype_lists
+from casefile.extract.context import after_job_title, reassign_people, retype_lists
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
 from casefile.extract.language import identify, reads, unread_result
@@ -91,6 +91,8 @@ def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
         if _PLACE_NOUN_AFTER.match(ft, ent.end):
             return []  # "Orange and Riverside counties"
         span = clean_org(ft, ent)
+        if span and after_job_title(ft, span[0]) and _AT_ORG.match(ft, span[1]):
+            return []  # "<job> of <unit> at <organisation>": a unit of that organisation
         if span and _person_written_as_org(ft, *span):
             return [Candidate("person", span[0], span[1], ft[span[0]:span[1]], "model")]
         if span:
@@ -117,6 +119,7 @@ def _said_people_the_model_contradicts(people: list[Candidate], model: list[Cand
     return keep
 
 
+_AT_ORG = re.compile(r"[ ](?:at|of)[ ](?:the[ ])?[A-Z]")
 _INSTITUTION_AFTER = re.compile(r"[ ](?:hospital|university|college|school|church|prison|"
                                 r"foundation|institute|museum|library|airport|stadium)\b")
 _PLACE_NOUN_AFTER = re.compile(r"[ ](?:county|counties|city|cities|state|states|area|areas|"
@@ -130,7 +133,7 @@ _PERSON_NOUNS = ROLE_NOUNS | {"host", "anchor", "commentator", "star", "singer",
 def _person_written_as_org(ft: str, start: int, end: int) -> bool:
     """True if a model ORG at ``ft[start:end]`` is written as a person: a personal name after a
     noun for a person ("host <name>"), or a personal name followed by "of <organisation>"."""
-    if not looks_like_person(ft[start:end].split()):
+    if not looks_like_person(ft[start:end].split()) or after_job_title(ft, start):
         return False
     m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
     if m and m.group(1) in _PERSON_NOUNS and not re.match(r"[ ][a-z]", ft[end:end + 2]):
@@ -621,6 +624,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
 
     rule_orgs = [piece for c in find_organizations(ft) for piece in split_rule_org(ft, c)]
     rule_people, title_orgs, blocked = find_people(ft)
+    # "<job> of <unit>", "<job> for <subject> said": no person there
+    rule_people = [c for c in rule_people if c.titled or not after_job_title(ft, c.start)]
     rule_places = find_places(ft)
     found = _model_candidates(ft, text, model) if mode == "auto" else None
     used = "spacy" if found is not None else "rules"

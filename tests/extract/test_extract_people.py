@@ -130,3 +130,13 @@ def test_cleanup_of_typical_errors(mode: str) -> None:
 def test_byline_author(mode: str) -> None:
     got = people("By Ines Halvorsen\n\nThe council met on Tuesday.", mode)
     assert got["Ines Halvorsen"]["role"] == "Author"
+
+
+def test_what_a_job_is_over_is_no_person(mode: str) -> None:
+    """"<job> of <unit> at <org>", "<job> for <subject> said": the unit or subject is no one."""
+    text = ("Markets were calm, said Dana Whitlock, Head of Quantitative Research at Borrowdale "
+            "Capital. The Regional Commissioner for Water Safety said the rules would stay.")
+    result = extract_suggestions(text, mode=mode)  # type: ignore[arg-type]
+    people = {p["name"] for p in result["people"]}
+    assert "Dana Whitlock" in people
+    assert not people & {"Quantitative Research", "Research", "Water Safety"}, people

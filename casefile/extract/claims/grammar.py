@@ -106,6 +106,11 @@ _GROUP_AT = re.compile(rf"{_GROUP_HEAD}(?:{_GROUP_WHERE}))$")
 _TITLE_OF = re.compile(r"(?<![\w.&'-])(?:[Tt]he[ ])?"
                        r"(?P<t>[A-Z][\w.&'-]*(?:[ ][A-Z][\w.&'-]*){0,5})[ ]"
                        r"(?P<j>for|of|on)[ ](?:the[ ])?$")
+#: "<Title> for/of/on <Name>" right before a verb, the name no entity ("The <Office> High
+#: Commissioner for <Subject> said").
+_TITLED_NAME = re.compile(r"(?<![\w.&'-])(?:[Tt]he[ ])?(?P<t>[A-Z][\w.&'-]*(?:[ ][A-Z][\w.&'-]*)"
+                          r"{0,5})[ ](?P<j>for|of|on)[ ](?:the[ ])?"
+                          r"(?P<n>[A-Z][\w'-]*(?:[ ][A-Z][\w'-]*){0,2})[ ]*$")
 #: A name of at most three capitalised words the suggestions missed, right before a verb.
 _BARE = re.compile(r"(?:^|[\"(]|[ ]{2}|,)[ ]*(?P<n>(?:[A-Z][a-z][\w'-]*[ ]){0,2}"
                    r"[A-Z][a-z][\w'-]*)$")

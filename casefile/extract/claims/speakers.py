@@ -26,6 +26,7 @@ from casefile.extract.claims.grammar import (
     _RECORD_THAT,
     _SPEECH_RE,
     _TITLE_OF,
+    _TITLED_NAME,
     GROUP_REACH,
     _group_at_end,
     _without_between,
@@ -155,6 +156,10 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         if words and not rd.inside(at - len(group.group("g")), at):
             return "unnamed " + " ".join(w if w.isupper() else w.lower() for w in words), \
                 "unnamed"
+    titled = _TITLED_NAME.search(pre, max(0, len(pre) - GROUP_REACH))
+    if titled and titled.group("t").split()[0] not in _NOT_NAMES:
+        # "the <Title> for <Subject> said", the subject no entity: the title whole
+        return " ".join(titled.group("t", "j", "n")), "organization"
     bare = _BARE.search(pre, max(0, len(pre) - GROUP_REACH))
     if bare and bare.group("n").split()[0] not in _NOT_NAMES and not bare.group("n").endswith(
             "'s"):  # "<Name>'s note": a possessive is no speaker
