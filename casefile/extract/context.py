@@ -6,6 +6,8 @@ read there.
   organisation elsewhere, and model organisations that name a person;
 - :func:`after_job_title`: a name right after "<job> of/for" ("head of <unit>", "commissioner
   for <subject>") names what the job is over, not a person;
+- :func:`lone_word`: one bare word the model read as a person once, with nothing else in the
+  text saying person, is too little to suggest;
 - :func:`retype_lists`: the names of a list whose other members are organisations
   ("<Org>, <Org>, <Name> and <Org>") are organisations too, written whole.
 """
@@ -59,6 +61,16 @@ def after_job_title(ft: str, start: int) -> bool:
     the job is over, a unit, a subject or a body, never the person holding it."""
     m = _JOB_OF.search(ft, max(0, start - 40), start)
     return m is not None and m.end() == start and m.group("job").lower() in JOBS_OVER
+
+
+def lone_word(cands: list[Candidate]) -> bool:
+    """True for the candidates of one person that are a single mention of a single word, read
+    as a person by the model alone: no title, role, known item, rule cue (a speech verb, an
+    age, an appositive) or second mention backs it ("envoy to <City>", "<Firm>'s <Product>",
+    a web page's "Story continues below")."""
+    return len(cands) == 1 and all(
+        len(c.name.split()) == 1 and c.source == "model" and not (c.titled or c.role or c.known)
+        for c in cands)
 
 
 def retype_lists(ft: str, kept: list[Candidate]) -> list[Candidate]:

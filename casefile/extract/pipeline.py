@@ -16,7 +16,7 @@ from casefile.extract import lexicon as lx
 from casefile.extract.aliases import PersonCluster, cluster_people, role_of
 from casefile.extract.claims import find_claims, is_lead_in
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
-from casefile.extract.context import after_job_title, reassign_people, retype_lists
+from casefile.extract.context import after_job_title, lone_word, reassign_people, retype_lists
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
 from casefile.extract.language import identify, reads, unread_result
@@ -673,7 +673,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     _surname_mentions(ft, pclusters, taken)
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
-        and not _quoted_word_only(ft, cl)]
+        and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]
     oclusters = cluster_organizations(orgs)
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
