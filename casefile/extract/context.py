@@ -8,6 +8,8 @@ read there.
   for <subject>") names what the job is over, not a person;
 - :func:`lone_word`: one bare word the model read as a person once, with nothing else in the
   text saying person, is too little to suggest;
+- :func:`cut_short`: an organisation every mention of which goes on with more capitalised
+  words ("<Country> Home" of "<Country> Home Secretary") is a piece of a longer name;
 - :func:`retype_lists`: the names of a list whose other members are organisations
   ("<Org>, <Org>, <Name> and <Org>") are organisations too, written whole.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from casefile.extract import lexicon as lx
 from casefile.extract.aliases import name_words
 from casefile.extract.text import norm_key
 from casefile.extract.types import Candidate
@@ -71,6 +74,30 @@ def lone_word(cands: list[Candidate]) -> bool:
     return len(cands) == 1 and all(
         len(c.name.split()) == 1 and c.source == "model" and not (c.titled or c.role or c.known)
         for c in cands)
+
+
+_NEXT_WORD = re.compile(r"[ ](?P<w>[A-Z][a-z][\w'-]*)")
+
+
+def cut_short(ft: str, cands: list[Candidate]) -> bool:
+    """True if every mention of one organisation (``cands``, str offsets into ``ft``) is
+    followed by another capitalised word on the same line: the name read is a piece of a
+    longer one ("<Org> Forces", "<Party> Democrat leader", "Vice" of "Vice President"). Not
+    for an acronym, nor before a weekday, a month or a title that is not itself the name's
+    last word and the title together ("<Org> President <name>" keeps "<Org>"), nor for an
+    agency written with its officer's title ("<County> Sheriff <name>")."""
+    if not cands:
+        return False
+    for c in cands:
+        m = _NEXT_WORD.match(ft, c.end)
+        if m is None or c.name.isupper() or c.agency_key:
+            return False
+        w = m.group("w").lower()
+        if w in lx.MONTHS or w in lx.WEEKDAYS:
+            return False
+        if w in lx.TITLES and f"{c.name.split()[-1].lower()} {w}" not in lx.TITLES:
+            return False
+    return True
 
 
 def retype_lists(ft: str, kept: list[Candidate]) -> list[Candidate]:

@@ -16,7 +16,13 @@ from casefile.extract import lexicon as lx
 from casefile.extract.aliases import PersonCluster, cluster_people, role_of
 from casefile.extract.claims import find_claims, is_lead_in
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
-from casefile.extract.context import after_job_title, lone_word, reassign_people, retype_lists
+from casefile.extract.context import (
+    after_job_title,
+    cut_short,
+    lone_word,
+    reassign_people,
+    retype_lists,
+)
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
 from casefile.extract.language import identify, reads, unread_result
@@ -677,7 +683,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     oclusters = cluster_organizations(orgs)
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
-    oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl)]
+    oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
                  and not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
     pclusters = [cl for cl in pclusters

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from casefile.extract import extract_suggestions
+from casefile.extract.context import cut_short
+from casefile.extract.types import Candidate
 
 
 def orgs(text: str, mode: str) -> dict[str, dict]:
@@ -81,3 +83,17 @@ def test_members_of_a_list_of_organisations_are_organisations(mode: str) -> None
     assert {"Quillmark", "Halvorsen Tarrant"} <= names, names
     assert not {"Quillmark", "Halvorsen Tarrant", "Tarrant"} & {
         p["name"] for p in result["people"]}
+
+
+def test_a_piece_of_a_longer_name_is_no_organisation() -> None:
+    """"Vice" of "Vice President" and an organisation every mention of which goes on with
+    more capitalised words are pieces of longer names, not suggested; "<Org> President
+    <name>" and "<Org> Tuesday" keep the organisation."""
+    text = "aide to Vice President Pence. Larkfield Union President Ann Oyelaran spoke Monday."
+    vice = Candidate("organization", 8, 12, "Vice", "model")
+    union = Candidate("organization", 30, 45, "Larkfield Union", "model")
+    assert text[vice.start:vice.end] == "Vice" and text[union.start:union.end] == "Larkfield Union"
+    assert cut_short(text, [vice])
+    assert not cut_short(text, [union])
+    monday = "Larkfield Union Monday"
+    assert not cut_short(monday, [Candidate("organization", 0, 15, "Larkfield Union", "model")])
