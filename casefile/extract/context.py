@@ -10,6 +10,8 @@ read there.
   text saying person, is too little to suggest;
 - :func:`cut_short`: an organisation every mention of which goes on with more capitalised
   words ("<Country> Home" of "<Country> Home Secretary") is a piece of a longer name;
+- :func:`names_a_thing`: a name ending in a word for a thing (a law, a vehicle, an edition,
+  an index) is no organisation;
 - :func:`retype_lists`: the names of a list whose other members are organisations
   ("<Org>, <Org>, <Name> and <Org>") are organisations too, written whole.
 """
@@ -98,6 +100,19 @@ def cut_short(ft: str, cands: list[Candidate]) -> bool:
         if w in lx.TITLES and f"{c.name.split()[-1].lower()} {w}" not in lx.TITLES:
             return False
     return True
+
+
+#: Last words of names of things, not bodies: laws, vehicles and instruments, editions, indices.
+THING_WORDS = frozenset({
+    "act", "rover", "lander", "orbiter", "telescope", "spacecraft", "satellite", "probe",
+    "rocket", "capsule", "edition", "curve", "index"})
+
+
+def names_a_thing(name: str) -> bool:
+    """True if ``name`` ends in a word of :data:`THING_WORDS` ("<Subject> Act", "<Name>
+    Rover", "<Product> Edition"): a law, a vehicle or a product is not an organisation."""
+    words = name.lower().split()
+    return len(words) >= 2 and words[-1] in THING_WORDS
 
 
 def retype_lists(ft: str, kept: list[Candidate]) -> list[Candidate]:

@@ -20,6 +20,7 @@ from casefile.extract.context import (
     after_job_title,
     cut_short,
     lone_word,
+    names_a_thing,
     reassign_people,
     retype_lists,
 )
@@ -683,7 +684,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     oclusters = cluster_organizations(orgs)
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
-    oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)]
+    oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)
+                 and not names_a_thing(cl.name)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
                  and not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
     pclusters = [cl for cl in pclusters

@@ -97,3 +97,10 @@ def test_a_piece_of_a_longer_name_is_no_organisation() -> None:
     assert not cut_short(text, [union])
     monday = "Larkfield Union Monday"
     assert not cut_short(monday, [Candidate("organization", 0, 15, "Larkfield Union", "model")])
+
+
+def test_laws_vehicles_and_editions_are_no_organisations(mode: str) -> None:
+    text = ("Parliament passed the Coastal Waters Protection Act. The agency flew the Lunar Ice "
+            "Survey Rover (LISR). Gamers can buy the Midnight Founder's Edition.")
+    assert not {"Coastal Waters Protection Act", "Lunar Ice Survey Rover",
+                "Midnight Founder's Edition"} & set(orgs(text, mode))
