@@ -12,6 +12,8 @@ read there.
   words ("<Country> Home" of "<Country> Home Secretary") is a piece of a longer name;
 - :func:`names_a_thing`: a name ending in a word for a thing (a law, a vehicle, an edition,
   an index) is no organisation;
+- :func:`lowercase_heads`: an organisation written with its head noun in lower case ("the
+  <Place> health commission", "the <Name> schools") is that whole name;
 - :func:`retype_lists`: the names of a list whose other members are organisations
   ("<Org>, <Org>, <Name> and <Org>") are organisations too, written whole.
 """
@@ -113,6 +115,22 @@ def names_a_thing(name: str) -> bool:
     Rover", "<Product> Edition"): a law, a vehicle or a product is not an organisation."""
     words = name.lower().split()
     return len(words) >= 2 and words[-1] in THING_WORDS
+
+
+#: Head nouns of institutions, written in lower case after a proper name ("the <Name> health
+#: commission"); one word of subject may stand before the noun.
+_LOWER_HEAD = re.compile(
+    r"(?<![\w'-])(?:the|its|their|his|her|[\w.]+'s)[ ]"
+    r"(?P<n>[A-Z][\w'-]*(?:[ ][A-Z][\w'-]*){0,3}[ ](?:[a-z]+[ ])?"
+    r"(?:commission|schools|school[ ]district|network|council|committee|ministry|board))\b")
+
+
+def lowercase_heads(ft: str) -> list[Candidate]:
+    """Organisation candidates (source "rule") for names written with a lower-case head noun
+    after "the" or an owner: "the <Place> health commission", "the <Name> schools", "the
+    group's <Name> network". Str offsets into ``ft``."""
+    return [Candidate("organization", m.start("n"), m.end("n"), m.group("n"), "rule",
+                      notes={"lower_head": "1"}) for m in _LOWER_HEAD.finditer(ft)]
 
 
 def retype_lists(ft: str, kept: list[Candidate]) -> list[Candidate]:

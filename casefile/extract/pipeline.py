@@ -20,6 +20,7 @@ from casefile.extract.context import (
     after_job_title,
     cut_short,
     lone_word,
+    lowercase_heads,
     names_a_thing,
     reassign_people,
     retype_lists,
@@ -630,6 +631,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     rejected_keys = {norm_key(r) for r in rejected}
 
     rule_orgs = [piece for c in find_organizations(ft) for piece in split_rule_org(ft, c)]
+    rule_orgs += [c for c in lowercase_heads(ft)
+                  if not _overlaps(c, [(o.start, o.end) for o in rule_orgs])]
     rule_people, title_orgs, blocked = find_people(ft)
     # "<job> of <unit>", "<job> for <subject> said": no person there
     rule_people = [c for c in rule_people if c.titled or not after_job_title(ft, c.start)]

@@ -104,3 +104,11 @@ def test_laws_vehicles_and_editions_are_no_organisations(mode: str) -> None:
             "Survey Rover (LISR). Gamers can buy the Midnight Founder's Edition.")
     assert not {"Coastal Waters Protection Act", "Lunar Ice Survey Rover",
                 "Midnight Founder's Edition"} & set(orgs(text, mode))
+
+
+def test_an_organisation_written_with_a_lower_case_head_noun(mode: str) -> None:
+    """"the <Place> health commission", "the <Name> schools": the name whole, as written."""
+    text = ("Teachers from the Brackwater Valley schools marched. Later the Outer Keldmark health "
+            "commission said two cases were confirmed.")
+    got = orgs(text, mode)
+    assert "Brackwater Valley schools" in got and "Outer Keldmark health commission" in got, got
