@@ -14,6 +14,8 @@ read there.
   an index) is no organisation;
 - :func:`lowercase_heads`: an organisation written with its head noun in lower case ("the
   <Place> health commission", "the <Name> schools") is that whole name;
+- :func:`and_names`: "<A> and the <B>" is two names; a one-word "<A>" always written "<A> and
+  <B>" is that one name;
 - :func:`retype_lists`: the names of a list whose other members are organisations
   ("<Org>, <Org>, <Name> and <Org>") are organisations too, written whole.
 """
@@ -131,6 +133,68 @@ def lowercase_heads(ft: str) -> list[Candidate]:
     group's <Name> network". Str offsets into ``ft``."""
     return [Candidate("organization", m.start("n"), m.end("n"), m.group("n"), "rule",
                       notes={"lower_head": "1"}) for m in _LOWER_HEAD.finditer(ft)]
+
+
+def _org_words(words: list[str]) -> bool:
+    """A whole organisation's name: it ends in an organisation word, or has "<org word> of"
+    ("<Adjective> Court of <Subject>")."""
+    low = [w.lower() for w in words]
+    return len(low) >= 2 and (low[-1] in lx.ORG_LAST_WORDS or any(
+        w in lx.ORG_HEADS_OF and i + 1 < len(low) and low[i + 1] == "of"
+        for i, w in enumerate(low)))
+
+
+#: " and <Capitalised words>" right after a name.
+_AND_NAME = re.compile(r"[ ]and[ ]([A-Z][\w'-]*(?:[ ][A-Z][\w'-]*){0,3})")
+
+
+def and_names(ft: str, orgs: list[Candidate]) -> list[Candidate]:
+    """``orgs`` (organisation candidates, str offsets into ``ft``) with "and" read as the text
+    reads it elsewhere. One candidate "<A> and the <B>" becomes its parts that are names of
+    organisations (by their words or written alone elsewhere): a name does not go on with "and
+    the". A one-word name (no acronym, no platform) never written without the same " and <B>"
+    after it, "<B>" words that are no organisation's name by themselves, is the one name "<A>
+    and <B>" (the candidates of "<B>" there are part of it)."""
+    names = {norm_key(c.name) for c in orgs}
+    out: list[Candidate] = []
+    for c in orgs:
+        at = c.name.find(" and the ")
+        if at < 0 or ft[c.start:c.end] != c.name:
+            out.append(c)
+            continue
+        for s, e in ((c.start, c.start + at), (c.start + at + len(" and the "), c.end)):
+            part = ft[s:e]
+            if _org_words(part.split()) or norm_key(part) in names:
+                out.append(Candidate("organization", s, e, part, c.source,
+                                     notes=dict(c.notes)))
+    out.sort(key=lambda c: c.start)
+    # "<A> and <B>", A never written without " and <B>" after it: one name
+    after: dict[str, set[str]] = {}
+    by_name: dict[str, list[Candidate]] = {}
+    for c in out:
+        by_name.setdefault(norm_key(c.name), []).append(c)
+    for key, cands in by_name.items():
+        tails = {m.group(1) if (m := _AND_NAME.match(ft, c.end)) else "" for c in cands}
+        tail = next(iter(tails))
+        if len(tails) == 1 and tail and " " not in key and not cands[0].name.isupper() \
+                and key not in lx.PLATFORMS and " " in tail and not _org_words(tail.split()):
+            after[key] = tails
+    if not after:
+        return out
+    joined: list[Candidate] = []
+    ends: set[int] = set()
+    for c in out:
+        tail = after.get(norm_key(c.name))
+        if tail is None:
+            joined.append(c)
+            continue
+        end = c.end + len(" and ") + len(next(iter(tail)))
+        joined.append(Candidate("organization", c.start, end, ft[c.start:end], c.source,
+                                notes=dict(c.notes)))
+        ends.add(end)
+    return [c for c in joined if not (c.end in ends and not c.name.startswith(
+        ft[c.start:c.start + 1]) or any(j is not c and j.start < c.start and c.end <= j.end
+                                        for j in joined if j.end == c.end))]
 
 
 def retype_lists(ft: str, kept: list[Candidate]) -> list[Candidate]:

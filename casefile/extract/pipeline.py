@@ -18,6 +18,7 @@ from casefile.extract.claims import find_claims, is_lead_in
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
 from casefile.extract.context import (
     after_job_title,
+    and_names,
     cut_short,
     lone_word,
     lowercase_heads,
@@ -684,7 +685,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
         and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]
-    oclusters = cluster_organizations(orgs)
+    oclusters = cluster_organizations(and_names(ft, orgs))
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
     oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)

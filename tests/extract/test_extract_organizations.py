@@ -112,3 +112,15 @@ def test_an_organisation_written_with_a_lower_case_head_noun(mode: str) -> None:
             "commission said two cases were confirmed.")
     got = orgs(text, mode)
     assert "Brackwater Valley schools" in got and "Outer Keldmark health commission" in got, got
+
+
+def test_and_the_separates_two_names_and_a_lone_word_keeps_its_and(mode: str) -> None:
+    """"<A> and the <B>" is two organisations; "Tariffs and Border Levies" written so each
+    time is one."""
+    text = ("The ruling of the Regional Court of Appeals and the Harbour Authority stands. "
+            "Later, Tariffs and Border Levies, part of the treasury, said it would comply. "
+            "Officers of Tariffs and Border Levies checked trucks.")
+    got = orgs(text, mode)
+    assert "Regional Court of Appeals and the Harbour Authority" not in got
+    assert {"Regional Court of Appeals", "Harbour Authority"} <= set(got), got
+    assert "Tariffs" not in got and "Border Levies" not in got, got
