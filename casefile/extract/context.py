@@ -16,6 +16,8 @@ read there.
   <Place> health commission", "the <Name> schools") is that whole name;
 - :func:`and_names`: "<A> and the <B>" is two names; a one-word "<A>" always written "<A> and
   <B>" is that one name;
+- :func:`record_sources`: whose a report, a survey or a poll is ("a survey from <Name>", "a
+  report in the <Name>") is an organisation;
 - :func:`retype_lists`: the names of a list whose other members are organisations
   ("<Org>, <Org>, <Name> and <Org>") are organisations too, written whole.
 """
@@ -195,6 +197,20 @@ def and_names(ft: str, orgs: list[Candidate]) -> list[Candidate]:
     return [c for c in joined if not (c.end in ends and not c.name.startswith(
         ft[c.start:c.start + 1]) or any(j is not c and j.start < c.start and c.end <= j.end
                                         for j in joined if j.end == c.end))]
+
+
+#: "a (new) survey from <Name>", "a report in the <Name>": the body the record comes from.
+_RECORD_FROM = re.compile(
+    r"\b(?:report|survey|poll|study|analysis|note|research)s?[ ](?:from|in)[ ](?:the[ ])?"
+    r"(?P<n>[A-Z][\w&'-]*(?:[ ][A-Z][\w&'-]*){0,3})")
+
+
+def record_sources(ft: str) -> list[Candidate]:
+    """Organisation candidates (source "rule") for the source of a record: "a survey from
+    <Name>", "a report in the <Name>" (a person's record is written "by <name>"). Str
+    offsets into ``ft``."""
+    return [Candidate("organization", m.start("n"), m.end("n"), m.group("n"), "rule",
+                      notes={"record": "1"}) for m in _RECORD_FROM.finditer(ft)]
 
 
 def retype_lists(ft: str, kept: list[Candidate]) -> list[Candidate]:

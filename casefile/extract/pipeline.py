@@ -24,6 +24,7 @@ from casefile.extract.context import (
     lowercase_heads,
     names_a_thing,
     reassign_people,
+    record_sources,
     retype_lists,
 )
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
@@ -632,7 +633,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     rejected_keys = {norm_key(r) for r in rejected}
 
     rule_orgs = [piece for c in find_organizations(ft) for piece in split_rule_org(ft, c)]
-    rule_orgs += [c for c in lowercase_heads(ft)
+    rule_orgs += [c for c in lowercase_heads(ft) + record_sources(ft)
                   if not _overlaps(c, [(o.start, o.end) for o in rule_orgs])]
     rule_people, title_orgs, blocked = find_people(ft)
     # "<job> of <unit>", "<job> for <subject> said": no person there

@@ -124,3 +124,11 @@ def test_and_the_separates_two_names_and_a_lone_word_keeps_its_and(mode: str) ->
     assert "Regional Court of Appeals and the Harbour Authority" not in got
     assert {"Regional Court of Appeals", "Harbour Authority"} <= set(got), got
     assert "Tariffs" not in got and "Border Levies" not in got, got
+
+
+def test_the_source_of_a_survey_or_a_report_is_an_organisation(mode: str) -> None:
+    text = ("Sales rose, according to a new survey from Halden Marsh. A report in the Corlew "
+            "Beacon described the closure.")
+    result = extract_suggestions(text, mode=mode)  # type: ignore[arg-type]
+    assert {"Halden Marsh", "Corlew Beacon"} <= {o["name"] for o in result["organizations"]}
+    assert "Halden Marsh" not in {p["name"] for p in result["people"]}
