@@ -142,6 +142,8 @@ turkish ugandan ukrainian uzbek venezuelan vietnamese welsh yemeni zimbabwean
 NATIONALITIES = frozenset(_NATIONALITY_WORDS.split())
 #: Pronouns: a capitalised run ending in one ("Frankly I", "<Verb> It") is no name.
 _PRONOUNS = frozenset({"i", "it", "we", "you", "me", "he", "she", "they", "us", "them"})
+#: "King <Name> I", "Pope <Name> <Name> I": "I" a regnal numeral, not the pronoun.
+_REGNAL = re.compile(r"\b(?:King|Queen|Pope|Emperor|Empress|Tsar|Czar)(?:[ ]\S+){1,2}[ ]?$")
 
 
 def _clean_name(ft: str, start: int, end: int) -> tuple[int, int] | None:
@@ -162,8 +164,7 @@ def _clean_name(ft: str, start: int, end: int) -> tuple[int, int] | None:
             continue
         last = seg.split()[-1] if seg.split() else ""
         if last.lower() in _PRONOUNS and last != "I" or (
-                last == "I" and not re.search(r"\b(?:King|Queen|Pope|Emperor|Empress|Tsar|Czar)"
-                                              r"[ ]\S+[ ]?$", ft[max(0, end - 40):end - 1])):
+                last == "I" and not _REGNAL.search(ft[max(0, end - 40):end - 1])):
             return None
         cut = subject_words_end(seg)
         if cut:  # "Public Prosecution <name>" after "Director of"
