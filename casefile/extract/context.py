@@ -176,9 +176,13 @@ def and_names(ft: str, orgs: list[Candidate]) -> list[Candidate]:
     for c in out:
         by_name.setdefault(norm_key(c.name), []).append(c)
     for key, cands in by_name.items():
-        tails = {m.group(1) if (m := _AND_NAME.match(ft, c.end)) else "" for c in cands}
-        tail = next(iter(tails))
-        if len(tails) == 1 and tail and " " not in key and not cands[0].name.isupper() \
+        if " " in key:
+            continue
+        # every time the word is written, not only where it was read as a name
+        written = re.finditer(rf"(?<![\w'-]){re.escape(cands[0].name)}(?![\w'-])", ft)
+        tails = {m.group(1) if (m := _AND_NAME.match(ft, w.end())) else "" for w in written}
+        tail = next(iter(tails), "")
+        if len(tails) == 1 and tail and not cands[0].name.isupper() \
                 and key not in lx.PLATFORMS and " " in tail and not _org_words(tail.split()):
             after[key] = tails
     if not after:
