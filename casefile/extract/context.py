@@ -9,7 +9,7 @@ read there.
 - :func:`lone_word`: one bare word the model read as a person once, with nothing else in the
   text saying person, is too little to suggest;
 - :func:`cut_short`: an organisation every mention of which goes on with more capitalised
-  words ("<Country> Home" of "<Country> Home Secretary") is a piece of a longer name;
+  words ("<Country> <Word>" of "<Country> <Word> <Title>") is a piece of a longer name;
 - :func:`names_a_thing`: a name ending in a word for a thing (a law, a vehicle, an edition,
   an index) is no organisation;
 - :func:`lowercase_heads`: an organisation written with its head noun in lower case ("the
@@ -68,7 +68,7 @@ def _members(ft: str, m: re.Match[str]) -> list[tuple[int, int]]:
 
 def after_job_title(ft: str, start: int) -> bool:
     """True if ``ft[start:]`` follows "<job> of" or "<job> for" (a word of :data:`JOBS_OVER`,
-    any case: "Head of", "vice president of", "High Commissioner for"): the name there is what
+    any case: "Head of", "vice president of", "<Rank> Commissioner for"): the name there is what
     the job is over, a unit, a subject or a body, never the person holding it."""
     m = _JOB_OF.search(ft, max(0, start - 40), start)
     return m is not None and m.end() == start and m.group("job").lower() in JOBS_OVER
@@ -78,7 +78,7 @@ def lone_word(cands: list[Candidate]) -> bool:
     """True for the candidates of one person that are a single mention of a single word, read
     as a person by the model alone: no title, role, known item, rule cue (a speech verb, an
     age, an appositive) or second mention backs it ("envoy to <City>", "<Firm>'s <Product>",
-    a web page's "Story continues below")."""
+    a web page's boilerplate line)."""
     return len(cands) == 1 and all(
         len(c.name.split()) == 1 and c.source == "model" and not (c.titled or c.role or c.known)
         for c in cands)
@@ -90,7 +90,7 @@ _NEXT_WORD = re.compile(r"[ ](?P<w>[A-Z][a-z][\w'-]*)")
 def cut_short(ft: str, cands: list[Candidate]) -> bool:
     """True if every mention of one organisation (``cands``, str offsets into ``ft``) is
     followed by another capitalised word on the same line: the name read is a piece of a
-    longer one ("<Org> Forces", "<Party> Democrat leader", "Vice" of "Vice President"). Not
+    longer one ("<Org> Forces", "<Party> <Word> leader", a title's first word read alone). Not
     for an acronym, nor before a weekday, a month or a title that is not itself the name's
     last word and the title together ("<Org> President <name>" keeps "<Org>"), nor for an
     agency written with its officer's title ("<County> Sheriff <name>")."""

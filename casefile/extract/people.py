@@ -122,7 +122,7 @@ def _byline_outlet(ft: str) -> str | None:
     return None
 
 
-#: Titles written short, with or without their period ("Lt Col <name>", "Dr <name>").
+#: Titles written short, with or without their period ("<Rank> <Rank> <name>", "Dr <name>").
 TITLE_SHORT = frozenset({"mr", "mrs", "ms", "dr", "sen", "rep", "gov", "lt", "sgt", "capt", "col",
                          "gen", "maj", "cpl", "det", "rev", "prof", "atty", "cmdr", "adm", "supt",
                          "insp", "pres"})
@@ -140,7 +140,7 @@ serbian singaporean slovak somali spanish sudanese swedish swiss syrian taiwanes
 turkish ugandan ukrainian uzbek venezuelan vietnamese welsh yemeni zimbabwean
 """
 NATIONALITIES = frozenset(_NATIONALITY_WORDS.split())
-#: Pronouns: a capitalised run ending in one ("Frankly I", "<Verb> It") is no name.
+#: Pronouns: a capitalised run ending in one ("<Adverb> I", "<Verb> It") is no name.
 _PRONOUNS = frozenset({"i", "it", "we", "you", "me", "he", "she", "they", "us", "them"})
 #: "King <Name> I", "Pope <Name> <Name> I": "I" a regnal numeral, not the pronoun.
 _REGNAL = re.compile(r"\b(?:King|Queen|Pope|Emperor|Empress|Tsar|Czar)(?:[ ]\S+){1,2}[ ]?$")
@@ -148,9 +148,9 @@ _REGNAL = re.compile(r"\b(?:King|Queen|Pope|Emperor|Empress|Tsar|Czar)(?:[ ]\S+)
 
 def _clean_name(ft: str, start: int, end: int) -> tuple[int, int] | None:
     """Trim a name match: drop leading function words/verbs/honorifics, words that describe a
-    person (a nationality, a title written short without its period: "Lt Col") and trailing
+    person (a nationality, a title written short without its period: "<Rank> <Rank>") and trailing
     words that cannot end a name (months, weekdays, organisation words). None if nothing is
-    left, or if the run ends in a pronoun ("Frankly I")."""
+    left, or if the run ends in a pronoun ("<Adverb> I")."""
     while True:
         seg = ft[start:end]
         m = re.match(r"([^\W\d_]+\.?)[ ]", seg)
@@ -214,7 +214,7 @@ def is_bad_name(name: str) -> bool:
     if len(ws) == 1 and low.rstrip(".") in lx.ABBREVIATIONS:
         return True  # "Dr", "Sen", "Gen"
     if all(w.rstrip(".") in TITLE_SHORT or w in lx.TITLES for w in ws):
-        return True  # "Lt Col": a title alone
+        return True  # "<Rank> <Rank>": a title alone
     return any(w in lx.TITLES and not w.endswith(".") and i == len(ws) - 1
                for i, w in enumerate(ws))
 

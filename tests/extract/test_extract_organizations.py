@@ -86,12 +86,12 @@ def test_members_of_a_list_of_organisations_are_organisations(mode: str) -> None
 
 
 def test_a_piece_of_a_longer_name_is_no_organisation() -> None:
-    """"Vice" of "Vice President" and an organisation every mention of which goes on with
+    """A title's first word read alone and an organisation every mention of which goes on with
     more capitalised words are pieces of longer names, not suggested; "<Org> President
     <name>" and "<Org> Tuesday" keep the organisation."""
-    text = "aide to Vice President Pence. Larkfield Union President Ann Oyelaran spoke Monday."
+    text = "aide to Vice President Orlund. Larkfield Union President Ann Oyelaran spoke Monday."
     vice = Candidate("organization", 8, 12, "Vice", "model")
-    union = Candidate("organization", 30, 45, "Larkfield Union", "model")
+    union = Candidate("organization", 31, 46, "Larkfield Union", "model")
     assert text[vice.start:vice.end] == "Vice" and text[union.start:union.end] == "Larkfield Union"
     assert cut_short(text, [vice])
     assert not cut_short(text, [union])

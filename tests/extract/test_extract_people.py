@@ -145,10 +145,10 @@ def test_what_a_job_is_over_is_no_person(mode: str) -> None:
 def test_words_that_describe_or_stand_for_a_person_are_no_name(mode: str) -> None:
     """A nationality or a title written short before a name is not part of it; a capitalised
     run ending in a pronoun is no name, and its pronouns are no mentions."""
-    text = ("Officials freed Norwegian Halvard Brekkestad and questioned Lt Col Miriam Ostrowe, "
-            "a logistics officer. Brekkestad was tired. “Frankly I was shocked,” Ostrowe said. "
+    text = ("Officials freed Norwegian Halvard Brekkestad and questioned Maj Gen Miriam Ostrowe, "
+            "a logistics officer. Brekkestad was tired. “Truthfully I was shocked,” Ostrowe said. "
             "“I did not expect it.”")
     got = people(text, mode)
     assert "Halvard Brekkestad" in got and "Miriam Ostrowe" in got, list(got)
-    assert not set(got) & {"Norwegian Halvard Brekkestad", "Lt Col", "Lt Col Miriam Ostrowe",
-                           "Frankly I", "I"}, list(got)
+    assert not set(got) & {"Norwegian Halvard Brekkestad", "Maj Gen", "Maj Gen Miriam Ostrowe",
+                           "Truthfully I", "I"}, list(got)
