@@ -169,6 +169,16 @@ def print_report(table: dict[str, Any], rows: list[dict[str, Any]] | None = None
               f"{r['speaker_right']:5.3f} {r['right_f1']:7.3f}")
 
 
+def print_names(rows: list[dict[str, Any]]) -> None:
+    """Print each article's missed and wrong names (people and organisations), half A first:
+    the error analysis a rule starts from."""
+    for r in sorted(rows, key=lambda r: (r["half"], r["article"])):
+        for k in KINDS:
+            if r[f"{k}_missed"] or r[f"{k}_wrong"]:
+                print(f"  [{r['half']}] {r['article']} {k}: missed {r[f'{k}_missed']} "
+                      f"wrong {r[f'{k}_wrong']}")
+
+
 def score(pairs: list[tuple[Path, dict[str, Any]]], mine: dict[str, Any], peer: dict[str, Any],
           verbose: bool = False) -> dict[str, Any]:
     """The whole / "A" / "B" table: per group the article count, Casefile's and the raw
@@ -224,7 +234,8 @@ def score(pairs: list[tuple[Path, dict[str, Any]]], mine: dict[str, Any], peer: 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--verbose", action="store_true", help="per-article claims lines")
+    ap.add_argument("--verbose", action="store_true",
+                    help="per-article claims lines, and each article's missed and wrong names")
     ap.add_argument("--articles", action="store_true", help="one line per article first")
     ap.add_argument("--json", dest="out", help="write the table as JSON here")
     ap.add_argument("--show-split", action="store_true", help="print which outlet is in which half")
@@ -237,7 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     mine = {str(p): casefile_predict(p, g.get("published")) for p, g in pairs}
     peer = {str(p): peer_predict(p, g.get("published")) for p, g in pairs}
     table = score(pairs, mine, peer, a.verbose)
-    print_report(table, article_rows(pairs, mine, peer) if a.articles else None)
+    rows = article_rows(pairs, mine, peer) if a.articles or a.verbose else None
+    if a.verbose and rows:
+        print_names(rows)
+    print_report(table, rows if a.articles else None)
     if a.out:
         Path(a.out).write_text(json.dumps(table, indent=1))
     return 0

@@ -122,18 +122,50 @@ def _byline_outlet(ft: str) -> str | None:
     return None
 
 
+#: Titles written short, with or without their period ("<Rank> <Rank> <name>", "Dr <name>").
+TITLE_SHORT = frozenset({"mr", "mrs", "ms", "dr", "sen", "rep", "gov", "lt", "sgt", "capt", "col",
+                         "gen", "maj", "cpl", "det", "rev", "prof", "atty", "cmdr", "adm", "supt",
+                         "insp", "pres"})
+#: Nationality adjectives: they describe a person ("<Nationality> <name>"), never start a name.
+_NATIONALITY_WORDS = """
+afghan african albanian algerian american argentine argentinian armenian australian austrian
+bangladeshi belgian bolivian brazilian british bulgarian cambodian cameroonian canadian chilean
+chinese colombian congolese croatian cuban czech danish dutch ecuadorian egyptian emirati english
+eritrean estonian ethiopian european filipino finnish french georgian german ghanaian greek
+guatemalan haitian honduran hungarian icelandic indian indonesian iranian iraqi irish israeli
+italian jamaican japanese jordanian kazakh kenyan korean kurdish kuwaiti latvian lebanese libyan
+lithuanian malaysian mexican moroccan nepalese nigerian norwegian pakistani palestinian
+peruvian polish portuguese qatari romanian russian rwandan salvadoran saudi scottish senegalese
+serbian singaporean slovak somali spanish sudanese swedish swiss syrian taiwanese thai tunisian
+turkish ugandan ukrainian uzbek venezuelan vietnamese welsh yemeni zimbabwean
+"""
+NATIONALITIES = frozenset(_NATIONALITY_WORDS.split())
+#: Pronouns: a capitalised run ending in one ("<Adverb> I", "<Verb> It") is no name.
+_PRONOUNS = frozenset({"i", "it", "we", "you", "me", "he", "she", "they", "us", "them"})
+#: "King <Name> I", "Pope <Name> <Name> I": "I" a regnal numeral, not the pronoun.
+_REGNAL = re.compile(r"\b(?:King|Queen|Pope|Emperor|Empress|Tsar|Czar)(?:[ ]\S+){1,2}[ ]?$")
+
+
 def _clean_name(ft: str, start: int, end: int) -> tuple[int, int] | None:
-    """Trim a name match: drop leading function words/verbs/honorifics and trailing words
-    that cannot end a name (months, weekdays, organisation words). None if nothing is left."""
+    """Trim a name match: drop leading function words/verbs/honorifics, words that describe a
+    person (a nationality, a title written short without its period: "<Rank> <Rank>") and trailing
+    words that cannot end a name (months, weekdays, organisation words). None if nothing is
+    left, or if the run ends in a pronoun ("<Adverb> I")."""
     while True:
         seg = ft[start:end]
         m = re.match(r"([^\W\d_]+\.?)[ ]", seg)
         if m and (m.group(1).lower() in lx.FUNCTION_WORDS
                   or m.group(1).lower() in lx.LEADING_VERBS
                   or m.group(1).lower() in lx.HONORIFICS
-                  or m.group(1).lower() in _PARTY_WORDS):
+                  or m.group(1).lower() in _PARTY_WORDS
+                  or m.group(1).lower() in NATIONALITIES
+                  or m.group(1).lower().rstrip(".") in TITLE_SHORT):
             start += m.end()
             continue
+        last = seg.split()[-1] if seg.split() else ""
+        if last.lower() in _PRONOUNS and last != "I" or (
+                last == "I" and not _REGNAL.search(ft[max(0, end - 40):end - 1])):
+            return None
         cut = subject_words_end(seg)
         if cut:  # "Public Prosecution <name>" after "Director of"
             start += cut
@@ -181,6 +213,8 @@ def is_bad_name(name: str) -> bool:
         return True
     if len(ws) == 1 and low.rstrip(".") in lx.ABBREVIATIONS:
         return True  # "Dr", "Sen", "Gen"
+    if all(w.rstrip(".") in TITLE_SHORT or w in lx.TITLES for w in ws):
+        return True  # "<Rank> <Rank>": a title alone
     return any(w in lx.TITLES and not w.endswith(".") and i == len(ws) - 1
                for i, w in enumerate(ws))
 

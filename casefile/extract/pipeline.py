@@ -13,9 +13,20 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from casefile.extract import lexicon as lx
-from casefile.extract.aliases import PersonCluster, cluster_people, name_words, role_of
+from casefile.extract.aliases import PersonCluster, cluster_people, role_of
 from casefile.extract.claims import find_claims, is_lead_in
 from casefile.extract.cleanup import clean_org, clean_person, clean_place
+from casefile.extract.context import (
+    after_job_title,
+    and_names,
+    cut_short,
+    lone_word,
+    lowercase_heads,
+    names_a_thing,
+    reassign_people,
+    record_sources,
+    retype_lists,
+)
 from casefile.extract.dates import DatePhrase, find_anchored, find_dates, is_future, shift
 from casefile.extract.followups import find_followups
 from casefile.extract.language import identify, reads, unread_result
@@ -90,6 +101,8 @@ def _model_candidate(ft: str, ent: ModelEntity) -> list[Candidate]:
         if _PLACE_NOUN_AFTER.match(ft, ent.end):
             return []  # "Orange and Riverside counties"
         span = clean_org(ft, ent)
+        if span and after_job_title(ft, span[0]) and _AT_ORG.match(ft, span[1]):
+            return []  # "<job> of <unit> at <organisation>": a unit of that organisation
         if span and _person_written_as_org(ft, *span):
             return [Candidate("person", span[0], span[1], ft[span[0]:span[1]], "model")]
         if span:
@@ -116,6 +129,7 @@ def _said_people_the_model_contradicts(people: list[Candidate], model: list[Cand
     return keep
 
 
+_AT_ORG = re.compile(r"[ ](?:at|of)[ ](?:the[ ])?[A-Z]")
 _INSTITUTION_AFTER = re.compile(r"[ ](?:hospital|university|college|school|church|prison|"
                                 r"foundation|institute|museum|library|airport|stadium)\b")
 _PLACE_NOUN_AFTER = re.compile(r"[ ](?:county|counties|city|cities|state|states|area|areas|"
@@ -129,7 +143,7 @@ _PERSON_NOUNS = ROLE_NOUNS | {"host", "anchor", "commentator", "star", "singer",
 def _person_written_as_org(ft: str, start: int, end: int) -> bool:
     """True if a model ORG at ``ft[start:end]`` is written as a person: a personal name after a
     noun for a person ("host <name>"), or a personal name followed by "of <organisation>"."""
-    if not looks_like_person(ft[start:end].split()):
+    if not looks_like_person(ft[start:end].split()) or after_job_title(ft, start):
         return False
     m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
     if m and m.group(1) in _PERSON_NOUNS and not re.match(r"[ ][a-z]", ft[end:end + 2]):
@@ -226,57 +240,6 @@ def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, in
             kept.append(c)
             spans.add(c.start, c.end)
     return kept
-
-
-def _reassign_people(people: list[Candidate], orgs: list[Candidate],
-                     places: list[Candidate]) -> list[Candidate]:
-    """Move person candidates that are really places or parts of organisation names, and model
-    organisations that name a person of the text to people."""
-    agency_places = {c.agency_key[1] for c in orgs if c.agency_key and c.agency_key[1]}
-    agency_first = {p.split()[0] for p in agency_places}
-    place_keys = {norm_key(p.name) for p in places}
-    org_names = {tuple(name_words(c.name)) for c in orgs if not c.agency_key
-                 and len(c.name.split()) >= 2}
-    # every run of words shorter than a whole organisation name: a person name lies inside one
-    org_parts = {n[i:i + k] for n in org_names for k in range(len(n))
-                 for i in range(len(n) - k + 1)}
-    rule_org_keys = {norm_key(c.name) for c in orgs if c.source == "rule"}
-    model_org_keys = {norm_key(c.name) for c in orgs if c.source == "model"}
-    cued_people = {norm_key(c.name) for c in people if c.titled or c.role or c.source != "model"
-                   and not c.notes.get("weak")}
-    person_multi = {w for c in people if len(c.name.split()) >= 2 for w in name_words(c.name)}
-    surname_tails = {tuple(name_words(c.name)[i:]) for c in people
-                     if len(c.name.split()) >= 2 for i in range(1, len(c.name.split()))}
-    surname_tails |= {tuple(name_words(c.name)) for c in people
-                      if c.source == "rule" and (c.titled or c.role or "appositive" in c.notes)}
-    moved = [c.source == "model" and tuple(name_words(c.name)) in surname_tails for c in orgs]
-    people.extend(Candidate("person", c.start, c.end, c.name, "model")
-                  for c, m in zip(orgs, moved, strict=True) if m)
-    orgs[:] = [c for c, m in zip(orgs, moved, strict=True) if not m]
-    keep = []
-    for c in people:
-        if c.titled or c.role or c.source == "known":
-            keep.append(c)
-            continue
-        key = norm_key(c.name)
-        words = key.split()
-        if key in rule_org_keys or (c.source == "model" and key in model_org_keys
-                                    and len(words) >= 2 and key not in cued_people
-                                    and tuple(words) not in surname_tails):
-            # "<firm> said", "a visit to <hospital>": named as an organisation elsewhere, and
-            # nothing in the text says person
-            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
-            continue
-        if key in agency_places or key in place_keys or (
-                len(words) == 1 and key in agency_first and key not in person_multi):
-            places.append(Candidate("place", c.start, c.end, c.name, c.source))
-            continue
-        inside = tuple(words) in org_parts
-        if inside and key not in person_multi - set(words):
-            orgs.append(Candidate("organization", c.start, c.end, c.name, c.source))
-            continue
-        keep.append(c)
-    return keep
 
 
 def _surname_pattern(name: str) -> str:
@@ -670,7 +633,11 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     rejected_keys = {norm_key(r) for r in rejected}
 
     rule_orgs = [piece for c in find_organizations(ft) for piece in split_rule_org(ft, c)]
+    rule_orgs += [c for c in lowercase_heads(ft) + record_sources(ft)
+                  if not _overlaps(c, [(o.start, o.end) for o in rule_orgs])]
     rule_people, title_orgs, blocked = find_people(ft)
+    # "<job> of <unit>", "<job> for <subject> said": no person there
+    rule_people = [c for c in rule_people if c.titled or not after_job_title(ft, c.start)]
     rule_places = find_places(ft)
     found = _model_candidates(ft, text, model) if mode == "auto" else None
     used = "spacy" if found is not None else "rules"
@@ -699,11 +666,11 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         [c for c in model_cands if c.kind == "place"],
         weak,
     ]
-    kept = _resolve_overlaps(groups, blocked)
+    kept = retype_lists(ft, _resolve_overlaps(groups, blocked))
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]
-    people = _reassign_people(people, orgs, places)
+    people = reassign_people(people, orgs, places)
     for c in orgs:  # the place part of an agency name is a place too
         if c.agency_key and c.agency_key[1] and norm_key(ft[c.start:c.end]).startswith(
                 c.agency_key[1]):
@@ -718,11 +685,12 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     _surname_mentions(ft, pclusters, taken)
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
-        and not _quoted_word_only(ft, cl)]
-    oclusters = cluster_organizations(orgs)
+        and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]
+    oclusters = cluster_organizations(and_names(ft, orgs))
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
-    oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl)]
+    oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)
+                 and not names_a_thing(cl.name)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
                  and not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
     pclusters = [cl for cl in pclusters

@@ -50,7 +50,8 @@ def find_places(ft: str) -> list[Candidate]:
     for m in _AFTER_PREP.finditer(ft):
         name = m.group("name")
         if _ok(name):
-            out.append(Candidate("place", m.start("name"), m.end("name"), name, "rule"))
+            out.append(Candidate("place", m.start("name"), m.end("name"), name, "rule",
+                                 notes={"after": m.group().split()[0].lower()}))
     return out
 
 

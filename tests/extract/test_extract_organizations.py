@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from casefile.extract import extract_suggestions
+from casefile.extract.context import cut_short
+from casefile.extract.types import Candidate
 
 
 def orgs(text: str, mode: str) -> dict[str, dict]:
@@ -69,3 +71,64 @@ def test_short_name_inside_a_longer_one_joins(mode: str) -> None:
     got = orgs("Students at Ridgeview Lakes High School walked out. Ridgeview Lakes High "
                "School officials said the protest at Ridgeview Lakes would continue.", mode)
     assert list(got) == ["Ridgeview Lakes High School"]
+
+
+def test_members_of_a_list_of_organisations_are_organisations(mode: str) -> None:
+    """A name listed among organisations is one too, written whole, even where the model
+    reads a person in it."""
+    text = ("The agency chose Northwind Systems LLC, Contoso Robotics Inc., Quillmark and "
+            "Halvorsen Tarrant for the lunar missions. Quillmark will fly first.")
+    result = extract_suggestions(text, mode=mode)  # type: ignore[arg-type]
+    names = {o["name"] for o in result["organizations"]}
+    assert {"Quillmark", "Halvorsen Tarrant"} <= names, names
+    assert not {"Quillmark", "Halvorsen Tarrant", "Tarrant"} & {
+        p["name"] for p in result["people"]}
+
+
+def test_a_piece_of_a_longer_name_is_no_organisation() -> None:
+    """A title's first word read alone and an organisation every mention of which goes on with
+    more capitalised words are pieces of longer names, not suggested; "<Org> President
+    <name>" and "<Org> Tuesday" keep the organisation."""
+    text = "aide to Vice President Orlund. Larkfield Union President Ann Oyelaran spoke Monday."
+    vice = Candidate("organization", 8, 12, "Vice", "model")
+    union = Candidate("organization", 31, 46, "Larkfield Union", "model")
+    assert text[vice.start:vice.end] == "Vice" and text[union.start:union.end] == "Larkfield Union"
+    assert cut_short(text, [vice])
+    assert not cut_short(text, [union])
+    monday = "Larkfield Union Monday"
+    assert not cut_short(monday, [Candidate("organization", 0, 15, "Larkfield Union", "model")])
+
+
+def test_laws_vehicles_and_editions_are_no_organisations(mode: str) -> None:
+    text = ("Parliament passed the Coastal Waters Protection Act. The agency flew the Lunar Ice "
+            "Survey Rover (LISR). Gamers can buy the Midnight Founder's Edition.")
+    assert not {"Coastal Waters Protection Act", "Lunar Ice Survey Rover",
+                "Midnight Founder's Edition"} & set(orgs(text, mode))
+
+
+def test_an_organisation_written_with_a_lower_case_head_noun(mode: str) -> None:
+    """"the <Place> health commission", "the <Name> schools": the name whole, as written."""
+    text = ("Teachers from the Brackwater Valley schools marched. Later the Outer Keldmark health "
+            "commission said two cases were confirmed.")
+    got = orgs(text, mode)
+    assert "Brackwater Valley schools" in got and "Outer Keldmark health commission" in got, got
+
+
+def test_and_the_separates_two_names_and_a_lone_word_keeps_its_and(mode: str) -> None:
+    """"<A> and the <B>" is two organisations; "Tariffs and Border Levies" written so each
+    time is one."""
+    text = ("The ruling of the Regional Court of Appeals and the Harbour Authority stands. "
+            "Later, Tariffs and Border Levies, part of the treasury, said it would comply. "
+            "Officers of Tariffs and Border Levies checked trucks.")
+    got = orgs(text, mode)
+    assert "Regional Court of Appeals and the Harbour Authority" not in got
+    assert {"Regional Court of Appeals", "Harbour Authority"} <= set(got), got
+    assert "Tariffs" not in got and "Border Levies" not in got, got
+
+
+def test_the_source_of_a_survey_or_a_report_is_an_organisation(mode: str) -> None:
+    text = ("Sales rose, according to a new survey from Halden Marsh. A report in the Corlew "
+            "Beacon described the closure.")
+    result = extract_suggestions(text, mode=mode)  # type: ignore[arg-type]
+    assert {"Halden Marsh", "Corlew Beacon"} <= {o["name"] for o in result["organizations"]}
+    assert "Halden Marsh" not in {p["name"] for p in result["people"]}

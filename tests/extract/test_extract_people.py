@@ -130,3 +130,25 @@ def test_cleanup_of_typical_errors(mode: str) -> None:
 def test_byline_author(mode: str) -> None:
     got = people("By Ines Halvorsen\n\nThe council met on Tuesday.", mode)
     assert got["Ines Halvorsen"]["role"] == "Author"
+
+
+def test_what_a_job_is_over_is_no_person(mode: str) -> None:
+    """"<job> of <unit> at <org>", "<job> for <subject> said": the unit or subject is no one."""
+    text = ("Markets were calm, said Dana Whitlock, Head of Quantitative Research at Borrowdale "
+            "Capital. The Regional Commissioner for Water Safety said the rules would stay.")
+    result = extract_suggestions(text, mode=mode)  # type: ignore[arg-type]
+    people = {p["name"] for p in result["people"]}
+    assert "Dana Whitlock" in people
+    assert not people & {"Quantitative Research", "Research", "Water Safety"}, people
+
+
+def test_words_that_describe_or_stand_for_a_person_are_no_name(mode: str) -> None:
+    """A nationality or a title written short before a name is not part of it; a capitalised
+    run ending in a pronoun is no name, and its pronouns are no mentions."""
+    text = ("Officials freed Norwegian Halvard Brekkestad and questioned Maj Gen Miriam Ostrowe, "
+            "a logistics officer. Brekkestad was tired. “Truthfully I was shocked,” Ostrowe said. "
+            "“I did not expect it.”")
+    got = people(text, mode)
+    assert "Halvard Brekkestad" in got and "Miriam Ostrowe" in got, list(got)
+    assert not set(got) & {"Norwegian Halvard Brekkestad", "Maj Gen", "Maj Gen Miriam Ostrowe",
+                           "Truthfully I", "I"}, list(got)

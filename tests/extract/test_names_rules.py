@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from casefile.extract import extract_suggestions
+from casefile.extract.context import lone_word
 from casefile.extract.people import is_bad_name
 from casefile.extract.repairs import split_span
+from casefile.extract.types import Candidate
 from tests.extract.conftest import needs_model
 
 
@@ -86,3 +88,17 @@ def test_a_thing_an_organisation_owns_is_not_an_organisation() -> None:
     assert "Marlow International Center" in names(
         "Analysts at Greyfield University's Marlow International Center said prices would "
         "rise.", "organizations")
+
+
+def test_one_bare_word_read_once_by_the_model_is_no_person() -> None:
+    """A single word the model alone read as a person, once, is not suggested; a second
+    mention, a title, a role or a rule's cue is enough to keep it."""
+    def one(source: str = "model", titled: bool = False, role: str | None = None) -> Candidate:
+        return Candidate("person", 10, 15, "Vellmar", source, role=role, titled=titled)
+
+    assert lone_word([one()])
+    assert not lone_word([one(), one()])
+    assert not lone_word([one(titled=True)])
+    assert not lone_word([one(role="Mayor")])
+    assert not lone_word([one(source="rule")])
+    assert not lone_word([Candidate("person", 0, 9, "Ann Vellmar", "model")])
