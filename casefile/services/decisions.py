@@ -83,6 +83,7 @@ from casefile.services.suggestion_list import (
     context_snippet,
     last_suggestion_mode,
     list_suggestions,
+    pending_at_least,
     question_kind_of,
     variant_of,
 )
@@ -94,6 +95,6 @@ __all__ = [
     "Decision", "SuggestionEntry", "SuggestionList", "_pending_variants", "_same_thing",
     "accept", "accept_as", "accept_suggestion", "context_snippet", "find_named_item",
     "find_suggestion", "last_suggestion_mode", "link_mention", "list_suggestions", "merge",
-    "merge_suggestion", "name_key", "question_kind_of", "redo_decision", "reject",
+    "merge_suggestion", "name_key", "pending_at_least", "question_kind_of", "redo_decision", "reject",
     "reject_suggestion", "tie_mention", "undo_decision", "variant_of",
 ]

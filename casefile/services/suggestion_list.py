@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import ValidationError
-from casefile.store import ChangeLog
+from casefile.store import ChangeLog, Mention
 from casefile.store.items import QUESTION_KINDS
 from casefile.store.mention_groups import WINDOW, mention_groups
 from casefile.store.reader import session_reader
@@ -253,3 +253,11 @@ def last_suggestion_mode(session: Session, case_id: int) -> str | None:
     if isinstance(data, dict) and data.get("mode"):
         return str(data["mode"])
     return None
+
+
+def pending_at_least(session: Session, case_id: int, n: int) -> bool:
+    """True when the case has ``n`` pending suggested mentions or more (counted up to ``n``
+    only: a few milliseconds whatever the case holds)."""
+    stmt = (select(Mention.id).where(Mention.case_id == case_id, Mention.status == "suggested")
+            .limit(max(1, int(n))).subquery())
+    return int(session.scalar(select(func.count()).select_from(stmt)) or 0) >= n

@@ -62,7 +62,7 @@ from casefile.ui.search_panel import install_search_panel
 from casefile.ui.spreadsheets import SpreadsheetController
 from casefile.ui.status_line import MessageBar, StatusLine
 from casefile.ui.suggesting import SuggestionsController
-from casefile.ui.suggestions_panel import install_suggestions_panel
+from casefile.ui.suggestions import install_suggestions_panel
 from casefile.ui.trash_dialog import install_trash
 from casefile.ui.viewer import DocumentViewer
 from casefile.ui.watch import install_workspace_watch
