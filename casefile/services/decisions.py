@@ -95,6 +95,7 @@ __all__ = [
     "Decision", "SuggestionEntry", "SuggestionList", "_pending_variants", "_same_thing",
     "accept", "accept_as", "accept_suggestion", "context_snippet", "find_named_item",
     "find_suggestion", "last_suggestion_mode", "link_mention", "list_suggestions", "merge",
-    "merge_suggestion", "name_key", "pending_at_least", "question_kind_of", "redo_decision", "reject",
+    "merge_suggestion", "name_key", "pending_at_least", "question_kind_of", "redo_decision",
+    "reject",
     "reject_suggestion", "tie_mention", "undo_decision", "variant_of",
 ]

@@ -82,14 +82,13 @@ def _grouped_sql(dialect: str, variant: str, one_kind: bool, kinds: Sequence[str
              f"AND kind IN ({', '.join(repr(k) for k in kinds)})"
              + (" AND kind = :kind" if one_kind else ""))
     if dialect == "sqlite":
-        # fixed-width position keys compare as text in position order; the first mention's
-        # id is the last 20 digits of the smallest key
-        pos = "printf('%020d', document_id * 4294967296 + start)"
-        first = f"min({pos} || printf('%020d', id))"
-        role = f"substr(min(CASE WHEN role <> '' THEN {pos} || role END), 21)"
-        affiliation = f"substr(min(CASE WHEN affiliation <> '' THEN {pos} || affiliation END), 21)"
+        # fixed-width keys (position, then id) compare as text in that order; the first
+        # mention's id is the last 20 digits of the smallest key
+        pos = "printf('%020d%020d', document_id * 4294967296 + start, id)"
+        role = f"substr(min(CASE WHEN role <> '' THEN {pos} || role END), 41)"
+        affiliation = f"substr(min(CASE WHEN affiliation <> '' THEN {pos} || affiliation END), 41)"
         ids = "group_concat(id)"
-        first_id = f"CAST(substr({first}, 21) AS INTEGER)"
+        first_id = f"CAST(substr(min({pos}), 21) AS INTEGER)"
     else:
         order = "ORDER BY document_id, start, id"
         first_id = f"(array_agg(id {order}))[1]"
