@@ -129,6 +129,7 @@ class GraphView(QWidget):
         self._build_id = 0  # the graphs put on the scene so far (see _show)
         self._current: Iterator[bool | None] | None = None  # the steps of the build under way
         self.build_slices = 0  # event-loop turns the last build took (tests look)
+        self.placed: set[NodeItem] = set()  # the node items on the scene
         self._fit_next = True
         self.label_font = QFont(self.font())
         self.label_font.setPointSizeF(max(8.0, self.font().pointSizeF() * 0.9))
@@ -360,7 +361,7 @@ class GraphView(QWidget):
     def _build(self, graph: CaseGraph, positions: dict[int, tuple[float, float]],
                pinned: frozenset[int]) -> Iterator[bool | None]:
         selected = self.selected_item_id()
-        old = list(self.nodes.values())
+        old = list(self.placed)  # an unfinished build's too
         self.nodes = {}
         self.graph = graph
         self.edges.set_edges([], {})
@@ -376,6 +377,7 @@ class GraphView(QWidget):
         try:
             for k, item in enumerate(old):
                 self.scene.removeItem(item)
+                self.placed.discard(item)
                 if k % 50 == 49:
                     yield None
         finally:
@@ -392,6 +394,7 @@ class GraphView(QWidget):
             item.setPos(x, y)
             item.pinned = node.id in pinned
             self.scene.addItem(item)
+            self.placed.add(item)
             self.nodes[node.id] = item
             points[node.id] = QPointF(x, y)
             if k % 20 == 19:
