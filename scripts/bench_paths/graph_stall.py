@@ -11,7 +11,7 @@ Graph tab is brought to the front and its graph drawn again for the case
 then filled a slice per event-loop turn). Under a running event loop, a 10 ms timer's ticks:
 
 - ``graph tab: stall``: the largest gap between ticks until the graph is drawn and 0.3 s more
-  (ms, p95 over the turns); the reference is the budget, 100 ms (issue 29);
+  (ms, p95 over the turns); the reference is the budget, 100 ms;
 - ``graph tab: open``: from the request to the last slice on the scene (ms, p50); the
   reference is the budget, 1 s.
 

@@ -18,7 +18,7 @@ built once, minutes at 100,000).
 
 Between turns the box is cleared (untimed). Turns alternate; p95 (ms) per query class, and a
 row "search panel (all classes)" with the p95 over every turn of every class: the target
-(issue 29) is <= 1.5x the bare list and p95 <= 60 ms at 100,000 documents.
+is <= 1.5x the bare list and p95 <= 60 ms at 100,000 documents.
 
 Run alone: ``QT_QPA_PLATFORM=offscreen python -m scripts.bench_paths.search_panel --sizes
 100000 --rounds 10 [--json OUT]``.

@@ -14,8 +14,8 @@ in a fresh ``XDG_CONFIG_HOME``, ``QT_QPA_PLATFORM=offscreen``:
 - ``reference``: a bare ``QApplication`` + ``QMainWindow`` (1280x800) shown, timed to the line
   it prints at its first event-loop turn.
 
-Run alone: ``python -m scripts.bench_paths.startup --sizes 1000,10000 --json OUT``. Target
-(issue 29): p50 <= 1.0 s and <= 4x the bare window.
+Run alone: ``python -m scripts.bench_paths.startup --sizes 1000,10000 --json OUT``. Target:
+p50 <= 1.0 s and <= 4x the bare window.
 """
 
 from __future__ import annotations

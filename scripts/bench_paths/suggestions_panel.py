@@ -13,7 +13,7 @@ Rows:
   ``tree.viewport().repaint()``), ms. Reference: SQLite's ``GROUP BY kind, name`` with
   ``count(*)`` on the copy (stdlib ``sqlite3``) and a bare ``QTreeView`` +
   ``QStandardItemModel`` of the same size filled with the same names under one row per kind,
-  every kind expanded, painted the same way. Target (issue 29): <= 2x, on p50.
+  every kind expanded, painted the same way. Target: <= 2x, on p50.
 - ``suggestions: stall while a case opens``: ``window.open_case(case)`` from another case,
   under a running event loop until the panel shows the list, and 0.3 s more: the largest gap
   between the ticks of a 10 ms timer (ms, p95 over the turns); the reference is the budget,
