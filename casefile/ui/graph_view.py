@@ -387,7 +387,10 @@ class GraphView(QWidget):
             degree[e.source] = degree.get(e.source, 0) + 1
             degree[e.target] = degree.get(e.target, 0) + 1
         points: dict[int, QPointF] = {}
-        for k, node in enumerate(graph.nodes):
+        # left to right: each turn's new nodes lie in one strip of the view, which is all
+        # that is painted again then (not the whole scene)
+        order = sorted(graph.nodes, key=lambda n: positions.get(n.id, (0.0, 0.0))[0])
+        for k, node in enumerate(order):
             item = NodeItem(node, node_radius(degree.get(node.id, 0)), self)
             item.label.setVisible(False)  # the labels that fit are chosen at the end
             x, y = positions.get(node.id, (0.0, 0.0))
