@@ -146,3 +146,21 @@ def test_details_are_plain_dicts(workspace, case_id) -> None:
             for e in entries:
                 assert isinstance(e.detail, dict)
                 json.dumps(e.detail)
+
+
+def test_unread_language_notes_are_found_among_every_documents_notes(workspace,
+                                                                     case_id) -> None:
+    from casefile.extract.language import NOTE_PREFIX
+    from casefile.services.suggestions import unread_language_notes
+
+    korean = f"{NOTE_PREFIX}Korean; ko_core_news_sm would read its names."
+    greek = f"{NOTE_PREFIX}Greek; el_core_news_sm would read its names."
+    notes: list[list[str] | None] = [[korean], ["Published date from the page."], None,
+                                     [korean, "OCR: 2 pages."], [greek], [],
+                                     ["no suggestions: the text is in Korean (not the note)"]]
+    with workspace.transaction() as s:
+        for k, n in enumerate(notes):
+            s.add(Document(case_id=case_id, title=f"Document {k}", text="Text.",
+                           mime_type="text/plain", import_notes=n))
+    with workspace.transaction(write=False) as s:
+        assert unread_language_notes(s, case_id) == [f"{korean} (2 documents)", greek]
