@@ -92,7 +92,7 @@ from casefile.ui.recent_folder import dialog_folder, remember_folder
 #: Seconds of the GUI thread a graph's build takes at most in one event-loop turn (see
 #: GraphView._show): a slice of node items made, then the window paints and answers (a
 #: repaint of a 2,000-node scene takes ~35 ms more).
-BUILD_SLICE = 0.02
+BUILD_SLICE = 0.012
 #: What a build's step yields to end its event-loop turn at once (before a costly step).
 TURN = True
 
@@ -373,6 +373,8 @@ class GraphView(QWidget):
                 pad = node_radius(10 ** 6) + 4
                 self.fit_rect(QRectF(min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad,
                                      max(ys) - min(ys) + 2 * pad), labels=False)
+        for item in old:  # hidden at once: the view repaints an empty scene, not each slice
+            item.setVisible(False)
         self.scene.blockSignals(True)
         try:
             for k, item in enumerate(old):

@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts import synthetic  # noqa: E402
+from scripts.bench_paths import _gaps as probe  # noqa: E402
 from scripts.bench_paths._common import load, pct  # noqa: E402
 from scripts.bench_paths._common import main as run_main  # noqa: E402
 from scripts.bench_paths._gaps import gaps_until  # noqa: E402
@@ -142,9 +143,9 @@ def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
                 return bool(view is not None and view.graph is not None
                             and len(view.nodes) == NODES and not view.loading)
 
-            took, worst, _gaps = gaps_until(start, done, timeout=120)
+            took, worst, _every = gaps_until(start, done, timeout=120)
             stalls.append(worst)
-            cpu_in_gap.append(max((c for _g, c in _gaps.LAST_CPU), default=0.0))
+            cpu_in_gap.append(max((c for _g, c in probe.LAST_CPU), default=0.0))
             opens.append(took * 1000)
             first = False
         view = window.case_views.graph

@@ -41,6 +41,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from scripts.bench_paths import _gaps as probe  # noqa: E402
 from scripts.bench_paths._common import load, pct, row  # noqa: E402
 from scripts.bench_paths._common import main as run_main  # noqa: E402
 from scripts.bench_paths._gaps import gaps_until  # noqa: E402
@@ -173,11 +174,11 @@ def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
             window.open_case(small)
             wait_listed()
             QApplication.processEvents()
-            took, worst, _gaps = gaps_until(lambda: window.open_case(big),
+            took, worst, _every = gaps_until(lambda: window.open_case(big),
                                             lambda: not panel.is_loading
                                             and panel.listing is not None)
             stalls.append(worst)
-            cpu_in_gap.append(max((c for _g, c in _gaps.LAST_CPU), default=0.0))
+            cpu_in_gap.append(max((c for _g, c in probe.LAST_CPU), default=0.0))
             opened.append(took * 1000)
         p95 = pct(stalls, 0.95)
         out.append({
