@@ -96,6 +96,7 @@ class NodeItem(QGraphicsItem):
         super().__init__()
         self.node = node
         self.radius = radius
+        self._bounds: QRectF | None = None
         self.view = view
         self.pinned = False
         self._pressed_at: QPointF | None = None
@@ -132,8 +133,11 @@ class NodeItem(QGraphicsItem):
         self.label.setPos(0, self.radius + 1)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
-        r = self.radius + 4
-        return QRectF(-r, -r, 2 * r, 2 * r)
+        # made once: the scene asks for it tens of times per node while a graph is drawn
+        if self._bounds is None:
+            r = self.radius + 4
+            self._bounds = QRectF(-r, -r, 2 * r, 2 * r)
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
