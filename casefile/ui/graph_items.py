@@ -238,12 +238,16 @@ class EdgeLayer(QGraphicsItem):
         self._index_of: dict[int, int] = {}  # id(line) -> edge index
         self._rect = QRectF()
         self.selected: int | None = None
+        #: While a graph is put on the scene, the part whose lines are drawn so far (they are
+        #: drawn a strip per event-loop turn: 6,000 lines at once took ~100 ms); None: all.
+        self.revealed: QRectF | None = None
         self.visible_relations: set[str] = set(EDGE_RELATIONS)
 
     def set_edges(self, edges: list[GraphEdge], positions: dict[int, QPointF]) -> None:
         """Show these edges between nodes at ``positions`` (scene coordinates)."""
         for _ in self.fill(edges, positions):
             pass
+        self.revealed = None
 
     def fill(self, edges: list[GraphEdge], positions: dict[int, QPointF],
              chunk: int = 300) -> Iterator[None]:
@@ -258,6 +262,7 @@ class EdgeLayer(QGraphicsItem):
         self._index_of = {}
         self.lifted.node_id, self.lifted.indexes = None, set()
         self.selected = None
+        self.revealed = QRectF()  # nothing drawn until reveal() (or set_edges: all at once)
         for n, edge in enumerate(self.edges):
             line = QLineF(positions[edge.source], positions[edge.target])
             self.lines.append(line)
@@ -274,6 +279,20 @@ class EdgeLayer(QGraphicsItem):
         self.prepareGeometryChange()
         self._rect = self._bounds()
         self.update()
+
+    def reveal(self, strips: int = 6) -> Iterator[None]:
+        """Draw the lines a vertical strip of the layer at a time: yields after asking for
+        each strip's repaint (the graph view ends its event-loop turn there)."""
+        rect = self._rect
+        if rect.isEmpty() or len(self.lines) <= FAST_EDGES:
+            self.revealed = None
+            return
+        width = rect.width() / strips
+        for k in range(strips):
+            self.revealed = QRectF(rect.left(), rect.top(), width * (k + 1), rect.height())
+            self.update(QRectF(rect.left() + width * k, rect.top(), width, rect.height()))
+            yield
+        self.revealed = None
 
     def _bounds(self) -> QRectF:
         if not self.lines:
@@ -321,6 +340,10 @@ class EdgeLayer(QGraphicsItem):
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, not many and lod > 0.3)
         exposed = option.exposedRect
+        if self.revealed is not None:  # a graph being drawn: only the strips shown so far
+            exposed = exposed.intersected(self.revealed)
+            if exposed.isEmpty():
+                return
         cull = many and not exposed.contains(self._rect)
         left, top = exposed.left(), exposed.top()
         right, bottom = exposed.right(), exposed.bottom()

@@ -405,7 +405,8 @@ class GraphView(QWidget):
             if k % 20 == 19:
                 yield None
         yield from self.edges.fill(list(graph.edges), points)
-        yield TURN  # the lines are drawn in this turn; the rest in the next ones
+        for _ in self.edges.reveal():
+            yield TURN  # a strip of the lines is drawn in each turn
         yield from self._built(graph, selected)
 
     def _built(self, graph: CaseGraph, selected: int | None) -> Iterator[bool | None]:
