@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,6 @@ from typing import Any
 from PySide6.QtCore import (
     QByteArray,
     QDate,
-    QLineF,
     QPointF,
     QRectF,
     QSize,
@@ -36,35 +36,24 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import (
     QAction,
-    QBrush,
     QColor,
     QFont,
     QImage,
     QImageWriter,
     QKeySequence,
-    QMouseEvent,
     QPainter,
-    QPainterPath,
-    QPen,
-    QPolygonF,
-    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QCompleter,
     QDateEdit,
     QFileDialog,
-    QGraphicsItem,
     QGraphicsScene,
-    QGraphicsSceneMouseEvent,
-    QGraphicsSimpleTextItem,
-    QGraphicsView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
     QMessageBox,
     QSizePolicy,
-    QStyleOptionGraphicsItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -72,379 +61,46 @@ from PySide6.QtWidgets import (
 
 from casefile.services import graph as graph_service
 from casefile.services.graph import (
-    AFFILIATION,
     EDGE_RELATIONS,
     NODE_KINDS,
-    QUOTED_IN,
-    QUOTED_TOGETHER,
     CaseGraph,
     GraphEdge,
     GraphFilter,
-    GraphNode,
 )
 from casefile.ui.flow_layout import FlowLayout
+from casefile.ui.graph_items import (
+    EDGE_HIT_PX,
+    FAST_EDGES,
+    KIND_COLOURS,
+    KIND_LABELS,
+    LABEL_AREA,
+    LABEL_MIN_SCALE,
+    LABEL_WIDTH,
+    LABELS_ALWAYS_UP_TO,
+    MAX_SCALE,
+    MIN_SCALE,
+    ZOOM_STEP,
+    EdgeLayer,
+    GraphCanvas,
+    LiftedEdges,
+    NodeItem,
+    node_radius,
+)
 from casefile.ui.operations import CaseChange, Job, OperationRunner
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
-KIND_COLOURS = {"person": "#3b6fb6", "organization": "#c0692b", "place": "#3a8d4f",
-                "document": "#7a5aa6"}
-KIND_LABELS = {"person": "People", "organization": "Organizations", "place": "Places",
-               "document": "Documents"}
-#: Below this zoom, labels hide (except the selected node's), unless the graph is small.
-LABEL_MIN_SCALE = 0.35
-LABELS_ALWAYS_UP_TO = 80
-LABEL_WIDTH = 130  # px on screen; longer names wrap to a second line, then are cut
-#: Square pixels of the view per label when not all are shown (about 20 labels on a laptop's
-#: graph tab), so that the nodes and lines stay visible between them.
-LABEL_AREA = 22_000
-ZOOM_STEP = 1.25
-MIN_SCALE, MAX_SCALE = 0.02, 6.0
-EDGE_HIT_PX = 6.0
-#: Above this many edges, lines are drawn plain (one pixel, solid) and culled to the view.
-FAST_EDGES = 1500
+#: Seconds of the GUI thread a graph's build takes at most in one event-loop turn (see
+#: GraphView._show): a slice of node items made, then the window paints and answers (a
+#: repaint of a 2,000-node scene takes ~35 ms more).
+BUILD_SLICE = 0.012
+#: What a build's step yields to end its event-loop turn at once (before a costly step).
+TURN = True
 
-
-def node_radius(degree: int) -> float:
-    """A node's radius in scene units: bigger for more connections."""
-    return 9.0 + min(9.0, 2.5 * math.log2(1 + degree))
-
-
-def _wrapped(title: str, font: QFont) -> str:
-    """``title`` on at most two lines of LABEL_WIDTH pixels (the rest cut with "…")."""
-    from PySide6.QtGui import QFontMetricsF
-
-    metrics = QFontMetricsF(font)
-    if metrics.horizontalAdvance(title) <= LABEL_WIDTH:
-        return title
-    words, first = title.split(), ""
-    while words and metrics.horizontalAdvance((first + " " + words[0]).strip()) <= LABEL_WIDTH:
-        first = (first + " " + words.pop(0)).strip()
-    if not first:  # one long word
-        return metrics.elidedText(title, Qt.TextElideMode.ElideRight, LABEL_WIDTH)
-    rest = metrics.elidedText(" ".join(words), Qt.TextElideMode.ElideRight, LABEL_WIDTH)
-    return f"{first}\n{rest}" if rest else first
-
-
-class NodeItem(QGraphicsItem):
-    """One node: its shape by kind, confidential and pinned marks; the label is a child that
-    ignores the zoom."""
-
-    def __init__(self, node: GraphNode, radius: float, view: GraphView) -> None:
-        super().__init__()
-        self.node = node
-        self.radius = radius
-        self.view = view
-        self.pinned = False
-        self._pressed_at: QPointF | None = None
-        self.setFlags(QGraphicsItem.GraphicsItemFlag.ItemIsMovable
-                      | QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
-                      | QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setZValue(1)
-        self.setToolTip(self._tooltip())
-        self.label = QGraphicsSimpleTextItem(_wrapped(node.title, view.label_font), self)
-        self.label.setFont(view.label_font)
-        self.label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-        self.label.setBrush(QBrush(QColor("#1d1d1d")))
-        self.label.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.label.setZValue(2)
-        width = self.label.boundingRect().width()
-        self.label.setPos(-width / 2 * 0.0, radius + 2)  # placed by _place_label
-        self._place_label()
-
-    def _tooltip(self) -> str:
-        n = self.node
-        parts = [n.title, n.kind + (f" ({n.detail})" if n.detail else "")]
-        if n.published:
-            parts.append(f"published {n.published.isoformat()}")
-        if n.confidential:
-            parts.append("confidential")
-        return "\n".join(parts)
-
-    def _place_label(self) -> None:
-        # the label ignores the zoom: its offset from the node is in screen pixels, so it is
-        # centred with a transform of its own
-        width = self.label.boundingRect().width()
-        self.label.setTransform(self.label.transform().fromTranslate(-width / 2, 0))
-        self.label.setPos(0, self.radius + 1)
-
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt's name
-        r = self.radius + 4
-        return QRectF(-r, -r, 2 * r, 2 * r)
-
-    def shape(self) -> QPainterPath:
-        path = QPainterPath()
-        path.addEllipse(QPointF(0, 0), self.radius + 2, self.radius + 2)
-        return path
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        n, r = self.node, self.radius
-        colour = QColor(KIND_COLOURS.get(n.kind, "#777777"))
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setBrush(QBrush(colour.lighter(150) if n.kind == "document" else colour))
-        selected = self.isSelected()
-        if n.confidential:
-            pen = QPen(QColor("#c62828"), 2.5 if not selected else 3.5, Qt.PenStyle.DashLine)
-        else:
-            pen = QPen(QColor("#111111") if selected else colour.darker(140),
-                       3.0 if selected else 1.2)
-        painter.setPen(pen)
-        if n.kind == "person":
-            painter.drawEllipse(QPointF(0, 0), r, r)
-        elif n.kind == "organization":
-            painter.drawRoundedRect(QRectF(-r, -r, 2 * r, 2 * r), r * 0.3, r * 0.3)
-        elif n.kind == "place":
-            painter.drawPolygon(QPolygonF([QPointF(0, -r * 1.15), QPointF(r * 1.15, 0),
-                                           QPointF(0, r * 1.15), QPointF(-r * 1.15, 0)]))
-        else:  # a page with a folded corner
-            w, h, fold = r * 0.8, r, r * 0.35
-            painter.drawPolygon(QPolygonF([QPointF(-w, -h), QPointF(w - fold, -h),
-                                           QPointF(w, -h + fold), QPointF(w, h),
-                                           QPointF(-w, h)]))
-        if n.confidential:  # a padlock at the top right
-            painter.setPen(QPen(QColor("#c62828"), 1.6))
-            painter.setBrush(QBrush(QColor("#c62828")))
-            x, y = r * 0.55, -r * 1.05
-            painter.drawRect(QRectF(x, y, 7, 6))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawArc(QRectF(x + 1, y - 5, 5, 9), 0, 180 * 16)
-        if self.pinned:
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QBrush(QColor("#222222")))
-            painter.drawEllipse(QPointF(-r * 0.75, -r * 0.75), 2.5, 2.5)
-
-    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:  # noqa: N802
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
-            self.view.edges.node_moved(self.node.id, self.pos())
-        elif change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
-            self.label.setVisible(bool(value) or self.node.id in self.view.labelled)
-        return super().itemChange(change, value)
-
-    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
-        self._pressed_at = self.pos()
-        self.view.edges.lift(self.node.id)
-        super().mousePressEvent(event)
-
-    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
-        super().mouseReleaseEvent(event)
-        self.view.edges.lift(None)
-        if self._pressed_at is not None and self.pos() != self._pressed_at:
-            self.view.node_dropped(self)
-        self._pressed_at = None
-
-    def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:  # noqa: N802
-        self.view.item_activated.emit(self.node.id, self.node.kind)
-        event.accept()
-
-
-def _edge_pen(relation: str, weight: int) -> QPen:
-    width = 1.0 + min(4.0, 1.2 * math.log2(max(1, weight)))
-    if relation == QUOTED_TOGETHER:
-        pen = QPen(QColor(0, 128, 128, 150), width)
-    elif relation == QUOTED_IN:
-        pen = QPen(QColor(120, 120, 120, 120), max(1.0, width - 0.5), Qt.PenStyle.DotLine)
-    elif relation == AFFILIATION:
-        pen = QPen(QColor(60, 60, 60, 200), width, Qt.PenStyle.DashLine)
-    else:
-        pen = QPen(QColor(40, 40, 40, 210), width + 0.5)
-    pen.setCosmetic(False)
-    return pen
-
-
-class EdgeLayer(QGraphicsItem):
-    """Every edge, painted in one pass: lines grouped by pen, one ``drawLines`` per group. The
-    selected edge is drawn again on top, wide."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setZValue(0)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
-        # repaints for a selection, a tooltip, a label are a blit of the drawn lines
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.lifted = LiftedEdges(self)
-        self.edges: list[GraphEdge] = []
-        self.lines: list[QLineF] = []
-        self._groups: dict[tuple[str, int], tuple[QPen, list[QLineF]]] = {}
-        self._ends: dict[int, list[tuple[int, int]]] = {}  # node -> (edge index, 1 or 2)
-        self._index_of: dict[int, int] = {}  # id(line) -> edge index
-        self._rect = QRectF()
-        self.selected: int | None = None
-        self.visible_relations: set[str] = set(EDGE_RELATIONS)
-
-    def set_edges(self, edges: list[GraphEdge], positions: dict[int, QPointF]) -> None:
-        """Show these edges between nodes at ``positions`` (scene coordinates)."""
-        self.prepareGeometryChange()
-        self.edges = [e for e in edges if e.source in positions and e.target in positions]
-        self.lines = [QLineF(positions[e.source], positions[e.target]) for e in self.edges]
-        self._groups = {}
-        self._ends = {}
-        self._index_of = {}
-        self.lifted.node_id, self.lifted.indexes = None, set()
-        for n, (edge, line) in enumerate(zip(self.edges, self.lines, strict=True)):
-            bucket = min(5, int(math.log2(max(1, edge.weight))))
-            key = (edge.relation, bucket)
-            if key not in self._groups:
-                self._groups[key] = (_edge_pen(edge.relation, 2 ** bucket), [])
-            self._groups[key][1].append(line)
-            self._index_of[id(line)] = n
-            self._ends.setdefault(edge.source, []).append((n, 1))
-            self._ends.setdefault(edge.target, []).append((n, 2))
-        self.selected = None
-        self._rect = self._bounds()
-
-    def _bounds(self) -> QRectF:
-        if not self.lines:
-            return QRectF()
-        xs = [c for ln in self.lines for c in (ln.x1(), ln.x2())]
-        ys = [c for ln in self.lines for c in (ln.y1(), ln.y2())]
-        return QRectF(min(xs) - 10, min(ys) - 10, max(xs) - min(xs) + 20, max(ys) - min(ys) + 20)
-
-    def node_moved(self, node_id: int, pos: QPointF) -> None:
-        """Follow a node that moved (while it is lifted, only its own lines are redrawn)."""
-        ends = self._ends.get(node_id)
-        if not ends:
-            return
-        for n, end in ends:
-            if end == 1:
-                self.lines[n].setP1(pos)
-            else:
-                self.lines[n].setP2(pos)
-        if not self._rect.contains(pos):
-            self.prepareGeometryChange()
-            self._rect = self._rect.united(QRectF(pos.x() - 10, pos.y() - 10, 20, 20))
-        if self.lifted.node_id == node_id:
-            self.lifted.refresh()
-        else:
-            self.update()
-
-    def lift(self, node_id: int | None) -> None:
-        """Draw the lines of ``node_id`` apart while it is dragged (None: put them back), so
-        a drag redraws a node's few lines, not all of them."""
-        if self.lifted.node_id == node_id:
-            return
-        self.lifted.node_id = node_id
-        self.lifted.indexes = {n for n, _end in self._ends.get(node_id, [])} if node_id else set()
-        self.lifted.refresh()
-        self.update()
-
-    def boundingRect(self) -> QRectF:  # noqa: N802
-        return self._rect
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        # Dashed, wide, antialiased lines cost the raster engine ~50 us each: a big graph is
-        # drawn with plain one-pixel pens, and only the lines crossing the exposed area.
-        many = len(self.lines) > FAST_EDGES
-        lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, not many and lod > 0.3)
-        exposed = option.exposedRect
-        cull = many and not exposed.contains(self._rect)
-        left, top = exposed.left(), exposed.top()
-        right, bottom = exposed.right(), exposed.bottom()
-        hidden = self.lifted.indexes
-        for pen, lines in self._groups.values():
-            if hidden:
-                lines = [ln for ln in lines if self._index_of[id(ln)] not in hidden]
-            if many:
-                pen = QPen(pen.color(), 0)  # cosmetic, solid
-            painter.setPen(pen)
-            if cull:
-                lines = [ln for ln in lines
-                         if not (max(ln.x1(), ln.x2()) < left or min(ln.x1(), ln.x2()) > right
-                                 or max(ln.y1(), ln.y2()) < top
-                                 or min(ln.y1(), ln.y2()) > bottom)]
-            painter.drawLines(lines)
-        if self.selected is not None:
-            edge = self.edges[self.selected]
-            pen = _edge_pen(edge.relation, edge.weight)
-            pen.setColor(QColor("#e0a000"))
-            pen.setWidthF(pen.widthF() + 4)
-            pen.setStyle(Qt.PenStyle.SolidLine)
-            painter.setPen(pen)
-            painter.drawLine(self.lines[self.selected])
-
-    def edge_at(self, point: QPointF, tolerance: float) -> int | None:
-        """The index of the edge nearest ``point`` within ``tolerance`` (scene units)."""
-        best, best_d = None, tolerance
-        px, py = point.x(), point.y()
-        for n, ln in enumerate(self.lines):
-            x1, y1, x2, y2 = ln.x1(), ln.y1(), ln.x2(), ln.y2()
-            if (min(x1, x2) - best_d > px or max(x1, x2) + best_d < px
-                    or min(y1, y2) - best_d > py or max(y1, y2) + best_d < py):
-                continue
-            dx, dy = x2 - x1, y2 - y1
-            length2 = dx * dx + dy * dy
-            t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((px - x1) * dx + (py - y1) * dy)
-                                                     / length2))
-            d = math.hypot(px - (x1 + t * dx), py - (y1 + t * dy))
-            if d <= best_d:
-                best, best_d = n, d
-        return best
-
-
-class LiftedEdges(QGraphicsItem):
-    """The lines of the node being dragged, drawn apart from the (cached) edge layer."""
-
-    def __init__(self, layer: EdgeLayer) -> None:
-        super().__init__()
-        self.layer = layer
-        self.node_id: int | None = None
-        self.indexes: set[int] = set()
-        self._rect = QRectF()
-        self.setZValue(0.5)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-
-    def refresh(self) -> None:
-        """Follow the lifted lines."""
-        self.prepareGeometryChange()
-        rect = QRectF()
-        for n in self.indexes:
-            ln = self.layer.lines[n]
-            rect = rect.united(QRectF(ln.p1(), ln.p2()).normalized())
-        self._rect = rect.adjusted(-6, -6, 6, 6) if self.indexes else QRectF()
-        self.update()
-
-    def boundingRect(self) -> QRectF:  # noqa: N802
-        return self._rect
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
-              widget: QWidget | None = None) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        for n in self.indexes:
-            edge = self.layer.edges[n]
-            painter.setPen(_edge_pen(edge.relation, edge.weight))
-            painter.drawLine(self.layer.lines[n])
-
-
-class GraphCanvas(QGraphicsView):
-    """The drawing: wheel zoom around the pointer, background drag to pan, edge clicks."""
-
-    def __init__(self, view: GraphView) -> None:
-        super().__init__(view.scene)
-        self.owner = view
-        self.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
-        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState)
-        self.setBackgroundBrush(QBrush(QColor("#fbfbf8")))
-
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802
-        steps = event.angleDelta().y() / 120
-        if steps:
-            self.owner.zoom_by(ZOOM_STEP ** steps)
-        event.accept()
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        item = self.itemAt(event.position().toPoint())
-        if event.button() == Qt.MouseButton.LeftButton and not isinstance(
-                item, NodeItem | QGraphicsSimpleTextItem):
-            scene_point = self.mapToScene(event.position().toPoint())
-            self.owner.click_background(scene_point)
-        super().mousePressEvent(event)
+__all__ = [
+    "EDGE_HIT_PX", "FAST_EDGES", "KIND_COLOURS", "KIND_LABELS", "LABELS_ALWAYS_UP_TO",
+    "LABEL_AREA", "LABEL_MIN_SCALE", "LABEL_WIDTH", "MAX_SCALE", "MIN_SCALE", "ZOOM_STEP",
+    "EdgeLayer", "GraphCanvas", "GraphView", "LiftedEdges", "NodeItem", "node_radius",
+]
 
 
 class GraphView(QWidget):
@@ -470,6 +126,10 @@ class GraphView(QWidget):
         self.labelled: set[int] = set()  # the nodes whose labels are shown (_update_labels)
         self.loading = False
         self._pending: tuple[bool] | None = None
+        self._build_id = 0  # the graphs put on the scene so far (see _show)
+        self._current: Iterator[bool | None] | None = None  # the steps of the build under way
+        self.build_slices = 0  # event-loop turns the last build took (tests look)
+        self.placed: set[NodeItem] = set()  # the node items on the scene
         self._fit_next = True
         self.label_font = QFont(self.font())
         self.label_font.setPointSizeF(max(8.0, self.font().pointSizeF() * 0.9))
@@ -641,45 +301,118 @@ class GraphView(QWidget):
             return graph_service.graph_with_layout(session, case_id, chosen, relayout=relayout)
 
         def done(job: Job) -> None:
-            self.loading = False
             if job.outcome == "succeeded" and self.case_id == case_id:
                 graph, positions, pinned = job.result
                 self.layout_seconds = time.perf_counter() - started
-                self._show(graph, positions, pinned)
-            elif job.outcome != "succeeded":
+                self._show(graph, positions, pinned)  # loading until it is on the scene
+                return
+            self.loading = False
+            if job.outcome != "succeeded":
                 self.status.setText(job.error or "The graph could not be drawn.")
-            if self._pending is not None:
-                pending, self._pending = self._pending, None
-                self.reload(*pending)
+            self._next_request()
 
         self.runner.start(work, label="laying out the graph", change=None, progress=False,
                           on_done=done, parent=self)
 
+    def _next_request(self) -> None:
+        """Run the reload asked for while one was under way, if any."""
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            self.reload(*pending)
+
     def _show(self, graph: CaseGraph, positions: dict[int, tuple[float, float]],
               pinned: frozenset[int]) -> None:
+        """Put ``graph`` on the scene, its nodes at ``positions`` (scene units), in slices of
+        at most :data:`BUILD_SLICE` seconds of the GUI thread, one per event-loop turn (the
+        old items taken off, the node items made, the edges' lines grouped), so that a big
+        graph never holds the window (ARCHITECTURE.md, "The window"). The view is fitted to
+        the positions first, so each node is drawn once, at its final zoom. :attr:`loading`
+        stays True until the last slice, which emits ``loaded``; a later call abandons an
+        unfinished build."""
+        self._build_id += 1
+        self.loading = True
+        self.build_slices = 0
+        self._current = self._build(graph, positions, pinned)
+        self._steps(self._build_id)
+
+    def _steps(self, build_id: int) -> None:
+        """Run the current build for one slice; the next slice in the next turn."""
+        steps = self._current
+        if build_id != self._build_id or steps is None:
+            return  # a newer graph is being put on the scene, or this one is done
+        deadline = time.perf_counter() + BUILD_SLICE
+        self.build_slices += 1
+        for step in steps:
+            if step is TURN or time.perf_counter() >= deadline:
+                QTimer.singleShot(0, lambda: self._steps(build_id))
+                return
+        if self._current is steps:  # (its end may have started the next one)
+            self._current = None
+
+    def complete_build(self) -> None:
+        """Run what is left of the graph's build now (tests and benchmarks)."""
+        while self._current is not None:
+            steps = self._current
+            for _ in steps:
+                pass
+            if self._current is steps:
+                self._current = None
+
+    def _build(self, graph: CaseGraph, positions: dict[int, tuple[float, float]],
+               pinned: frozenset[int]) -> Iterator[bool | None]:
         selected = self.selected_item_id()
-        self.scene.blockSignals(True)
-        for item in self.nodes.values():
-            self.scene.removeItem(item)
+        old = list(self.placed)  # an unfinished build's too
         self.nodes = {}
         self.graph = graph
+        self.edges.set_edges([], {})
+        if self._fit_next and positions:
+            self._fit_next = False
+            xs = [positions.get(n.id, (0.0, 0.0))[0] for n in graph.nodes]
+            ys = [positions.get(n.id, (0.0, 0.0))[1] for n in graph.nodes]
+            if xs:
+                pad = node_radius(10 ** 6) + 4
+                self.fit_rect(QRectF(min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad,
+                                     max(ys) - min(ys) + 2 * pad), labels=False)
+        for item in old:  # hidden at once: the view repaints an empty scene, not each slice
+            item.setVisible(False)
+        self.scene.blockSignals(True)
+        try:
+            for k, item in enumerate(old):
+                self.scene.removeItem(item)
+                self.placed.discard(item)
+                if k % 50 == 49:
+                    yield None
+        finally:
+            self.scene.blockSignals(False)
         degree: dict[int, int] = {}
         for e in graph.edges:
             degree[e.source] = degree.get(e.source, 0) + 1
             degree[e.target] = degree.get(e.target, 0) + 1
         points: dict[int, QPointF] = {}
-        for node in graph.nodes:
+        # left to right: each turn's new nodes lie in one strip of the view, which is all
+        # that is painted again then (not the whole scene)
+        order = sorted(graph.nodes, key=lambda n: positions.get(n.id, (0.0, 0.0))[0])
+        for k, node in enumerate(order):
             item = NodeItem(node, node_radius(degree.get(node.id, 0)), self)
+            item.label.setVisible(False)  # the labels that fit are chosen at the end
             x, y = positions.get(node.id, (0.0, 0.0))
             item.setPos(x, y)
             item.pinned = node.id in pinned
             self.scene.addItem(item)
+            self.placed.add(item)
             self.nodes[node.id] = item
             points[node.id] = QPointF(x, y)
-        self.edges.set_edges(list(graph.edges), points)
+            if k % 20 == 19:
+                yield None
+        yield from self.edges.fill(list(graph.edges), points)
+        for _ in self.edges.reveal():
+            yield TURN  # a strip of the lines is drawn in each turn
+        yield from self._built(graph, selected)
+
+    def _built(self, graph: CaseGraph, selected: int | None) -> Iterator[bool | None]:
+        """The last steps of a build: selection, scene size, completer, status; labels."""
         if selected in self.nodes:
             self.nodes[selected].setSelected(True)
-        self.scene.blockSignals(False)
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-200, -200, 200, 200))
         self.completer.model().setStringList(sorted({n.title for n in graph.nodes},  # type: ignore[attr-defined]
                                                     key=str.casefold))
@@ -690,12 +423,15 @@ class GraphView(QWidget):
             "click a node or an edge for its evidence; double-click to edit." if n else
             "Nothing to draw: no people, organizations, places or documents"
             + (" in this selection." if self.case_id is not None else "."))
+        yield TURN
         if self._fit_next:
             self._fit_next = False
             self.fit()
         else:
             self._update_labels()
+        self.loading = False
         self.loaded.emit()
+        self._next_request()
 
     @Slot(object)
     def _on_case_changed(self, ch: CaseChange) -> None:
@@ -818,15 +554,21 @@ class GraphView(QWidget):
 
     def fit(self) -> None:
         """Show the whole graph."""
-        rect = self.scene.itemsBoundingRect()
+        self.fit_rect(self.scene.itemsBoundingRect())
+
+    def fit_rect(self, rect: QRectF, labels: bool = True) -> None:
+        """Show ``rect`` (scene units) whole, at 150 % at most; the labels chosen again
+        unless ``labels`` is False."""
         if rect.isEmpty():
             self.canvas.resetTransform()
             return
         self.canvas.fitInView(rect.adjusted(-60, -40, 60, 60), Qt.AspectRatioMode.KeepAspectRatio)
         if self.canvas.transform().m11() > 1.5:
-            self.set_scale(1.5)
+            self.canvas.resetTransform()
+            self.canvas.scale(1.5, 1.5)
             self.canvas.centerOn(rect.center())
-        self._update_labels()
+        if labels:
+            self._update_labels()
 
     def _update_labels(self) -> None:
         """Show the labels that fit in the view at the current zoom (:meth:`label_choice`),
@@ -954,3 +696,4 @@ class GraphView(QWidget):
         if not out.is_file() or out.stat().st_size == 0:
             raise OSError(f"{out.name} could not be written (no file was made in {out.parent})")
         return out
+

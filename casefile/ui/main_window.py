@@ -45,7 +45,7 @@ from casefile.ui.quick_open import install_quick_open
 from casefile.ui.search_panel import install_search_panel
 from casefile.ui.spreadsheets import SpreadsheetController
 from casefile.ui.suggesting import SuggestionsController
-from casefile.ui.suggestions_panel import install_suggestions_panel
+from casefile.ui.suggestions import install_suggestions_panel
 from casefile.ui.viewer import DocumentViewer
 from casefile.ui.watch import install_workspace_watch
 from casefile.ui.window_menus import MenuParts, build_menus, build_status_bar, install_keyboard

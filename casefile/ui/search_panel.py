@@ -17,6 +17,7 @@ first. Up / Down in the box move through the hits.
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
@@ -25,6 +26,7 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QPointF,
     QRectF,
     QSize,
     Qt,
@@ -33,13 +35,16 @@ from PySide6.QtCore import (
     Slot,
 )
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
     QAction,
+    QColor,
+    QFont,
     QKeyEvent,
     QKeySequence,
     QPainter,
     QPalette,
-    QTextDocument,
+    QTextCharFormat,
+    QTextLayout,
+    QTextOption,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -75,6 +80,8 @@ HIT_ROLE = Qt.ItemDataRole.UserRole + 1
 RESULT_LIMIT = 100
 #: Snippet characters shown around the first highlighted word (the service gives ~240).
 SNIPPET_SHOWN = 170
+#: Hits handed to the list at first, and each time it scrolls to its last one.
+FETCH_ROWS = 20
 KIND_LABELS = {
     "person": "Person", "organization": "Organization", "place": "Place",
     "document": "Document", "event": "Event", "claim": "Claim", "question": "Question",
@@ -116,28 +123,56 @@ def snippet_html(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def hit_html(hit: SearchResult, *, show_case: bool, muted: str) -> str:
-    """How a hit is drawn: its title in bold; its kind (and case) in the ``muted`` colour;
-    a part of its snippet with the matched words in bold."""
+@dataclass(frozen=True)
+class HitText:
+    """How a hit reads, as plain text runs (what :class:`HitDelegate` lays out and paints): the
+    ``header`` (title, two no-break spaces, kind and case) with the title bold
+    (``header[:title_end]``) and the kind muted (from ``meta_start``); the ``snippet`` (a part
+    of the hit's, :func:`short_snippet`) with ``bold`` spans on the matched words (str offsets;
+    empty snippet: none shown)."""
+
+    header: str
+    title_end: int
+    meta_start: int
+    snippet: str
+    bold: tuple[tuple[int, int], ...]
+
+
+def hit_text(hit: SearchResult, *, show_case: bool) -> HitText:
+    """The runs a hit is drawn from (see :class:`HitText`); the title cut at 120 characters."""
     kind = KIND_LABELS.get(hit.kind, hit.kind)
     meta = kind + (f" · {hit.case_title}" if show_case and hit.case_title else "")
     text, spans = short_snippet(hit)
     title = hit.title if len(hit.title) <= 120 else hit.title[:119] + "…"
-    parts = [f"<b>{html.escape(title)}</b>&nbsp;&nbsp;"
-             f"<span style='color:{muted}'>{html.escape(meta)}</span>"]
-    if text:
-        parts.append(f"<div style='margin-top:2px'>{snippet_html(text, spans)}</div>")
+    return HitText(f"{title}\u00a0\u00a0{meta}", len(title), len(title) + 2, text,
+                   tuple(spans))
+
+
+def hit_html(hit: SearchResult, *, show_case: bool, muted: str) -> str:
+    """The same runs as rich text (:func:`hit_text`), for a tooltip or a reader of the code:
+    the title in bold, the kind in the ``muted`` colour, the matched words in bold."""
+    runs = hit_text(hit, show_case=show_case)
+    parts = [f"<b>{html.escape(runs.header[:runs.title_end])}</b>&nbsp;&nbsp;"
+             f"<span style='color:{muted}'>{html.escape(runs.header[runs.meta_start:])}</span>"]
+    if runs.snippet:
+        parts.append(f"<div style='margin-top:2px'>"
+                     f"{snippet_html(runs.snippet, list(runs.bold))}</div>")
     return "".join(parts)
 
 
 class SearchResultsModel(QAbstractListModel):
     """The hits of the last search, one row each (DisplayRole: title and kind; ToolTipRole: the
-    snippet; HIT_ROLE: the :class:`~casefile.services.search.SearchResult`)."""
+    snippet; HIT_ROLE: the :class:`~casefile.services.search.SearchResult`).
+
+    Every hit is held (:attr:`hits`), but the view is handed :data:`FETCH_ROWS` at first and
+    more as it scrolls (``canFetchMore`` / ``fetchMore``, or :meth:`fetch_to`): laying out a
+    row costs, and only the first few are in sight."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.hits: list[SearchResult] = []
         self.show_case = False
+        self.fetched = 0
 
     def set_hits(self, hits: list[SearchResult] | tuple[SearchResult, ...],
                  show_case: bool) -> None:
@@ -145,13 +180,29 @@ class SearchResultsModel(QAbstractListModel):
         self.beginResetModel()
         self.hits = list(hits)
         self.show_case = show_case
+        self.fetched = min(len(self.hits), FETCH_ROWS)
         self.endResetModel()
 
+    def canFetchMore(self, parent: _Index) -> bool:
+        return not parent.isValid() and self.fetched < len(self.hits)
+
+    def fetchMore(self, parent: _Index) -> None:
+        if self.canFetchMore(parent):
+            self.fetch_to(self.fetched + FETCH_ROWS)
+
+    def fetch_to(self, rows: int) -> None:
+        """Hand the view the first ``rows`` rows (at least; at most every hit)."""
+        rows = min(len(self.hits), rows)
+        if rows > self.fetched:
+            self.beginInsertRows(QModelIndex(), self.fetched, rows - 1)
+            self.fetched = rows
+            self.endInsertRows()
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.hits)
+        return 0 if parent.isValid() else self.fetched
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.hits):
+        if not index.isValid() or not 0 <= index.row() < self.fetched:
             return None
         hit = self.hits[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
@@ -165,33 +216,112 @@ class SearchResultsModel(QAbstractListModel):
         return None
 
 
-def _muted(palette: QPalette, selected: bool) -> str:
+def _muted(palette: QPalette, selected: bool) -> QColor:
     """A colour for secondary text: the text colour 60 % of the way to the background."""
     fg = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
     bg = palette.color(QPalette.ColorRole.Highlight if selected else QPalette.ColorRole.Base)
     share = 0.35 if selected else 0.6
     mixed = [round(a + (b - a) * share) for a, b in
              ((fg.red(), bg.red()), (fg.green(), bg.green()), (fg.blue(), bg.blue()))]
-    return "#{:02x}{:02x}{:02x}".format(*mixed)
+    return QColor(*mixed)
+
+
+def _bold_ranges(spans: tuple[tuple[int, int], ...] | list[tuple[int, int]]
+                 ) -> list[QTextLayout.FormatRange]:
+    bold = QTextCharFormat()
+    bold.setFontWeight(QFont.Weight.Bold)
+    out = []
+    for a, b in spans:
+        r = QTextLayout.FormatRange()
+        r.start, r.length, r.format = a, b - a, bold
+        out.append(r)
+    return out
+
+
+def _laid_out(text: str, spans: tuple[tuple[int, int], ...] | list[tuple[int, int]],
+              font: QFont, width: float) -> tuple[QTextLayout, float]:
+    """``text`` with ``spans`` bold (str offsets, converted to Qt's UTF-16 ones), wrapped at
+    ``width`` pixels; the layout and its height."""
+    if not text.isascii():  # Qt counts UTF-16 code units
+        units = [0]
+        for ch in text:
+            units.append(units[-1] + (2 if ord(ch) > 0xFFFF else 1))
+        spans = [(units[a], units[b]) for a, b in spans]
+    layout = QTextLayout(text, font)
+    layout.setFormats(_bold_ranges(spans))
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(option)
+    layout.setCacheEnabled(True)
+    layout.beginLayout()
+    y = 0.0
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(width)
+        line.setPosition(QPointF(0, y))
+        y += line.height()
+    layout.endLayout()
+    return layout, y
+
+
+@dataclass
+class HitLayout:
+    """A hit laid out at one width: its header and snippet (None when empty) as text layouts,
+    the snippet's top, the whole height (pixels), and the header's muted part as a range in
+    Qt's UTF-16 positions."""
+
+    header: QTextLayout
+    snippet: QTextLayout | None
+    snippet_top: float
+    height: float
+    meta: tuple[int, int]
 
 
 class HitDelegate(QStyledItemDelegate):
-    """Draws a hit as rich text (:func:`hit_html`), wrapped to the list's width."""
+    """Draws a hit from plain text runs (:func:`hit_text`): its header and snippet laid out once
+    per width with ``QTextLayout`` and kept (:attr:`layouts`, cleared when the hits change), so
+    measuring and painting a row parse no rich text."""
 
     MARGIN = 6
+    #: Pixels between the header and the snippet.
+    GAP = 2
 
-    def _document(self, option: QStyleOptionViewItem, index: _Index, width: int,
-                  selected: bool = False) -> QTextDocument:
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.layouts: dict[tuple[int, int], HitLayout] = {}  # (id of the hit, width)
+        self.built = 0  # layouts made so far (tests look)
+
+    def forget(self) -> None:
+        """Drop the kept layouts (the hits changed)."""
+        self.layouts.clear()
+
+    def layout_for(self, option: QStyleOptionViewItem, index: _Index, width: int) -> HitLayout:
+        """The hit of ``index`` laid out ``width`` pixels wide (inside the margins)."""
         hit = index.data(HIT_ROLE)
+        key = (id(hit), width)
+        found = self.layouts.get(key)
+        if found is not None:
+            return found
         model = index.model()
         show_case = isinstance(model, SearchResultsModel) and model.show_case
-        muted = _muted(option.palette, selected)
-        doc = QTextDocument()
-        doc.setDefaultFont(option.font)
-        doc.setDocumentMargin(0)
-        doc.setHtml(hit_html(hit, show_case=show_case, muted=muted))
-        doc.setTextWidth(max(60, width - 2 * self.MARGIN))
-        return doc
+        runs = hit_text(hit, show_case=show_case)
+        inner = max(60, width - 2 * self.MARGIN)
+        header, top = _laid_out(runs.header, [(0, runs.title_end)], option.font, inner)
+        snippet, height = None, top
+        if runs.snippet:
+            snippet, below = _laid_out(runs.snippet, runs.bold, option.font, inner)
+            top += self.GAP
+            height = top + below
+        meta_start = len(runs.header[:runs.meta_start].encode("utf-16-le")) // 2
+        meta_len = len(runs.header.encode("utf-16-le")) // 2 - meta_start
+        made = HitLayout(header, snippet, top, height, (meta_start, meta_len))
+        if len(self.layouts) > 4 * FETCH_ROWS * 8:
+            self.layouts.clear()
+        self.layouts[key] = made
+        self.built += 1
+        return made
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _Index) -> None:
         opt = QStyleOptionViewItem(option)
@@ -202,26 +332,34 @@ class HitDelegate(QStyledItemDelegate):
         style = widget.style() if widget is not None else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         rect = opt.rect
-        doc = self._document(opt, index, rect.width(), selected)
-        context = QAbstractTextDocumentLayout.PaintContext()
-        role = (QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        context.palette.setColor(QPalette.ColorRole.Text,
-                                 opt.palette.color(role))
+        laid = self.layout_for(option, index, self._width(option, rect.width()))
         painter.save()
         if not selected:  # a hairline between hits
             painter.setPen(opt.palette.color(QPalette.ColorRole.Midlight))
             painter.drawLine(rect.left() + self.MARGIN, rect.bottom(),
                              rect.right() - self.MARGIN, rect.bottom())
-        painter.translate(rect.left() + self.MARGIN, rect.top() + self.MARGIN)
-        painter.setClipRect(QRectF(0, 0, rect.width() - self.MARGIN, rect.height()))
-        doc.documentLayout().draw(painter, context)
+        painter.setClipRect(QRectF(rect.left(), rect.top(), rect.width() - self.MARGIN,
+                                   rect.height()))
+        painter.setPen(opt.palette.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text))
+        muted = QTextLayout.FormatRange()
+        muted.start, muted.length = laid.meta
+        muted.format = QTextCharFormat()
+        muted.format.setForeground(_muted(opt.palette, selected))
+        origin = QPointF(rect.left() + self.MARGIN, rect.top() + self.MARGIN)
+        laid.header.draw(painter, origin, [muted])
+        if laid.snippet is not None:
+            laid.snippet.draw(painter, origin + QPointF(0, laid.snippet_top))
         painter.restore()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+    def _width(self, option: QStyleOptionViewItem, fallback: int) -> int:
         widget = option.widget
-        width = widget.viewport().width() if isinstance(widget, QListView) else 300
-        doc = self._document(option, index, width)
-        return QSize(width, int(doc.size().height()) + 2 * self.MARGIN + 1)
+        return widget.viewport().width() if isinstance(widget, QListView) else fallback
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
+        width = self._width(option, 300)
+        laid = self.layout_for(option, index, width)
+        return QSize(width, int(laid.height + 0.999) + 2 * self.MARGIN + 1)
 
 
 class SearchPanel(QWidget):
@@ -262,7 +400,9 @@ class SearchPanel(QWidget):
         self.list = QListView()
         self.list.setObjectName("search_results")
         self.list.setModel(self.model)
-        self.list.setItemDelegate(HitDelegate(self.list))
+        self.delegate = HitDelegate(self.list)
+        self.list.setItemDelegate(self.delegate)
+        self.model.modelAboutToBeReset.connect(self.delegate.forget)
         self.list.setUniformItemSizes(False)
         self.list.setWordWrap(True)
         self.list.setResizeMode(QListView.ResizeMode.Adjust)
@@ -412,10 +552,11 @@ class SearchPanel(QWidget):
             if key in steps:
                 if self.timer.isActive():
                     self.run_search()
-                rows = self.model.rowCount()
+                rows = len(self.model.hits)
                 if rows:
                     row = max(0, min(self.list.currentIndex().row() + steps[Qt.Key(key)],
                                      rows - 1))
+                    self.model.fetch_to(row + 1)
                     self.list.setCurrentIndex(self.model.index(row, 0))
                 return True
         return super().eventFilter(watched, event)

@@ -10,11 +10,11 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import QDockWidget
 
-import casefile.ui.suggestions_panel as suggestions_panel
+import casefile.ui.suggestions.loading as suggestions_loading
 from casefile.services import decisions
 from casefile.services.suggestions import suggest_for_document
 from casefile.store import Document
-from casefile.ui.suggestions_panel import FETCH_ROWS, SuggestionsPanel
+from casefile.ui.suggestions import FETCH_ROWS, SuggestionsPanel
 from tests.ui.helpers import add_text_document, make_case
 
 FIRST = ["Anna", "Boris", "Carla", "Dmitri", "Elena", "Felix", "Greta", "Hugo", "Irene",
@@ -54,13 +54,13 @@ def test_a_dropped_folder_stores_every_file_and_shows_its_suggestions(
     window.watch.timer.stop()
     panel = _panel(window)
     readers: list[threading.Thread] = []
-    original = suggestions_panel.read_contents
+    original = suggestions_loading.read_contents
 
     def recording(session, case_id):
         readers.append(threading.current_thread())
         return original(session, case_id)
 
-    monkeypatch.setattr(suggestions_panel, "read_contents", recording)
+    monkeypatch.setattr(suggestions_loading, "read_contents", recording)
     with qtbot.waitSignal(window.folder_import.finished, timeout=60000):
         job = window.folder_import.start([folder])
         assert job is not None

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDockWidget
 from casefile.services.suggestions import pending_suggestions
 from casefile.ui.operations import Job
 from casefile.ui.preferences import MODEL_SETTING, set_suggestion_model
-from casefile.ui.suggestions_panel import RejectedNamesDialog
+from casefile.ui.suggestions import RejectedNamesDialog
 from tests.ui.helpers import answer_date_questions, make_case
 from tests.ui.test_suggestions_panel import STORY, open_panel, rows, suggested_case
 

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from casefile.services.suggestions import suggest_for_document
-from casefile.ui.suggestions_panel import CONTEXT_COLUMN, event_cue
+from casefile.ui.suggestions import CONTEXT_COLUMN, event_cue
 from tests.ui.helpers import add_text_document, make_case
 from tests.ui.test_suggestions_panel import open_panel
 
@@ -89,7 +89,7 @@ def claims_panel(make_window, ui_workspace):
 
 
 def test_at_1024_px_a_claims_speaker_reads_whole_and_details_keep_their_width(claims_panel):
-    from casefile.ui.suggestions_panel import DETAILS_COLUMN, DETAILS_MIN_WIDTH
+    from casefile.ui.suggestions import DETAILS_COLUMN, DETAILS_MIN_WIDTH
 
     window, panel = claims_panel
     claims = [i for i in panel.model.entry_indexes() if panel.model.entry(i).kind == "claim"]

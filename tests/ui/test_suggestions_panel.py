@@ -17,7 +17,7 @@ from casefile.services import evidence, items
 from casefile.services.suggestions import suggest_for_document
 from casefile.store import Mention, Person
 from casefile.ui.operations import Job
-from casefile.ui.suggestions_panel import MergeDialog, RenameDialog, SuggestionsPanel
+from casefile.ui.suggestions import MergeDialog, RenameDialog, SuggestionsPanel
 from tests.ui.helpers import add_text_document, make_case
 
 STORY = (

@@ -1,0 +1,134 @@
+"""Reading what the Suggestions panel shows (:func:`read_contents`, plain values, any thread),
+read ahead by a job (:class:`PanelContents`) or on a worker when a case opens, with Python's
+collector paused while a big read builds its objects (:func:`collector_paused`).
+"""
+
+
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from sqlalchemy.orm import Session
+
+from casefile.services import decisions
+from casefile.services.decisions import SuggestionList, pending_at_least
+from casefile.services.suggestions import last_suggestion_model, unread_language_notes
+
+if TYPE_CHECKING:
+    from casefile.ui.operations import OperationRunner
+
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PanelContents:
+    """What the panel shows for a case, read ahead (e.g. on a job's worker thread right after
+    its last commit, :meth:`SuggestionsPanel.prepare`): the pending suggestions, how the
+    latest run found them ("spacy", "rules" or None) and its model. ``stamp`` is the panel's
+    count of its own decisions when the read began: contents read before a later decision
+    are not used."""
+
+    case_id: int
+    listing: SuggestionList
+    mode: str | None
+    suggested_by: str | None
+    stamp: int
+    unread: tuple[str, ...] = ()  # documents left unread for their language (their notes)
+
+
+_PAUSES = threading.Lock()
+_paused = 0  # collector_paused blocks running now
+_was_on = True  # whether the collector ran before the first of them
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a big read builds its objects (a case's
+    suggestions: several objects per mention). A full collection holds the interpreter lock,
+    so the GUI thread waits for it, and while a read grows the heap the collector runs full
+    passes over it again and again (seconds for 50,000 mentions). Nested and concurrent uses
+    resume it when the last one ends (if it was on before the first)."""
+    global _paused, _was_on
+    with _PAUSES:
+        if _paused == 0:
+            _was_on = gc.isenabled()
+            gc.disable()
+        _paused += 1
+    try:
+        yield
+    finally:
+        with _PAUSES:
+            _paused -= 1
+            if _paused == 0 and _was_on:
+                gc.enable()
+
+
+def read_contents(session: Session, case_id: int
+                  ) -> tuple[SuggestionList, str | None, str | None, tuple[str, ...]]:
+    """The case's pending suggestions (``decisions.list_suggestions``), the latest run's mode
+    and model, and the notes of documents left unread for their language: what the panel
+    shows. Plain reads, no Qt: callable from any thread."""
+    return (decisions.list_suggestions(session, case_id),
+            decisions.last_suggestion_mode(session, case_id),
+            last_suggestion_model(session, case_id),
+            tuple(unread_language_notes(session, case_id)))
+
+
+
+#: A case with at least this many pending mentions has its list read on a worker thread when
+#: the panel shows it (a few ms of counting decides); fewer are read at once, on the GUI
+#: thread (a few milliseconds), so the list is there as soon as the case is.
+BACKGROUND_MENTIONS = 2000
+
+
+def read_ahead(runner: OperationRunner, case_id: int, stamp: int) -> PanelContents | None:
+    """What the panel shows for ``case_id``, read now in a read transaction of its own, with
+    the collector paused; for any thread. None when the read failed (logged)."""
+    try:
+        with collector_paused(), runner.workspace.transaction(write=False) as session:
+            listing, mode, model, unread = read_contents(session, case_id)
+    except Exception:  # the caller reads again, or says so
+        log.warning("reading the suggestions failed:\n%s", traceback.format_exc())
+        return None
+    return PanelContents(case_id, listing, mode, model, stamp, unread)
+
+
+class ContentsLoader(QObject):
+    """Reads a case's suggestions on a worker thread of the runner's pool (the pool the window
+    waits for when it closes); ``loaded(request, contents)`` arrives on the GUI thread
+    (``contents`` None when the read failed). ``request`` is the number :meth:`start`
+    returned: a later start makes earlier answers stale (the panel drops them)."""
+
+    loaded = Signal(int, object)
+
+    def __init__(self, runner: OperationRunner, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.request = 0
+        self.worker_threads: list[int] = []  # thread idents of the reads (tests look)
+
+    def big(self, case_id: int) -> bool:
+        """True when ``case_id``'s list should be read on a worker (BACKGROUND_MENTIONS)."""
+        return bool(self.runner.read(
+            lambda s: pending_at_least(s, case_id, BACKGROUND_MENTIONS)))
+
+    def start(self, case_id: int, stamp: int) -> int:
+        """Read ``case_id``'s contents on a worker; returns the request's number."""
+        self.request += 1
+        request = self.request
+
+        def work() -> None:
+            self.worker_threads.append(threading.get_ident())
+            self.loaded.emit(request, read_ahead(self.runner, case_id, stamp))
+
+        self.runner.pool.start(work)
+        return request
