@@ -33,14 +33,23 @@ _SPECIAL = {
 }
 
 
+class _FoldTable(dict[int, "str | None"]):
+    """Translate table of :func:`fold`: combining marks (category Mn, U+0300 to U+1FFFF)
+    dropped, special letters mapped, every other character itself. Filled as ``str.translate``
+    asks for characters: building it whole read about 130,000 code points (60 ms at the start
+    of every process that folds a word outside ASCII)."""
+
+    def __missing__(self, cp: int) -> str | None:
+        found = None if 0x300 <= cp < 0x20000 and unicodedata.category(chr(cp)) == "Mn" \
+            else chr(cp)
+        self[cp] = found
+        return found
+
+
 @cache
 def _fold_table() -> dict[int, str | None]:
-    """Translate table of :func:`fold`: combining marks dropped, special letters mapped."""
-    table: dict[int, str | None] = {ord(k): v for k, v in _SPECIAL.items()}
-    for cp in range(0x300, 0x20000):
-        if unicodedata.category(chr(cp)) == "Mn":
-            table[cp] = None
-    return table
+    """The :class:`_FoldTable` (one per process)."""
+    return _FoldTable({ord(k): v for k, v in _SPECIAL.items()})
 
 
 def ascii_view(value: str) -> tuple[str, list[tuple[int, int]]]:
