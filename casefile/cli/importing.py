@@ -84,7 +84,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         entry = outcome.as_json()
         r = outcome.result
         if r is not None and r.created and not args.no_ocr:
-            ids = [r.document_id] + [c.document_id for c in r.children if c.created]
+            ids = [d.document_id for d in (r, *r.children) if d.created and d.needs_ocr]
             read = [d for i in ids if (d := _ocr(ws, i, args.ocr_engine, show, args.password))]
             if read:
                 entry["ocr"] = read[0] if len(ids) == 1 else read

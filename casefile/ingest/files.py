@@ -184,10 +184,15 @@ def read_file(path: Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
         fd = os.open(path, flags)
         with open(fd, "rb") as handle:
-            kind = special_kind(os.fstat(fd).st_mode)
+            opened = os.fstat(fd)
+            kind = special_kind(opened.st_mode)
             if kind is not None:
                 raise IngestError(f"{name} was not imported: it is {kind}, not a file")
-            data = handle.read(max_bytes + 1)
+            # asked for its size (+1 to see it grow): a read of max_bytes + 1 allocates that
+            # much first, which cost more than the read of a small file
+            data = handle.read(min(opened.st_size, max_bytes) + 1)
+            if len(data) > opened.st_size:  # it grew: read on, up to the limit
+                data += handle.read(max_bytes + 1 - len(data))
     except IngestError:
         raise
     except PermissionError:

@@ -154,19 +154,22 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
     """Read a web page: main text, title, author, published date, URL and site name.
 
     trafilatura finds the main text (boilerplate such as menus and footers left out) and the
-    metadata; ``published`` is the page's date as ``YYYY-MM-DD`` (its own metadata and address
-    first, see :func:`_date_the_page`; the notes say where it came from), ``url`` its canonical URL,
-    ``outlet`` the site name; ``title`` follows :func:`page_title`. When trafilatura finds no
-    main text but the page has visible text, that text is kept with a note. Raises IngestError
-    when the page has no readable body text.
+    metadata, in the tree it parsed, which the title and the dates are then read from (the page
+    is parsed once, see :func:`_extract`); ``published`` is the page's date as ``YYYY-MM-DD``
+    (its own metadata and address first, see :func:`_date_the_page`; the notes say where it
+    came from), ``url`` its canonical URL, ``outlet`` the site name; ``title`` follows
+    :func:`page_title`. When trafilatura finds no main text but the page has visible text, that
+    text is kept with a note. Raises IngestError when the page has no readable body text.
     """
     markup, notes = decode_html(data, filename)
     if not data.strip():
         raise IngestError(f"{filename} is empty")
+    tree: Any = None
     try:
-        found = main_text_and_metadata(markup)
+        found, tree = _extract(markup)
     except Exception:  # trafilatura raises various lxml/parser errors on broken markup
         found = None
+    root = tree if tree is not None else _page_tree(markup)
     text = ""
     meta: dict[str, Any] = found or {}
     raw = meta.get("text")
@@ -191,7 +194,7 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
     result = Ingested(
         text=text,
         mime_type=HTML,
-        title=page_title(markup, meta_str("title"), meta_str("sitename")),
+        title=_title_of(root, meta_str("title"), meta_str("sitename")),
         author=meta_str("author"),
         outlet=meta_str("sitename"),
         url=meta_str("url"),
@@ -199,7 +202,7 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
         notes=notes,
         filename=filename,
     )
-    _date_the_page(result, markup)
+    _date_the_page(result, root)
     description = meta_str("description")
     if description:
         result.extra["description"] = description
@@ -261,9 +264,20 @@ def page_dates(markup: str) -> list[tuple[str, str]]:
     description), then an ``itemprop="datePublished"`` element, then a date in its canonical
     or og:url address's path. Dates inside embedded content (a quoted post's signature, a
     related-article list) are not among them. Empty when the page states none."""
+    return _dates_of(_page_tree(markup))
+
+
+def _page_tree(markup: str) -> Any:
+    """The page parsed by lxml (an HtmlElement), or None when it cannot be."""
     try:
-        root = lxml.html.document_fromstring(_XML_DECL.sub("", markup, count=1))
+        return lxml.html.document_fromstring(_XML_DECL.sub("", markup, count=1))
     except (lxml.etree.ParserError, ValueError):
+        return None
+
+
+def _dates_of(root: Any) -> list[tuple[str, str]]:
+    """:func:`page_dates` of a parsed page (None: no dates)."""
+    if root is None:
         return []
     out: list[tuple[str, str]] = []
     metas = {}
@@ -283,12 +297,11 @@ def page_dates(markup: str) -> list[tuple[str, str]]:
         if found:
             out.append((found, "the page's structured data (datePublished)"))
             break
-    for element in root.iter():
-        if isinstance(element.tag, str) and element.get("itemprop") == "datePublished":
-            day = _iso_day(element.get("datetime") or element.get("content") or "")
-            if day:
-                out.append((day, "the page's markup (itemprop datePublished)"))
-                break
+    for element in root.xpath("//*[@itemprop='datePublished']"):  # in document order
+        day = _iso_day(element.get("datetime") or element.get("content") or "")
+        if day:
+            out.append((day, "the page's markup (itemprop datePublished)"))
+            break
     url = None
     for element in root.iter("link"):
         if (element.get("rel") or "").lower() == "canonical" and element.get("href"):
@@ -303,13 +316,14 @@ def page_dates(markup: str) -> list[tuple[str, str]]:
     return out
 
 
-def _date_the_page(result: Ingested, markup: str) -> None:
-    """Set ``result.published`` from the page's own dates (:func:`page_dates`; the address
+def _date_the_page(result: Ingested, root: Any) -> None:
+    """Set ``result.published`` from the page's own dates (:func:`page_dates` of the parsed
+    page ``root``, an HtmlElement or None; the address
     from ``result.url`` counts too), ahead of the date trafilatura guessed, which may come from
     embedded content. Says in the notes where the date came from; when the page's sources
     disagree, says so and marks ``result.extra["published_disputed"]`` (the window then asks
     for the date)."""
-    found = page_dates(markup)
+    found = _dates_of(root)
     address = url_date(result.url)
     if address and not any(where == "the page's address" for _d, where in found):
         found.append((address, "the page's address"))
@@ -344,9 +358,8 @@ def _banners(root: Any) -> set[str]:
     """Texts that name the site, not the article: the page's logo or brand element (class or
     id with "logo", "brand" or "masthead") and its link to its own home page ("/")."""
     out = set()
-    for element in root.iter():
-        if not isinstance(element.tag, str):
-            continue
+    # the only candidates: elements with a class or an id, and links (document order)
+    for element in root.xpath("//*[@class or @id] | //a[@href]"):
         marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
         home = element.tag == "a" and (element.get("href") or "").strip() in ("/", "./")
         if home or any(word in marks for word in ("logo", "brand", "masthead")):
@@ -401,13 +414,16 @@ def page_title(markup: str, found: str | None, sitename: str | None) -> str | No
     has no title at all. Some news CMSs put the site's name in ``<meta name="title">``, which
     trafilatura prefers over ``<title>``; this is why.
     """
+    return _title_of(_page_tree(markup), found, sitename)
+
+
+def _title_of(root: Any, found: str | None, sitename: str | None) -> str | None:
+    """:func:`page_title` of a parsed page (None: ``found``)."""
+    if root is None:
+        return found
+
     def squeeze(value: object) -> str:
         return " ".join(str(value).split()) if value else ""
-
-    try:
-        root = lxml.html.document_fromstring(_XML_DECL.sub("", markup, count=1))
-    except (lxml.etree.ParserError, ValueError):
-        return found
 
     def meta(*names: str) -> str:
         for name in names:
@@ -470,14 +486,33 @@ def main_text_and_metadata(markup: str) -> dict[str, Any] | None:
     metadata pass leaves out what is not kept (categories, tags, licence). Falls back to the
     library call when this trafilatura's internals differ from those this was written for
     (2.x). Raises what trafilatura raises on broken markup."""
+    return _extract(markup)[0]
+
+
+#: What lxml.html.fromstring reads as a whole page rather than a fragment.
+_WHOLE_PAGE = re.compile(r"^\s*<(?:html|!doctype)", re.IGNORECASE)
+#: Characters trafilatura removes before parsing (its ``repair_faulty_html``).
+_NOT_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _extract(markup: str) -> tuple[dict[str, Any] | None, Any]:
+    """(:func:`main_text_and_metadata`, the page tree it was read from), so the page is
+    parsed once: the tree is trafilatura's parse (an lxml.html HtmlElement, which its
+    extraction copies before cleaning, so it is left whole) when that is the tree
+    :func:`_page_tree` would build: a whole page (starting ``<html`` or ``<!doctype``) with no
+    character trafilatura removes first. Otherwise the tree is None (parse it apart)."""
     fast = _fast_extraction()
     if fast is None:
         found = trafilatura_result(markup)
-        return None if found is None else {k: found.get(k) for k in ("text", *KEPT_METADATA)}
+        return (None if found is None else {k: found.get(k) for k in ("text", *KEPT_METADATA)},
+                None)
     options, load_html, metadata_of, bare_extraction = fast
     tree = load_html(markup, options.max_file_size)
     if tree is None:
-        return None
+        return None, None
+    same = (getattr(tree, "tag", None) == "html" and _WHOLE_PAGE.match(markup) is not None
+            and _NOT_XML.search(markup) is None)
+    page = tree if same else None
     meta = metadata_of(tree, options)
     run = copy(options)
     # bare_extraction gives the metadata's URL to the extraction; nothing else reads it with
@@ -486,10 +521,10 @@ def main_text_and_metadata(markup: str) -> dict[str, Any] | None:
     run.source = meta.url
     found = bare_extraction(tree, options=run)
     if found is None:
-        return None
+        return None, page
     out = {k: getattr(meta, k, None) for k in KEPT_METADATA}
     out["text"] = found.text
-    return out
+    return out, page
 
 
 @cache

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
 
 from casefile.errors import CasefileError
 from casefile.ingest import detect
 from casefile.ingest.files import ingest_bytes
 from casefile.ingest.types import Ingested
-from casefile.workers import process_pool
+
+if TYPE_CHECKING:  # multiprocessing loads with the first pool, not with every import
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 #: Formats read in the calling process even when workers run.
 LIGHT_TYPES = frozenset({detect.PLAIN, detect.MARKDOWN})
@@ -90,6 +91,8 @@ class ReaderPool:
         if self._pool is None:
             if slow < MIN_SLOW_FILES:
                 return None
+            from casefile.workers import process_pool
+
             self._pool = process_pool(self.workers)
             self._warm = self._pool.submit(_ready)
             return None
@@ -109,6 +112,8 @@ class ReaderPool:
         pool = self._started(len(slow))
         futures: dict[int, Future[Ingested | str]] = {}
         if pool is not None:
+            from concurrent.futures.process import BrokenProcessPool
+
             try:
                 futures = {i: pool.submit(read_one, *jobs[i]) for i in slow}
             except (BrokenProcessPool, RuntimeError):
@@ -128,6 +133,8 @@ class ReaderPool:
                 results[i] = future.result()
                 self.read_by_workers += 1
             except Exception as exc:  # a worker died (or its answer was lost): read it here
+                from concurrent.futures.process import BrokenProcessPool
+
                 self.broken = self.broken or isinstance(exc, BrokenProcessPool)
                 results[i] = read_one(*jobs[i])
         return [r if r is not None else read_one(*jobs[i]) for i, r in enumerate(results)]

@@ -117,11 +117,17 @@ def _sort_key(name: str) -> tuple[str, str]:
     return (name.casefold(), name)
 
 
+#: Whether this system's ``os.stat`` gives ``st_file_attributes`` (Windows).
+_FILE_ATTRIBUTES = hasattr(os.stat_result, "st_file_attributes")
+
+
 def is_hidden(path: Path) -> bool:
     """True for dot files, Office lock files (``~$...``) and files with Windows' hidden flag."""
     name = path.name
     if name.startswith(".") or name.startswith("~$"):
         return True
+    if not _FILE_ATTRIBUTES:  # only Windows keeps a hidden flag: no stat elsewhere
+        return False
     try:
         attributes = getattr(os.lstat(path), "st_file_attributes", 0)
     except OSError:
@@ -140,8 +146,9 @@ def iter_import_files(paths: Iterable[Path | str]) -> Iterator[Path]:
     """
     seen: set[Path] = set()
 
-    def once(p: Path) -> bool:
-        key = p.resolve() if p.exists() else p.absolute()
+    def once(p: Path, key: Path | None = None) -> bool:
+        if key is None:
+            key = p.resolve() if p.exists() else p.absolute()
         if key in seen:
             return False
         seen.add(key)
@@ -160,10 +167,13 @@ def iter_import_files(paths: Iterable[Path | str]) -> Iterator[Path]:
             continue
         for folder, dirnames, filenames in os.walk(top, onerror=note_unreadable):
             here = Path(folder)
+            real = here.resolve()  # once per folder: a file's own resolve costs a stat a part
             dirnames[:] = sorted((d for d in dirnames if not is_hidden(here / d)), key=_sort_key)
             for name in sorted(filenames, key=_sort_key):
                 file = here / name
-                if not is_hidden(file) and once(file):
+                if is_hidden(file):
+                    continue
+                if once(file, None if os.path.islink(file) else real / name):
                     yield file
             yield from (bad for bad in _drain(unreadable) if once(bad))
         yield from (bad for bad in _drain(unreadable) if once(bad))

@@ -22,9 +22,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, with_polymorphic
 
 from casefile.export.brief_data import (
@@ -65,6 +66,9 @@ from casefile.store import (
 )
 from casefile.store.items import QUESTION_STATUSES
 from casefile.web_capture import capture_line
+
+if TYPE_CHECKING:
+    from casefile.services.graph import CaseGraph
 
 __all__ = ["WITHHELD", "build_brief_data", "contact_pieces", "export_brief"]
 
@@ -243,8 +247,8 @@ def _graph_figure(session: Session, case_id: int, shown: Disclosure,
     pseudonymous people under their pseudonym with only their affiliation edges
     (:data:`SOURCE_EDGES`), or left out under a profile without source details (public: an
     edge to their organization is their affiliation), connections whose every passage is in
-    a hidden document left out; at the positions the Graph tab keeps (the others laid out
-    around them, not stored)."""
+    a hidden document left out; at the positions the Graph tab keeps (:func:`_kept_positions`:
+    a node without one is laid out once and its position kept)."""
     from casefile.services import graph
 
     whole = graph.case_graph(session, case_id)
@@ -268,17 +272,36 @@ def _graph_figure(session: Session, case_id: int, shown: Disclosure,
         nodes = tuple(sorted(nodes, key=lambda n: (-degree.get(n.id, 0), n.id))[:FIGURE_NODES])
         keep = {n.id for n in nodes}
         edges = tuple(e for e in edges if e.source in keep and e.target in keep)
-    visible = graph.CaseGraph(nodes, edges)
-    saved = graph.saved_layout(session, case_id).positions
-    kept = {i: p for i, p in saved.items() if i in keep}
-    positions = kept if len(kept) == len(nodes) else graph.layout_graph(
-        visible, kept, fixed=set(kept))
+    positions = _kept_positions(session, case_id, whole)
     return GraphFigure(
         nodes=[GraphNodeEntry(n.id, n.kind, shown.name_of(by_id.get(n.id)) or "",
                               *positions[n.id], confidential=n.confidential) for n in nodes],
         edges=[(e.source, e.target, e.relation, e.weight) for e in edges],
         total_nodes=total,
     )
+
+
+def _kept_positions(session: Session, case_id: int, whole: CaseGraph
+                   ) -> dict[int, tuple[float, float]]:
+    """A position ``{item id: (x, y)}`` (scene units) for every node of the case's graph
+    ``whole``: the Graph tab's kept ones; when some node has none, the nodes without one are
+    laid out around the kept ones (which stay put) once, and the new positions are kept for the
+    Graph tab and the next brief (``graph.save_layout``, a view state). When the workspace
+    refuses that write (another process wrote meanwhile, a reader of a team case), the
+    positions are used all the same and not kept."""
+    from casefile.services import graph
+
+    saved = graph.saved_layout(session, case_id).positions
+    kept = {n.id: saved[n.id] for n in whole.nodes if n.id in saved}
+    if len(kept) == len(whole.nodes):
+        return kept
+    laid = graph.layout_graph(whole, kept, fixed=set(kept))
+    try:
+        with session.begin_nested():  # a refused write leaves the transaction as it was
+            graph.save_layout(session, case_id, laid, alive=[n.id for n in whole.nodes])
+    except DBAPIError:
+        pass
+    return {i: (round(x, 1), round(y, 1)) for i, (x, y) in laid.items()}
 
 
 #: The edges of a pseudonymous person the graph figure keeps under legal (what the profile

@@ -110,10 +110,15 @@ def item_counts(session: Session, case_id: int) -> dict[str, int]:
 
 
 def list_cases(session: Session) -> list[CaseSummary]:
-    """All cases, by title, with their item counts."""
+    """All cases, by title, with their item counts (two queries however many cases)."""
     cases = session.scalars(select(Case).order_by(Case.title)).all()
+    counts: dict[int, dict[str, int]] = {c.id: dict.fromkeys(ITEM_KINDS, 0) for c in cases}
+    for case_id, kind, n in session.execute(
+            select(Item.case_id, Item.kind, func.count()).group_by(Item.case_id, Item.kind)):
+        if case_id in counts:
+            counts[case_id][kind] = n
     return [
         CaseSummary(c.id, c.title, c.summary, c.created.isoformat(timespec="seconds"),
-                    item_counts(session, c.id))
+                    counts[c.id])
         for c in cases
     ]

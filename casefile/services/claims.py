@@ -46,6 +46,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -79,8 +80,10 @@ _NAME_PARTICLES = frozenset({
 #: Statuses the evidence can give (``false`` only comes from an override).
 COMPUTED_STATUSES = ("unverified", "single-source", "corroborated", "disputed")
 
+@lru_cache(maxsize=256)
 def text_fingerprint(text: str) -> str | None:
-    """SHA-256 (hex) of ``normalised_text(text)``, or None for a text with no words."""
+    """SHA-256 (hex) of ``normalised_text(text)``, or None for a text with no words. Kept for
+    the last texts asked (a brief asks it of each source once per claim it supports)."""
     norm = normalised_text(text)
     return hashlib.sha256(norm.encode("utf-8")).hexdigest() if norm else None
 

@@ -33,6 +33,8 @@ class ImportResult:
 
     ``created`` is False when the same bytes were already in the case (the existing document is
     returned and nothing is stored). ``children`` are attachments imported as child documents.
+    ``needs_ocr`` is True when the import marked pages of this new document for OCR
+    (``meta["needs_ocr"]``, see :mod:`casefile.services.ocr`): a caller runs OCR only then.
     """
 
     document_id: int
@@ -42,6 +44,7 @@ class ImportResult:
     notes: list[str] = field(default_factory=list)
     children: list[ImportResult] = field(default_factory=list)
     path: str | None = None
+    needs_ocr: bool = False
 
     def as_json(self) -> dict[str, object]:
         """The stable ``import --json`` shape of one file (see README)."""
@@ -294,7 +297,8 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
         for doc_id, (f, _ing, name, doc_title, _p) in zip(ids, rows, strict=True)])
     results = []
     for doc_id, (f, ing, name, doc_title, _p) in zip(ids, rows, strict=True):
-        result = ImportResult(doc_id, doc_title, f.sha256, True, list(ing.notes), path=name)
+        result = ImportResult(doc_id, doc_title, f.sha256, True, list(ing.notes), path=name,
+                              needs_ocr=bool(ing.extra.get("needs_ocr")))
         for child in ing.attachments:
             raw = child.original if child.original is not None else child.text.encode("utf-8")
             result.children.append(

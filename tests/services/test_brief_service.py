@@ -90,3 +90,26 @@ def test_bare_name_mentions_and_repeats_are_not_printed_as_quotes(workspace, cas
             evidence.link_evidence(s, org.id, passage_id=p.id, relation="supports")
         data = brief.build_brief_data(s, case_id)
     assert [q.text for q in data.organizations[0].quotes] == ["deputies waited outside"]
+
+
+def test_the_graph_figure_keeps_its_positions_for_the_graph_tab_and_the_next_brief(
+    workspace, case_id
+) -> None:
+    """A case whose graph was never drawn is laid out by its first brief, once: the Graph tab
+    then opens with those positions, and the next brief draws the same figure."""
+    from casefile.services import graph
+
+    _case(workspace, case_id, long_len=100)
+    with workspace.transaction() as s:
+        assert graph.saved_layout(s, case_id).positions == {}
+        first = brief.build_brief_data(s, case_id, today=date(2024, 1, 20)).graph
+    assert first is not None and first.nodes
+    with workspace.transaction() as s:
+        kept = graph.saved_layout(s, case_id).positions
+        tab_graph, tab_positions, _pinned = graph.graph_with_layout(s, case_id)
+        second = brief.build_brief_data(s, case_id, today=date(2024, 1, 20)).graph
+    assert {n.id for n in tab_graph.nodes} == set(kept)
+    assert tab_positions == kept
+    assert second is not None
+    assert [(n.id, n.x, n.y) for n in second.nodes] == [(n.id, n.x, n.y) for n in first.nodes]
+    assert all(kept[n.id] == (n.x, n.y) for n in first.nodes)

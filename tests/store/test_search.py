@@ -250,3 +250,23 @@ def test_ascii_view_keeps_offsets_and_finds_every_non_ascii_run() -> None:
     assert [text[a:b] for a, b in runs] == ["Łó", "ź", "’", "Ç", "😀"]
     assert lowered == "???d?? said o?brien?? ?a va?"
     assert search.fold(text) == "?lodz? said o’brien?? ca va😀"
+
+
+@pytest.mark.parametrize("text", [
+    "Plain ASCII news, 2024: the fund lost 3% (S&P 500).",
+    "“We have nothing to hide,” said Łódź’s mayor — École, "
+    "straße, æon…",
+    "Café был закрыт — Ωmega "
+    "١٢٣ digits, ﬁnal, ① ²",
+    "日本語の文 and 한국어 and ไทย mixed "
+    "with words?",
+    "a" * 64 + " " + "b" * 65 + " question? marks?? é x​y _under_score_",
+    "",
+])
+def test_the_index_text_is_the_tokens_a_query_is_cut_into(text: str) -> None:
+    """What the SQLite index is given for a text (its fast path for folded ASCII words
+    included) is the same tokens as a query's words are cut into, so every word is found."""
+    from casefile.store.search.folding import token_text, tokens
+
+    assert token_text(text) == " ".join(tokens(text))
+    assert token_text(text, text) == " ".join(tokens(text) + tokens(text))

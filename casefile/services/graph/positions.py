@@ -53,11 +53,15 @@ def saved_layout(session: Session, case_id: int) -> SavedLayout:
 def save_layout(
     session: Session, case_id: int, positions: Mapping[int, tuple[float, float]], *,
     pinned: Iterable[int] | None = None, replace: bool = False,
+    alive: Collection[int] | None = None,
 ) -> SavedLayout:
     """Keep graph positions of case ``case_id``: ``positions`` are merged into the kept ones
     (``replace``: they become the kept ones); ``pinned`` (when given) becomes the set of pinned
     items. Positions of items no longer in the case are dropped. A view state, not an edit:
     no change-log row, nothing to undo, the case's ``updated`` stays. Returns what is kept.
+
+    ``alive``: the ids of the case's graph items when the caller has just read them (the
+    graph's nodes), which saves reading them again.
 
     Raises NotFoundError for an unknown case, ValidationError for a position that is not
     two finite numbers.
@@ -69,8 +73,11 @@ def save_layout(
             raise ValidationError(f"graph position of item {item_id} is not a finite number")
         merged[int(item_id)] = (round(float(x), 1), round(float(y), 1))
     keep_pins = set(current.pinned if pinned is None else pinned)
-    alive = set(session.scalars(select(Item.id).where(
-        Item.case_id == case_id, Item.kind.in_(NODE_KINDS))))
+    if alive is None:
+        alive = set(session.scalars(select(Item.id).where(
+            Item.case_id == case_id, Item.kind.in_(NODE_KINDS))))
+    else:
+        alive = set(alive)
     merged = {i: p for i, p in merged.items() if i in alive}
     keep_pins &= alive
     layout = {"positions": {str(i): [x, y] for i, (x, y) in sorted(merged.items())},
