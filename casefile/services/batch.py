@@ -189,6 +189,8 @@ def import_paths(
     fallback_published: date | None = None,
     published_by_file: Mapping[Path, date | None] | None = None,
     workers: int | None = None,
+    notes: Sequence[str] = (),
+    cancel_current: bool = False,
 ) -> BatchResult:
     """Import every file of ``paths`` (files and folders, see :func:`iter_import_files`).
 
@@ -210,6 +212,9 @@ def import_paths(
     modification date for a file that carries no date of its own. ``published_by_file``
     gives such a file its own answer instead, by its path as :func:`iter_import_files` yields
     it (a date, or None: no published date at all); it wins over ``fallback_published``.
+    ``notes`` go onto every new document's import notes. With ``cancel_current``, a cancel
+    seen before the current group commits rolls that group back too (the files of it are
+    left untouched, like those after it): an import of one file then stores nothing.
 
     Each file is read and hashed first, and checked once for bytes already in the case (in
     the transaction that stores it): those are ``already there`` without being parsed. A file
@@ -227,7 +232,8 @@ def import_paths(
     files = list(iter_import_files(paths))
     batch = BatchResult(total=len(files))
     options = _Options(case_id, published_date, password, guess_dates, fallback_published,
-                       dict(published_by_file or {}))
+                       dict(published_by_file or {}), list(notes))
+    abandon = cancelled if cancel_current else None
     with ReaderPool(workers) as readers:
         at = 0
         limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once
@@ -245,7 +251,11 @@ def import_paths(
                 at += 1
             # once cancelled, the files already read are stored (as the current file was)
             most_new = len(group) if batch.cancelled else limit
-            outcomes, group = _import_group(transaction, options, group, readers, most_new)
+            outcomes, group = _import_group(transaction, options, group, readers, most_new,
+                                            abandon)
+            if abandon is not None and abandon():
+                batch.cancelled = True
+                group = []
             limit = min(limit * 2, GROUP_FILES)
             for outcome in outcomes:
                 batch.outcomes.append(outcome)
@@ -264,6 +274,7 @@ class _Options:
     guess_dates: bool
     fallback: date | None
     by_file: dict[Path, date | None] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -302,17 +313,25 @@ def _parse(options: _Options, files: list[_File], readers: ReaderPool) -> None:
         if isinstance(ingested, str):
             f.parsed = ingested
             continue
+        ingested.notes.extend(options.notes)
         dated = options.published
         if dated is None and options.guess_dates:
             dated = _guess(f.path, ingested, options.fallback, options.by_file)
         f.parsed = (ingested, dated)
 
 
+class _Abandoned(Exception):
+    """Raised inside a group's transaction to roll it back (cancelled before its commit)."""
+
+
 def _import_group(transaction: TransactionFactory, options: _Options, group: list[_File],
-                  readers: ReaderPool, most_new: int) -> tuple[list[FileOutcome], list[_File]]:
+                  readers: ReaderPool, most_new: int,
+                  abandon: Callable[[], bool] | None = None,
+                  ) -> tuple[list[FileOutcome], list[_File]]:
     """Check a group, then parse and store it in the same transaction up to its
     ``most_new``-th new file: the outcomes of the files taken, in order, and the files left
-    for the next group (checked again there)."""
+    for the next group (checked again there). When ``abandon()`` is true before the commit,
+    nothing of the group is stored and no outcome is given."""
 
     def attempt() -> tuple[int, list[ImportResult | str]]:
         with transaction() as session:
@@ -342,6 +361,8 @@ def _import_group(transaction: TransactionFactory, options: _Options, group: lis
                     answers.append(f.parsed)
                 else:
                     answers.append(next(stored))
+            if abandon is not None and abandon():
+                raise _Abandoned()
             return taken, answers
 
     taken = len(group)
@@ -350,6 +371,8 @@ def _import_group(transaction: TransactionFactory, options: _Options, group: lis
             taken, answers = retry_on_conflict(attempt)
         else:
             answers = []
+    except _Abandoned:
+        return [], []
     except DBAPIError:
         raise
     except Exception:  # a file that cannot be stored: store them one by one to find it

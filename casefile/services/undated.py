@@ -56,7 +56,7 @@ def suggested_date(path: Path) -> tuple[date, str]:
 def files_without_date(session: Session, case_id: int, paths: Iterable[Path | str], *,
                        cancelled: Callable[[], bool] | None = None,
                        progress: Callable[[int, int], None] | None = None,
-                       workers: int | None = 0) -> list[Path]:
+                       workers: int | None = 0, password: str | None = None) -> list[Path]:
     """The files of an import of ``paths`` (files and folders, walked as
     :func:`casefile.services.batch.iter_import_files` walks them, in the same order and as the
     same Path values) that it would store as new documents and that carry no published date.
@@ -66,7 +66,8 @@ def files_without_date(session: Session, case_id: int, paths: Iterable[Path | st
     encrypted PDFs: no password is given in a batch) and files with a date in their metadata
     or near the top of their text. ``progress(done, total)`` is called after each chunk of
     files; ``cancelled`` is checked before each chunk (True: the files checked so far are
-    returned). ``workers`` as :class:`casefile.ingest.pool.ReaderPool` (0: read here).
+    returned). ``workers`` as :class:`casefile.ingest.pool.ReaderPool` (0: read here);
+    ``password`` opens encrypted PDFs (without it they are left out).
 
     Raises NotFoundError for an unknown case. Never raises for a bad file.
     """
@@ -90,7 +91,7 @@ def files_without_date(session: Session, case_id: int, paths: Iterable[Path | st
                     chunk.append((path, data, digest))
             known = known_bytes(session, case_id, [d for _p, _b, d in chunk]).in_case
             new = [(p, b) for p, b, d in chunk if d not in known]
-            read = readers.read([(b, p.name, None) for p, b in new])
+            read = readers.read([(b, p.name, password) for p, b in new])
             for (path, _data), ingested in zip(new, read, strict=True):
                 if isinstance(ingested, str):  # refused: the import's summary says why
                     continue

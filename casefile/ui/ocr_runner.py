@@ -12,18 +12,27 @@ window's public interface only (``runner``, ``workspace``, ``notify``, ``suggest
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.services.changes import Changes
-from casefile.ui.operations import Job
+from casefile.ui.operations import Job, Transactions
 from casefile.ui.status_line import plural
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
+
+
+@dataclass
+class OcrRun:
+    """What an OCR job did (the runner's partial result): ``changes`` names every document
+    whose text was filled, each committed on its own; ``cancelled`` when it stopped early."""
+
+    changes: Changes
+    cancelled: bool
 
 
 class OcrController(QObject):
@@ -56,21 +65,20 @@ class OcrController(QObject):
 
     def start(self, document_ids: Sequence[int], suggest: Sequence[int] = ()) -> Job:
         """OCR these documents in the background; then suggestions for ``suggest``."""
-        transaction = self.window.workspace.transaction
         ids = [int(d) for d in document_ids]
 
-        def work(_session: Session, job: Job) -> Changes:
-            # each document commits in its own transaction; the runner's session stays unused
-            from casefile.services.ocr import ocr_documents
+        def work(transactions: Transactions, job: Job) -> OcrRun:
+            # each document commits in its own transaction
+            from casefile.services.ocr import OcrBatch, ocr_documents
 
-            done = ocr_documents(transaction, ids, progress=job.signals.progressed.emit,
+            done = ocr_documents(transactions, ids, progress=job.progress,
                                  cancelled=lambda: job.cancelled)
-            job.ocr_changes = done  # type: ignore[attr-defined]  # kept when cancelled
-            return done
+            return OcrRun(done, isinstance(done.value, OcrBatch) and done.value.cancelled)
 
-        job = self.window.runner.start(
+        job = self.window.runner.start_pieces(
             work, label=f"Reading {plural(len(ids), 'scanned document')} (OCR)…",
-            progress=False, change=lambda c: c, parent=self.window, cancellable=True,
+            progress=False, change=lambda run: run.changes if run.changes.documents else None,
+            parent=self.window, cancellable=True,
             on_done=lambda j: self._on_done(j, list(suggest)))
         self.last_job = job
         self.window.notify(f"Reading {plural(len(ids), 'scanned document')} with OCR… "
@@ -78,12 +86,10 @@ class OcrController(QObject):
         return job
 
     def _on_done(self, job: Job, suggest: list[int]) -> None:
-        ch: Changes | None = getattr(job, "ocr_changes", None)
-        filled = set(ch.documents) if ch is not None else set()
+        run: OcrRun | None = job.result
+        filled = set(run.changes.documents) if run is not None else set()
         done = sorted(filled)
-        if job.outcome == "cancelled":
-            if ch is not None and filled:  # committed before the cancel: the views show them
-                self.window.runner.case_changed.emit(ch)
+        if job.outcome == "cancelled":  # what committed before stays (the views show it)
             self.window.notify("OCR cancelled: the document being read was left as it was"
                                + (f"; {plural(len(done), 'document')} read before stay."
                                   if done else "."), 8000)
