@@ -22,7 +22,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog
 
 from casefile.services.prompts import DateAnswer, DateQuestion, PasswordQuestion
@@ -126,6 +126,7 @@ class ImportController(QObject):
             label = f"{len(paths)} files"
         workspace = window.workspace
         panel = window.suggestions_panel
+        tabs = window.documents
         suggest = window.suggestions.enabled
         storing = threading.Event()
 
@@ -147,10 +148,13 @@ class ImportController(QObject):
                 reading=lambda: workspace.transaction(write=False), progress=report,
                 checking=checking, cancelled=lambda: job.cancelled,
                 cancel_current=not several)
+            if not several and result.outcomes and result.outcomes[0].result is not None:
+                tabs.prepare(result.outcomes[0].result.document_id)  # opened at the end
             if any(o.status == "imported" for o in result.outcomes):
-                # What the GUI thread does next, made ready here: the Suggestions panel's
-                # list read after the last commit, the extractor's modules imported (the
-                # suggestion run checks for them when the import ends).
+                # What the GUI thread does next, made ready here: the document's view and
+                # pages (above), the Suggestions panel's list read after the last commit, the
+                # extractor's modules imported (the suggestion run checks for them when the
+                # import ends).
                 panel.prepare(case_id)
                 if suggest:
                     from casefile.ui.suggesting import suggestions_available
@@ -254,7 +258,7 @@ class ImportController(QObject):
         new = [done.document_id] if done.created else []
         children = [c.document_id for c in done.children if c.created] if done.created else []
         window.record_import(case_id, new, children)
-        QTimer.singleShot(0, self, lambda: window.ocr.after_import(new + children, suggest=new))
+        window.ocr.after_import(new + children, suggest=new)
 
 
 def _changed(case_id: int, result: BatchResult) -> CaseChange | None:
