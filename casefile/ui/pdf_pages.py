@@ -632,8 +632,9 @@ def attach_pdf_pages(
 def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int, *,
                       original: Original | None = None) -> PdfPagesView | None:
     """The window's hook: read the document's original through ``window.runner`` (unless
-    given, read ahead) and, for a PDF, add the pages pane to ``viewer``. Passwords given during the session (at import or in
-    the pane) are kept in ``window.pdf_passwords`` by sha256."""
+    given, read ahead) and, for a PDF, add the pages pane to ``viewer``. Passwords given
+    during the session (at import or in the pane) are kept in ``window.pdf_passwords`` by
+    sha256."""
     from casefile.errors import CasefileError
     from casefile.services.originals import document_original
     from casefile.ui.passwords import ask_pdf_password
