@@ -166,10 +166,12 @@ class FolderImport(QObject):
         modification date (:meth:`ImportController.start`)."""
         return self.window.imports.start(paths, ask_dates=False, guess_dates=guess_dates)
 
-    def show_summary(self, label: str, case_id: int, batch: BatchResult) -> None:
+    def show_summary(self, label: str, case_id: int, batch: BatchResult,
+                     waiting: Sequence[int] | None = None) -> None:
         """The end of an import of several files or a folder (committed, cancelled or not):
         the status line and the summary dialog; then, each on its own event-loop turn, the
-        undo step and OCR / suggestions for the new documents; then ``finished``."""
+        undo step and OCR / suggestions for the new documents (``waiting``: those waiting
+        for OCR, when the job read it); then ``finished``."""
         window = self.window
         new = [o.result.document_id for o in batch.outcomes
                if o.status == "imported" and o.result is not None]
@@ -184,7 +186,7 @@ class FolderImport(QObject):
         dialog.open()
 
         def suggest() -> None:
-            window.ocr.after_import(new + children, suggest=new)
+            window.ocr.after_import(new + children, suggest=new, waiting=waiting)
             self.finished.emit(batch)
 
         def record() -> None:

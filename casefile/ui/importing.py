@@ -129,6 +129,7 @@ class ImportController(QObject):
         tabs = window.documents
         suggest = window.suggestions.enabled
         storing = threading.Event()
+        waiting: list[int] = []  # the new documents waiting for OCR, read by the job
 
         def work(transactions: Transactions, job: Job) -> BatchResult:
             # the ingesters load on first use, here on the worker (~0.2 s of imports)
@@ -150,6 +151,12 @@ class ImportController(QObject):
                 cancel_current=not several)
             if not several and result.outcomes and result.outcomes[0].result is not None:
                 tabs.prepare(result.outcomes[0].result.document_id)  # opened at the end
+            new = _new_documents(result)
+            if new:
+                from casefile.ui.ocr_runner import waiting_for_ocr
+
+                with workspace.transaction(write=False) as session:
+                    waiting.extend(waiting_for_ocr(session, new))
             if any(o.status == "imported" for o in result.outcomes):
                 # What the GUI thread does next, made ready here: the document's view and
                 # pages (above), the Suggestions panel's list read after the last commit, the
@@ -175,7 +182,7 @@ class ImportController(QObject):
             cancel_text=("Cancelling after this file… the files already imported stay."
                          if several else "Cancelling… nothing of this will be stored."),
             on_done=lambda j: self._on_done(j, case_id, label, several, storing.is_set(),
-                                            passwords, declined))
+                                            passwords, declined, waiting))
         if several:
             def started(running: Job, _done: int, _total: int) -> None:
                 if running is job and storing.is_set() and not job.done:
@@ -228,7 +235,7 @@ class ImportController(QObject):
         dialog.open()
 
     def _on_done(self, job: Job, case_id: int, label: str, several: bool, stored: bool,
-                 passwords: dict[Path, str], declined: list[Path]) -> None:
+                 passwords: dict[Path, str], declined: list[Path], waiting: list[int]) -> None:
         window = self.window
         result: BatchResult | None = job.result
         if result is None:  # failed before any file (unknown case, database error): said
@@ -245,7 +252,7 @@ class ImportController(QObject):
             if given is not None and outcome.result is not None:
                 window.pdf_passwords[outcome.result.sha256] = given
         if several:
-            window.folder_import.show_summary(label, case_id, result)
+            window.folder_import.show_summary(label, case_id, result, waiting)
             return
         (outcome,) = result.outcomes
         if outcome.result is None:
@@ -258,7 +265,14 @@ class ImportController(QObject):
         new = [done.document_id] if done.created else []
         children = [c.document_id for c in done.children if c.created] if done.created else []
         window.record_import(case_id, new, children)
-        window.ocr.after_import(new + children, suggest=new)
+        window.ocr.after_import(new + children, suggest=new, waiting=waiting)
+
+
+def _new_documents(result: BatchResult) -> list[int]:
+    """The documents an import created: each new file's, then its new attachments'."""
+    return [d for o in result.outcomes if o.status == "imported" and o.result is not None
+            for d in [o.result.document_id, *(c.document_id for c in o.result.children
+                                              if c.created)]]
 
 
 def _changed(case_id: int, result: BatchResult) -> CaseChange | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
+from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.services.changes import Changes
@@ -35,6 +36,15 @@ class OcrRun:
     cancelled: bool
 
 
+def waiting_for_ocr(session: Session, document_ids: Sequence[int]) -> list[int]:
+    """Which of ``document_ids`` wait for OCR (for :meth:`OcrController.after_import`'s
+    ``waiting``): read by an import's job on its worker thread, so the GUI thread does not
+    load the documents' page metadata (and the OCR service's modules) when the import ends."""
+    from casefile.services.ocr import pending_ocr
+
+    return [p.document_id for p in pending_ocr(session, document_ids=list(document_ids))]
+
+
 class OcrController(QObject):
     """Runs OCR for a window after imports (``enabled``) or on demand (:meth:`start`)."""
 
@@ -44,19 +54,24 @@ class OcrController(QObject):
         self.enabled = enabled
         self.last_job: Job | None = None
 
-    def after_import(self, document_ids: Sequence[int], suggest: Sequence[int] = ()) -> None:
+    def after_import(self, document_ids: Sequence[int], suggest: Sequence[int] = (),
+                     waiting: Sequence[int] | None = None) -> None:
         """Start OCR of the imported documents that wait for it (when enabled), and the
         suggestion step: at once for the documents of ``suggest`` that need no OCR, after it
-        for the others."""
+        for the others. ``waiting``: those that wait for OCR, when the import's job read it
+        already (:func:`waiting_for_ocr`, off the GUI thread)."""
         from casefile.services.ocr import pending_ocr
 
-        waiting: list[int] = []
-        if self.enabled and document_ids:
+        if waiting is not None:
+            waiting = [d for d in waiting if d in document_ids] if self.enabled else []
+        elif self.enabled and document_ids:
             try:
                 waiting = [p.document_id for p in self.window.runner.read(
                     lambda s: pending_ocr(s, document_ids=list(document_ids)))]
             except CasefileError:
                 waiting = []
+        else:
+            waiting = []
         now = [d for d in suggest if d not in waiting]
         if now:
             self.window.suggestions.after_import(now)
