@@ -191,6 +191,7 @@ def import_paths(
     workers: int | None = None,
     notes: Sequence[str] = (),
     cancel_current: bool = False,
+    parsed: Mapping[Path, tuple[str, Ingested]] | None = None,
 ) -> BatchResult:
     """Import every file of ``paths`` (files and folders, see :func:`iter_import_files`).
 
@@ -215,6 +216,9 @@ def import_paths(
     ``notes`` go onto every new document's import notes. With ``cancel_current``, a cancel
     seen before the current group commits rolls that group back too (the files of it are
     left untouched, like those after it): an import of one file then stores nothing.
+    ``parsed`` holds files read already (by path: their bytes' SHA-256 and what they yield,
+    e.g. by :func:`casefile.services.undated.files_without_date`), taken instead of parsing
+    them again when the bytes are the same.
 
     Each file is read and hashed first, and checked once for bytes already in the case (in
     the transaction that stores it): those are ``already there`` without being parsed. A file
@@ -232,7 +236,7 @@ def import_paths(
     files = list(iter_import_files(paths))
     batch = BatchResult(total=len(files))
     options = _Options(case_id, published_date, password, guess_dates, fallback_published,
-                       dict(published_by_file or {}), list(notes))
+                       dict(published_by_file or {}), list(notes), dict(parsed or {}))
     abandon = cancelled if cancel_current else None
     with ReaderPool(workers) as readers:
         at = 0
@@ -275,6 +279,8 @@ class _Options:
     fallback: date | None
     by_file: dict[Path, date | None] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: files parsed already (by the date check), by path: (sha256, what they yield)
+    ready: dict[Path, tuple[str, Ingested]] = field(default_factory=dict)
 
 
 @dataclass
@@ -308,7 +314,11 @@ def _parse(options: _Options, files: list[_File], readers: ReaderPool) -> None:
     todo = [f for f in files if f.parsed is None]
     if not todo:
         return
-    got = readers.read([(f.data, f.path.name, options.password) for f in todo])
+    ready = options.ready
+    unread = [f for f in todo if ready.get(f.path, ("", None))[0] != f.sha256]
+    fresh = {id(f) for f in unread}
+    read = iter(readers.read([(f.data, f.path.name, options.password) for f in unread]))
+    got = [next(read) if id(f) in fresh else ready.pop(f.path)[1] for f in todo]
     for f, ingested in zip(todo, got, strict=True):
         if isinstance(ingested, str):
             f.parsed = ingested

@@ -7,7 +7,8 @@ what it needs to know through a typed :class:`casefile.services.prompts.Ask`: th
 an encrypted PDF imported on its own, and the published date of new files that carry none
 (one question for the whole import, :mod:`casefile.services.undated`; with its box unticked,
 one per file in turn). Every file is read and parsed here, on the caller's thread (the
-window's worker thread), never where the questions are answered.
+window's worker thread), never where the questions are answered; a file parsed for the date
+question is not parsed again to be stored.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from datetime import date
 from pathlib import Path
 
 from casefile.errors import CasefileError, PdfPasswordError
+from casefile.ingest.types import Ingested
 from casefile.services.batch import (
     BatchResult,
     FileOutcome,
@@ -80,7 +82,9 @@ def import_documents(
                             progress=progress, cancelled=cancelled, on_file=on_file,
                             guess_dates=guess_dates, cancel_current=cancel_current,
                             workers=workers)
-    undated = _undated(reading or transaction, case_id, paths, password, checking, cancelled)
+    ready: dict[Path, tuple[str, Ingested]] = {}  # parsed by the date check: not parsed again
+    undated = _undated(reading or transaction, case_id, paths, password, checking, cancelled,
+                       ready)
     if undated is None:
         return BatchResult(total=len(files), cancelled=True)
     answers = _ask_dates(undated, ask)
@@ -92,11 +96,11 @@ def import_documents(
             transaction, case_id, paths, published=given, password=password,
             progress=progress, cancelled=cancelled, on_file=on_file, guess_dates=False,
             notes=[f"Published date given at import: {given.isoformat()}"] if given else [],
-            cancel_current=cancel_current, workers=workers)
+            cancel_current=cancel_current, workers=workers, parsed=ready)
     return import_paths(transaction, case_id, paths, password=password, progress=progress,
                         cancelled=cancelled, on_file=on_file, guess_dates=True,
                         published_by_file=answers, cancel_current=cancel_current,
-                        workers=workers)
+                        workers=workers, parsed=ready)
 
 
 def _password(path: Path, given: str | None, ask: Ask) -> str | None:
@@ -128,13 +132,15 @@ def _password(path: Path, given: str | None, ask: Ask) -> str | None:
 
 def _undated(reading: TransactionFactory, case_id: int, paths: Sequence[Path | str],
              password: str | None, checking: Callable[[int, int], None] | None,
-             cancelled: Callable[[], bool] | None) -> list[Path] | None:
-    """The files of the import that need the date question; None when cancelled meanwhile."""
+             cancelled: Callable[[], bool] | None,
+             ready: dict[Path, tuple[str, Ingested]]) -> list[Path] | None:
+    """The files of the import that need the date question (the files parsed for it go in
+    ``ready``); None when cancelled meanwhile."""
     from casefile.services.undated import files_without_date
 
     with reading() as session:
         undated = files_without_date(session, case_id, paths, cancelled=cancelled,
-                                     progress=checking, password=password)
+                                     progress=checking, password=password, keep=ready)
     if cancelled is not None and cancelled():
         return None
     return undated
