@@ -451,6 +451,7 @@ class OperationRunner(QObject):
                 if job.done:
                     reply(None)
                     return
+                shown = dialog is not None and dialog.isVisible()
                 if dialog is not None:  # the question goes in front, the progress waits
                     dialog.setMinimumDuration(24 * 3600 * 1000)
                     dialog.hide()
@@ -459,6 +460,8 @@ class OperationRunner(QObject):
                     reply(value)
                     if job.dialog is not None and not job.done:
                         job.dialog.setMinimumDuration(300)
+                        if shown:
+                            job.dialog.show()
 
                 answer(question, replied)
 
