@@ -64,7 +64,7 @@ def add_ocr_parser(sub: Any) -> None:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from casefile.filenames import printable_name
-    from casefile.services import batch, cases
+    from casefile.services import batch, cases, imports
 
     if args.files[0] == "ftm" and len(args.files) > 1 and not Path("ftm").exists():
         from casefile.cli.tables import cmd_import_ftm
@@ -114,9 +114,9 @@ def cmd_import(args: argparse.Namespace) -> int:
                 counts = ", ".join(f"{n} {k}" for k, n in sorted(sug["counts"].items()))
                 print(f"  suggestions ({sug.get('model') or sug['mode']}): {counts or 'none'}")
 
-    done = batch.import_paths(ws.transaction, case_id, args.files, published=args.published,
-                              password=args.password, on_file=on_file,
-                              guess_dates=args.published is None)
+    done = imports.import_documents(ws.transaction, case_id, args.files,
+                                    published=args.published, password=args.password,
+                                    on_file=on_file, guess_dates=args.published is None)
     if done.total == 0:
         raise CasefileError("no files to import in " + ", ".join(args.files)
                             + " (hidden files are skipped)")

@@ -106,6 +106,13 @@ _STREAM_START = re.compile(rb">>\s*stream(?:\r\n|\n|\r)")
 _CHUNK = 64 * 1024
 
 
+def check_password(data: bytes, filename: str, password: str | None) -> None:
+    """Open the PDF ``data`` (without reading its pages) to see whether ``password`` opens
+    it: raises PdfPasswordError when a password is needed (``wrong`` False) or the one given
+    is wrong (True), IngestError when it cannot be opened at all."""
+    _open(data, filename, password).close()
+
+
 def _inflated_size(data: bytes, start: int, limit: int) -> int:
     """How many bytes the zlib stream at ``data[start:]`` inflates to, counted in pieces of
     at most 1 MB and never kept; counting stops once past ``limit``, or at the first zlib

@@ -199,6 +199,9 @@ def import_paths(
     fallback_published: date | None = None,
     published_by_file: Mapping[Path, date | None] | None = None,
     workers: int | None = None,
+    notes: Sequence[str] = (),
+    cancel_current: bool = False,
+    parsed: Mapping[Path, tuple[str, Ingested]] | None = None,
 ) -> BatchResult:
     """Import every file of ``paths`` (files and folders, see :func:`iter_import_files`).
 
@@ -220,6 +223,12 @@ def import_paths(
     modification date for a file that carries no date of its own. ``published_by_file``
     gives such a file its own answer instead, by its path as :func:`iter_import_files` yields
     it (a date, or None: no published date at all); it wins over ``fallback_published``.
+    ``notes`` go onto every new document's import notes. With ``cancel_current``, a cancel
+    seen before the current group commits rolls that group back too (the files of it are
+    left untouched, like those after it): an import of one file then stores nothing.
+    ``parsed`` holds files read already (by path: their bytes' SHA-256 and what they yield,
+    e.g. by :func:`casefile.services.undated.files_without_date`), taken instead of parsing
+    them again when the bytes are the same.
 
     Each file is read and hashed first, and checked once for bytes already in the case (in
     the transaction that stores it): those are ``already there`` without being parsed. A file
@@ -237,7 +246,8 @@ def import_paths(
     files = list(iter_import_files(paths))
     batch = BatchResult(total=len(files))
     options = _Options(case_id, published_date, password, guess_dates, fallback_published,
-                       dict(published_by_file or {}))
+                       dict(published_by_file or {}), list(notes), dict(parsed or {}))
+    abandon = cancelled if cancel_current else None
     with ReaderPool(workers) as readers:
         at = 0
         limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once
@@ -255,7 +265,11 @@ def import_paths(
                 at += 1
             # once cancelled, the files already read are stored (as the current file was)
             most_new = len(group) if batch.cancelled else limit
-            outcomes, group = _import_group(transaction, options, group, readers, most_new)
+            outcomes, group = _import_group(transaction, options, group, readers, most_new,
+                                            abandon)
+            if abandon is not None and abandon():
+                batch.cancelled = True
+                group = []
             limit = min(limit * 2, GROUP_FILES)
             for outcome in outcomes:
                 batch.outcomes.append(outcome)
@@ -274,6 +288,9 @@ class _Options:
     guess_dates: bool
     fallback: date | None
     by_file: dict[Path, date | None] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    #: files parsed already (by the date check), by path: (sha256, what they yield)
+    ready: dict[Path, tuple[str, Ingested]] = field(default_factory=dict)
 
 
 @dataclass
@@ -307,22 +324,34 @@ def _parse(options: _Options, files: list[_File], readers: ReaderPool) -> None:
     todo = [f for f in files if f.parsed is None]
     if not todo:
         return
-    got = readers.read([(f.data, f.path.name, options.password) for f in todo])
+    ready = options.ready
+    unread = [f for f in todo if ready.get(f.path, ("", None))[0] != f.sha256]
+    fresh = {id(f) for f in unread}
+    read = iter(readers.read([(f.data, f.path.name, options.password) for f in unread]))
+    got = [next(read) if id(f) in fresh else ready.pop(f.path)[1] for f in todo]
     for f, ingested in zip(todo, got, strict=True):
         if isinstance(ingested, str):
             f.parsed = ingested
             continue
+        ingested.notes.extend(options.notes)
         dated = options.published
         if dated is None and options.guess_dates:
             dated = _guess(f.path, ingested, options.fallback, options.by_file)
         f.parsed = (ingested, dated)
 
 
+class _Abandoned(Exception):
+    """Raised inside a group's transaction to roll it back (cancelled before its commit)."""
+
+
 def _import_group(transaction: TransactionFactory, options: _Options, group: list[_File],
-                  readers: ReaderPool, most_new: int) -> tuple[list[FileOutcome], list[_File]]:
+                  readers: ReaderPool, most_new: int,
+                  abandon: Callable[[], bool] | None = None,
+                  ) -> tuple[list[FileOutcome], list[_File]]:
     """Check a group, then parse and store it in the same transaction up to its
     ``most_new``-th new file: the outcomes of the files taken, in order, and the files left
-    for the next group (checked again there)."""
+    for the next group (checked again there). When ``abandon()`` is true before the commit,
+    nothing of the group is stored and no outcome is given."""
 
     def attempt() -> tuple[int, list[ImportResult | str]]:
         with transaction() as session:
@@ -352,6 +381,8 @@ def _import_group(transaction: TransactionFactory, options: _Options, group: lis
                     answers.append(f.parsed)
                 else:
                     answers.append(next(stored))
+            if abandon is not None and abandon():
+                raise _Abandoned()
             return taken, answers
 
     taken = len(group)
@@ -360,6 +391,8 @@ def _import_group(transaction: TransactionFactory, options: _Options, group: lis
             taken, answers = retry_on_conflict(attempt)
         else:
             answers = []
+    except _Abandoned:
+        return [], []
     except DBAPIError:
         raise
     except Exception:  # a file that cannot be stored: store them one by one to find it

@@ -96,35 +96,6 @@ def guess_published(path: Path, text: str, metadata_published: date | None = Non
                                        f"{modified.isoformat()}")
 
 
-#: :func:`own_date`'s answer for a file that cannot be imported at all.
-UNREADABLE = "unreadable"
-
-
-def own_date(path: Path) -> DateGuess | None | str:
-    """The published date the file at ``path`` carries (in its metadata, or written near the
-    top of its text, :func:`guess_published`), read as an import reads it; None when it
-    carries none (or is an encrypted PDF, read once its password is given); :data:`UNREADABLE`
-    when it cannot be imported at all (empty, damaged, binary, too big: the import says why).
-    Parses the whole file: call it off the GUI thread for large files."""
-    from casefile.errors import PdfPasswordError
-    from casefile.ingest import ingest_bytes
-    from casefile.ingest.files import read_file
-    from casefile.services.items import parse_date
-
-    try:
-        ingested = ingest_bytes(read_file(path), path.name)
-    except PdfPasswordError:
-        return None
-    except Exception:  # empty, damaged, binary, too big: the import reports it
-        return UNREADABLE
-    try:
-        in_metadata = parse_date(ingested.published)
-    except Exception:  # an odd metadata date: look in the text
-        in_metadata = None
-    guess = guess_published(path, ingested.text, in_metadata)
-    return guess if guess.source in ("metadata", "text") else None
-
-
 def date_in_text(text: str) -> date | None:
     """The publication date written near the top of ``text`` (module docstring), or None."""
     top = text[:TOP_CHARS]

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import CasefileError
 from casefile.ingest.files import read_file
 from casefile.ingest.pool import ReaderPool
+from casefile.ingest.types import Ingested
 from casefile.services.batch import iter_import_files
 from casefile.services.cases import get_case
 from casefile.services.dating import guess_published
@@ -56,7 +57,9 @@ def suggested_date(path: Path) -> tuple[date, str]:
 def files_without_date(session: Session, case_id: int, paths: Iterable[Path | str], *,
                        cancelled: Callable[[], bool] | None = None,
                        progress: Callable[[int, int], None] | None = None,
-                       workers: int | None = 0) -> list[Path]:
+                       workers: int | None = 0, password: str | None = None,
+                       keep: dict[Path, tuple[str, Ingested]] | None = None,
+                       keep_bytes: int = 32 * 1024**2) -> list[Path]:
     """The files of an import of ``paths`` (files and folders, walked as
     :func:`casefile.services.batch.iter_import_files` walks them, in the same order and as the
     same Path values) that it would store as new documents and that carry no published date.
@@ -66,7 +69,10 @@ def files_without_date(session: Session, case_id: int, paths: Iterable[Path | st
     encrypted PDFs: no password is given in a batch) and files with a date in their metadata
     or near the top of their text. ``progress(done, total)`` is called after each chunk of
     files; ``cancelled`` is checked before each chunk (True: the files checked so far are
-    returned). ``workers`` as :class:`casefile.ingest.pool.ReaderPool` (0: read here).
+    returned). ``workers`` as :class:`casefile.ingest.pool.ReaderPool` (0: read here);
+    ``password`` opens encrypted PDFs (without it they are left out). ``keep`` receives the
+    files parsed here, by path (their bytes' SHA-256 and what they yield), up to
+    ``keep_bytes`` of files, for the import to take instead of parsing them again.
 
     Raises NotFoundError for an unknown case. Never raises for a bad file.
     """
@@ -74,6 +80,7 @@ def files_without_date(session: Session, case_id: int, paths: Iterable[Path | st
     files = list(iter_import_files(paths))
     undated: list[Path] = []
     seen: set[str] = set()
+    kept = 0
     with ReaderPool(workers) as readers:
         for start in range(0, len(files), CHUNK_FILES):
             if cancelled is not None and cancelled():
@@ -89,11 +96,14 @@ def files_without_date(session: Session, case_id: int, paths: Iterable[Path | st
                     seen.add(digest)
                     chunk.append((path, data, digest))
             known = known_bytes(session, case_id, [d for _p, _b, d in chunk]).in_case
-            new = [(p, b) for p, b, d in chunk if d not in known]
-            read = readers.read([(b, p.name, None) for p, b in new])
-            for (path, _data), ingested in zip(new, read, strict=True):
+            new = [(p, b, d) for p, b, d in chunk if d not in known]
+            read = readers.read([(b, p.name, password) for p, b, _d in new])
+            for (path, data, digest), ingested in zip(new, read, strict=True):
                 if isinstance(ingested, str):  # refused: the import's summary says why
                     continue
+                if keep is not None and kept + len(data) <= keep_bytes:
+                    kept += len(data)
+                    keep[path] = (digest, ingested)
                 try:
                     in_metadata = parse_date(ingested.published)
                 except CasefileError:

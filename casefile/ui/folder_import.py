@@ -1,19 +1,17 @@
-"""Importing a folder from the window: File ▸ Import folder… or a folder dropped on the window.
+"""Importing a folder from the window: File ▸ Import folder…, and the summary at the end of
+an import of several files or a folder.
 
-The batch service (:func:`casefile.services.batch.import_paths`) walks the folder and imports each
-file in its own transaction, so the job runs through the window's OperationRunner without using
-the runner's transaction: cancelling stops between files and the files already done stay. The
-progress dialog names the file being imported; at the end a summary dialog gives the counts
-(imported, already there, failed) and each failure's reason. The worker also makes ready what
-the GUI thread needs next (the Suggestions panel's list, the extractor's modules), and the
-refresh, the suggestion run's start and the summary take separate event-loop turns, so the
-window stays responsive through a 1,000-file import (ARCHITECTURE.md, "The window").
+The import itself is the window's one import job (:meth:`ImportController.start`): each group
+of files commits in its own transaction, cancelling stops between files and the files already
+done stay. At the end a summary dialog gives the counts (imported, already there, failed) and
+each failure's reason; the undo step, the summary and the suggestion run's start take
+separate event-loop turns, so the window stays responsive through a 1,000-file import
+(ARCHITECTURE.md, "The window").
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import date
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,10 +30,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from sqlalchemy.orm import Session
 
 from casefile.filenames import printable_name
-from casefile.ui.operations import Job, change
+from casefile.ui.operations import Job
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:
@@ -120,16 +117,13 @@ def _relative(path: Path, folder_label: str) -> str:
         return path.name
 
 
-class _FileProgress(QObject):
-    """Carries (done, total, file name) from the worker to the GUI thread (queued)."""
-
-    progressed = Signal(int, int, str)
-
-
 class FolderImport(QObject):
-    """The window's folder import: the File menu action, the job, the summary.
+    """The window's folder import: the File menu action and the summary of an import of
+    several files or a folder.
 
-    ``summary`` is the last summary dialog shown (tests read it); ``last_job`` the last job.
+    ``summary`` is the last summary dialog shown (tests read it); ``last_job`` the last such
+    import that got past its questions and began storing files; ``finished(BatchResult)``
+    comes once its summary, undo step and suggestion run are under way.
     """
 
     finished = Signal(object)  # BatchResult
@@ -156,9 +150,9 @@ class FolderImport(QObject):
     @Slot()
     def prompt(self) -> Job | None:
         """Ask for a folder (QFileDialog.getExistingDirectory) and import it the way Import
-        documents… imports several files: first the published-date question for its files
-        that carry none (:meth:`ImportController.import_files`), then :meth:`start`. Returns
-        the first job (the check of the files' dates)."""
+        documents… imports several files (:meth:`ImportController.import_files`: the
+        published-date question for its files that carry none, then the files). Returns the
+        import's job."""
         folder = QFileDialog.getExistingDirectory(
             self.window, "Import folder", str(dialog_folder(self.window.settings)))
         if not folder:
@@ -166,91 +160,23 @@ class FolderImport(QObject):
         remember_folder(folder, self.window.settings)  # the next dialogs open in it
         return self.window.imports.import_files([Path(folder)])
 
-    def start(self, paths: Sequence[Path], *, guess_dates: bool = True,
-              fallback_published: date | None = None,
-              published_by_file: Mapping[Path, date | None] | None = None) -> Job | None:
-        """Import ``paths`` (folders recursively, and files) off the GUI thread: a progress
-        dialog with the current file and Cancel (between files), then the summary.
+    def start(self, paths: Sequence[Path], *, guess_dates: bool = True) -> Job | None:
+        """Import ``paths`` (folders recursively, and files) without asking anything: each
+        new file gets the date its metadata or text gives, else (``guess_dates``) its
+        modification date (:meth:`ImportController.start`)."""
+        return self.window.imports.start(paths, ask_dates=False, guess_dates=guess_dates)
 
-        Each file gets the published date found in its metadata or text (``guess_dates``), else
-        its answer in ``published_by_file`` (the answers to the import's date question, by path
-        as :func:`casefile.services.batch.iter_import_files` yields it; None: no date), else
-        ``fallback_published``, else its modification date; a note on the document says
-        which. Asks nothing itself (:meth:`prompt` does)."""
+    def show_summary(self, label: str, case_id: int, batch: BatchResult,
+                     waiting: Sequence[int] | None = None) -> None:
+        """The end of an import of several files or a folder (committed, cancelled or not):
+        the status line and the summary dialog; then, each on its own event-loop turn, the
+        undo step and OCR / suggestions for the new documents (``waiting``: those waiting
+        for OCR, when the job read it); then ``finished``."""
         window = self.window
-        if window.case_id is None:
-            window.report_error("Create or open a case before importing documents.")
-            return None
-        case_id = window.case_id
-        paths = list(paths)
-        if len(paths) == 1:
-            label = str(paths[0])
-        elif any(p.is_dir() for p in paths):
-            label = f"{len(paths)} folders and files"
-        else:
-            label = f"{len(paths)} files"
-        progress = _FileProgress(self)
-        transaction = window.workspace.transaction
-        panel = window.suggestions_panel
-        suggest = window.suggestions.enabled
-
-        def work(_session: Session, job: Job) -> BatchResult:
-            # the ingesters load on first use, here on the worker (~0.2 s of imports)
-            from casefile.services.batch import import_paths
-
-            # Each file commits in its own transaction; the runner's session stays unused.
-            def report(done: int, total: int, path: Path | None) -> None:
-                progress.progressed.emit(done, total, path.name if path is not None else "")
-
-            batch = import_paths(transaction, case_id, paths, progress=report,
-                                 guess_dates=guess_dates, fallback_published=fallback_published,
-                                 published_by_file=published_by_file,
-                                 cancelled=lambda: job.cancelled)
-            job.batch = batch  # type: ignore[attr-defined]  # kept when cancelled
-            if batch.outcomes:
-                # What the GUI thread does next, made ready here: the Suggestions panel's
-                # list read after the last commit, the extractor's modules imported (the
-                # suggestion run checks for them when the import ends).
-                panel.prepare(case_id)
-                if suggest:
-                    from casefile.ui.suggesting import suggestions_available
-
-                    if suggestions_available():
-                        import casefile.services.suggest_pool  # noqa: F401
-            return batch
-
-        job = window.runner.start(
-            work, label=f"Importing {label}…", change=None, parent=window,
-            on_done=lambda j: self._on_done(j, label, case_id))
-        if job.dialog is not None:
-            dialog = job.dialog
-            dialog.canceled.disconnect()  # files done stay: say so instead of "nothing stored"
-            dialog.canceled.connect(job.cancel)
-            dialog.canceled.connect(lambda: dialog.setLabelText(
-                "Cancelling after this file… the files already imported stay."))
-
-            def on_progress(done: int, total: int, name: str) -> None:
-                if job.done or job.cancelled or job.dialog is None:
-                    return
-                dialog.setMaximum(max(total, 1))
-                dialog.setValue(min(done, total))
-                if name:
-                    dialog.setLabelText(f"Importing {name}\n({done + 1} of {total})")
-
-            progress.progressed.connect(on_progress)
-        self.last_job = job
-        window.last_job = job
-        return job
-
-    def _on_done(self, job: Job, label: str, case_id: int) -> None:
-        window = self.window
-        batch: BatchResult | None = getattr(job, "batch", None)
-        if batch is None:  # failed before any file (unknown case, database error)
-            return
         new = [o.result.document_id for o in batch.outcomes
                if o.status == "imported" and o.result is not None]
         children = [c.document_id for o in batch.outcomes if o.result is not None
-                    for c in o.result.children]
+                    for c in o.result.children if c.created]
         window.statusBar().showMessage(f"Import: {batch.summary()}.", 10000)
         dialog = ImportSummaryDialog(label, batch, window)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -258,24 +184,17 @@ class FolderImport(QObject):
                                 if self.summary is dialog else None)
         self.summary = dialog
         dialog.open()
-        # the summary, the views' refresh and the suggestion run's start each get their own
-        # event-loop turn (together they held the window ~0.2 s after a 1,000-file import);
-        # ``finished`` comes once all three are done
-        QTimer.singleShot(0, self, lambda: self._refresh(case_id, new + children, new, batch))
 
-    def _refresh(self, case_id: int, documents: list[int], new: list[int],
-                 batch: BatchResult) -> None:
-        if batch.outcomes:  # committed per file, also when cancelled: refresh the views
-            self.window.runner.case_changed.emit(change(case_id, kinds={"document"},
-                                                        created=documents, label="import"))
-            self.window.record_import(case_id, new, [d for d in documents if d not in new])
-        QTimer.singleShot(0, self, lambda: self._suggest(new, batch))
+        def suggest() -> None:
+            window.ocr.after_import(new + children, suggest=new, waiting=waiting)
+            self.finished.emit(batch)
 
-    def _suggest(self, new: list[int], batch: BatchResult) -> None:
-        children = [c.document_id for o in batch.outcomes if o.result is not None
-                    for c in o.result.children if c.created]
-        self.window.ocr.after_import(new + children, suggest=new)
-        self.finished.emit(batch)
+        def record() -> None:
+            if new:
+                window.record_import(case_id, new, children)
+            QTimer.singleShot(0, self, suggest)
+
+        QTimer.singleShot(0, self, record)
 
 
 def install_folder_import(window: MainWindow) -> FolderImport:

@@ -1,5 +1,13 @@
-"""Importing files from the window: File ▸ Import documents…, files dropped on the window, the
-password loop of an encrypted PDF, and suggestions after an import.
+"""Importing files from the window: File ▸ Import documents…, File ▸ Import folder…, files
+and folders dropped on the window, and what follows an import (the summary, OCR, suggestions).
+
+Every import is one job (:meth:`ImportController.start`) running the one import service,
+:func:`casefile.services.imports.import_documents`, through the runner's mode for jobs that
+commit in pieces (:meth:`casefile.ui.operations.OperationRunner.start_pieces`). The service
+reads and parses every file on the job's worker thread and asks what it needs (a PDF's
+password, the published date of files that carry none) as typed questions, which
+:meth:`ImportController.answer` shows on the GUI thread (ARCHITECTURE.md, "Import: the
+document first, suggestions after").
 
 :class:`ImportController` uses the window's public interface only (``case_id``, ``runner``,
 ``notify``, ``report_error``, ``open_document``, ``pdf_passwords``, ``folder_import``,
@@ -8,6 +16,7 @@ password loop of an encrypted PDF, and suggestions after an import.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
@@ -15,15 +24,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDialog, QFileDialog
-from sqlalchemy.orm import Session
 
+from casefile.services.prompts import DateAnswer, DateQuestion, PasswordQuestion
 from casefile.ui.date_question import PublishedDateDialog
-from casefile.ui.operations import Cancelled, CaseChange, Job, change
+from casefile.ui.operations import CaseChange, Job, Transactions, change
 from casefile.ui.passwords import ask_pdf_password
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:  # the ingesters and the import service load with the first import
-    from casefile.services import documents
+    from casefile.services.batch import BatchResult
     from casefile.services.dating import DateGuess
     from casefile.ui.main_window import MainWindow
 
@@ -40,7 +49,7 @@ def local_paths(urls: Sequence[Any]) -> list[Path]:
 
 
 class ImportController(QObject):
-    """The window's file import."""
+    """The window's file import: every import of the window starts in :meth:`start`."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
@@ -63,120 +72,153 @@ class ImportController(QObject):
         return self.window.case_id is not None and bool(local_paths(urls))
 
     def drop(self, urls: Sequence[Any]) -> Job | None:
-        """Import dropped files (one transaction) or folders (one file per transaction, then
-        a summary)."""
+        """Import dropped files and folders, as :meth:`import_files`."""
         paths = local_paths(urls)
         if not paths:
             return None
         return self.import_files(paths)
 
-    def import_files(self, paths: Sequence[Path], passwords: dict[Path, str] | None = None,
-                     published: DateGuess | None | object = ASK) -> Job | None:
-        """Import files into the current case off the GUI thread, with a cancellable progress
-        dialog.
-
-        A file that carries no published date first gets the question "when was it published?"
-        (:class:`PublishedDateDialog`, kept in ``date_dialog`` while open), prefilled with its
-        modification date; a date in its metadata or near the top of its text is taken without
-        asking. ``published`` is that answer once given (None: no date). Several files or a
-        folder are checked first, off the GUI thread (:func:`files_without_date`: only new,
-        importable files without a date of their own count), then get one question for all of
-        them, or, with its box unticked, one question per file in turn; then they go the
-        folder import's way (:meth:`FolderImport.start`, one service call with each file's
-        answer): each file its own transaction, then a summary. A single file is one
-        transaction: cancel, or a refused file, stores nothing; an encrypted PDF stops the
-        job (nothing stored) and the window asks for its password (``passwords`` holds those
-        given so far), then imports again; a wrong one is said so and asked again, until the
-        reporter cancels."""
+    def import_files(self, paths: Sequence[Path],
+                     published: DateGuess | date | None | object = ASK) -> Job | None:
+        """Import files and folders into the current case in one background job
+        (:meth:`start`), asking the published date of the new files that carry none
+        (``published`` ASK). ``published`` None asks nothing: one file keeps the date its
+        metadata gives (else none), several files get their guessed dates; a date is every
+        file's date."""
         from casefile.services.dating import DateGuess
 
-        window = self.window
-        if window.case_id is None:
-            window.report_error("Create or open a case before importing documents.")
-            return None
         paths = list(paths)
         if not paths:
             return None
         several = len(paths) > 1 or paths[0].is_dir()
-        if published is ASK and several:
-            return self._check_dates(paths)
         if published is ASK:
-            own: DateGuess | None | str = None
-            if paths[0].is_file():
-                own = self._own_date(paths[0])
-            if own is None and not self._already_there(paths):
-                self._ask_date(paths, passwords)
-                return None
-            published = own if isinstance(own, DateGuess) else None  # UNREADABLE: no question
-        assert published is None or isinstance(published, DateGuess)
+            return self.start(paths)
+        given = published.date if isinstance(published, DateGuess) else published
+        assert given is None or isinstance(given, date)
+        return self.start(paths, ask_dates=False, published=given, guess_dates=several)
+
+    def start(self, paths: Sequence[Path], *, ask_dates: bool = True,
+              published: date | None = None, guess_dates: bool = True) -> Job | None:
+        """Start the import of ``paths`` (files and folders) into the current case: one job
+        (:meth:`OperationRunner.start_pieces`) running
+        :func:`casefile.services.imports.import_documents`, with a progress dialog (the file
+        being imported, Cancel) and the service's questions answered by :meth:`answer`.
+
+        One file (not a folder) is one piece: Cancel, or a refused file (said in an error
+        box), stores nothing; it opens once imported. Several files or a folder commit a few
+        files at a time: Cancel keeps those committed, and a summary lists what was imported
+        and why each failure failed (:class:`FolderImport`). Returns the job, or None without
+        a case."""
+        window = self.window
+        if window.case_id is None:
+            window.report_error("Create or open a case before importing documents.")
+            return None
+        case_id = window.case_id
+        paths = list(paths)
+        several = len(paths) > 1 or paths[0].is_dir()
+        if not several:
+            label = paths[0].name
+        elif len(paths) == 1:
+            label = str(paths[0])
+        elif any(p.is_dir() for p in paths):
+            label = f"{len(paths)} folders and files"
+        else:
+            label = f"{len(paths)} files"
+        workspace = window.workspace
+        panel = window.suggestions_panel
+        tabs = window.documents
+        suggest = window.suggestions.enabled
+        storing = threading.Event()
+        waiting: list[int] = []  # the new documents waiting for OCR, read by the job
+
+        def work(transactions: Transactions, job: Job) -> BatchResult:
+            # the ingesters load on first use, here on the worker (~0.2 s of imports)
+            from casefile.services.imports import import_documents
+
+            def report(done: int, total: int, path: Path | None) -> None:
+                storing.set()
+                job.progress(done, total, "" if path is None else
+                             f"Importing {path.name}\n({done + 1} of {total})")
+
+            def checking(done: int, total: int) -> None:
+                job.progress(done, total, "Checking the files for published dates…")
+
+            result = import_documents(
+                transactions, case_id, paths, ask=job.ask, ask_dates=ask_dates,
+                published=published, guess_dates=guess_dates,
+                reading=lambda: workspace.transaction(write=False), progress=report,
+                checking=checking, cancelled=lambda: job.cancelled,
+                cancel_current=not several)
+            if not several and result.outcomes and result.outcomes[0].result is not None:
+                tabs.prepare(result.outcomes[0].result.document_id)  # opened at the end
+            new = _new_documents(result)
+            if new:
+                from casefile.ui.ocr_runner import waiting_for_ocr
+
+                with workspace.transaction(write=False) as session:
+                    waiting.extend(waiting_for_ocr(session, new))
+            if any(o.status == "imported" for o in result.outcomes):
+                # What the GUI thread does next, made ready here: the document's view and
+                # pages (above), the Suggestions panel's list read after the last commit, the
+                # extractor's modules imported (the suggestion run checks for them when the
+                # import ends).
+                panel.prepare(case_id)
+                if suggest:
+                    from casefile.ui.suggesting import suggestions_available
+
+                    if suggestions_available():
+                        import casefile.services.suggest_pool  # noqa: F401
+            return result
+
+        passwords: dict[Path, str] = {}
+        declined: list[Path] = []
+
+        def answer(question: Any, reply: Callable[[Any], None]) -> None:
+            self.answer(question, reply, passwords, declined)
+
+        job = window.runner.start_pieces(
+            work, label=f"Importing {label}…", change=lambda r: _changed(case_id, r),
+            parent=window, answer=answer,
+            cancel_text=("Cancelling after this file… the files already imported stay."
+                         if several else "Cancelling… nothing of this will be stored."),
+            on_done=lambda j: self._on_done(j, case_id, label, several, storing.is_set(),
+                                            passwords, declined, waiting))
         if several:
-            return window.folder_import.start(
-                paths, fallback_published=published.date if published is not None else None)
-        return self._import_one(paths[0], dict(passwords or {}), published)
+            def started(running: Job, _done: int, _total: int) -> None:
+                if running is job and storing.is_set() and not job.done:
+                    window.folder_import.last_job = job  # past its questions: storing
+            window.runner.job_progressed.connect(started)
+            window.runner.job_finished.connect(
+                lambda ended: window.runner.job_progressed.disconnect(started)
+                if ended is job else None)
+        self.last_job = job
+        window.last_job = job
+        return job
 
-    def _own_date(self, path: Path) -> DateGuess | None | str:
-        """The published date ``path`` carries, as :func:`casefile.services.dating.own_date`
-        says: None when it carries none, its ``UNREADABLE`` when the file cannot be imported
-        at all (the import then says why at once, without asking for a date first)."""
-        from casefile.services.dating import own_date
+    def answer(self, question: Any, reply: Callable[[Any], None],
+               passwords: dict[Path, str], declined: list[Path]) -> None:
+        """Show a question of the import service on the GUI thread and ``reply`` with the
+        answer: a :class:`PasswordQuestion` in a password box (the password is kept in
+        ``passwords``; a declined file in ``declined``), a :class:`DateQuestion` in the
+        published-date dialog (kept in ``date_dialog`` while open, :meth:`_question`)."""
+        if isinstance(question, PasswordQuestion):
+            given = ask_pdf_password(self.window, question.path.name, wrong=question.wrong)
+            if given is None:
+                declined.append(question.path)
+            else:
+                passwords[question.path] = given
+            reply(given)
+        elif isinstance(question, DateQuestion):
+            self._question(question, reply)
+        else:
+            reply(None)
 
-        return own_date(path)
-
-    def _already_there(self, paths: Sequence[Path]) -> bool:
-        """True when every path is a file whose bytes the case already holds (no question).
-
-        Asked on the GUI thread, so it stays short: files are read and hashed a few at a
-        time and looked up with one query per few files (:func:`documents.known_bytes`), and
-        the answer is False at the first file the case does not hold (a new import: usually
-        the first one) or that is not a readable file (a folder)."""
-        from casefile.services import documents
-
-        case_id = self.window.case_id
-        if case_id is None:
-            return False
-        step = 16
-        for start in range(0, len(paths), step):
-            try:
-                digests = [documents.file_sha256(p) for p in paths[start:start + step]]
-            except Exception:
-                return False
-
-            def known(session: Session, digests: list[str] = digests) -> bool:
-                found = documents.known_bytes(session, case_id, digests).in_case
-                return all(d in found for d in digests)
-
-            if not self.window.runner.read(known):
-                return False
-        return True
-
-    def _ask_date(self, paths: Sequence[Path], passwords: dict[Path, str] | None) -> None:
-        """The question for one file (``paths`` holds it), then its import."""
-        from casefile.services.dating import DateGuess
-
-        def answered(answer: date | None, _for_all: bool) -> None:
-            given = None if answer is None else DateGuess(
-                answer, "given", f"Published date given at import: {answer.isoformat()}")
-            self.import_files(paths, passwords, published=given)
-
-        self._question([paths[0]], answered)
-
-    def _question(self, undated: Sequence[Path],
-                  answered: Callable[[date | None, bool], None], *,
-                  position: tuple[int, int] | None = None) -> None:
-        """Open the date question for ``undated`` (prefilled with the first one's
-        :func:`~casefile.services.undated.suggested_date`: its modification date, or a web
-        page's own date); ``answered(date or None for "No date", for_all)`` once OK or No date is
-        pressed. Cancel says the import is cancelled."""
-        from casefile.services.undated import suggested_date
-
-        first = undated[0]
-        # the file's modification date, or a web page's own date when its sources disagree
-        day, source = suggested_date(first)
-        if len(undated) > 1:
-            source = (f"the modification date of {first.name}"
-                      if source == "the file's modification date" else f"{source} of {first.name}")
-        dialog = PublishedDateDialog([p.name for p in undated], day, source, self.window,
-                                     position=position)
+    def _question(self, question: DateQuestion, reply: Callable[[Any], None]) -> None:
+        """Open the date question (prefilled as the service says: the first file's
+        modification date, or a web page's own date) and ``reply`` a :class:`DateAnswer`
+        once OK or No date is pressed, None on Cancel."""
+        dialog = PublishedDateDialog([p.name for p in question.files], question.suggested,
+                                     question.source, self.window, position=question.position)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.date_dialog = dialog
 
@@ -184,137 +226,61 @@ class ImportController(QObject):
             self.date_dialog = None
             self.window.activateWindow()  # the window's shortcuts work again at once
             if result == QDialog.DialogCode.Rejected:
-                self.window.notify("Import cancelled: nothing was stored.", 6000)
+                reply(None)
                 return
-            answered(None if result == PublishedDateDialog.NO_DATE else dialog.published(),
-                     dialog.for_all())
+            reply(DateAnswer(None if result == PublishedDateDialog.NO_DATE
+                             else dialog.published(), dialog.for_all()))
 
         dialog.finished.connect(finished)
         dialog.open()
 
-    def _check_dates(self, paths: list[Path]) -> Job:
-        """Find, off the GUI thread, the files of a several-file or folder import that need
-        the date question (:func:`files_without_date`), then ask it (:meth:`_ask_dates`)."""
+    def _on_done(self, job: Job, case_id: int, label: str, several: bool, stored: bool,
+                 passwords: dict[Path, str], declined: list[Path], waiting: list[int]) -> None:
         window = self.window
-        case_id = window.case_id
-        assert case_id is not None
-
-        def work(session: Session, job: Job) -> list[Path]:
-            from casefile.services.undated import files_without_date
-
-            undated = files_without_date(session, case_id, paths,
-                                         cancelled=lambda: job.cancelled, progress=job.report)
-            job.check()
-            return undated
-
-        def done(job: Job) -> None:
-            if job.outcome == "cancelled":
-                window.notify("Import cancelled: nothing was stored.", 6000)
-            elif job.outcome == "succeeded":
-                self._ask_dates(paths, job.result)
-
-        job = window.runner.start(work, label="Checking the files for published dates…",
-                                  change=None, parent=window, on_done=done)
-        self.last_job = job
-        return job
-
-    def _ask_dates(self, paths: list[Path], undated: list[Path]) -> None:
-        """One question for the ``undated`` files of ``paths``; with its box unticked, one
-        per file in turn (Cancel on any of them cancels the whole import); then the import,
-        one service call with each file's answer."""
-        window = self.window
-        if not undated:  # every file has its date, is already there or will be refused
-            window.folder_import.start(paths)
+        result: BatchResult | None = job.result
+        if result is None:  # failed before any file (unknown case, database error): said
             return
-        answers: dict[Path, date | None] = {}
-
-        def ask(at: int) -> None:
-            if at == len(undated):
-                window.folder_import.start(paths, published_by_file=answers)
-                return
-
-            def answered(answer: date | None, for_all: bool) -> None:
-                if at == 0 and for_all:
-                    answers.update(dict.fromkeys(undated, answer))
-                    ask(len(undated))
-                    return
-                answers[undated[at]] = answer
-                ask(at + 1)
-
-            self._question(undated if at == 0 else [undated[at]], answered,
-                           position=None if at == 0 else (at + 1, len(undated)))
-
-        ask(0)
-
-    def _import_one(self, path: Path, given: dict[Path, str],
-                    published: DateGuess | None) -> Job:
-        from casefile.errors import PdfPasswordError
-        from casefile.services import documents
-
-        window = self.window
-        case_id = window.case_id
-        assert case_id is not None
-        on = published.date if published is not None else None
-        notes = [published.note] if published is not None and published.note else []
-
-        def work(session: Session, job: Job) -> list[documents.ImportResult]:
-            job.check()
-            try:
-                return [documents.import_file(session, case_id, path, password=given.get(path),
-                                              published=on, notes=notes)]
-            except PdfPasswordError as exc:  # roll back, ask, import again
-                job.password_needed = (path, exc.wrong)  # type: ignore[attr-defined]
-                raise Cancelled() from exc
-
-        def changed(results: list[documents.ImportResult]) -> CaseChange:
-            return change(case_id, kinds={"document"},
-                          created=[r.document_id for r in results if r.created]
-                          + [c.document_id for r in results for c in r.children],
-                          label="import")
-
-        job = window.runner.start(work, label=f"Importing {path.name}…", change=changed,
-                                  parent=window,
-                                  on_done=lambda job: self._on_done(job, [path], given,
-                                                                    published))
-        self.last_job = job
-        window.last_job = job
-        return job
-
-    def _on_done(self, job: Job, paths: Sequence[Path], passwords: dict[Path, str],
-                 published: DateGuess | None = None) -> None:
-        window = self.window
-        needed = getattr(job, "password_needed", None)
-        if needed is not None and not job.cancelled:
-            path, wrong = needed
-            password = ask_pdf_password(window, path.name, wrong=wrong)
-            if password is None:
-                window.notify(
-                    f"Import cancelled: {path.name} needs its password; nothing was stored.", 8000)
-                return
-            self.import_files(paths, {**passwords, path: password}, published=published)
+        if declined:
+            window.notify(f"Import cancelled: {declined[0].name} needs its password; nothing "
+                          "was stored.", 8000)
             return
-        if job.outcome == "succeeded" and passwords:
-            for result in job.result or []:
-                given = passwords.get(Path(result.path)) if result.path else None
-                if given is not None:
-                    window.pdf_passwords[result.sha256] = given
-        if job.outcome == "cancelled":
+        if result.cancelled and not result.outcomes and not (several and stored):
             window.notify("Import cancelled: nothing was stored.", 8000)
             return
-        if job.outcome != "succeeded":
+        for outcome in result.outcomes:
+            given = passwords.get(outcome.path)
+            if given is not None and outcome.result is not None:
+                window.pdf_passwords[outcome.result.sha256] = given
+        if several:
+            window.folder_import.show_summary(label, case_id, result, waiting)
             return
-        results: list[documents.ImportResult] = job.result or []
-        new = [r for r in results if r.created]
-        old = len(results) - len(new)
-        parts = [f"Imported {len(new)} document{'s' if len(new) != 1 else ''}"]
-        if old:
-            parts.append(f"{old} already in the case")
-        window.notify("; ".join(parts) + ".", 8000)
-        if results:
-            window.open_document(results[0].document_id)
-        if window.case_id is not None:
-            window.record_import(window.case_id, [r.document_id for r in new], [
-                c.document_id for r in new for c in r.children if c.created])
-        window.ocr.after_import([r.document_id for r in new]
-                                + [c.document_id for r in new for c in r.children if c.created],
-                                suggest=[r.document_id for r in new])
+        (outcome,) = result.outcomes
+        if outcome.result is None:
+            window.runner.fail(outcome.error or "cannot be imported", parent=window)
+            return
+        done = outcome.result
+        window.notify(f"Imported {int(done.created)} document{'s' if not done.created else ''}"
+                      + ("" if done.created else "; 1 already in the case") + ".", 8000)
+        window.open_document(done.document_id)
+        new = [done.document_id] if done.created else []
+        children = [c.document_id for c in done.children if c.created] if done.created else []
+        window.record_import(case_id, new, children)
+        window.ocr.after_import(new + children, suggest=new, waiting=waiting)
+
+
+def _new_documents(result: BatchResult) -> list[int]:
+    """The documents an import created: each new file's, then its new attachments'."""
+    return [d for o in result.outcomes if o.status == "imported" and o.result is not None
+            for d in [o.result.document_id, *(c.document_id for c in o.result.children
+                                              if c.created)]]
+
+
+def _changed(case_id: int, result: BatchResult) -> CaseChange | None:
+    """What an import's committed files changed (None: nothing committed)."""
+    created = [o.result.document_id for o in result.outcomes
+               if o.status == "imported" and o.result is not None]
+    if not created:
+        return None
+    children = [c.document_id for o in result.outcomes if o.result is not None
+                for c in o.result.children]
+    return change(case_id, kinds={"document"}, created=created + children, label="import")

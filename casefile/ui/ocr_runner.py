@@ -12,6 +12,7 @@ window's public interface only (``runner``, ``workspace``, ``notify``, ``suggest
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
@@ -19,11 +20,29 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.services.changes import Changes
-from casefile.ui.operations import Job
+from casefile.ui.operations import Job, Transactions
 from casefile.ui.status_line import plural
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
+
+
+@dataclass
+class OcrRun:
+    """What an OCR job did (the runner's partial result): ``changes`` names every document
+    whose text was filled, each committed on its own; ``cancelled`` when it stopped early."""
+
+    changes: Changes
+    cancelled: bool
+
+
+def waiting_for_ocr(session: Session, document_ids: Sequence[int]) -> list[int]:
+    """Which of ``document_ids`` wait for OCR (for :meth:`OcrController.after_import`'s
+    ``waiting``): read by an import's job on its worker thread, so the GUI thread does not
+    load the documents' page metadata (and the OCR service's modules) when the import ends."""
+    from casefile.services.ocr import pending_ocr
+
+    return [p.document_id for p in pending_ocr(session, document_ids=list(document_ids))]
 
 
 class OcrController(QObject):
@@ -35,19 +54,24 @@ class OcrController(QObject):
         self.enabled = enabled
         self.last_job: Job | None = None
 
-    def after_import(self, document_ids: Sequence[int], suggest: Sequence[int] = ()) -> None:
+    def after_import(self, document_ids: Sequence[int], suggest: Sequence[int] = (),
+                     waiting: Sequence[int] | None = None) -> None:
         """Start OCR of the imported documents that wait for it (when enabled), and the
         suggestion step: at once for the documents of ``suggest`` that need no OCR, after it
-        for the others."""
+        for the others. ``waiting``: those that wait for OCR, when the import's job read it
+        already (:func:`waiting_for_ocr`, off the GUI thread)."""
         from casefile.services.ocr import pending_ocr
 
-        waiting: list[int] = []
-        if self.enabled and document_ids:
+        if waiting is not None:
+            waiting = [d for d in waiting if d in document_ids] if self.enabled else []
+        elif self.enabled and document_ids:
             try:
                 waiting = [p.document_id for p in self.window.runner.read(
                     lambda s: pending_ocr(s, document_ids=list(document_ids)))]
             except CasefileError:
                 waiting = []
+        else:
+            waiting = []
         now = [d for d in suggest if d not in waiting]
         if now:
             self.window.suggestions.after_import(now)
@@ -56,21 +80,20 @@ class OcrController(QObject):
 
     def start(self, document_ids: Sequence[int], suggest: Sequence[int] = ()) -> Job:
         """OCR these documents in the background; then suggestions for ``suggest``."""
-        transaction = self.window.workspace.transaction
         ids = [int(d) for d in document_ids]
 
-        def work(_session: Session, job: Job) -> Changes:
-            # each document commits in its own transaction; the runner's session stays unused
-            from casefile.services.ocr import ocr_documents
+        def work(transactions: Transactions, job: Job) -> OcrRun:
+            # each document commits in its own transaction
+            from casefile.services.ocr import OcrBatch, ocr_documents
 
-            done = ocr_documents(transaction, ids, progress=job.signals.progressed.emit,
+            done = ocr_documents(transactions, ids, progress=job.progress,
                                  cancelled=lambda: job.cancelled)
-            job.ocr_changes = done  # type: ignore[attr-defined]  # kept when cancelled
-            return done
+            return OcrRun(done, isinstance(done.value, OcrBatch) and done.value.cancelled)
 
-        job = self.window.runner.start(
+        job = self.window.runner.start_pieces(
             work, label=f"Reading {plural(len(ids), 'scanned document')} (OCR)…",
-            progress=False, change=lambda c: c, parent=self.window, cancellable=True,
+            progress=False, change=lambda run: run.changes if run.changes.documents else None,
+            parent=self.window, cancellable=True,
             on_done=lambda j: self._on_done(j, list(suggest)))
         self.last_job = job
         self.window.notify(f"Reading {plural(len(ids), 'scanned document')} with OCR… "
@@ -78,12 +101,10 @@ class OcrController(QObject):
         return job
 
     def _on_done(self, job: Job, suggest: list[int]) -> None:
-        ch: Changes | None = getattr(job, "ocr_changes", None)
-        filled = set(ch.documents) if ch is not None else set()
+        run: OcrRun | None = job.result
+        filled = set(run.changes.documents) if run is not None else set()
         done = sorted(filled)
-        if job.outcome == "cancelled":
-            if ch is not None and filled:  # committed before the cancel: the views show them
-                self.window.runner.case_changed.emit(ch)
+        if job.outcome == "cancelled":  # what committed before stays (the views show it)
             self.window.notify("OCR cancelled: the document being read was left as it was"
                                + (f"; {plural(len(done), 'document')} read before stay."
                                   if done else "."), 8000)

@@ -2,9 +2,17 @@
 
 :class:`OperationRunner` runs a function ``fn(session) -> result`` in one transaction, either
 at once on the GUI thread (quick actions: edits, links) or on a worker thread of a QThreadPool
-with a cancellable QProgressDialog (imports, exports, suggestion runs). After a commit it emits
+with a cancellable QProgressDialog (exports, suggestion runs). After a commit it emits
 ``case_changed`` with a :class:`CaseChange`; views refresh from that signal only (ARCHITECTURE.md,
 "One way in for changes"). A cancelled job is rolled back: nothing it did is stored.
+
+A job that commits in pieces (an import, one group of files per transaction; OCR, one
+document per transaction) runs with :meth:`OperationRunner.start_pieces`: the service gets the
+workspace's transaction factory instead of one session, returns a typed partial result
+(:class:`Partial`: what committed, what failed and why, whether it was cancelled), and the
+runner emits ``case_changed`` with what the committed pieces changed whether the job ended or
+was cancelled. A worker asks the user something mid-job with :meth:`Job.ask` (a typed
+:class:`casefile.services.prompts.Question`), answered on the GUI thread.
 """
 
 from __future__ import annotations
@@ -15,8 +23,9 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
@@ -24,12 +33,42 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.services.changes import Changes, Step, changes, run_step
+from casefile.services.prompts import Question
 from casefile.store.conflicts import retry_on_conflict
 from casefile.store.reader import Reader
 from casefile.store.workspace import Workspace
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+A = TypeVar("A")
+
+
+class Partial(Protocol):
+    """What a job that commits in pieces returns, also when cancelled (e.g.
+    :class:`casefile.services.batch.BatchResult`: each file's outcome, committed or failed
+    with its reason): ``cancelled`` when it stopped early, the pieces committed before it
+    staying."""
+
+    @property
+    def cancelled(self) -> bool: ...
+
+
+P = TypeVar("P", bound=Partial)
+#: The workspace's transaction factory, handed to a job that commits in pieces.
+Transactions = Callable[[], AbstractContextManager[Session]]
+
+
+class _Reply:
+    """The answer to one question, handed from the GUI thread to the waiting worker."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.value: Any = None
+
+    def __call__(self, value: Any) -> None:
+        if not self.event.is_set():
+            self.value = value
+            self.event.set()
 
 
 #: What one operation changed, as carried by ``case_changed``: the services' own value
@@ -70,6 +109,8 @@ class _JobSignals(QObject):
     """
 
     progressed = Signal(int, int)
+    labelled = Signal(str)
+    asked = Signal(object, object)
     succeeded = Signal(object)
     failed = Signal(str)
     cancelled = Signal()
@@ -78,7 +119,11 @@ class _JobSignals(QObject):
         super().__init__()
         self.on_progress: Callable[[int, int], None] = lambda done, total: None
         self.on_finish: Callable[[str, Any, str | None], None] = lambda *args: None
+        self.on_label: Callable[[str], None] = lambda text: None
+        self.on_ask: Callable[[Any, _Reply], None] = lambda question, reply: reply(None)
         self.progressed.connect(self._on_progressed)
+        self.labelled.connect(self._on_labelled)
+        self.asked.connect(self._on_asked)
         self.succeeded.connect(self._on_succeeded)
         self.failed.connect(self._on_failed)
         self.cancelled.connect(self._on_cancelled)
@@ -86,6 +131,14 @@ class _JobSignals(QObject):
     @Slot(int, int)
     def _on_progressed(self, done: int, total: int) -> None:
         self.on_progress(done, total)
+
+    @Slot(str)
+    def _on_labelled(self, text: str) -> None:
+        self.on_label(text)
+
+    @Slot(object, object)
+    def _on_asked(self, question: Any, reply: _Reply) -> None:
+        self.on_ask(question, reply)
 
     @Slot(object)
     def _on_succeeded(self, result: Any) -> None:
@@ -116,6 +169,10 @@ class Job:
     result: Any = None
     error: str | None = None
     cancellable: bool = False  # a quiet job the status line offers to cancel
+    #: a job that commits in pieces: its partial result, also when cancelled (set by the
+    #: worker before the outcome is announced; ``result`` then holds it too)
+    partial: Any = None
+    label_text: str = ""  # the progress label the job gave last (:meth:`progress`)
 
     @property
     def cancelled(self) -> bool:
@@ -135,6 +192,26 @@ class Job:
         """Report progress from the worker (thread-safe); raises Cancelled once cancelled."""
         self.signals.progressed.emit(int(done), int(total))
         self.check()
+
+    def progress(self, done: int, total: int, text: str = "") -> None:
+        """Report progress from the worker (thread-safe) without raising (a job that commits
+        in pieces checks :attr:`cancelled` itself); ``text`` replaces the progress dialog's
+        label ("Importing memo.pdf (2 of 6)")."""
+        if text:
+            self.signals.labelled.emit(text)
+        self.signals.progressed.emit(int(done), int(total))
+
+    def ask(self, question: Question[A]) -> A | None:
+        """Ask the user ``question`` from the worker: the GUI thread shows it (the job's
+        ``answer`` handler) and this waits for the reply. None when the user declined or the
+        job was cancelled meanwhile. Implements :class:`casefile.services.prompts.Ask`."""
+        reply = _Reply()
+        self.signals.asked.emit(question, reply)
+        while not reply.event.wait(0.05):
+            if self.cancelled:
+                return None
+        value: A | None = reply.value
+        return value
 
 
 class _Worker(QRunnable):
@@ -167,6 +244,38 @@ class _Worker(QRunnable):
             job.signals.succeeded.emit(result)
 
 
+class _PiecesWorker(QRunnable):
+    """Runs ``fn(transactions, job)``: the job opens its own transactions, one per piece."""
+
+    def __init__(self, workspace: Workspace, job: Job,
+                 fn: Callable[[Transactions, Job], Partial]):
+        super().__init__()
+        self.setAutoDelete(False)
+        self._workspace = workspace
+        self._job = job
+        self._fn = fn
+
+    def run(self) -> None:
+        job = self._job
+        try:
+            result = self._fn(self._workspace.transaction, job)
+        except Cancelled:
+            job.signals.cancelled.emit()
+            return
+        except CasefileError as exc:
+            job.signals.failed.emit(str(exc))
+            return
+        except Exception as exc:  # a bug: report it, keep the window alive
+            log.error("background job %r failed:\n%s", job.label, traceback.format_exc())
+            job.signals.failed.emit(f"unexpected error: {exc}")
+            return
+        job.partial = result
+        if result.cancelled or job.cancelled:
+            job.signals.cancelled.emit()
+        else:
+            job.signals.succeeded.emit(result)
+
+
 class OperationRunner(QObject):
     """Runs service calls for the window and emits ``case_changed`` after each commit.
 
@@ -191,7 +300,7 @@ class OperationRunner(QObject):
         self.workspace = workspace
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(2)
-        self._jobs: dict[int, tuple[Job, _Worker]] = {}
+        self._jobs: dict[int, tuple[Job, QRunnable]] = {}
         #: The widget that started the call whose failure is being announced, else None.
         self.failure_parent: QWidget | None = None
 
@@ -291,25 +400,105 @@ class OperationRunner(QObject):
         button in the status line.
         """
         job = Job(label=label, signals=_JobSignals(), cancellable=cancellable)
+
+        def changed(outcome: str, result: Any) -> CaseChange | None:
+            if outcome != "succeeded" or change is None:
+                return None
+            return change(result) if callable(change) else change
+
+        return self._launch(job, _Worker(self.workspace, job, fn), changed, parent=parent,
+                            progress=progress, on_done=on_done, on_failed=on_failed,
+                            cancel_text="Cancelling… nothing of this will be stored.")
+
+    def start_pieces(
+        self, fn: Callable[[Transactions, Job], P], *, label: str,
+        change: Callable[[P], CaseChange | None],
+        parent: QWidget | None = None, progress: bool = True,
+        answer: Callable[[Any, Callable[[Any], None]], None] | None = None,
+        on_done: Callable[[Job], None] | None = None,
+        on_failed: Callable[[str], None] | None = None, cancellable: bool = False,
+        cancel_text: str = "Cancelling after this step… what is done already stays.",
+    ) -> Job:
+        """Run a job that commits in pieces: ``fn(transactions, job)`` on a worker thread,
+        opening one transaction per piece with ``transactions()`` (the workspace's, so each
+        piece retries a lost write race as its service does) and returning its partial
+        result ``P`` (:class:`Partial`).
+
+        Cancel (the progress dialog's button, saying ``cancel_text``; the status line's for a
+        quiet ``cancellable`` job) sets :attr:`Job.cancelled`; ``fn`` stops at its next piece
+        and returns what it did with ``cancelled`` set. Whether the job ended or was cancelled,
+        ``job.result`` is that result and ``case_changed`` is emitted with ``change(result)``
+        (None: nothing committed, nothing emitted), so the views show what stays. A failure
+        raised by ``fn`` is reported as :meth:`fail` says; the pieces committed before it
+        stay. ``fn`` asks the user with :meth:`Job.ask`: the GUI thread calls
+        ``answer(question, reply)``, which shows the question (the progress dialog steps
+        aside meanwhile) and calls ``reply(value)`` once answered (None: declined); without
+        ``answer`` every question is declined. ``parent`` is the widget that started the
+        job (the dialogs' and error boxes' parent); ``on_done(job)`` runs last, in every case.
+        """
+        job = Job(label=label, signals=_JobSignals(), cancellable=cancellable)
+
+        def changed(outcome: str, result: Any) -> CaseChange | None:
+            partial = job.partial
+            if partial is None or outcome == "failed":
+                return None
+            job.result = partial
+            return change(partial)
+
+        if answer is not None:
+            def on_ask(question: Any, reply: _Reply) -> None:
+                dialog = job.dialog
+                if job.done:
+                    reply(None)
+                    return
+                shown = dialog is not None and dialog.isVisible()
+                if dialog is not None:  # the question goes in front, the progress waits
+                    dialog.setMinimumDuration(24 * 3600 * 1000)
+                    dialog.hide()
+
+                def replied(value: Any) -> None:
+                    reply(value)
+                    if job.dialog is not None and not job.done:
+                        job.dialog.setMinimumDuration(300)
+                        if shown:
+                            job.dialog.show()
+
+                answer(question, replied)
+
+            job.signals.on_ask = on_ask
+        return self._launch(job, _PiecesWorker(self.workspace, job, fn), changed,
+                            parent=parent, progress=progress, on_done=on_done,
+                            on_failed=on_failed, cancel_text=cancel_text)
+
+    def _launch(self, job: Job, worker: QRunnable,
+                changed: Callable[[str, Any], CaseChange | None], *, parent: QWidget | None,
+                progress: bool, on_done: Callable[[Job], None] | None,
+                on_failed: Callable[[str], None] | None, cancel_text: str) -> Job:
+        """Start ``worker`` for ``job``: its progress dialog, progress and ending (see
+        :meth:`start`); ``changed(outcome, result)`` is what to emit as ``case_changed``."""
         if progress:
-            dialog = QProgressDialog(label, "Cancel", 0, 0, parent)
+            dialog = QProgressDialog(job.label, "Cancel", 0, 0, parent)
             dialog.setWindowTitle("Casefile")
             dialog.setWindowModality(Qt.WindowModality.WindowModal)
             dialog.setMinimumDuration(300)
             dialog.setAutoClose(False)
             dialog.setAutoReset(False)
             dialog.canceled.connect(job.cancel)
-            dialog.canceled.connect(lambda: dialog.setLabelText(
-                "Cancelling… nothing of this will be stored."))
+            dialog.canceled.connect(lambda: dialog.setLabelText(cancel_text))
             job.dialog = dialog
             dialog.setValue(0)
 
         def on_progress(done: int, total: int) -> None:
-            if job.dialog is not None and not job.done:
+            if job.dialog is not None and not job.done and not job.cancelled:
                 job.dialog.setMaximum(max(total, 1))
                 job.dialog.setValue(min(done, total))
             if not job.done:
                 self.job_progressed.emit(job, done, total)
+
+        def on_label(text: str) -> None:
+            job.label_text = text
+            if job.dialog is not None and not job.done and not job.cancelled:
+                job.dialog.setLabelText(text)
 
         def finish(outcome: str, result: Any, error: str | None) -> None:
             if job.done:
@@ -322,9 +511,10 @@ class OperationRunner(QObject):
                 job.dialog.deleteLater()
                 job.dialog = None
             self._jobs.pop(id(job), None)
-            if outcome == "succeeded" and change is not None:
-                self.case_changed.emit(change(result) if callable(change) else change)
-            elif outcome == "failed" and error:
+            emitted = changed(outcome, result)
+            if emitted is not None:
+                self.case_changed.emit(emitted)
+            if outcome == "failed" and error:
                 self.fail(error, on_failed=on_failed, parent=parent)
             if on_done is not None:
                 on_done(job)
@@ -333,8 +523,8 @@ class OperationRunner(QObject):
                 gc.unfreeze()
 
         job.signals.on_progress = on_progress
+        job.signals.on_label = on_label
         job.signals.on_finish = finish
-        worker = _Worker(self.workspace, job, fn)
         # The objects alive now (the window, its models, every module: ~100,000) stay alive
         # through the job; moved out of the collector's reach, the full collections the
         # job's allocations bring (they hold the interpreter lock, so the GUI thread waits)

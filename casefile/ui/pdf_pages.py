@@ -629,20 +629,23 @@ def attach_pdf_pages(
     return pane
 
 
-def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int) -> PdfPagesView | None:
-    """The window's hook: read the document's original through ``window.runner`` and, for a
-    PDF, add the pages pane to ``viewer``. Passwords given during the session (at import or in
-    the pane) are kept in ``window.pdf_passwords`` by sha256."""
+def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int, *,
+                      original: Original | None = None) -> PdfPagesView | None:
+    """The window's hook: read the document's original through ``window.runner`` (unless
+    given, read ahead) and, for a PDF, add the pages pane to ``viewer``. Passwords given
+    during the session (at import or in the pane) are kept in ``window.pdf_passwords`` by
+    sha256."""
     from casefile.errors import CasefileError
     from casefile.services.originals import document_original
     from casefile.ui.passwords import ask_pdf_password
 
     runner = window.runner  # type: ignore[attr-defined]
     passwords: dict[str, str] = getattr(window, "pdf_passwords", {})
-    try:
-        original = runner.read(lambda s: document_original(s, document_id))
-    except CasefileError:
-        return None
+    if original is None:
+        try:
+            original = runner.read(lambda s: document_original(s, document_id))
+        except CasefileError:
+            return None
     if not original.has_pages:
         return None
     key = original.sha256 or ""

@@ -68,6 +68,8 @@ def test_the_reporters_whole_job_in_the_window_and_the_same_rows_from_the_cli(
     monkeypatch.setattr(QFileDialog, "getOpenFileNames",
                         lambda *a, **k: ([str(ARTICLE)], "Documents"))
     qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    # asked once the import's job has read the file (off the GUI thread)
+    qtbot.waitUntil(lambda: window.imports.date_dialog is not None, timeout=20000)
     dialog = window.imports.date_dialog
     assert dialog is not None and dialog.isVisible()
     dialog.date_edit.setFocus()

@@ -272,8 +272,9 @@ def test_drop_files_on_the_window_imports_them(make_window, ui_workspace, qtbot,
     event = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
                        Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
-    dialog = window.imports.date_dialog  # the note carries no published date: asked
-    assert dialog is not None
+    # the note carries no published date: asked, once the job has read it off the GUI thread
+    qtbot.waitUntil(lambda: window.imports.date_dialog is not None, timeout=20000)
+    dialog = window.imports.date_dialog
     dialog.set_published(date(2018, 2, 23))
     with qtbot.waitSignal(window.runner.job_finished, timeout=20000):
         dialog.accept()

@@ -30,6 +30,8 @@ def test_window_and_cli_suggest_the_same_names(stem: str, make_window, qtbot, mo
     window.new_case_action.trigger()
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(path)], "Documents"))
     qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
+    # asked once the import's job has read the file (off the GUI thread)
+    qtbot.waitUntil(lambda: window.imports.date_dialog is not None, timeout=20000)
     dialog = window.imports.date_dialog
     assert dialog is not None and dialog.isVisible()
     dialog.date_edit.setText(published)
