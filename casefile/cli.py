@@ -250,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_archive_parser(sub)
     from casefile.cli_team import add_team_parser
     add_team_parser(sub)
+    from casefile.cli_watch import add_watch_parser
+    add_watch_parser(sub)
     return parser
 
 
@@ -754,6 +756,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"{outcome.status}: {r.title} (document {r.document_id}, sha256 {r.sha256[:12]})")
         for note in r.notes:
             print(f"  note: {note}")
+        for name, variant in r.watch + [w for c in r.children for w in c.watch]:
+            print(f"  watch list: {name}" + (f" (as “{variant}”)" if variant != name else ""))
         for done in _listed(entry.get("ocr")):
             print(f"  {_ocr_line(done)}")
         sug = entry.get("suggestions")
@@ -1278,6 +1282,7 @@ COMMANDS = {
     "archive": lambda args: _archive_command(args),
     "trash": lambda args: _trash_command(args),
     "team": lambda args: _team_command(args),
+    "watch": lambda args: __import__("casefile.cli_watch").cli_watch.cmd_watch(args),
 }
 
 

@@ -40,7 +40,8 @@ WORDS2 = ("playground", "Odile Brack")
 #: workspace's owner). Every table of the schema but ``alembic_version`` must be here.
 KEY = {"cases": "id::text", "search_pg": "item_id::text", "blobs": "sha256",
        "case_members": "case_id || '/' || member"}
-DIRECT = ("items", "passages", "evidence_links", "mentions", "relationships", "trash_entries")
+DIRECT = ("items", "passages", "evidence_links", "mentions", "relationships", "trash_entries",
+          "watch_hits", "watch_names")
 KINDS = ("people", "organizations", "places", "events", "documents", "questions", "claims")
 CASE_OF = {
     "cases": "SELECT id::text, id FROM cases",
