@@ -152,14 +152,11 @@ def _group(matches: Iterable[Match]) -> dict[int, tuple[Match, int]]:
     return out
 
 
-def _write_hits(session: Session, case_id: int, document_id: int,
-                found: Mapping[int, tuple[Match, int]], now: datetime) -> None:
-    conn = session.connection()
-    if found:
-        conn.execute(insert(_HITS), [
-            {"case_id": case_id, "watch_name_id": ref, "document_id": document_id,
+def _hit_rows(case_id: int, document_id: int, found: Mapping[int, tuple[Match, int]],
+              now: datetime) -> list[dict[str, Any]]:
+    return [{"case_id": case_id, "watch_name_id": ref, "document_id": document_id,
              "variant": m.variant[:500], "start": m.start, "end": m.end, "count": n,
-             "found": now} for ref, (m, n) in found.items()])
+             "found": now} for ref, (m, n) in found.items()]
 
 
 def check_documents(session: Session, case_id: int,
@@ -172,11 +169,14 @@ def check_documents(session: Session, case_id: int,
         return {}
     now = utcnow()
     out: dict[int, list[tuple[str, str]]] = {}
+    rows: list[dict[str, Any]] = []
     for doc_id, text in documents:
         found = _group(compiled.matcher.find(text or ""))
         if found:
-            _write_hits(session, case_id, doc_id, found, now)
+            rows += _hit_rows(case_id, doc_id, found, now)
             out[doc_id] = [(compiled.names[ref], m.variant) for ref, (m, _n) in found.items()]
+    if rows:
+        session.connection().execute(insert(_HITS), rows)
     return out
 
 
@@ -260,20 +260,29 @@ def _check_existing(session: Session, case_id: int | None, name_ids: Sequence[in
     if not name_ids:
         return []
     conn = session.connection()
-    rows = conn.execute(select(_NAMES.c.id, _NAMES.c.name, _NAMES.c.aliases, _NAMES.c.kind)
-                        .where(_NAMES.c.id.in_(list(name_ids)))).all()
-    matcher = Matcher(_to_name(r) for r in rows)
+    new = set(name_ids)
+    if case_id is not None:  # the case's whole list, compiled for its next imports too
+        compiled = compiled_list(session, case_id)
+        assert compiled is not None
+        matcher = compiled.matcher
+    else:
+        listed = conn.execute(select(_NAMES.c.id, _NAMES.c.name, _NAMES.c.aliases,
+                                     _NAMES.c.kind).where(_NAMES.c.id.in_(list(new)))).all()
+        matcher = Matcher(_to_name(r) for r in listed)
     stmt = (select(_DOCS.c.id, _ITEMS.c.case_id, _DOCS.c.text)
             .join(_ITEMS, _ITEMS.c.id == _DOCS.c.id).order_by(_DOCS.c.id))
     if case_id is not None:
         stmt = stmt.where(_ITEMS.c.case_id == case_id)
     now = utcnow()
     hit_docs = []
+    rows: list[dict[str, Any]] = []
     for doc_id, doc_case, text in conn.execution_options(yield_per=200).execute(stmt):
-        found = _group(matcher.find(text or ""))
+        found = _group(m for m in matcher.find(text or "") if m.ref in new)
         if found:
-            _write_hits(session, int(doc_case), int(doc_id), found, now)
+            rows += _hit_rows(int(doc_case), int(doc_id), found, now)
             hit_docs.append(int(doc_id))
+    for at in range(0, len(rows), 5000):
+        conn.execute(insert(_HITS), rows[at:at + 5000])
     return hit_docs
 
 
