@@ -66,6 +66,7 @@ from casefile.ui.suggestions_panel import install_suggestions_panel
 from casefile.ui.trash_dialog import install_trash
 from casefile.ui.viewer import DocumentViewer
 from casefile.ui.watch import install_workspace_watch
+from casefile.ui.watch_list import install_watch_list
 from casefile.ui.window_state import remembered_case, restore_window_state, save_window_state
 from casefile.ui.workspace_menu import install_workspace_actions
 
@@ -272,7 +273,9 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.evidence_dock.toggleViewAction())
         self.view_menu = view_menu
         self.reading = ReadingController(self, menu.addMenu("&Reading"))
-        self.case_menu = install_case_menu(self, menu.addMenu("&Case"))
+        case_menu = menu.addMenu("&Case")
+        self.case_menu = install_case_menu(self, case_menu)
+        self.watch_list = install_watch_list(self, case_menu)
         self.help = HelpMenu(self, menu.addMenu("&Help"))
         for action in (self.import_action, self.export_action, self.export_confidential_action,
                        self.new_item_action, self.delete_action, self.find_action,
@@ -328,6 +331,7 @@ class MainWindow(QMainWindow):
             self.undo_stack.push(ImportedCommand(
                 self.runner, case_id, [*attachments, *document_ids],
                 f"Import {n} document{'s' if n != 1 else ''}"))
+            self.watch_list.after_import(case_id, [*document_ids, *attachments])
 
     def quit_requested(self) -> bool:
         """File ▸ Quit (Ctrl+Q): close the window, after asking when background jobs run

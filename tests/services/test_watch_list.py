@@ -116,9 +116,8 @@ def test_adding_names_checks_the_documents_already_there(ws):
         again = watch_list.add_names(s, [{"name": "Ansel  Brightwater"}], case_id)
     assert ch.value["hits"] == 1 and len(ch.value["added"]) == 1
     assert again.value["added"] == [] and again.undo is None
-    with pytest.raises(ValidationError):
-        with ws.transaction() as s:
-            watch_list.add_names(s, [{"name": "  "}], case_id)
+    with pytest.raises(ValidationError), ws.transaction() as s:
+        watch_list.add_names(s, [{"name": "  "}], case_id)
 
 
 def test_names_load_from_csv_xlsx_and_followthemoney(tmp_path: Path):
