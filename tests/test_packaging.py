@@ -1,5 +1,5 @@
 """What the README's first command (``pip install -e .``) brings: everything the main job needs,
-the spaCy English model included (DESIGN.md), so a reporter's first import is suggested by the
+the spaCy English model included, so a reporter's first import is suggested by the
 model and not by the rules alone."""
 
 from __future__ import annotations

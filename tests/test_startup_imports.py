@@ -1,4 +1,4 @@
-"""Start-up loads only what the window needs (issue 16): the ingesters, the exporters,
+"""Start-up loads only what the window needs: the ingesters, the exporters,
 Alembic, reportlab and spaCy load when first used, not when the window opens."""
 
 from __future__ import annotations

@@ -341,16 +341,23 @@ def _claim_entry(
     evidence_of: Callable[[int, str | None], _Evidence],
 ) -> ClaimEntry:
     """A claim with the status its evidence gives now (or the reporter's override and reason)
-    and its attribution chain; unnamed sources are labelled as such. The evidence line gives
+    and its attribution chain; a description of unnamed sources is labelled as such, a
+    name written as text (not an item of the case) is printed as written. The evidence line gives
     counts only, never the names of the documents (some may be confidential)."""
-    from casefile.services.claims import UNNAMED_SOURCES, assessment_of
+    from casefile.services.claims import (
+        UNNAMED_SOURCES,
+        assessment_of,
+        describes_unnamed_sources,
+    )
 
     red = shown.substitute
     verdict = assessment_of(session, claim, links)
     attributed = name_of(claim.attributed_to_id)
     if attributed is None and claim.attributed_to_text:
         text = red(claim.attributed_to_text) or ""
-        attributed = text if UNNAMED_SOURCES in text.casefold() else f"{text} ({UNNAMED_SOURCES})"
+        attributed = (f"{text} ({UNNAMED_SOURCES})"
+                      if describes_unnamed_sources(claim.attributed_to_text)
+                      and "unnamed" not in text.casefold() else text)
     n, k = verdict.supporting, len(verdict.origins)
     evidence = (
         f"{n} supporting passage{'s' if n != 1 else ''} from {k} independent "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import unicodedata
 from dataclasses import dataclass
 
@@ -75,10 +76,17 @@ def title_refusal(session: Session, title: str) -> str | None:
 
 
 def find_case(session: Session, title: str) -> Case:
-    """The case with this exact title. Raises NotFoundError naming the title if there is none."""
+    """The case with this exact title. Raises NotFoundError naming the title if there is none,
+    with the case whose title differs only in letter case or spacing when there is one, else
+    the command that creates it."""
     case = session.scalar(select(Case).where(Case.title == title))
     if case is None:
-        raise NotFoundError(f"no case titled {title!r} (see: casefile case list)")
+        wanted = " ".join(title.split()).casefold()
+        near = [t for t in session.scalars(select(Case.title))
+                if " ".join(t.split()).casefold() == wanted]
+        hint = (f"did you mean {near[0]!r}?" if near else
+                f"create it: casefile case new {shlex.quote(title)}; see: casefile case list")
+        raise NotFoundError(f"no case titled {title!r} ({hint})")
     return case
 
 

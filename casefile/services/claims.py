@@ -60,6 +60,22 @@ from casefile.store.items import CLAIM_STATUSES
 
 #: What ``attributed_to_text`` says when no one is named and the reporter wrote nothing else.
 UNNAMED_SOURCES = "unnamed sources"
+
+
+def describes_unnamed_sources(text: str) -> bool:
+    """Whether a speaker written as text (``attributed_to_text``) describes unnamed sources
+    ("unnamed officials", "city sources", "a person familiar with the talks") rather than
+    naming someone who is not an item of the case ("Jane Roe", "ACME"): a name is capitalised
+    words only (and the particles of names, "van", "de la"...); a description has a word in
+    lower case."""
+    words = re.findall(r"[^\W\d_][\w'.-]*", text)
+    return any(w[0].islower() and w.casefold() not in _NAME_PARTICLES for w in words)
+
+
+#: Lower-case words that belong to names ("Ludwig van Beethoven", "Ibn Saud", "de la Cruz").
+_NAME_PARTICLES = frozenset({
+    "al", "bin", "ibn", "bint", "da", "das", "de", "del", "della", "der", "di", "do", "dos", "du",
+    "el", "la", "las", "le", "los", "van", "von", "y", "zu"})
 #: Statuses the evidence can give (``false`` only comes from an override).
 COMPUTED_STATUSES = ("unverified", "single-source", "corroborated", "disputed")
 
@@ -147,8 +163,9 @@ class AttributionChain:
     """claim ← attributed to ← via ← passages.
 
     ``attributed_to`` is the Person/Organization's name, or the description of unnamed
-    sources; ``attributed_kind`` is "person", "organization" or "unnamed" (None when nobody is
-    recorded). ``via`` is the outlet or document name, ``via_kind`` "organization" or
+    sources; ``attributed_kind`` is "person", "organization", "unnamed" (a description of
+    unnamed sources) or "named" (a name written as text, not an item of the case), None when
+    nobody is recorded. ``via`` is the outlet or document name, ``via_kind`` "organization" or
     "document" (or None).
     """
 
@@ -427,7 +444,8 @@ def attribution_chain(session: Session, claim_id: int) -> AttributionChain:
     if who is not None:
         attributed, kind = who.title, who.kind
     elif claim.attributed_to_text:
-        attributed, kind = claim.attributed_to_text, "unnamed"
+        attributed = claim.attributed_to_text
+        kind = "unnamed" if describes_unnamed_sources(attributed) else "named"
     else:
         attributed, kind = None, None
     links = tuple(

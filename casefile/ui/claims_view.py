@@ -447,7 +447,8 @@ class ClaimsView(QWidget):
         root = QTreeWidgetItem([f"Claim: \u201c{_short(row.statement, 160)}\u201d"])
         who = chain.attributed_to or "no one named"
         kind = {"person": "person", "organization": "organization",
-                "unnamed": "unnamed sources"}.get(chain.attributed_kind or "", "")
+                "unnamed": "unnamed sources",
+                "named": "not in the case"}.get(chain.attributed_kind or "", "")
         if kind and kind in who:
             kind = ""  # "unnamed Coral Springs sources" says it already
         said = QTreeWidgetItem([f"said by: {who}" + (f" ({kind})" if kind else "")])

@@ -50,7 +50,12 @@ class MessageBar(QStatusBar):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
-        if self._whole and super().currentMessage():  # cut again to the new width
+        self.refit()
+
+    def refit(self) -> None:
+        """Cut the shown message again to the room left now (after a resize, or after a
+        permanent label changed its text), keeping what is left of its timeout."""
+        if self._whole and super().currentMessage():
             left = 0 if self._until is None else int((self._until - time.monotonic()) * 1000)
             if self._until is None or left > 0:
                 self._show_fitted(left)
@@ -67,6 +72,7 @@ class StatusLine(QObject):
 
     def __init__(self, bar: QStatusBar, runner: OperationRunner, workspace_label: str) -> None:
         super().__init__(bar)
+        self.bar = bar
         self.runner = runner
         # the folder's name only (the whole path in the tooltip), so the status bar keeps
         # room for the messages that name what an action made
@@ -98,6 +104,8 @@ class StatusLine(QObject):
         if status is None:
             self.counts_label.setText("")
             self.due_label.setText("")
+            if isinstance(self.bar, MessageBar):
+                self.bar.refit()
             return
         total = sum(status.counts.values())
         people, docs = status.counts["person"], status.counts["document"]
@@ -107,6 +115,11 @@ class StatusLine(QObject):
         if status.overdue:
             text = f"{status.overdue} overdue · " + text
         self.due_label.setText(text)
+        if isinstance(self.bar, MessageBar):
+            layout = self.bar.layout()
+            if layout is not None:
+                layout.activate()  # the labels' new widths, before measuring the room
+            self.bar.refit()
 
     @Slot()
     def cancel_jobs(self) -> None:

@@ -1,4 +1,4 @@
-"""Backups from the command line (issue 18's acceptance): ``casefile backup now`` taken while a
+"""Backups from the command line: ``casefile backup now`` taken while a
 real ``casefile import`` runs gives whole databases (``integrity_check``), plain and encrypted;
 ``casefile backup restore`` gives back the earlier state."""
 

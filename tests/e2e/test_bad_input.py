@@ -73,7 +73,11 @@ def test_unknown_case_is_a_user_error(ws: Path, tmp_path: Path) -> None:
     f.write_text("Some text about the harbor.")
     run = casefile(ws, "import", str(f), "--case", "No such case")
     assert run.code == 1
-    assert run.err.strip() == "casefile: no case titled 'No such case' (see: casefile case list)"
+    assert run.err.strip() == ("casefile: no case titled 'No such case' (create it: casefile "
+                               "case new 'No such case'; see: casefile case list)")
+    near = casefile(ws, "import", str(f), "--case", "harbor  AUDIT")
+    assert (near.code, near.err.strip()) == (
+        1, "casefile: no case titled 'harbor  AUDIT' (did you mean 'Harbor audit'?)")
 
 
 def test_usage_errors_exit_2(ws: Path) -> None:

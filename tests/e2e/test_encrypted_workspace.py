@@ -1,4 +1,4 @@
-"""Encrypted workspaces from the command line (issue 18): nothing readable in the folder, the
+"""Encrypted workspaces from the command line: nothing readable in the folder, the
 passphrase asked at open, a plain workspace encrypted in place, the passphrase changed."""
 
 from __future__ import annotations

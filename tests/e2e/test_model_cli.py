@@ -1,5 +1,5 @@
 """`casefile extract --model` / `casefile import --model` and CASEFILE_SPACY_MODEL as a reporter
-uses them (issue 15): an unknown model is one line and exit 1, with nothing imported; a model
+uses them: an unknown model is one line and exit 1, with nothing imported; a model
 given as a pipeline folder gives the default model's suggestions; the JSON says which model."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``casefile import`` OCRs scans and images and their words are found (issue 17)."""
+"""``casefile import`` OCRs scans and images and their words are found."""
 
 from __future__ import annotations
 

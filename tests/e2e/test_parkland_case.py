@@ -1,6 +1,6 @@
 """The reporter's path on the real sample article: CLI import, build the case, print the brief.
 
-Follows issue 2's acceptance: the six required people and organizations of parkland-gold.json
+Checks the six required people and organizations of parkland-gold.json
 with roles and affiliations, a quoted passage for each person, the two required follow-ups, the
 three events; then `casefile brief` and checks on the PDF's extracted text; then the same brief
 with one person flagged confidential, with and without --include-confidential.

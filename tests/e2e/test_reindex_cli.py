@@ -61,4 +61,5 @@ def test_reindex_case_repairs_its_index_and_reports_json(tmp_path: Path) -> None
 
     unknown = casefile(ws, "reindex", "--case", "No such case")
     assert (unknown.code, unknown.out) == (1, "")
-    assert unknown.err == "casefile: no case titled 'No such case' (see: casefile case list)\n"
+    assert unknown.err == ("casefile: no case titled 'No such case' (create it: casefile case "
+                           "new 'No such case'; see: casefile case list)\n")

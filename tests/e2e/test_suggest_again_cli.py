@@ -1,4 +1,4 @@
-"""The ways back from the command line (issue 15): `casefile suggest` finds suggestions again in
+"""The ways back from the command line: `casefile suggest` finds suggestions again in
 a document already imported (after a failed run or a model change, when re-importing only says
 "already in the case"), and `casefile suggestions rejected` / `restore KIND NAME` bring back a
 name rejected in an earlier session."""

@@ -1,4 +1,4 @@
-"""The PDF brief in every script (issue 17): Chinese, Japanese, Korean and emoji in fallback
+"""The PDF brief in every script: Chinese, Japanese, Korean and emoji in fallback
 fonts, Hebrew and Arabic shaped and right to left, a note for what no font has.
 
 The fallback fonts come from the system (Debian: fonts-wqy-microhei or fonts-droid-fallback

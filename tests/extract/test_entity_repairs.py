@@ -1,4 +1,4 @@
-"""The general error patterns of issue 15, each on invented text: names never cross a line
+"""General error patterns of the names, each on invented text: names never cross a line
 break, "X of Y" / "X and Y" / "X's Y" spans are cut into their entities, role words and
 possessive owners are not part of a name, the model's organisation beats a bare "X said", shouted
 words and capitals lines add nothing, platforms are organisations, variants join."""

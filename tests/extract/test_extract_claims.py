@@ -1,4 +1,4 @@
-"""Claims attributed to unnamed sources (issue 15): "…, <modifier> sources tell <Outlet>",
+"""Claims attributed to unnamed sources: "…, <modifier> sources tell <Outlet>",
 "sources told <Outlet>", "according to <modifier> sources" go to "unnamed <modifier> sources"
 (a plain description, never an entity of the text) via the outlet, not to the organization
 named nearest the verb."""

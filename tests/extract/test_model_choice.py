@@ -1,4 +1,4 @@
-"""Choosing the spaCy model (issue 15, "A better model when the user has one"): the explicit
+"""Choosing the spaCy model ("A better model when the user has one"): the explicit
 choice, then CASEFILE_SPACY_MODEL, then the installed default; a chosen model that is missing is
 one clear error, never a silent fall-back to rules; the result says which model was used."""
 

@@ -1,4 +1,4 @@
-"""PDF text as a reporter reads it (issue 17): hyphenated line ends joined, columns kept apart,
+"""PDF text as a reporter reads it: hyphenated line ends joined, columns kept apart,
 running headers out of the flow, doubtful text read by the better engine or marked for OCR;
 and every stored character still boxed on the right place of its page."""
 
@@ -159,7 +159,8 @@ def test_two_column_pages_are_stored_column_by_column_with_headers_after() -> No
 
 
 def _pdfium_text_before(data: bytes, password: str | None = None) -> str:
-    """The text as it was stored before issue 17: PDFium's, CR LF as LF, pages apart."""
+    """The text as it was stored before the reading above: PDFium's, CR LF as LF, pages
+    apart."""
     document = pdfium.PdfDocument(data, password=password)
     pages = []
     for page in document:

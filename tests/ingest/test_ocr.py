@@ -1,4 +1,4 @@
-"""OCR engine and image files (issue 17): words with boxes where they are on the page."""
+"""OCR engine and image files: words with boxes where they are on the page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The brief's claims and timeline (issue 6): each claim with the status its evidence gives,
+"""The brief's claims and timeline: each claim with the status its evidence gives,
 its attribution chain and an override's reason; approximate dates printed as approximate."""
 
 from __future__ import annotations

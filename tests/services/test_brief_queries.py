@@ -1,6 +1,6 @@
 """The brief of a fixed case prints the same text as before it was read in batches (a pinned
 pdftotext of the brief, with and without confidential material), and reads the whole case in a
-fixed handful of SQL statements, however many items it holds (issue 16)."""
+fixed handful of SQL statements, however many items it holds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Safe exports of the brief (issue 18): neutral metadata, and the self-check that refuses a PDF
+"""Safe exports of the brief: neutral metadata, and the self-check that refuses a PDF
 holding a withheld name or contact detail, deleting the file and naming the string and place."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Case archives (issue 18): a lossless round trip between workspaces, sealed archives, and
+"""Case archives: a lossless round trip between workspaces, sealed archives, and
 hostile files refused in one line with nothing stored."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Claims (issue 6 acceptance): the status Casefile proposes from the evidence on the sample
+"""Claims: the status Casefile proposes from the evidence on the sample
 article, independence of sources, overrides with reasons, and the attribution chain."""
 
 from __future__ import annotations
@@ -209,6 +209,24 @@ def test_attribution_chain(workspace, sample) -> None:
                                "\u2190 via CNN \u2190 2 passages")
     assert (named_chain.attributed_to, named_chain.attributed_kind, named_chain.via) == (
         "Scott Israel", "person", None)
+
+
+def test_a_speaker_written_as_a_name_is_not_called_unnamed_sources(workspace, case_id) -> None:
+    """A speaker the case has no item for is still a named speaker: the chain says "named"
+    and the brief prints the name as written; only a description is "unnamed sources"."""
+    from casefile.services.brief import build_brief_data
+
+    with workspace.transaction() as s:
+        by_name = claims.create_claim(s, case_id, "The doors were locked",
+                                      attributed_to_text="Dana Whitfield")
+        by_group = claims.create_claim(s, case_id, "The audit was late",
+                                       attributed_to_text="county officials")
+        chains = [claims.attribution_chain(s, c.id) for c in (by_name, by_group)]
+        entries = {e.statement: e.attributed_to for e in build_brief_data(s, case_id).claims}
+    assert [(c.attributed_to, c.attributed_kind) for c in chains] == [
+        ("Dana Whitfield", "named"), ("county officials", "unnamed")]
+    assert entries == {"The doors were locked": "Dana Whitfield",
+                       "The audit was late": "county officials (unnamed sources)"}
 
 
 def test_claims_overview_lists_disputed_first(workspace, sample) -> None:

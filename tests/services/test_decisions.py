@@ -334,7 +334,7 @@ def test_snippet_of_a_long_sentence_is_cut_around_the_mention() -> None:
 
 
 def test_the_listing_read_as_plain_rows_matches_the_mentions_stored(workspace, case_id) -> None:
-    """list_suggestions reads plain rows (issue 16); every suggested mention of two real
+    """list_suggestions reads plain rows; every suggested mention of two real
     articles is in exactly one entry, grouped by kind and name, first mention first."""
     from tests.conftest import ARTICLE, SAMPLES
 

@@ -1,4 +1,4 @@
-"""Export profiles (issue 18, "Safe exports"): internal, editor, legal, public. Under legal and
+"""Export profiles ("Safe exports"): internal, editor, legal, public. Under legal and
 public a confidential person is "Source A" everywhere in the brief and the calendar (inside
 quotes "[Source A]"), no contact detail is printed, and an export that leaks a protected string
 anyway is refused with the string and the place named.

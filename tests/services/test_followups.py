@@ -1,4 +1,4 @@
-"""Follow-ups (issue 6): status history with dates, answering with a passage or document, and
+"""Follow-ups: status history with dates, answering with a passage or document, and
 the views a reporter works from: overdue, due this week, waiting on others, answered."""
 
 from __future__ import annotations

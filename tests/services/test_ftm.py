@@ -1,4 +1,4 @@
-"""FollowTheMoney export and import (issue 19): the demo case round trip, validation by the
+"""FollowTheMoney export and import: the demo case round trip, validation by the
 followthemoney library and its ``ftm`` command, merging, undo, confidential people."""
 
 from __future__ import annotations

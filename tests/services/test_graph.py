@@ -1,4 +1,4 @@
-"""The relationship graph (issue 19): what connects the items of a case, with its evidence;
+"""The relationship graph: what connects the items of a case, with its evidence;
 a layout that does not pile up and stays put between opens."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Learning from the reporter (issue 15): a name rejected in one case is not suggested again
+"""Learning from the reporter: a name rejected in one case is not suggested again
 anywhere in the workspace until the reject is undone; aliases the reporter gave (by editing an
 item, by "Accept as…", by merging a suggestion) link the next documents' mentions to the item.
 

@@ -1,4 +1,4 @@
-"""OCR after the import (issue 17): scanned pages filled, offsets kept exact, cancel stores
+"""OCR after the import: scanned pages filled, offsets kept exact, cancel stores
 nothing, the document's note names the engine and the confidence."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A way back from a reject that does not depend on the session's undo history (issue 15): the
+"""A way back from a reject that does not depend on the session's undo history: the
 rejected names of the workspace are listed, and one can be suggested again in every case; that
 restore is itself undoable."""
 

@@ -1,5 +1,5 @@
 """The Search panel's answers on a fixed corpus stay what they were: the same hits in the same
-order, the same snippets and highlights, the same match span in each document (issue 16: the
+order, the same snippets and highlights, the same match span in each document (the
 match is now located once per shown hit and a ranked query runs once).
 
 The expected answers are in ``search_fixed_corpus.json``, written by the code before that

@@ -1,4 +1,4 @@
-"""The Search panel finds words of Chinese, Japanese, Korean and Thai inside sentences (issue 17),
+"""The Search panel finds words of Chinese, Japanese, Korean and Thai inside sentences,
 on SQLite and PostgreSQL, with the span of the word in the document and the word highlighted in
 the snippet; Latin words next to them are found too."""
 

@@ -1,4 +1,4 @@
-"""The suggestion step records which model made the suggestions (issue 15): the result, the
+"""The suggestion step records which model made the suggestions: the result, the
 change log and what the window reads back; a chosen model that cannot load stores nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A case as CSV files and an Excel workbook, and people back from a spreadsheet (issue 19)."""
+"""A case as CSV files and an Excel workbook, and people back from a spreadsheet."""
 
 from __future__ import annotations
 

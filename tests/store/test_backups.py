@@ -1,4 +1,4 @@
-"""Backups (issue 18): consistent while another connection writes, encrypted like the
+"""Backups: consistent while another connection writes, encrypted like the
 workspace, rotated, and restored only after a check, the current state backed up first."""
 
 from __future__ import annotations

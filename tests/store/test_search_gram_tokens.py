@@ -1,5 +1,5 @@
 """Words of scripts written without spaces (Chinese, Japanese, Thai) and Korean words inside
-longer eojeols: how they are indexed, queried, and located in a text (issue 17)."""
+longer eojeols: how they are indexed, queried, and located in a text."""
 
 from __future__ import annotations
 

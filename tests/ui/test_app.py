@@ -65,7 +65,7 @@ def test_window_geometry_and_splitters_are_restored(make_window, ui_workspace):
     assert again.items_splitter.sizes()[0] == table
 
 
-@pytest.mark.skipif(not suggestions_available(), reason="the extractor (issue 4) is not there")
+@pytest.mark.skipif(not suggestions_available(), reason="the extractor is not there")
 def test_import_runs_suggestions_in_the_background(make_window, ui_workspace, qtbot, tmp_path):
     cid = make_case(ui_workspace)
     note = tmp_path / "note.txt"

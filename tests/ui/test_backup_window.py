@@ -1,4 +1,4 @@
-"""Backups in the window (issue 18): File ▸ Restore from backup… lists the backups, restores
+"""Backups in the window: File ▸ Restore from backup… lists the backups, restores
 the chosen one through the same service as the command line, off the GUI thread, and the views
 show the restored state; automatic backups run on a worker thread, quietly."""
 

@@ -390,7 +390,7 @@ EXPECTED_ROWS = [
         (5, 13)),
 ]
 """The rows of :func:`fixed_case` as the panel showed them before its model was made lazy
-(issue 16): the quotes grouped by document (dated first, the undated last), then one fold per
+the quotes grouped by document (dated first, the undated last), then one fold per
 document of the bare name, closed."""
 
 

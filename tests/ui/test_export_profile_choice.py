@@ -1,4 +1,4 @@
-"""File ▸ Export brief…: the save dialog's file type is the export profile (issue 18)."""
+"""File ▸ Export brief…: the save dialog's file type is the export profile."""
 
 from __future__ import annotations
 

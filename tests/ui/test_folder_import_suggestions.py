@@ -1,6 +1,6 @@
 """A dropped folder with suggestions on: every file stored, its suggestions shown, the list read
 off the GUI thread; a case with more suggestions than the panel fills at once still shows
-every one of them as the reporter scrolls or selects (issue 16, the window stays responsive)."""
+every one of them as the reporter scrolls or selects (window stays responsive)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """File ▸ Import folder… and dropping a folder: per-file transactions, progress with the
-current file, cancel between files, and the summary dialog (issue 5)."""
+current file, cancel between files, and the summary dialog."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Graph tab (issue 19): drawn from the case, a click on an edge shows its evidence, a
+"""The Graph tab: drawn from the case, a click on an edge shows its evidence, a
 dragged node stays pinned where it was put, type-to-find centres a node."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Keyboard and help (issue 14): application-wide shortcuts from any focus, tab switching,
+"""Keyboard and help: application-wide shortcuts from any focus, tab switching,
 docks shown and focused from the View menu, Help ▸ Keyboard shortcuts and Getting started,
 a visible focus outline."""
 

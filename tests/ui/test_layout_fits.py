@@ -1,4 +1,4 @@
-"""The window fits the screen (issue 14): no tab, section or dock widens it past 960 px, the
+"""The window fits the screen: no tab, section or dock widens it past 960 px, the
 first window is sized to the screen's available geometry, and at 1366×768 and 1024×640 the
 docks, the Suggestions tab and the status bar are on screen with no header cut."""
 

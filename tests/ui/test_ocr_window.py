@@ -1,4 +1,4 @@
-"""OCR after an import in the window (issue 17): in the background with progress and Cancel in
+"""OCR after an import in the window: in the background with progress and Cancel in
 the status line; the scan's passage is boxed on its words in the page pane."""
 
 from __future__ import annotations

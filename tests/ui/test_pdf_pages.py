@@ -1,5 +1,5 @@
 """PDF pages beside the text in the document viewer, and encrypted PDFs imported from the
-window (issue 5)."""
+window."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Edit ▸ Preferences… and the suggestion model (issue 15): the reporter chooses an installed
+"""Edit ▸ Preferences… and the suggestion model: the reporter chooses an installed
 spaCy pipeline (a package name or a folder), the window's next suggestion runs use it and the
 Suggestions dock says which model made the suggestions; a model that cannot load is said in a
 message box, never silently replaced by the rules."""

@@ -1,4 +1,4 @@
-"""The reporter's whole job in the real window (issue 14's acceptance), on the Parkland article,
+"""The reporter's whole job in the real window, on the Parkland article,
 touching only what a user touches: the menus and their shortcuts, the dialogs, the panels'
 widgets. Then the same journey through the CLI, where the CLI has the action, must leave the
 same rows (compared without ids or clocks).

@@ -1,4 +1,4 @@
-"""Acceptance of issue 3, written as a reporter's session in the window (offscreen)."""
+"""The first acceptance test, written as a reporter's session in the window (offscreen)."""
 
 from __future__ import annotations
 

@@ -54,3 +54,26 @@ def test_a_message_is_cut_again_when_the_window_grows(make_window, ui_workspace)
     QApplication.processEvents()
     wide = QStatusBar.currentMessage(bar)
     assert len(wide) > len(narrow) and bar.currentMessage() == message
+
+
+def test_a_message_is_cut_again_when_the_counts_grow(make_window, ui_workspace):
+    """The counts on the right change after a message is shown (a case opens, an import adds
+    documents): the message is cut again so it never runs under them."""
+    from casefile.services.views import CaseStatus
+
+    window = make_window(make_case(ui_workspace))
+    window.resize(1024, 640)
+    QApplication.processEvents()
+    window.status_line.show_status(None)
+    message = ("1 follow-up is overdue: see Follow-ups ▸ Overdue (Ctrl+U). · 0 of 1 documents "
+               "reviewed (0 relevant, 0 not relevant); 1 unread")
+    window.notify(message, 0)
+    counts = {"person": 12345, "document": 67890}
+    window.status_line.show_status(CaseStatus(counts=counts, due_this_week=3, overdue=1))
+    QApplication.processEvents()
+    bar = window.statusBar()
+    shown = QStatusBar.currentMessage(bar)
+    label = window.status_line.counts_label
+    assert shown.endswith("…")
+    assert bar.fontMetrics().horizontalAdvance(shown) < label.mapTo(bar, label.rect()
+                                                                    .topLeft()).x()

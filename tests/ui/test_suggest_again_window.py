@@ -1,4 +1,4 @@
-"""The window's ways back (issue 15): a name rejected before the undo history was cleared (by
+"""The window's ways back: a name rejected before the undo history was cleared (by
 opening another case) is suggested again from the Suggestions panel's "Rejected names…"
 dialog, undoably; a document whose suggestion run failed gets its suggestions with "Suggest
 again" (the document tab's context menu, or the panel's button)."""

@@ -1,5 +1,5 @@
 """The window's suggestions and `casefile extract` give the same names for the same file and date
-(issue 15): real articles of ../shared/samples/articles imported with Ctrl+I in the real window,
+real articles of ../shared/samples/articles imported with Ctrl+I in the real window,
 their published date typed into the date question, against the CLI run on the same file with
 ``--published`` the same date.
 """
