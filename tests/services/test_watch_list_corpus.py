@@ -16,15 +16,14 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from casefile.ingest import ingest_bytes
 from casefile.services import cases, documents, watch_list
+from tests.conftest import SAMPLES
 
-SAMPLES = Path("/work/shared/samples")
 FOLDERS = (SAMPLES / "articles", SAMPLES / "articles-2")
 VARIANTS = ("initials", "last, first", "diacritics", "cyrillic")
 
