@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, or_, select
+from sqlalchemy import case, delete, func, insert, or_, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
@@ -276,7 +276,7 @@ def _check_existing(session: Session, case_id: int | None, name_ids: Sequence[in
     now = utcnow()
     hit_docs = []
     rows: list[dict[str, Any]] = []
-    for doc_id, doc_case, text in conn.execution_options(yield_per=200).execute(stmt):
+    for doc_id, doc_case, text in conn.execute(stmt, execution_options={"yield_per": 200}):
         found = _group(m for m in matcher.find(text or "") if m.ref in new)
         if found:
             rows += _hit_rows(int(doc_case), int(doc_id), found, now)
@@ -376,7 +376,7 @@ def case_hits(session: Session, case_id: int, document_ids: Iterable[int] | None
     document first, then by name; each with the passage around it (about
     :data:`PASSAGE_REACH` characters each side, cut at line ends). Reads only."""
     reach = PASSAGE_REACH
-    lo = func.max(_HITS.c.start - reach, 0)
+    lo = case((_HITS.c.start < reach, 0), else_=_HITS.c.start - reach)  # both engines
     stmt = (select(_HITS.c.id, _HITS.c.watch_name_id, _NAMES.c.name, _HITS.c.variant,
                    _HITS.c.document_id, _ITEMS.c.title, _HITS.c.start, _HITS.c.end,
                    _HITS.c.count.label("times"), _HITS.c.found, lo.label("lo"),

@@ -118,6 +118,8 @@ def _build(team: Team, tmp: Path) -> Team:
     # the owner of case 1, not the workspace's owner, lets B read it
     _ok(team.run("a", "team", "add", team.users["b"], "--case", CASE1, "--role", "reader"))
     for who, case, words in (("a", CASE1, WORDS1), ("b", CASE2, WORDS2)):
+        # a watched name, which the note below mentions (a hit of each case)
+        _ok(team.run(who, "watch", "add", words[1], "--kind", "person", "--case", case))
         note = tmp / f"{who}-note.txt"
         note.write_text(f"Interview note on the {words[0]} file. {words[1]} said the papers "
                         "were signed before the vote.\n", encoding="utf-8")

@@ -212,3 +212,42 @@ def test_the_command_line_adds_loads_lists_and_shows_hits(tmp_path: Path):
     assert bad.code == 1 and bad.err.startswith("casefile: no watched name with id 999")
     bad = casefile(home, "watch", "hits", "--case", "Nowhere")
     assert bad.code == 1 and bad.err.count("\n") == 1
+
+
+def test_a_0012_workspace_upgrades_with_an_empty_list_and_its_documents_are_checked(
+        tmp_path: Path):
+    from alembic import command
+    from sqlalchemy import text
+
+    from casefile.store import workspace as wsmod
+    from tests.store.old_rows import old_document
+
+    url = wsmod.sqlite_url(tmp_path / "ws")
+    cfg = wsmod.alembic_config(url)
+    engine = wsmod.make_engine(url)
+    try:
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0012")
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO cases (id, title, created, updated) "
+                              "VALUES (1, 'Harbor', '2021-03-04', '2021-03-04')"))
+            conn.execute(text("INSERT INTO blobs (sha256, size, data) VALUES (:h, 4, :d)"),
+                         {"h": "0" * 64, "d": b"note"})
+        from sqlalchemy.orm import Session
+
+        with Session(engine) as s, s.begin():
+            doc = old_document(s, 1, "Old note", NOTE)
+    finally:
+        engine.dispose()
+    ws = wsmod.open_workspace(db_url=url)
+    try:
+        assert wsmod.current_revision(ws.engine) == wsmod.head_revision()
+        with ws.transaction() as s:
+            assert watch_list.list_names(s, 1) == []
+            added = watch_list.add_names(s, [{"name": "Ansel Brightwater", "kind": "person"}], 1)
+        assert added.value["hits"] == 1
+        with ws.transaction(write=False) as s:
+            assert [h.document_id for h in watch_list.case_hits(s, 1)] == [doc]
+    finally:
+        ws.close()
