@@ -2,8 +2,11 @@
 
 ARCHITECTURE.md, "The watch list". A :class:`Matcher` is compiled once from a list of names
 and then reads any number of texts; reading a text costs about the same whatever the list's
-length (one pass over the text's words, one dictionary lookup per word that can start a
-name), so a list of a thousand names adds little to an import.
+length, so a list of a thousand names adds little to an import: the text is cut into words in
+C and checked for a word every variant of some name holds (a person's family name, an
+organization's longest word); most texts end there. Only the words within :data:`REACH`
+characters of such a word are then read one by one, each start of a variant looked up in a
+trie of word keys.
 
 How a name is found:
 
