@@ -419,6 +419,7 @@ class MainWindow(QMainWindow):
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.items.set_case(case_id)
         self.reading.set_case(case_id)
+        self.watch_list.reload()
 
     def _show_title(self) -> None:
         self.setWindowTitle(f"{self.case_box.currentText()} — Casefile")
