@@ -39,6 +39,7 @@ from casefile.cli import (
     tables,
     team,
     trash,
+    watch,
     workspace,
 )
 from casefile.cli.common import READING_STATES, close_opened
@@ -93,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     tables.add_import_table_parser(sub)
     archive.add_archive_parser(sub)
     team.add_team_parser(sub)
+    watch.add_watch_parser(sub)
     return parser
 
 
@@ -110,7 +112,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "workspace": workspace.cmd_workspace, "backup": workspace.cmd_backup,
     "demo": app.cmd_demo, "brief": app.cmd_brief,
     "export": tables.cmd_export, "import-table": tables.cmd_import_table,
-    "archive": archive.cmd_archive, "team": team.cmd_team,
+    "archive": archive.cmd_archive, "team": team.cmd_team, "watch": watch.cmd_watch,
 }
 
 

@@ -102,6 +102,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"{outcome.status}: {r.title} (document {r.document_id}, sha256 {r.sha256[:12]})")
         for note in r.notes:
             print(f"  note: {note}")
+        for name, variant in r.watch + [w for c in r.children for w in c.watch]:
+            print(f"  watch list: {name}" + (f" (as “{variant}”)" if variant != name else ""))
         for done in _listed(entry.get("ocr")):
             print(f"  {_ocr_line(done)}")
         sug = entry.get("suggestions")

@@ -3,10 +3,11 @@ machine. The file format is :mod:`casefile.export.archive_file`.
 
 :func:`export_archive` writes the case's rows of every table (:data:`CASE_TABLES`: the case,
 its items with their kind tables, passages, evidence links, relationships, mentions, follow-up
-status history and change log) and the original bytes of its documents. :func:`import_archive`
-reads one back into a workspace as a new case: every id is given anew and every reference
-remapped, original bytes the workspace already holds are shared rather than stored twice (a
-document with the same bytes merges its blob), and the search index is built for the new items.
+status history, change log, the names its watch list holds with their hits) and the original
+bytes of its documents. :func:`import_archive` reads one back into a workspace as a new case:
+every id is given anew and every reference remapped, original bytes the workspace already
+holds are shared rather than stored twice (a document with the same bytes merges its blob), and
+the search index is built for the new items.
 A case title already taken gets " (imported)" added; a follow-up's calendar UID already taken
 gets a new one. The round trip is lossless: exporting the imported case gives the same rows and
 bytes, ids aside (tests/services/test_case_archive.py compares every row of every table).
@@ -49,7 +50,9 @@ from casefile.store.row_values import plain_value, typed_row
 #: The tables an archive holds, in insert order (parents first).
 CASE_TABLES = ("cases", "items", "people", "organizations", "places", "documents", "events",
                "claims", "passages", "questions", "evidence_links", "relationships", "mentions",
-               "question_status_changes", "change_log")
+               "question_status_changes", "change_log", "watch_names", "watch_hits")
+#: Tables added after the first archives: an archive without them has none of their rows.
+LATER_TABLES = ("watch_names", "watch_hits")
 #: Tables whose primary key is an item id (one row per item of that kind).
 KIND_TABLES = ("people", "organizations", "places", "documents", "events", "claims",
                "questions")
@@ -76,6 +79,9 @@ def _select_rows(session: Session, name: str, case_id: int,
     table = _table(name)
     if name == "cases":
         where: Any = table.c.id == case_id
+    elif name == "watch_hits":  # the case's own names; the workspace's stay in the workspace
+        names = _table("watch_names")
+        where = table.c.watch_name_id.in_(select(names.c.id).where(names.c.case_id == case_id))
     elif "case_id" in table.c:
         where = table.c.case_id == case_id
     elif name in KIND_TABLES:
@@ -198,6 +204,8 @@ def _import_opened(session: Session, path: Path, opened: OpenArchive,
     from casefile.store.teams import insert_blobs
 
     tables = opened.tables
+    for later in LATER_TABLES:
+        tables.setdefault(later, [])
     missing = [t for t in CASE_TABLES if t not in tables]
     if missing or len(tables.get("cases", [])) != 1:
         raise ArchiveError(f"the archive lacks table(s) {', '.join(missing) or 'cases'}")

@@ -58,6 +58,7 @@ class Changes:
     names everything the action made ("Added person “Scott Israel” and organization “Broward
     County Sheriff's Office”."). ``value``: the action's own result (a new item's id, a
     Decision...). ``undo``: the Step that reverses this action (None: nothing to undo).
+    ``watch``: the watch list or its hits changed.
     """
 
     case_id: int | None = None
@@ -73,6 +74,7 @@ class Changes:
     message: str = ""
     value: Any = None
     undo: Step | None = None
+    watch: bool = False
 
     @property
     def structural(self) -> bool:
@@ -92,12 +94,12 @@ def changes(
     case_id: int | None, *, kinds: Iterable[str] = (), created: Iterable[int] = (),
     updated: Iterable[int] = (), deleted: Iterable[int] = (), documents: Iterable[int] = (),
     evidence: bool = False, suggestions: bool = False, cases: bool = False, label: str = "",
-    message: str = "", value: Any = None, undo: Step | None = None,
+    message: str = "", value: Any = None, undo: Step | None = None, watch: bool = False,
 ) -> Changes:
     """Build a :class:`Changes` from plain iterables."""
     return Changes(case_id, frozenset(kinds), frozenset(created), frozenset(updated),
                    frozenset(deleted), frozenset(documents), evidence, suggestions, cases,
-                   label, message, value, undo)
+                   label, message, value, undo, watch)
 
 
 def action(name: str) -> Callable[[F], F]:

@@ -22,6 +22,7 @@ from casefile.ingest.types import Ingested
 from casefile.services.audit import log_changes
 from casefile.services.cases import get_case
 from casefile.services.items import parse_date
+from casefile.services.watch_list import check_documents
 from casefile.store import Blob, Document, Item, search, utcnow
 from casefile.store.items import DOCUMENT_KINDS
 from casefile.store.teams import insert_blobs
@@ -45,6 +46,8 @@ class ImportResult:
     children: list[ImportResult] = field(default_factory=list)
     path: str | None = None
     needs_ocr: bool = False
+    #: names of the watch list the document mentions: ``(name, the words as written)``
+    watch: list[tuple[str, str]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, object]:
         """The stable ``import --json`` shape of one file (see README)."""
@@ -56,6 +59,7 @@ class ImportResult:
             "status": "imported" if self.created else "already there",
             "notes": self.notes,
             "attachments": [c.as_json() for c in self.children],
+            "watch": [{"name": n, "variant": v} for n, v in self.watch],
         }
 
 
@@ -291,6 +295,9 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
         search.IndexRow(doc_id, case_id, doc_title,
                         "\n".join(p for p in (ing.author, ing.outlet) if p), ing.text)
         for doc_id, (_f, ing, _n, doc_title, _p) in zip(ids, rows, strict=True)], new=True)
+    # the watch list is checked as part of the import (ARCHITECTURE.md, "The watch list")
+    watched = check_documents(session, case_id, [
+        (doc_id, ing.text) for doc_id, (_f, ing, _n, _t, _p) in zip(ids, rows, strict=True)])
     log_changes(session, "document.import", [
         {"case_id": case_id, "item_id": doc_id, "summary": doc_title,
          "data": {"sha256": f.sha256, "filename": name}}
@@ -298,7 +305,8 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
     results = []
     for doc_id, (f, ing, name, doc_title, _p) in zip(ids, rows, strict=True):
         result = ImportResult(doc_id, doc_title, f.sha256, True, list(ing.notes), path=name,
-                              needs_ocr=bool(ing.extra.get("needs_ocr")))
+                              needs_ocr=bool(ing.extra.get("needs_ocr")),
+                              watch=watched.get(doc_id, []))
         for child in ing.attachments:
             raw = child.original if child.original is not None else child.text.encode("utf-8")
             result.children.append(

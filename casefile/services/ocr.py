@@ -41,6 +41,7 @@ from casefile.services.audit import log_change
 from casefile.services.changes import Changes, changes
 from casefile.services.items import reindex
 from casefile.services.originals import document_original
+from casefile.services.watch_list import recheck_document
 from casefile.store import Document, Mention, Passage
 from casefile.store.conflicts import retry_on_conflict
 
@@ -241,11 +242,13 @@ def apply_ocr(session: Session, source: OcrSource, found: dict[int, OcrPage],
     doc.import_notes = notes
     session.flush()
     reindex(session, doc)
+    watched = recheck_document(session, doc.id, text)  # the new words may name a watched one
     log_change(session, "document.ocr", case_id=doc.case_id, item_id=doc.id, summary=doc.title,
                data=result.as_json())
     shown = f"{len(result.pages)} page{'s' if len(result.pages) != 1 else ''}"
     return changes(doc.case_id, kinds={"document"}, updated=[doc.id], documents=[doc.id],
                    evidence=bool(passages), suggestions=bool(mentions), label="OCR",
+                   watch=bool(watched),
                    message=f"OCR of “{doc.title}”: {shown} read ({engine}).", value=result)
 
 

@@ -19,9 +19,10 @@ from casefile.store.items import (
     QuestionStatusChange,
 )
 from casefile.store.trash import TrashEntry, TrashRow
+from casefile.store.watchlist import WatchHit, WatchName
 
 __all__ = [
     "Base", "Blob", "Case", "ChangeLog", "Claim", "Document", "Event", "EvidenceLink", "Item",
     "Mention", "Organization", "Passage", "Person", "Place", "Question", "QuestionStatusChange",
-    "Relationship", "TrashEntry", "TrashRow", "utcnow",
+    "Relationship", "TrashEntry", "TrashRow", "WatchHit", "WatchName", "utcnow",
 ]

@@ -218,6 +218,7 @@ class MainWindow(QMainWindow, MenuParts):
             self.undo_stack.push(ImportedCommand(
                 self.runner, case_id, [*attachments, *document_ids],
                 f"Import {n} document{'s' if n != 1 else ''}"))
+            self.watch_list.after_import(case_id, [*document_ids, *attachments])
 
     def quit_requested(self) -> bool:
         """File ▸ Quit (Ctrl+Q): close the window, after asking when background jobs run
@@ -288,6 +289,7 @@ class MainWindow(QMainWindow, MenuParts):
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.items.set_case(case_id)
         self.reading.set_case(case_id)
+        self.watch_list.reload()
 
     def _show_title(self) -> None:
         self.setWindowTitle(f"{self.picker.case_box.currentText()} — Casefile")

@@ -40,6 +40,8 @@ MODULES = (
     "casefile.services.quick_open",
     "casefile.services.reading",
     "casefile.services.duplicates",
+    "casefile.services.watch_list",
+    "casefile.services.watch_files",
     "casefile.services.rejections",
     "casefile.services.relationship_actions",
     "casefile.services.search",

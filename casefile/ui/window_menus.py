@@ -19,6 +19,7 @@ from casefile.ui.keyboard import GlobalShortcuts, install_tab_switching
 from casefile.ui.reading import ReadingController
 from casefile.ui.status_line import MessageBar, StatusLine
 from casefile.ui.trash_dialog import install_trash
+from casefile.ui.watch_list import install_watch_list
 from casefile.ui.workspace_menu import install_workspace_actions
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from casefile.ui.case_menu import CaseMenu
     from casefile.ui.main_window import MainWindow
     from casefile.ui.trash_dialog import TrashController
+    from casefile.ui.watch_list import WatchListController
 
 
 class MenuParts:
@@ -51,6 +53,7 @@ class MenuParts:
     view_menu: QMenu
     reading: ReadingController
     case_menu: CaseMenu
+    watch_list: WatchListController
     help: HelpMenu
     backup_restore: BackupRestorer
     trash: TrashController
@@ -115,7 +118,9 @@ def build_menus(w: MainWindow) -> None:
     w.followups_action.setShortcut(QKeySequence("Ctrl+U"))
     w.view_menu.addAction(w.evidence.dock.toggleViewAction())
     w.reading = ReadingController(w, menu.addMenu("&Reading"))
-    w.case_menu = install_case_menu(w, menu.addMenu("&Case"))
+    case_menu = menu.addMenu("&Case")
+    w.case_menu = install_case_menu(w, case_menu)
+    w.watch_list = install_watch_list(w, case_menu)
     w.help = HelpMenu(w, menu.addMenu("&Help"))
     for action in (w.import_action, w.export_action, w.export_confidential_action,
                    w.items.new_item_action, w.items.delete_action, w.find_action,

@@ -40,7 +40,8 @@ WORDS2 = ("playground", "Odile Brack")
 #: workspace's owner). Every table of the schema but ``alembic_version`` must be here.
 KEY = {"cases": "id::text", "search_pg": "item_id::text", "blobs": "sha256",
        "case_members": "case_id || '/' || member"}
-DIRECT = ("items", "passages", "evidence_links", "mentions", "relationships", "trash_entries")
+DIRECT = ("items", "passages", "evidence_links", "mentions", "relationships", "trash_entries",
+          "watch_hits", "watch_names")
 KINDS = ("people", "organizations", "places", "events", "documents", "questions", "claims")
 CASE_OF = {
     "cases": "SELECT id::text, id FROM cases",
@@ -117,6 +118,8 @@ def _build(team: Team, tmp: Path) -> Team:
     # the owner of case 1, not the workspace's owner, lets B read it
     _ok(team.run("a", "team", "add", team.users["b"], "--case", CASE1, "--role", "reader"))
     for who, case, words in (("a", CASE1, WORDS1), ("b", CASE2, WORDS2)):
+        # a watched name, which the note below mentions (a hit of each case)
+        _ok(team.run(who, "watch", "add", words[1], "--kind", "person", "--case", case))
         note = tmp / f"{who}-note.txt"
         note.write_text(f"Interview note on the {words[0]} file. {words[1]} said the papers "
                         "were signed before the vote.\n", encoding="utf-8")

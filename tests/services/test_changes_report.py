@@ -83,7 +83,10 @@ def under_reported(done: Written, reported: Changes) -> list[str]:
       created, deleted);
     - a mention written: ``suggestions``, and its document in ``documents`` (or created,
       deleted);
-    - a case written: ``cases``.
+    - a case written: ``cases``;
+    - a watched name or a watch hit written: ``watch`` (or ``cases``: a case's list goes and
+      comes back with it; or, for a hit, its document created or deleted: an import and its
+      undo).
     """
     problems: list[str] = []
     ids = reported.created | reported.updated | reported.deleted
@@ -123,9 +126,15 @@ def under_reported(done: Written, reported: Changes) -> list[str]:
                                 "in documents")
     if done.touched("cases") and not reported.cases:
         problems.append("a case written but cases is False")
+    for table in ("watch_names", "watch_hits"):
+        for key in done.touched(table):
+            doc = done.rows[table][key].get("document_id")
+            if not (reported.watch or reported.cases
+                    or doc in reported.created | reported.deleted):
+                problems.append(f"{table} written but watch is False")
     unknown = {t for t in done.rows if done.touched(t)} - ITEM_TABLES - IGNORED - {
         "question_status_changes", "relationships", "passages", "evidence_links", "mentions",
-        "cases"}
+        "cases", "watch_names", "watch_hits"}
     problems += [f"{t} written: no rule says what Changes must report" for t in sorted(unknown)]
     return sorted(set(problems))
 
@@ -239,6 +248,7 @@ def run_every_action(check: Checker, case_id: int, doc_id: int) -> None:
         table_import,
         team,
         trash,
+        watch_list,
     )
 
     ws = check.workspace
@@ -294,6 +304,12 @@ def run_every_action(check: Checker, case_id: int, doc_id: int) -> None:
         with pytest.raises(CasefileError, match="team"):  # PostgreSQL only
             check.run(fn, *args)
         check.ran.add(check.names[fn])
+    watched = check.run(watch_list.add_names, [watch_list.WatchEntry("Odile Fenwick", (),
+                                                                     "person")], case_id)
+    assert watched.value["hits"] == 1 and watched.watch
+    everywhere = check.run(watch_list.add_names, [{"name": "Merrow Shipping Company"}],
+                           undo=0).value["added"]
+    check.run(watch_list.remove_names, everywhere, undo=2)
     with ws.transaction() as s:
         other = items.create_item(s, case_id, "place", "Old Pier").id
     check.run(item_actions.delete, [other], undo=0)

@@ -1,0 +1,529 @@
+"""Finding the names of a watch list in a text, written the ways reporters meet them.
+
+ARCHITECTURE.md, "The watch list". A :class:`Matcher` is compiled once from a list of names
+and then reads any number of texts; reading a text costs about the same whatever the list's
+length, so a list of a thousand names adds little to an import: the text is cut into words in
+C and checked for a word every variant of some name holds (a person's family name, an
+organization's longest word); most texts end there. Only the words within :data:`REACH`
+characters of such a word are then read one by one, each start of a variant looked up in a
+trie of word keys.
+
+How a name is found:
+
+- Every word of the list and of the text becomes a *key*: Latin script folded to lower-case
+  ASCII (so a name typed "Muller" finds "Müller" and the other way round); a word in another
+  script (Cyrillic, Greek, Arabic, Hebrew...) transliterated to ASCII with rigour (when the
+  ``ftm`` extra is installed; else only its diacritics are dropped), then reduced to a
+  consonant skeleton that both spellings share ("Трамп" and "Trump"), marked so it never
+  meets a Latin word's key.
+- Each name gives its *variants*, sequences of keys: the name; for a person, without the
+  middle names, "Last, First [Middle]" (a comma must follow the family name), initials
+  ("J. Smith", "J. R. Smith", "Smith, J."), a middle initial the list does not have
+  ("Donald J. Trump"), and a title before the family name ("Sen. Smith", "President
+  Smith"); for an organization, without "The" and without its legal form ("Inc.", "Ltd").
+  Titles and honorifics before a name on the list are dropped from it.
+- A text's words are split at apostrophes, so "Smith's" is "Smith"; every word of a match
+  but particles ("de", "van", "of") and titles is capitalized in the text (or its script has
+  no case), so "the white house" is not "White House".
+
+Initials alone ("J.S.") and a family name alone ("Smith") are not matched: on a list of a
+thousand names they would match most texts.
+
+Pure functions over text: no database, no Qt.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
+
+#: A word of a text: letters and digits (so apostrophes, hyphens and periods split words).
+WORD = re.compile(r"[^\W_]+")
+#: A text split into what is between words and the words: ``[gap, word, gap, word, ..., gap]``.
+_SPLIT = re.compile(r"([^\W_]+)")
+
+#: Words inside names that are written in lower case ("Ludwig van Beethoven", "Bank of
+#: America").
+PARTICLES = frozenset({
+    "de", "da", "das", "do", "dos", "del", "della", "di", "du", "la", "le", "van", "von", "der",
+    "den", "ter", "ten", "bin", "bint", "ibn", "al", "el", "y", "e", "of", "the", "and", "for",
+    "on", "in", "at", "st", "a", "an", "und", "et"})
+
+#: Titles written before a person's family name ("Sen. Smith") that may be in lower case
+#: ("former president Smith"); rigour's list of honorifics adds the formal ones.
+OFFICES = frozenset({
+    "mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "dame", "lord", "lady",
+    "sen", "senator", "rep", "representative", "gov", "governor", "president", "mayor",
+    "judge", "justice", "gen", "general", "col", "colonel", "lt", "lieutenant", "capt",
+    "captain", "cpt", "maj", "major", "sgt", "sergeant", "officer", "detective", "det",
+    "deputy", "sheriff", "chief", "commissioner", "superintendent", "supt", "inspector",
+    "insp", "rev", "reverend", "father", "rabbi", "imam", "sheikh", "minister", "secretary",
+    "chancellor", "premier", "ambassador", "congressman", "congresswoman", "councilman",
+    "councilwoman", "councillor", "cllr", "assemblyman", "assemblywoman", "attorney",
+    "prosecutor", "king", "queen", "prince", "princess", "bishop", "pope", "coach",
+    "chairman", "chairwoman", "speaker", "director", "trooper", "agent", "adm", "admiral",
+    "herr", "frau", "mme", "monsieur", "madame"})
+
+#: Generational and degree suffixes dropped from a person's name ("John Smith Jr.").
+SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd", "md", "esq", "qc", "kc", "mp"})
+
+#: Legal forms written in full and short, either way ("Company" and "Co.").
+LEGAL_SHORT = {"company": "co", "corporation": "corp", "incorporated": "inc", "limited": "ltd",
+               "co": "company", "corp": "corporation", "inc": "incorporated", "ltd": "limited"}
+#: Legal forms dropped from an organization's name for one more variant.
+LEGAL_FORMS = frozenset({
+    "inc", "corp", "co", "ltd", "llc", "llp", "lp",
+    "plc", "gmbh", "ag", "sa", "sas", "sarl", "srl", "spa", "bv", "nv", "oy", "ab", "as",
+    "pty", "pte", "ooo", "oao", "zao", "pao", "jsc", "ojsc", "cjsc", "kg", "se"})
+
+_WILD = "?"  # a trie edge taking any one-letter word (a middle initial)
+_SKELETON_MARK = "~"
+#: Characters read on each side of a word every variant of a name holds (longer than the
+#: longest name a list is expected to hold around that word).
+REACH = 120
+
+
+def _fold_marks(text: str) -> str:
+    """Diacritics dropped (NFKD, combining marks removed): the fallback transliteration."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=1)
+def _transliterator() -> Callable[[str], str]:
+    """rigour's transliteration to ASCII (Latin diacritics, Cyrillic, Greek, Arabic... with
+    ICU); without it (the ``ftm`` extra not installed) only diacritics are dropped."""
+    try:
+        from rigour.text.translit import ascii_text
+    except ImportError:  # pragma: no cover - the extra is installed where tests run
+        return _fold_marks
+    return ascii_text
+
+
+@lru_cache(maxsize=1)
+def honorifics() -> frozenset[str]:
+    """Keys of the titles written before a name: :data:`OFFICES` and rigour's person
+    prefixes (each word of them), when rigour is installed."""
+    words = set(OFFICES)
+    try:
+        from rigour._core import person_name_prefixes_list
+    except ImportError:  # pragma: no cover
+        return frozenset(words)
+    for prefix in person_name_prefixes_list():
+        for w in WORD.findall(prefix.lower()):
+            if len(w) > 1 and w not in ("the", "of", "ex", "count", "private", "chair"):
+                words.add(_fold_marks(w))
+    return frozenset(words)
+
+
+def _latin(word: str) -> bool:
+    return word.isascii() or all(ord(c) < 0x250 or unicodedata.combining(c) for c in word)
+
+
+_SKELETON_STEPS = (("sch", "s"), ("sh", "s"), ("zh", "j"), ("dzh", "j"), ("ph", "f"),
+                   ("th", "t"), ("kh", "h"), ("tsh", "k"), ("tch", "k"), ("ts", "k"),
+                   ("tz", "k"), ("cz", "k"), ("ch", "k"), ("ck", "k"), ("c", "k"),
+                   ("q", "k"), ("x", "ks"), ("w", ""))
+_VOWELS = re.compile(r"[aeiouyjh]")
+_DOUBLES = re.compile(r"(.)\1+")
+
+
+def skeleton(ascii_word: str) -> str:
+    """The consonant skeleton of an ASCII word: what a Latin spelling and a transliteration
+    back from another script share ("mitchell" and "mittshell" -> "mkl"; "mohammed" and
+    "mhmd" -> "md"). Digraphs to one letter, vowels (and h, j, w, y) dropped, doubled
+    letters once."""
+    s = ascii_word.lower()
+    for old, new in _SKELETON_STEPS:
+        s = s.replace(old, new)
+    return _DOUBLES.sub(r"\1", _VOWELS.sub("", s))
+
+
+@lru_cache(maxsize=2**16)
+def word_key(word: str) -> str:
+    """The key of one word (module docstring): a Latin word lower-case ASCII; another
+    script's word ``~`` and its consonant skeleton; '' when nothing is left."""
+    if _latin(word):
+        folded = word.lower() if word.isascii() else _transliterator()(word).lower()
+        return "".join(c for c in folded if c.isalnum())
+    ascii_word = "".join(c for c in _transliterator()(word).lower() if c.isalnum())
+    if not ascii_word.isascii() or not ascii_word:
+        return ""
+    bones = skeleton(ascii_word)
+    return _SKELETON_MARK + bones if bones else ""
+
+
+def name_keys(name: str) -> list[str]:
+    """The keys of a name's words, in order, as a text's words would give them (a name in
+    another script is transliterated and its words keyed as Latin ones)."""
+    out = []
+    for w in WORD.findall(name):
+        key = word_key(w)
+        if key.startswith(_SKELETON_MARK):
+            key = "".join(c for c in _transliterator()(w).lower() if c.isalnum())
+        if key:
+            out.append(key)
+    return out
+
+
+@dataclass(frozen=True)
+class Name:
+    """One name of a list: ``ref`` is what a match reports (e.g. its row id), ``spellings``
+    the name and its aliases, ``kind`` ``"person"``, ``"organization"`` or ``"name"``
+    (neither known: a person's variants are made when it looks like one)."""
+
+    ref: int
+    spellings: tuple[str, ...]
+    kind: str = "name"
+
+
+@dataclass(frozen=True)
+class Match:
+    """A name found: ``ref`` of the :class:`Name`, ``text[start:end]`` the words as written
+    (``variant``)."""
+
+    ref: int
+    start: int
+    end: int
+    variant: str
+
+
+@dataclass
+class _Node:
+    next: dict[str, _Node] = field(default_factory=dict)
+    refs: set[int] = field(default_factory=set)
+    comma_after: bool = False  # the edge into the next word needs a comma (reversed order)
+
+
+class Matcher:
+    """A compiled list (module docstring). ``Matcher(names)``; :meth:`find` per text."""
+
+    def __init__(self, names: Iterable[Name]) -> None:
+        self._root = _Node()
+        self._comma_root = _Node()  # "Last, First" variants: a comma after the family name
+        self._surnames: dict[str, set[int]] = {}  # a title then this key: these names
+        self._honorifics = honorifics()
+        self._lower = set(PARTICLES)  # keys a name of the list writes in lower case
+        # variants in Latin keys, kept to add their skeletons the first time a text has a
+        # word of another script: (ref, keys, words of the family name in a reversed one)
+        self._pending: list[tuple[int, tuple[str, ...], int]] | None = []
+        # one word of each variant (its longest): a text without any has no match
+        self._anchor_keys: set[str] = set()
+        self.size = 0
+        for name in names:
+            self.size += 1
+            for spelling in name.spellings:
+                self._add_spelling(name.ref, spelling, name.kind)
+        self._starts = frozenset(self._root.next) | frozenset(self._comma_root.next)
+        self._anchors = frozenset(self._anchor_keys) | frozenset(self._surnames)
+        self._openers = self._starts | self._honorifics
+        self._anchors_ascii = frozenset(k.encode() for k in self._anchors if k.isascii())
+
+    # -- building -------------------------------------------------------------------------
+
+    def _insert(self, keys: Sequence[str], ref: int, tail: int = 0) -> None:
+        """A variant; ``tail`` > 0: a reversed one whose first ``tail`` words (the family
+        name) are followed by a comma in the text."""
+        node = self._comma_root if tail else self._root
+        for key in keys:
+            node = node.next.setdefault(key, _Node())
+            tail -= 1
+            if tail == 0:
+                node.comma_after = True
+        node.refs.add(ref)
+
+    def _add_spelling(self, ref: int, spelling: str, kind: str) -> None:
+        keys = name_keys(spelling)
+        self._lower.update(word_key(w) for w in WORD.findall(spelling) if w[0].islower())
+        while keys and keys[0] in self._honorifics and len(keys) > 1:
+            keys = keys[1:]
+        if not keys:
+            return
+        person = kind == "person" or (kind == "name" and _looks_personal(keys))
+        org = kind == "organization" or (kind == "name" and not person)
+        variants: dict[tuple[str, ...], int] = {tuple(keys): 0}
+        if org:
+            bare = keys[1:] if keys[0] == "the" and len(keys) > 1 else keys
+            variants[tuple(bare)] = 0
+            if len(bare) > 1 and bare[-1] in LEGAL_SHORT:  # "Company" written "Co."
+                variants[(*bare[:-1], LEGAL_SHORT[bare[-1]])] = 0
+            while len(bare) > 1 and bare[-1] in LEGAL_FORMS:
+                bare = bare[:-1]
+                variants[tuple(bare)] = 0
+        if person:
+            while len(keys) > 2 and keys[-1] in SUFFIXES:
+                keys = keys[:-1]
+                variants[tuple(keys)] = 0
+            self._person_variants(ref, keys, variants)
+        family = self._family_name(keys) if person else None
+        for variant, tail in variants.items():
+            self._insert(variant, ref, tail)
+            self._anchor_keys.add(family or max(variant, key=len))
+            if self._pending is not None and (not tail or len(variant[tail]) > 1):
+                self._pending.append((ref, variant, tail))
+
+    @staticmethod
+    def _family_name(keys: Sequence[str]) -> str | None:
+        """The key every variant of a person's name holds (the last word), None for a name
+        of one word."""
+        return keys[-1] if len(keys) > 1 else None
+
+    def _person_variants(self, ref: int, keys: list[str],
+                         variants: dict[tuple[str, ...], int]) -> None:
+        if len(keys) < 2:
+            return
+        first, middles, last = keys[0], keys[1:-1], keys[-1]
+        # "van Gogh", "de la Cruz": particles before the family name go with it
+        cut = len(middles)
+        while cut and len(middles[cut - 1]) > 1 and middles[cut - 1] in PARTICLES:
+            cut -= 1
+        names, tail = middles[:cut], (*middles[cut:], last)
+        initials = tuple(m[0] for m in names)
+        for variant in ((first, *tail), (first, _WILD, *tail), (first[0], *tail),
+                        (first[0], *initials, *tail), (first[0], *names, *tail)):
+            variants[variant] = 0
+        if len(tail) == 1 and len(last) > 1:
+            self._surnames.setdefault(last, set()).add(ref)
+        # "Last, First [Middle]" and "Last, F.": the comma is checked in the text
+        for rest in ((first, *names), (first,), (first[0],), (first[0], *initials)):
+            variants[(*tail, *rest)] = len(tail)
+
+    def _add_skeletons(self) -> None:
+        """The variants in consonant skeletons (for words of other scripts), added once."""
+        for ref, variant, tail in self._pending or ():
+            bones = [_skeleton_key(k) for k in variant]
+            if all(bones) and sum(len(b) for b in bones) >= 5:
+                self._insert(bones, ref, tail)
+                self._anchor_keys.add(max(bones, key=len))
+        self._pending = None
+        self._starts = frozenset(self._root.next) | frozenset(self._comma_root.next)
+        self._anchors = frozenset(self._anchor_keys) | frozenset(self._surnames)
+        self._openers = self._starts | self._honorifics
+
+    # -- reading --------------------------------------------------------------------------
+
+    def find(self, text: str) -> list[Match]:
+        """Every name of the list in ``text``: for each place a name starts, its longest
+        variant there; a match inside a longer match of the same name is dropped. In text
+        order. Costs one pass over the text's words; a text in ASCII (the common case) is
+        keyed and checked for the list's words in C, and most texts end there."""
+        if not self.size or not text:
+            return []
+        # first, mostly in C: without a word every variant holds (a family name, an
+        # organization's longest word) no name can be there; most texts end here
+        plain, odd = _vocabulary(text)
+        others = {word_key(w) for w in odd}
+        if self._pending is not None and any(k[:1] == _SKELETON_MARK for k in others):
+            self._add_skeletons()
+        present = self._anchors_ascii.intersection(plain)
+        if self._anchors.isdisjoint(others):
+            if not present:
+                return []
+            # only the words around those are read (a name holds its anchor)
+            return self._around(text, present)
+        return self._read(text)
+
+    def _around(self, text: str, anchors: Iterable[bytes]) -> list[Match]:
+        """:meth:`_read` of the stretches of ``text`` within :data:`REACH` characters of
+        the anchors' occurrences (cut between words), merged where they overlap."""
+        spans = sorted(_occurrences(text, [a.decode() for a in anchors]))
+        out: list[Match] = []
+        end = -1
+        for a, b in spans:
+            if a <= end:
+                continue
+            start = max(0, a - REACH)
+            while start > 0 and text[start - 1].isalnum():
+                start -= 1
+            end = min(len(text), b + REACH)
+            while end < len(text) and text[end].isalnum():
+                end += 1
+            for later in spans:  # take in the anchors whose stretch overlaps this one
+                if end >= later[0] - REACH and later[1] > b:
+                    end = min(len(text), max(end, later[1] + REACH))
+                    while end < len(text) and text[end].isalnum():
+                        end += 1
+            out += [Match(m.ref, m.start + start, m.end + start, m.variant)
+                    for m in self._read(text[start:end])]
+        return out
+
+    def _read(self, text: str) -> list[Match]:
+        """The names in ``text``, word by word (:meth:`find`)."""
+        # a word's key is the word in lower case unless it has a letter outside ASCII
+        keys = WORD.findall(text.lower())
+        odd = [w for w in set(keys) if not w.isascii()] if not text.isascii() else []
+        if odd:
+            keyed = {w: word_key(w) for w in odd}
+            if self._pending is not None and any(k[:1] == _SKELETON_MARK
+                                                 for k in keyed.values()):
+                self._add_skeletons()
+            keys = [keyed.get(w, w) for w in keys]
+        if self._anchors.isdisjoint(keys):
+            return []
+        words = WORD.findall(text)
+        if len(words) != len(keys):  # lower case cut a word differently (rare letters)
+            keys = [word_key(w) for w in words]
+        openers, honor, lower = self._openers, self._honorifics, self._lower
+        at = [i for i, k in enumerate(keys) if k in openers]
+        if not at:
+            return []
+        gaps = _Gaps(text)
+        found: list[tuple[int, int, int]] = []  # (ref, first word, last word)
+        n = len(words)
+        for i in at:
+            key = keys[i]
+            capital = _capital_ok(words[i], key, lower)
+            for root in (self._root, self._comma_root) if capital else ():
+                node: _Node | None = root
+                best: tuple[int, set[int]] | None = None
+                j = i
+                while node is not None and j < n:
+                    word, here = words[j], keys[j]
+                    if j > i and here not in honor and not _capital_ok(word, here, lower):
+                        break
+                    step = node.next.get(here)
+                    if step is None and len(word) == 1:
+                        step = node.next.get(_WILD)
+                    if step is None or (node.comma_after and "," not in gaps.before(j)):
+                        break
+                    node = step
+                    if node.refs:
+                        best = (j, node.refs)
+                    j += 1
+                if best is not None:
+                    found.extend((ref, i, best[0]) for ref in best[1])
+            if key in honor and (capital or key in OFFICES) and i + 1 < n:
+                self._titled(words, keys, gaps, i, found)
+        return _matches(text, gaps.parts(), found) if found else []
+
+    def _titled(self, words: list[str], keys: list[str], gaps: _Gaps, i: int,
+                found: list[tuple[int, int, int]]) -> None:
+        """A title at word ``i`` and a family name of the list right after ("Sen. Smith"),
+        not a first name of someone else ("Sen. Smith Jones") nor across punctuation
+        ("president," Smith)."""
+        refs = self._surnames.get(keys[i + 1])
+        if not refs or words[i + 1][0].islower():
+            return
+        gap = gaps.before(i + 1)
+        if gap.strip(" .") or "\n" in gap:
+            return
+        if i + 2 < len(words) and gaps.before(i + 2) == " " and words[i + 2][0].isupper():
+            return
+        found.extend((ref, i, i + 1) for ref in refs)
+
+
+class _Gaps:
+    """What stands between a text's words, cut (:data:`_SPLIT`) only when first asked."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._parts: list[str] | None = None
+
+    def parts(self) -> list[str]:
+        """``[gap, word, gap, word, ..., gap]``."""
+        if self._parts is None:
+            self._parts = _SPLIT.split(self._text)
+        return self._parts
+
+    def before(self, j: int) -> str:
+        """The text between word ``j - 1`` and word ``j``."""
+        return self.parts()[2 * j]
+
+
+def _matches(text: str, parts: list[str], found: list[tuple[int, int, int]]) -> list[Match]:
+    """Matches from ``(ref, first word, last word)`` (``parts`` as :data:`_SPLIT` cuts the
+    text), those inside another of the same ref left out, in text order."""
+    starts = list(accumulate(map(len, parts), initial=0))  # word k: starts[2k+1]..starts[2k+2]
+    by_ref: dict[int, set[tuple[int, int]]] = {}
+    for ref, a, b in found:
+        by_ref.setdefault(ref, set()).add((a, b))
+    out = []
+    for ref, runs in by_ref.items():
+        for a, b in runs:
+            if len(runs) > 1 and any(c <= a and b <= d and (c, d) != (a, b) for c, d in runs):
+                continue
+            start, end = starts[2 * a + 1], starts[2 * b + 2]
+            out.append(Match(ref, start, end, text[start:end]))
+    out.sort(key=lambda m: (m.start, -m.end, m.ref))
+    return out
+
+
+#: Bytes to words: ASCII letters in lower case and digits kept, bytes of other characters
+#: (UTF-8) kept, every other byte a space.
+_BYTE_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122 or 48 <= c <= 57
+                    or c >= 128 else 32 for c in range(256))
+
+
+def _occurrences(text: str, words: Sequence[str]) -> list[tuple[int, int]]:
+    """Where the ASCII ``words`` (lower case) stand in ``text`` as whole words, in any case:
+    ``(start, end)`` pairs."""
+    low = text.lower()
+    if len(low) != len(text):  # a letter whose lower case is longer: by pattern
+        return [m.span() for w in words for m in re.finditer(
+            r"(?<![^\W_])" + re.escape(w) + r"(?![^\W_])", text, re.IGNORECASE)]
+    out = []
+    size = len(low)
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or not low[at - 1].isalnum()) and (end == size
+                                                           or not low[end].isalnum()):
+                out.append((at, end))
+            at = low.find(word, end)
+    return out
+
+
+def _vocabulary(text: str) -> tuple[list[bytes], list[str]]:
+    """The text's words, cut in C: those of ASCII letters and digits in lower case (as
+    bytes, repeats kept), and the words holding other characters, as written."""
+    if text.isascii():
+        return text.encode().translate(_BYTE_WORDS).split(), []
+    for mark in _MARKS:  # punctuation outside ASCII written against words
+        if mark in text:
+            text = text.replace(mark, " ")
+    cut = text.encode("utf-8", "replace").translate(_BYTE_WORDS)
+    if not _HIGH_BYTE.search(cut):
+        return cut.split(), []
+    odd = [w for piece in _ODD_PIECE.findall(cut)
+           for w in WORD.findall(piece.decode("utf-8", "replace"))]
+    return cut.split(), odd
+
+
+_MARKS = ("\u201c", "\u201d", "\u2018", "\u2019", "\u2014", "\u2013", "\u2026", "\xa0",
+          "\u00ab", "\u00bb")
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+_ODD_PIECE = re.compile(rb"[^ ]*[\x80-\xff][^ ]*")
+
+
+def _capital_ok(word: str, key: str, lower: frozenset[str] | set[str] = PARTICLES) -> bool:
+    """A name's word as written: not in lower case (a script without case passes), unless
+    it is one of ``lower`` (particles, words the list writes in lower case)."""
+    return not word[0].islower() or key in lower
+
+
+@lru_cache(maxsize=2**16)
+def _skeleton_key(key: str) -> str:
+    if key == _WILD:
+        return _WILD
+    bones = skeleton(key)
+    return _SKELETON_MARK + bones if bones else ""
+
+
+def _looks_personal(keys: Sequence[str]) -> bool:
+    """A name of unknown kind is taken as a person's when it has two to four words and none
+    is a legal form or an organization's word."""
+    return 2 <= len(keys) <= 4 and not any(k in LEGAL_FORMS or k in _ORG_WORDS for k in keys)
+
+
+_ORG_WORDS = frozenset({
+    "bank", "ministry", "department", "agency", "office", "university", "college", "school",
+    "council", "committee", "commission", "association", "party", "police", "group",
+    "foundation", "institute", "court", "news", "times", "post", "press", "club", "church",
+    "union", "federation", "authority", "board", "bureau", "service", "services", "house",
+    "fund", "trust", "society", "center", "centre", "hospital", "county", "city", "state",
+    "national", "international", "holdings", "partners", "capital", "industries", "media"})

@@ -1,0 +1,47 @@
+"""The watch list in the window: a name watched from Case ▸ Watch list…, a file imported that
+writes it another way ("Last, First"); the window says "1 new document mentions names on your
+watch list", the hits table shows the name, the words found, the document and the passage, and
+activating the row opens the document with those words selected. Watching is undone and
+redone from the window's undo stack."""
+
+from __future__ import annotations
+
+from casefile.services import cases, watch_list
+
+
+def test_an_import_mentioning_a_watched_name_is_announced_and_opens_the_passage(
+        make_window, ui_workspace, qtbot, tmp_path):
+    with ui_workspace.transaction() as s:
+        case_id = cases.create_case(s, "Harbor").id
+    window = make_window(case_id)
+    controller = window.watch_list
+    window.watch_list.action.trigger()  # Case ▸ Watch list… (Ctrl+Shift+W)
+    dialog = controller.dialog
+    assert dialog is not None and dialog.isVisible()
+    assert controller.add_names(["Ansel Brightwater"], kind="person")
+    assert dialog.names.rowCount() == 1 and dialog.names.item(0, 0).text() == "Ansel Brightwater"
+    window.undo_stack.undo()
+    assert dialog.names.rowCount() == 0
+    window.undo_stack.redo()
+    assert dialog.names.rowCount() == 1
+    dialog.close()
+
+    path = tmp_path / "memo.txt"
+    path.write_text("Harbor memo, 4 March 2021.\n\nThe permit was signed by Brightwater, "
+                    "Ansel on the quay.\nNothing else.\n", encoding="utf-8")
+    job = window.import_files([path], published=None)
+    qtbot.waitUntil(lambda: job.done, timeout=30000)
+    qtbot.waitUntil(lambda: dialog.isVisible(), timeout=5000)
+    said = "1 new document mentions names on your watch list"
+    assert window.statusBar().currentMessage() == said
+    assert dialog.banner.isVisible() and dialog.banner.text().startswith(said)
+    assert dialog.hits.rowCount() == 1
+    assert [dialog.hits.item(0, c).text() for c in range(4)] == [
+        "Ansel Brightwater", "Brightwater, Ansel", "Harbor memo, 4 March 2021.",
+        "The permit was signed by Brightwater, Ansel on the quay."]
+    with ui_workspace.transaction(write=False) as s:
+        (hit,) = watch_list.case_hits(s, case_id)
+    dialog.hits.activated.emit(dialog.hits.model().index(0, 3))
+    viewer = window.tabs.currentWidget()
+    assert getattr(viewer, "document_id", None) == hit.document_id
+    assert viewer.text_view.textCursor().selectedText() == "Brightwater, Ansel"
