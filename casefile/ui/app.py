@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -26,6 +27,24 @@ from casefile.ui.workspace_dialogs import NewPassphraseDialog, open_asking
 #: Set to 1 to quit at the first event-loop turn after the window is shown, printing
 #: ``casefile: shown CPU_SECONDS`` on stdout (the start-up benchmark times the process to it).
 EXIT_AFTER_SHOW = "CASEFILE_EXIT_AFTER_SHOW"
+
+
+def close_on_terminate(app: QApplication, window: MainWindow) -> QTimer:
+    """End the window as File ▸ Quit does (edits saved, jobs cancelled, the workspace closed
+    and its write-ahead log folded into the database file) when the session ends it: SIGTERM
+    (a logout, ``kill``) or SIGHUP (its terminal closed). Python runs signal handlers only
+    between bytecodes, so a quiet timer gives it a turn every half second; returns it."""
+    def close(_signum: int, _frame: object) -> None:
+        window.close()  # not spontaneous: no question asked
+        app.quit()
+
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, close)
+    ticker = QTimer(app)
+    ticker.timeout.connect(lambda: None)
+    ticker.start(500)
+    return ticker
 
 
 def _quit_after_show(app: QApplication) -> None:
@@ -107,6 +126,7 @@ def run_app(
     try:
         window = MainWindow(ws, case_id=case_id)
         window.show()
+        close_on_terminate(app, window)
         if os.environ.get(EXIT_AFTER_SHOW) == "1":
             QTimer.singleShot(0, lambda: _quit_after_show(app))
         code = app.exec()

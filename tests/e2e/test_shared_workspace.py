@@ -147,3 +147,22 @@ def _share_and_quit(window: Window, ws: Path) -> None:
     assert window.proc.returncode == 0
     assert set(_cli_titles(ws)) == expected
     assert (ws / "casefile.sqlite3").is_file()
+
+
+def test_a_logout_ends_the_window_as_quit_does(tmp_path: Path) -> None:
+    """SIGTERM (what a logout sends) closes the window as File ▸ Quit does: the process ends
+    at once with status 0, the write-ahead log is folded into the database file (so a copy of
+    ``casefile.sqlite3`` alone holds every case) and its open-window mark is gone."""
+    ws = tmp_path / "ws"
+    window = Window(tmp_path / "control", ["--workspace", str(ws), "--new-workspace"])
+    assert window.ask("case Harbor audit").startswith("created")
+    window.proc.terminate()
+    out, err = window.proc.communicate(timeout=WAIT_S)
+    assert window.proc.returncode == 0, err
+    leftovers = sorted(p.name for p in ws.rglob("*") if p.name.endswith(("-wal", "-shm"))
+                       or p.parent.name == "open-windows")
+    assert leftovers == []
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "casefile.sqlite3").write_bytes((ws / "casefile.sqlite3").read_bytes())
+    assert "Harbor audit" in _cli_titles(copy)

@@ -53,7 +53,8 @@ def main() -> int:
         if win is None:
             return
         if not (control / "ready").exists():
-            (control / "ready").write_text(str(os.getpid()), encoding="utf-8")
+            (control / "ready.tmp").write_text(str(os.getpid()), encoding="utf-8")
+            os.replace(control / "ready.tmp", control / "ready")  # never read half-written
         for request in sorted(control.glob("*.request")):
             name = request.name.removesuffix(".request")
             verb, _, rest = request.read_text(encoding="utf-8").partition(" ")
