@@ -96,14 +96,27 @@ Categories=Office;
 StartupWMClass=casefile
 """
 
-ADD_TO_MENU = """#!/bin/sh
-# Adds Casefile to the applications menu of this user, pointing at this folder.
+ADD_TO_MENU = r"""#!/bin/sh
+# Adds Casefile to the applications menu of this user, pointing at this folder. The folder's
+# path is escaped as the desktop entry format wants it (any character but a line break).
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
+case "$here" in *"
+"*) echo "add-to-menu: this folder's path holds a line break; move it and run again" >&2
+    exit 1 ;;
+esac
 apps="${XDG_DATA_HOME:-$HOME/.local/share}/applications"
 mkdir -p "$apps"
-sed -e "s|^Exec=.*|Exec=\\"$here/casefile\\"|" -e "s|^Icon=.*|Icon=$here/casefile.png|" \\
-  "$here/casefile.desktop" > "$apps/casefile.desktop"
+# In a quoted Exec argument " ` $ \ are written \\X, and % as %%; in Icon a \ as \\.
+exec_path=$(printf '%s\n' "$here/casefile" | sed -e 's/[\\"`$]/\\\\&/g' -e 's/%/%%/g')
+icon_path=$(printf '%s\n' "$here/casefile.png" | sed -e 's/\\/\\\\/g')
+tmp="$apps/.casefile.desktop.$$"
+{
+  grep -v -e '^Exec=' -e '^Icon=' "$here/casefile.desktop"
+  printf 'Exec="%s"\n' "$exec_path"
+  printf 'Icon=%s\n' "$icon_path"
+} > "$tmp"
+mv "$tmp" "$apps/casefile.desktop"
 echo "Casefile added to the applications menu ($apps/casefile.desktop)"
 """
 
