@@ -22,7 +22,7 @@ It writes, under ``--dist`` (default ``dist/``):
   ``~/.local/share/applications``);
 - ``casefile-VERSION-linux-ARCH.tar.gz``: that folder, packed.
 
-Sizes (Linux x86-64, version 0.1.0): the folder about 690 MiB, the .tar.gz about 280 MiB; a
+Sizes (Linux x86-64, version 0.1.0): the folder about 706 MiB, the .tar.gz about 289 MiB; a
 build takes 2-5 minutes on two cores by load (103 s at load 2), the .tar.gz a minute more.
 
 ``Casefile/casefile`` is the same program as the ``casefile`` command: no arguments open the
