@@ -398,6 +398,9 @@ class MainWindow(QMainWindow, MenuParts):
             if self.case_id is not None and self.case_id not in ids:  # deleted (here or not)
                 self.open_case(ids[0] if ids else None)
                 return
+            if self.case_id is None and ids:  # the first case, made here or by another program
+                self.open_case(ch.case_id if ch.case_id in ids else ids[0])
+                return
             if self.case_id is not None:
                 self._show_title()  # renamed, perhaps
         if ch.case_id is None or ch.case_id != self.case_id:

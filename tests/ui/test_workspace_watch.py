@@ -26,6 +26,25 @@ def test_a_person_made_elsewhere_appears_in_the_people_section(make_window, ui_w
     assert window.items.proxy.index(0, 0).data() == "Ana Ortiz"
 
 
+def test_a_case_made_by_another_program_opens_in_a_window_that_had_none(make_window,
+                                                                     ui_workspace, qtbot):
+    """A window opened on an empty workspace opens the first case a command-line ``case new``
+    makes, as it does for one made in the window: Import is enabled, "Create a case" goes."""
+    from casefile.services import cases
+
+    window = make_window(None)
+    assert window.case_id is None and not window.import_action.isEnabled()
+    other = open_workspace(db_url=ui_workspace.url)
+    try:
+        with other.transaction() as s:
+            made = int(cases.create_case(s, "Harbor audit").id)
+    finally:
+        other.close()
+    qtbot.waitUntil(lambda: window.case_id == made, timeout=3000)
+    assert window.import_action.isEnabled()
+    assert window.statusBar().currentMessage() == ""
+
+
 def test_a_second_window_is_announced_once_and_own_edits_do_not_reload(make_window,
                                                                        ui_workspace, qtbot):
     cid = make_case(ui_workspace)
