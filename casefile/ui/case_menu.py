@@ -103,8 +103,9 @@ class CaseMenu:
                                         "wire's stories): each counts once as a source")
         menu.addSeparator()
         self.delete_action = menu.addAction("&Delete case…", self.prompt_delete)
-        self.actions = (self.rename_action, self.summary_action, self.members_action,
-                        self.copies_action, self.delete_action)
+        self.actions: tuple[Any, ...] = (
+            self.rename_action, self.summary_action, self.members_action, self.copies_action,
+            self.delete_action)
 
     def prompt_rename(self) -> bool:
         """Case ▸ Rename case…: ask for the title and rename (undoable). True when renamed."""

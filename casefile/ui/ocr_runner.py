@@ -78,6 +78,32 @@ class OcrController(QObject):
         if waiting:
             self.start(waiting, suggest=[d for d in suggest if d in waiting])
 
+    def waiting_in_case(self, case_id: int) -> list[int]:
+        """The documents of the case whose scanned pages still wait for OCR (an OCR run that
+        was cancelled, or ended with the window), in id order."""
+        from casefile.services.ocr import pending_ocr
+
+        try:
+            return [p.document_id for p in self.window.runner.read(
+                lambda s: pending_ocr(s, case_id=case_id))]
+        except CasefileError:
+            return []
+
+    def run_waiting(self) -> Job | None:
+        """Case ▸ Read scans waiting for OCR: OCR every document of the open case that waits
+        for it; None (and a word in the status bar) when none does or OCR is running."""
+        case_id = self.window.case_id
+        if case_id is None:
+            return None
+        if self.last_job is not None and not self.last_job.outcome:
+            self.window.notify("OCR is running already (see the status bar).", 5000)
+            return None
+        waiting = self.waiting_in_case(case_id)
+        if not waiting:
+            self.window.notify("No scanned document of this case waits for OCR.", 5000)
+            return None
+        return self.start(waiting)
+
     def start(self, document_ids: Sequence[int], suggest: Sequence[int] = ()) -> Job:
         """OCR these documents in the background; then suggestions for ``suggest``."""
         ids = [int(d) for d in document_ids]

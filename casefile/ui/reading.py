@@ -159,6 +159,11 @@ class ReadingController(QObject):
         if summary.total:
             said = f"{new} new since you last opened this case · " if new else ""
             said += summary.as_text()
+            scans = len(self.window.ocr.waiting_in_case(case_id))
+            if scans:
+                said += (f" · {scans} scanned document{'s' if scans != 1 else ''} wait"
+                         f"{'s' if scans == 1 else ''} for OCR: Case ▸ Read scans waiting "
+                         "for OCR")
             earlier = self.window.statusBar().currentMessage()  # e.g. overdue follow-ups first
             if earlier and earlier != said:
                 said = f"{earlier} · {said}"

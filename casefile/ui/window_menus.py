@@ -121,6 +121,10 @@ def build_menus(w: MainWindow) -> None:
     case_menu = menu.addMenu("&Case")
     w.case_menu = install_case_menu(w, case_menu)
     w.watch_list = install_watch_list(w, case_menu)
+    ocr_action = case_menu.addAction("Read scans waiting for &OCR", w.ocr.run_waiting)
+    ocr_action.setStatusTip("OCR the scanned pages of this case that were never read "
+                            "(a run that was cancelled, or ended with the window)")
+    w.case_menu.actions = (*w.case_menu.actions, ocr_action)
     w.help = HelpMenu(w, menu.addMenu("&Help"))
     for action in (w.import_action, w.export_action, w.export_confidential_action,
                    w.items.new_item_action, w.items.delete_action, w.find_action,

@@ -85,3 +85,32 @@ def test_cancelling_ocr_in_the_status_line_leaves_the_document_as_it_was(
         assert not any("from OCR (" in n for n in doc.import_notes)
     assert viewer.text == ""
     assert "OCR cancelled" in window.statusBar().currentMessage()
+
+
+def test_a_scan_whose_ocr_never_ran_is_named_on_opening_and_read_from_the_case_menu(
+        make_window, ui_workspace, qtbot, monkeypatch, tmp_path):
+    """A scan left unread (OCR off, cancelled, or the window ended mid-run) is not forgotten:
+    opening the case says it waits, and Case ▸ Read scans waiting for OCR reads it."""
+    cid = make_case(ui_workspace, "Harbor")
+    window = make_window(cid, ocr_after_import=False)
+    path = tmp_path / "minutes.png"
+    path.write_bytes(scan_png(LINES))
+    _import(window, qtbot, monkeypatch, path)
+    assert window.ocr.last_job is None
+    window.open_case(cid)
+    assert ("1 scanned document waits for OCR: Case ▸ Read scans waiting for OCR"
+            in window.statusBar().currentMessage())
+    (action,) = [a for a in window.case_menu.actions if "waiting for &OCR" in a.text()]
+    assert action.isEnabled()
+    action.trigger()
+    job = window.ocr.last_job
+    assert job is not None
+    qtbot.waitUntil(lambda: job.done, timeout=60000)
+    assert job.outcome == "succeeded"
+    (doc_id,) = job.result.changes.documents
+    with ui_workspace.transaction() as s:
+        text = s.get(Document, doc_id).text
+    assert "The inspector reported the pier unsafe" in text
+    assert window.ocr.waiting_in_case(cid) == []
+    action.trigger()
+    assert "No scanned document of this case waits for OCR." in window.statusBar().currentMessage()
