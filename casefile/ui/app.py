@@ -132,4 +132,24 @@ def run_app(
         code = app.exec()
     finally:
         ws.close()
+        keep_settings_private()
     return int(code)
+
+
+def keep_settings_private() -> None:
+    """Make the files where the window and Qt's file dialogs remember folders (the sources'
+    folder, the workspace's path, recent places) readable by this user only, as the workspace
+    is: ``Casefile/Casefile.ini`` and ``QtProject.conf`` in the user's config folder, and the
+    ``Casefile`` folder itself. Missing files are skipped; a failure is not an error."""
+    from casefile.ui.main_window import app_settings
+
+    settings = app_settings()
+    settings.sync()
+    ini = Path(settings.fileName())
+    for path, mode in ((ini.parent, 0o700), (ini, 0o600),
+                       (ini.parent.parent / "QtProject.conf", 0o600)):
+        try:
+            if path.exists():
+                path.chmod(mode)
+        except OSError:
+            pass

@@ -152,7 +152,9 @@ def _share_and_quit(window: Window, ws: Path) -> None:
 def test_a_logout_ends_the_window_as_quit_does(tmp_path: Path) -> None:
     """SIGTERM (what a logout sends) closes the window as File ▸ Quit does: the process ends
     at once with status 0, the write-ahead log is folded into the database file (so a copy of
-    ``casefile.sqlite3`` alone holds every case) and its open-window mark is gone."""
+    ``casefile.sqlite3`` alone holds every case) and its open-window mark is gone; the settings
+    file, which names the workspace and the folders of the sources, is readable by its owner
+    only."""
     ws = tmp_path / "ws"
     window = Window(tmp_path / "control", ["--workspace", str(ws), "--new-workspace"])
     assert window.ask("case Harbor audit").startswith("created")
@@ -166,3 +168,7 @@ def test_a_logout_ends_the_window_as_quit_does(tmp_path: Path) -> None:
     copy.mkdir()
     (copy / "casefile.sqlite3").write_bytes((ws / "casefile.sqlite3").read_bytes())
     assert "Harbor audit" in _cli_titles(copy)
+    settings = tmp_path / "config" / "Casefile" / "Casefile.ini"  # it names the workspace
+    assert "last_case" in settings.read_text(encoding="utf-8")
+    assert (settings.stat().st_mode & 0o777, settings.parent.stat().st_mode & 0o777) == (
+        0o600, 0o700)
