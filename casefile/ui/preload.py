@@ -35,6 +35,7 @@ MODULES = (
     "casefile.services.followup_actions",
     "casefile.services.item_actions",
     "casefile.services.items",
+    "casefile.services.prompts",
     "casefile.services.published",
     "casefile.services.questions",
     "casefile.services.quick_open",

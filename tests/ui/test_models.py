@@ -8,9 +8,9 @@ import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
 from casefile.services import editing, evidence, items, questions, views
+from casefile.ui.evidence_model import EvidenceModel
 from casefile.ui.models import (
     ID_ROLE,
-    EvidenceModel,
     FollowupsModel,
     ItemTableModel,
     SectionProxyModel,

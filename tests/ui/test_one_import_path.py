@@ -105,7 +105,7 @@ def test_a_300_page_pdf_dropped_on_the_window_never_stalls_it(make_window, ui_wo
     with ui_workspace.transaction() as s:
         (doc,) = s.query(Document).all()
         assert len(doc.page_starts or []) == 300 and "Peterson" in doc.text
-    assert doc.id in window.viewers  # the import opened it
+    assert doc.id in window.documents.viewers  # the import opened it
     assert window.suggestions.last_job is not None and window.suggestions.last_job.done
     busy = [round(c) for c in cpus if c > MOST_GAP_MS]
     assert not busy, f"the GUI thread worked {busy} ms without turning its event loop"

@@ -29,7 +29,7 @@ def test_an_import_mentioning_a_watched_name_is_announced_and_opens_the_passage(
     path = tmp_path / "memo.txt"
     path.write_text("Harbor memo, 4 March 2021.\n\nThe permit was signed by Brightwater, "
                     "Ansel on the quay.\nNothing else.\n", encoding="utf-8")
-    job = window.import_files([path], published=None)
+    job = window.imports.import_files([path], published=None)
     qtbot.waitUntil(lambda: job.done, timeout=30000)
     qtbot.waitUntil(lambda: dialog.isVisible(), timeout=5000)
     said = "1 new document mentions names on your watch list"
