@@ -217,6 +217,15 @@ def test_the_reporters_whole_job_in_the_window_and_the_same_rows_from_the_cli(
         other.close()
 
 
+#: What the window records of the reporter's own reading (a document shown for a few seconds
+#: becomes "read"), which the command line, showing nothing, does not: not compared.
+READING = ("reading", "read_at")
+
+
 def _rows(ws) -> dict:
     with ws.transaction() as s:
-        return case_rows(s, TITLE)
+        rows = case_rows(s, TITLE)
+    rows["items"] = [(kind, title, [(k, v) for k, v in fields if k not in READING])
+                     if kind == "document" else (kind, title, fields)
+                     for kind, title, fields in rows["items"]]
+    return rows
