@@ -22,8 +22,8 @@ It writes, under ``--dist`` (default ``dist/``):
   ``~/.local/share/applications``);
 - ``casefile-VERSION-linux-ARCH.tar.gz``: that folder, packed.
 
-Sizes (Linux x86-64, version 0.1.0): the folder about 706 MiB, the .tar.gz about 289 MiB; a
-build takes 2-5 minutes on two cores by load (103 s at load 2), the .tar.gz a minute more.
+Sizes (Linux x86-64, version 0.1.0): the folder 706-746 MiB, the .tar.gz about 290-300 MiB; a
+build takes 1-5 minutes on two cores by load (70-103 s at load 2), the .tar.gz a minute more.
 
 ``Casefile/casefile`` is the same program as the ``casefile`` command: no arguments open the
 window, ``Casefile/casefile import ...`` runs the command. The workspace is the usual default
