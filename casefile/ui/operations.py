@@ -214,6 +214,22 @@ class Job:
         return value
 
 
+def _reporting_failures(job: Job, work: Callable[[], T]) -> tuple[bool, T | None]:
+    """Run a job's ``work`` on its worker thread: ``(True, result)``, or ``(False, None)`` once
+    the job's ``cancelled`` or ``failed`` signal said why it stopped (a CasefileError's own
+    line; an unexpected error logged with its traceback, the window kept alive)."""
+    try:
+        return True, work()
+    except Cancelled:
+        job.signals.cancelled.emit()
+    except CasefileError as exc:
+        job.signals.failed.emit(str(exc))
+    except Exception as exc:  # a bug: report it, keep the window alive
+        log.error("background job %r failed:\n%s", job.label, traceback.format_exc())
+        job.signals.failed.emit(f"unexpected error: {exc}")
+    return False, None
+
+
 class _Worker(QRunnable):
     def __init__(self, workspace: Workspace, job: Job, fn: Callable[[Session, Job], Any]):
         super().__init__()
@@ -224,19 +240,15 @@ class _Worker(QRunnable):
 
     def run(self) -> None:
         job = self._job
-        try:
+
+        def work() -> Any:
             with self._workspace.sessions() as session, session.begin():
                 result = self._fn(session, job)
                 job.check()  # cancelled while the last step ran: roll back
-        except Cancelled:
-            job.signals.cancelled.emit()
-            return
-        except CasefileError as exc:
-            job.signals.failed.emit(str(exc))
-            return
-        except Exception as exc:  # a bug: report it, keep the window alive
-            log.error("background job %r failed:\n%s", job.label, traceback.format_exc())
-            job.signals.failed.emit(f"unexpected error: {exc}")
+            return result
+
+        ok, result = _reporting_failures(job, work)
+        if not ok:
             return
         if job.cancelled:
             job.signals.cancelled.emit()
@@ -257,17 +269,8 @@ class _PiecesWorker(QRunnable):
 
     def run(self) -> None:
         job = self._job
-        try:
-            result = self._fn(self._workspace.transaction, job)
-        except Cancelled:
-            job.signals.cancelled.emit()
-            return
-        except CasefileError as exc:
-            job.signals.failed.emit(str(exc))
-            return
-        except Exception as exc:  # a bug: report it, keep the window alive
-            log.error("background job %r failed:\n%s", job.label, traceback.format_exc())
-            job.signals.failed.emit(f"unexpected error: {exc}")
+        ok, result = _reporting_failures(job, lambda: self._fn(self._workspace.transaction, job))
+        if not ok or result is None:
             return
         job.partial = result
         if result.cancelled or job.cancelled:
