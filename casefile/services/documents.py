@@ -291,13 +291,14 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
         "meta": dict(ing.extra), "parent_id": parent_id,
     } for doc_id, (f, ing, name, _t, published_date) in zip(ids, rows, strict=True)])
     # what services.items.search_parts gives for a document: notes (none), author, outlet
-    search.index_rows(session, [
+    vocabularies = search.index_rows(session, [
         search.IndexRow(doc_id, case_id, doc_title,
                         "\n".join(p for p in (ing.author, ing.outlet) if p), ing.text)
         for doc_id, (_f, ing, _n, doc_title, _p) in zip(ids, rows, strict=True)], new=True)
     # the watch list is checked as part of the import (ARCHITECTURE.md, "The watch list")
     watched = check_documents(session, case_id, [
-        (doc_id, ing.text) for doc_id, (_f, ing, _n, _t, _p) in zip(ids, rows, strict=True)])
+        (doc_id, ing.text) for doc_id, (_f, ing, _n, _t, _p) in zip(ids, rows, strict=True)],
+        vocabularies)
     log_changes(session, "document.import", [
         {"case_id": case_id, "item_id": doc_id, "summary": doc_title,
          "data": {"sha256": f.sha256, "filename": name}}
