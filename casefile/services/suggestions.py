@@ -239,22 +239,30 @@ def last_suggestion_model(session: Session, case_id: int) -> str | None:
 
 
 def unread_language_notes(session: Session, case_id: int) -> list[str]:
-    """The notes of the case's documents that got no suggestions because of their language
-    ("No suggestions: the text is in Korean; ... ko_core_news_sm ... would read its names."),
-    each note once, with the number of documents when more than one ("(3 documents)")."""
-    counts: dict[str, int] = {}
+    """The notes of the case's documents that got no suggestions because of their language,
+    each note once, naming its document ("“Title”: No suggestions: the text is in Korean;
+    ... ko_core_news_sm ... would read its names.") or, for several, how many and the first
+    three titles ("... (3 documents: “A”, “B”, “C”)")."""
+    titles: dict[str, list[str]] = {}
     # the notes are JSON text in both engines: only the documents whose notes hold the
     # prefix are read (a case opens with this read; parsing every document's notes took
     # 0.2 s at 10,000 documents). The prefix is plain ASCII without LIKE's wildcards, so
     # JSON writes it as it is.
     assert NOTE_PREFIX.isascii() and not any(c in NOTE_PREFIX for c in '%_"\\')
-    for notes in session.scalars(select(Document.import_notes).where(
+    for title, notes in session.execute(select(Document.title, Document.import_notes).where(
             Document.case_id == case_id,
-            cast(Document.import_notes, Text).like(f"%{NOTE_PREFIX}%"))):
+            cast(Document.import_notes, Text).like(f"%{NOTE_PREFIX}%")).order_by(Document.id)):
         for note in notes or ():
             if isinstance(note, str) and note.startswith(NOTE_PREFIX):
-                counts[note] = counts.get(note, 0) + 1
-    return [note if n == 1 else f"{note} ({n} documents)" for note, n in counts.items()]
+                titles.setdefault(note, []).append(f"“{title}”")
+    out = []
+    for note, named in titles.items():
+        if len(named) == 1:
+            out.append(f"{named[0]}: {note}")
+        else:
+            more = ", …" if len(named) > 3 else ""
+            out.append(f"{note} ({len(named)} documents: {', '.join(named[:3])}{more})")
+    return out
 
 
 def pending_suggestions(session: Session, case_id: int, kind: str | None = None) -> list[Mention]:

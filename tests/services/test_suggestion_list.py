@@ -163,4 +163,5 @@ def test_unread_language_notes_are_found_among_every_documents_notes(workspace,
             s.add(Document(case_id=case_id, title=f"Document {k}", text="Text.",
                            mime_type="text/plain", import_notes=n))
     with workspace.transaction(write=False) as s:
-        assert unread_language_notes(s, case_id) == [f"{korean} (2 documents)", greek]
+        assert unread_language_notes(s, case_id) == [
+            f"{korean} (2 documents: “Document 0”, “Document 3”)", f"“Document 4”: {greek}"]
