@@ -456,6 +456,9 @@ def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
             return defined[0]
         if len(hits) == 1 and (len(name) >= 3 or dotted or name in NEWS_OUTLETS):
             return hits[0]  # "AP" joins "The Associated Press"
+        exact = [o for o in hits if _initials(o.name) == name]
+        if len(exact) == 1:
+            return exact[0]  # two letters that are all of one name's initials: "EU"
         first = [o for o in others if not _is_acronym(o.name) and o.name.split()[0] == cl.name]
         if not hits and len(first) == 1:
             return first[0]  # "NBC" joins "NBC News"

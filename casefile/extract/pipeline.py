@@ -224,10 +224,11 @@ def _longer_model_orgs(rule_orgs: list[Candidate], model: list[Candidate], ft: s
     return out
 
 
-def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]]
-                      ) -> list[Candidate]:
+def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]],
+                      agreed: frozenset[tuple[int, int]] = frozenset()) -> list[Candidate]:
     """Keep candidates in priority order, dropping any that overlaps one already kept (model
-    candidates also may not overlap a title region)."""
+    candidates also may not overlap a title region, unless their span is in ``agreed``: the
+    words before a title that the title rule read as the person's organisation)."""
     kept: list[Candidate] = []
     spans = SpanSet()
     blocked_spans = SpanSet(blocked)
@@ -235,7 +236,8 @@ def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, in
         for c in sorted(group, key=lambda c: (c.start, -(c.end - c.start))):
             if c.end <= c.start or _overlaps(c, spans):
                 continue
-            if c.source == "model" and _overlaps(c, blocked_spans):
+            if c.source == "model" and _overlaps(c, blocked_spans) \
+                    and (c.start, c.end) not in agreed:
                 continue
             kept.append(c)
             spans.add(c.start, c.end)
@@ -666,7 +668,17 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         [c for c in model_cands if c.kind == "place"],
         weak,
     ]
-    kept = retype_lists(ft, _resolve_overlaps(groups, blocked))
+    # "<Company> CEO <Name>": where the model reads the words before the title (or their first
+    # words, "<Org> Press Secretary") as an organisation, as the title rule did for the
+    # person's affiliation, the organisation is suggested too
+    affiliations = {tuple(int(x) for x in c.notes["affiliation_span"].split(":"))
+                    for c in strong if "affiliation_span" in c.notes}
+    agreed = frozenset((c.start, c.end) for c in model_cands if c.kind == "organization"
+                       and any(c.start == s and c.end <= e for s, e in affiliations))
+    for c in model_cands:
+        if (c.start, c.end) in agreed:
+            c.notes["before_title"] = "1"
+    kept = retype_lists(ft, _resolve_overlaps(groups, blocked, agreed))
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]
