@@ -368,11 +368,20 @@ def _letters(acronym: str) -> str:
     return re.sub(r"[.&]", "", acronym)
 
 
+#: A company's legal form, abbreviated -> written out ("<Name> Corp." is "<Name> Corporation").
+_LEGAL_FORMS = {"corp": "corporation", "co": "company", "inc": "incorporated", "ltd": "limited",
+                "bros": "brothers"}
+
+
 def _head_key(key: str) -> str:
-    """"department of homeland security" and "homeland security department" -> one key."""
+    """"department of homeland security" and "homeland security department" -> one key;
+    "<name> corp." and "<name> corporation" too."""
     m = re.fullmatch(r"(\w+) of (?:the )?(.+)", key)
     if m and m.group(1) in ORG_HEADS_OF:
         return f"{m.group(2)} {m.group(1)}"
+    words = key.split()
+    if len(words) >= 2 and words[-1].rstrip(".") in _LEGAL_FORMS:
+        return " ".join([*words[:-1], _LEGAL_FORMS[words[-1].rstrip(".")]])
     return key
 
 

@@ -37,6 +37,7 @@ from casefile.extract.model import (
     model_entities,
     model_in_use,
 )
+from casefile.extract.org_context import sentence_openers
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -698,7 +699,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
         and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]
-    oclusters = cluster_organizations(and_names(ft, orgs))
+    oclusters = cluster_organizations(and_names(ft, sentence_openers(ft, orgs)))
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = _neighborhoods(ft, oclusters, places)
     oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)
