@@ -367,12 +367,14 @@ def _shouted_word(ft: str, cl: OrgCluster) -> bool:
 
 
 _AREA_NOUNS = re.compile(r"[ ](?:neighborhood|neighbourhood|area|section|suburb|township|"
-                         r"community|subdivision|corridor|district)\b")
+                         r"community|subdivision|corridor|district|foothills|mountains|coast|"
+                         r"basin|peninsula|desert|camp|crossing|border)\b")
 
 
 def _neighborhoods(ft: str, clusters: list[OrgCluster], places: list[Candidate]
                    ) -> list[OrgCluster]:
-    """Model organisations written as a place ("the Eastgate neighborhood") become places."""
+    """Model organisations written as a place ("the Eastgate neighborhood", "the <Name>
+    foothills", "the <Name> camp") become places."""
     keep = []
     for cl in clusters:
         if all(c.source == "model" for c in cl.cands) and any(
