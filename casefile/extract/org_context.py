@@ -3,7 +3,9 @@ their own context, joined when unambiguous"), the rules that decide on the organ
 candidates before they are joined:
 
 - :func:`sentence_openers`: a common word that opens a sentence before a name the text writes
-  without it ("Several <Org>") is not part of the name.
+  without it ("Several <Org>") is not part of the name;
+- :func:`written_as_places`: an organisation only the model read, written as a place once (an
+  area or land noun after it, a street address, where a person lives), is a place.
 """
 
 from __future__ import annotations
@@ -11,8 +13,21 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from casefile.extract.organizations import OrgCluster
 from casefile.extract.text import norm_key
 from casefile.extract.types import Candidate
+
+#: Nouns for an area or a piece of land after a name: "the <Name> neighborhood", "the <Name>
+#: foothills", "the <Name> camp".
+_AREA_NOUNS = re.compile(r"[ ](?:neighborhood|neighbourhood|area|section|suburb|township|"
+                         r"community|subdivision|corridor|district|foothills|mountains|coast|"
+                         r"basin|peninsula|desert|camp|crossing|border)\b")
+#: A street address: a house number, then a name ending in a word for a street.
+_HOUSE_NUMBER = re.compile(r"(?<![\w,.])\d{1,5}[ ]$")
+_STREET_WORDS = frozenset({"street", "st.", "avenue", "ave.", "road", "rd.", "place", "drive",
+                           "lane", "boulevard", "blvd.", "way", "circle", "parkway", "terrace"})
+#: Where a person lives, in a report's "<Name>, <age>, of <Town>".
+_RESIDENCE = re.compile(r"\b\d{1,3},[ ]of[ ]$")
 
 
 def _opens_sentence(ft: str, pos: int) -> bool:
@@ -45,3 +60,29 @@ def sentence_openers(ft: str, orgs: list[Candidate]) -> list[Candidate]:
                 continue
         out.append(c)
     return out
+
+
+def _place_mention(ft: str, c: Candidate) -> bool:
+    """True if one mention is written as a place: an area or land noun after it, a house
+    number before a street's name, "<age>, of" before it."""
+    if _AREA_NOUNS.match(ft, c.end):
+        return True
+    before = ft[max(0, c.start - 12):c.start]
+    if _HOUSE_NUMBER.search(before) and c.name.split()[-1].lower() in _STREET_WORDS:
+        return True
+    return bool(_RESIDENCE.search(before))
+
+
+def written_as_places(ft: str, clusters: list[OrgCluster], places: list[Candidate]
+                      ) -> list[OrgCluster]:
+    """``clusters`` without the organisations only the model read that one mention writes as a
+    place ("the <Name> neighborhood", "at <number> <Name> Place", "<person>, <age>, of
+    <Town>"); their mentions are added to ``places``."""
+    keep = []
+    for cl in clusters:
+        if all(c.source == "model" for c in cl.cands) and any(
+                _place_mention(ft, c) for c in cl.cands):
+            places.extend(Candidate("place", c.start, c.end, c.name, "model") for c in cl.cands)
+            continue
+        keep.append(cl)
+    return keep

@@ -37,7 +37,7 @@ from casefile.extract.model import (
     model_entities,
     model_in_use,
 )
-from casefile.extract.org_context import sentence_openers
+from casefile.extract.org_context import sentence_openers, written_as_places
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -366,25 +366,6 @@ def _shouted_word(ft: str, cl: OrgCluster) -> bool:
                 or re.match(rf"(?:'s\b|[ ]{_SAID_WORDS})", ft[c.end:c.end + 12]))
 
 
-_AREA_NOUNS = re.compile(r"[ ](?:neighborhood|neighbourhood|area|section|suburb|township|"
-                         r"community|subdivision|corridor|district|foothills|mountains|coast|"
-                         r"basin|peninsula|desert|camp|crossing|border)\b")
-
-
-def _neighborhoods(ft: str, clusters: list[OrgCluster], places: list[Candidate]
-                   ) -> list[OrgCluster]:
-    """Model organisations written as a place ("the Eastgate neighborhood", "the <Name>
-    foothills", "the <Name> camp") become places."""
-    keep = []
-    for cl in clusters:
-        if all(c.source == "model" for c in cl.cands) and any(
-                _AREA_NOUNS.match(ft, c.end) for c in cl.cands):
-            places.extend(Candidate("place", c.start, c.end, c.name, "model") for c in cl.cands)
-            continue
-        keep.append(cl)
-    return keep
-
-
 def _share_prosecutors_office(people: list[dict[str, Any]]) -> None:
     """A prosecutor named without a place ("Deputy Prosecutor X") works for the one
     prosecutor's office the story names through another prosecutor, if there is one."""
@@ -703,7 +684,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]
     oclusters = cluster_organizations(and_names(ft, sentence_openers(ft, orgs)))
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
-    oclusters = _neighborhoods(ft, oclusters, places)
+    oclusters = written_as_places(ft, oclusters, places)
     oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)
                  and not names_a_thing(cl.name)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
