@@ -110,9 +110,19 @@ GOV = "government agency"
 BODY = "government body"
 
 
+#: A compound adjective before a name says who holds or runs it, and is no part of the name:
+#: "<Party>-dominated <Body>", "<Country>-led <Coalition>".
+_HELD_BY = re.compile(r"[\w.]+-(?:dominated|led|controlled|run|backed|owned|based|funded)[ ]+")
+
+
 def _strip_leading(ft: str, start: int, end: int) -> int:
-    """Move ``start`` past leading function words ("When", "The", "According")."""
+    """Move ``start`` past leading function words ("When", "The", "According") and a
+    compound adjective saying who holds the name ("<Party>-dominated")."""
     while start < end:
+        held = _HELD_BY.match(ft, start, end)
+        if held:
+            start = held.end()
+            continue
         m = re.match(r"([^\W\d_]+)(?:[ ]+|$)", ft[start:end])
         if not m or m.group(1).lower() not in FUNCTION_WORDS:
             return start
