@@ -78,15 +78,20 @@ def _place_mention(ft: str, c: Candidate) -> bool:
 
 def written_as_places(ft: str, clusters: list[OrgCluster], places: list[Candidate]
                       ) -> list[OrgCluster]:
-    """``clusters`` without the organisations only the model read that one mention writes as a
-    place ("the <Name> neighborhood", "at <number> <Name> Place", "<person>, <age>, of
-    <Town>"); their mentions are added to ``places``."""
+    """``clusters`` without the organisations only the model read that one mention of their
+    whole name writes as a place ("the <Name> neighborhood", "at <number> <Name> Place",
+    "<person>, <age>, of <Town>"); their mentions are added to ``places``, and so are such
+    mentions of an organisation named otherwise ("<Town>" joined to "<Town> Grange")."""
     keep = []
     for cl in clusters:
         if all(c.source == "model" for c in cl.cands) and any(
-                _place_mention(ft, c) for c in cl.cands):
+                _place_mention(ft, c) and norm_key(c.name) == cl.key for c in cl.cands):
             places.extend(Candidate("place", c.start, c.end, c.name, "model") for c in cl.cands)
             continue
+        moved = [c for c in cl.cands if c.source == "model" and _place_mention(ft, c)]
+        if moved and len(moved) < len(cl.cands):  # the town's mention, not the Grange's
+            cl.cands = [c for c in cl.cands if c not in moved]
+            places.extend(Candidate("place", c.start, c.end, c.name, "model") for c in moved)
         keep.append(cl)
     return keep
 
