@@ -4,6 +4,8 @@ candidates before they are joined:
 
 - :func:`sentence_openers`: a common word that opens a sentence before a name the text writes
   without it ("Several <Org>") is not part of the name;
+- :func:`hyphen_pairs`: two names the text writes on their own, joined by a hyphen ("<A>-<B>
+  merger", "<Country>-<Country> trade"), are those two names, not a third;
 - :func:`outlet_surnames`: a news outlet's name that the text writes as a person's family name
   ("<First> <Outlet>") is that person's name, not the outlet, wherever it stands alone;
 - :func:`written_as_places`: an organisation only the model read, written as a place once (an
@@ -106,3 +108,32 @@ def outlet_surnames(rule_orgs: list[Candidate], model: list[Candidate]) -> list[
     named = {o.name for o in rule_orgs if o.name in NEWS_OUTLETS and o.name in surnames
              and any(p.start < o.start and o.end == p.end for p in persons)}
     return [o for o in rule_orgs if o.name not in named]
+
+
+_PAIR = re.compile(r"(?P<a>[^\W\d_][\w.&' ]*?)-(?P<b>[A-Z][\w.&' ]*)")
+
+
+def hyphen_pairs(ft: str, orgs: list[Candidate], places: list[Candidate]) -> list[Candidate]:
+    """``orgs`` (str offsets into ``ft``) with each model organisation "<A>-<B>" whose two
+    sides are both names of other mentions of the text (an organisation or a place) cut into
+    those two, each of the kind the text gives it elsewhere (an organisation first); the
+    place pieces are added to ``places``. A name whose sides are not names alone ("<Word>-
+    <Word>" of one company) stays whole."""
+    org_keys = {norm_key(c.name) for c in orgs}
+    place_keys = {norm_key(c.name) for c in places}
+    out = []
+    for c in orgs:
+        m = _PAIR.fullmatch(c.name)
+        if c.source != "model" or m is None or ft[c.start:c.end] != c.name:
+            out.append(c)
+            continue
+        sides = [(c.start + m.start(g), c.start + m.end(g), norm_key(m.group(g)))
+                 for g in ("a", "b")]
+        if not all(k in org_keys or k in place_keys for _s, _e, k in sides):
+            out.append(c)
+            continue
+        for s, e, k in sides:
+            piece = Candidate("organization" if k in org_keys else "place", s, e, ft[s:e],
+                              "model")
+            (out if piece.kind == "organization" else places).append(piece)
+    return out

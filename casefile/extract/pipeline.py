@@ -37,7 +37,12 @@ from casefile.extract.model import (
     model_entities,
     model_in_use,
 )
-from casefile.extract.org_context import outlet_surnames, sentence_openers, written_as_places
+from casefile.extract.org_context import (
+    hyphen_pairs,
+    outlet_surnames,
+    sentence_openers,
+    written_as_places,
+)
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -682,7 +687,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
         and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]
-    oclusters = cluster_organizations(and_names(ft, sentence_openers(ft, orgs)))
+    orgs = sentence_openers(ft, hyphen_pairs(ft, orgs, places))
+    oclusters = cluster_organizations(and_names(ft, orgs))
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = written_as_places(ft, oclusters, places)
     oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)

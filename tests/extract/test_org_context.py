@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from casefile.extract import extract_suggestions
-from casefile.extract.org_context import written_as_places
+from casefile.extract.org_context import hyphen_pairs, written_as_places
 from casefile.extract.organizations import cluster_organizations, find_organizations
 from casefile.extract.repairs import split_span
 from casefile.extract.types import Candidate
@@ -103,3 +103,17 @@ def test_who_holds_a_body_is_no_part_of_its_name() -> None:
     names = [c.name for c in find_organizations(
         "Teachers met leaders of the Labor-led Harbor Council on Friday.")]
     assert names == ["Harbor Council"]
+
+
+def test_two_names_joined_by_a_hyphen_are_those_two() -> None:
+    text = "Dorvin bought Halvex. Analysts doubt the Dorvin-Halvex merger. Coca-Lumo grew."
+    def at(name: str, nth: int = 0) -> Candidate:
+        s = text.index(name) if not nth else text.index(name, text.index(name) + 1)
+        return Candidate("organization", s, s + len(name), name, "model")
+    orgs = [at("Dorvin"), at("Halvex"), at("Dorvin-Halvex"), at("Coca-Lumo")]
+    places: list[Candidate] = []
+    got = hyphen_pairs(text, orgs, places)
+    assert [(c.name, c.start) for c in got[2:]] == [
+        ("Dorvin", text.index("Dorvin-")), ("Halvex", text.index("Halvex merger")),
+        ("Coca-Lumo", text.index("Coca"))]
+    assert places == []
