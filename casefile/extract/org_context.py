@@ -4,6 +4,8 @@ candidates before they are joined:
 
 - :func:`sentence_openers`: a common word that opens a sentence before a name the text writes
   without it ("Several <Org>") is not part of the name;
+- :func:`common_word`: one word only the model read as an organisation, once, at the opening of
+  a sentence, that the text also writes in lower case, is a common word;
 - :func:`hyphen_pairs`: two names the text writes on their own, joined by a hyphen ("<A>-<B>
   merger", "<Country>-<Country> trade"), are those two names, not a third;
 - :func:`outlet_surnames`: a news outlet's name that the text writes as a person's family name
@@ -137,3 +139,17 @@ def hyphen_pairs(ft: str, orgs: list[Candidate], places: list[Candidate]) -> lis
                               "model")
             (out if piece.kind == "organization" else places).append(piece)
     return out
+
+
+def common_word(ft: str, cl: OrgCluster) -> bool:
+    """True for an organisation of one mention of one word, only the model's, that opens a
+    sentence and is written in lower case elsewhere in ``ft`` ("<Subject> advocacy groups
+    said", the subject written "<subject>" in another sentence): a common word capitalised
+    by its place."""
+    if len(cl.cands) != 1 or cl.cands[0].source != "model":
+        return False
+    c = cl.cands[0]
+    word = ft[c.start:c.end]
+    return (" " not in word and word[:1].isupper() and word[1:].islower()
+            and _opens_sentence(ft, c.start)
+            and re.search(rf"(?<![\w'-]){re.escape(word.lower())}(?![\w'-])", ft) is not None)

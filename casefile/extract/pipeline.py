@@ -38,6 +38,7 @@ from casefile.extract.model import (
     model_in_use,
 )
 from casefile.extract.org_context import (
+    common_word,
     hyphen_pairs,
     outlet_surnames,
     sentence_openers,
@@ -148,13 +149,15 @@ _PERSON_NOUNS = ROLE_NOUNS | {"host", "anchor", "commentator", "star", "singer",
 
 def _person_written_as_org(ft: str, start: int, end: int) -> bool:
     """True if a model ORG at ``ft[start:end]`` is written as a person: a personal name after a
-    noun for a person ("host <name>"), or a personal name followed by "of <organisation>"."""
+    noun for a person ("host <name>"), or a personal name followed by "of <organisation>" or
+    by a work of theirs ("the <name> song")."""
     if not looks_like_person(ft[start:end].split()) or after_job_title(ft, start):
         return False
     m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
     if m and m.group(1) in _PERSON_NOUNS and not re.match(r"[ ][a-z]", ft[end:end + 2]):
         return True
-    return bool(re.match(r",?[ ](?:of|at|from)[ ](?:the[ ])?[A-Z]|,[ ]who\b", ft[end:end + 12]))
+    return bool(re.match(r",?[ ](?:of|at|from)[ ](?:the[ ])?[A-Z]|,[ ]who\b|[ ](?:song|album|"
+                         r"single|novel|film|movie|memoir)s?\b", ft[end:end + 12]))
 
 
 def _known_candidates(ft: str, known: Sequence[KnownItem]) -> list[Candidate]:
@@ -692,7 +695,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = written_as_places(ft, oclusters, places)
     oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)
-                 and not names_a_thing(cl.name)]
+                 and not names_a_thing(cl.name) and not common_word(ft, cl)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
                  and not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
     pclusters = [cl for cl in pclusters

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from casefile.extract import extract_suggestions
-from casefile.extract.org_context import hyphen_pairs, written_as_places
+from casefile.extract.org_context import common_word, hyphen_pairs, written_as_places
 from casefile.extract.organizations import cluster_organizations, find_organizations
 from casefile.extract.repairs import split_span
 from casefile.extract.types import Candidate
@@ -117,3 +117,20 @@ def test_two_names_joined_by_a_hyphen_are_those_two() -> None:
         ("Dorvin", text.index("Dorvin-")), ("Halvex", text.index("Halvex merger")),
         ("Coca-Lumo", text.index("Coca"))]
     assert places == []
+
+
+def test_a_common_word_opening_a_sentence_is_no_organisation() -> None:
+    text = "Pay rose for staff in education. Education groups said it was too little."
+    c = text.index("Education")
+    word = cluster_organizations([Candidate("organization", c, c + 9, "Education", "model")])
+    assert common_word(text, word[0])
+    other = text.replace("in education", "in schools")  # never written as a common word
+    o = other.index("Education")
+    assert not common_word(other, cluster_organizations(
+        [Candidate("organization", o, o + 9, "Education", "model")])[0])
+
+
+@needs_model
+def test_a_personal_name_before_a_work_of_theirs_is_no_organisation() -> None:
+    text = "Contrary to the old Dale Fenwick song, things did not get better for the patient."
+    assert "Dale Fenwick" not in suggested(text)
