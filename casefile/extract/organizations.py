@@ -96,6 +96,12 @@ _CUED_NAME = rf"(?P<name>{CAPWORD}(?:[ ]{CAPWORD}){{0,3}})(?=(?:'s?)?(?:[^\w'-]|
 _ORG_CUE = re.compile(rf"(?<![\w'-])(?:[a-z]+-)?(?i:{_ORG_NOUN})[ ](?:called[ ]|named[ ])?"
                      rf"{_CUED_NAME}")
 _ORG_CUE_NEXT = re.compile(rf"[ ]and[ ]{_CUED_NAME}")
+# The same noun in an appositive after the name ("<X>, a startup that ..."); only nouns that
+# never describe a person.
+_ORG_APPOS = re.compile(
+    rf"(?<![\w'-])(?P<name>{CAPWORD}(?:[ ]{CAPWORD}){{0,3}}),[ ](?:a|an)[ ](?:[a-z-]+[ ]){{0,3}}"
+    rf"(?:company|firm|startup|start-up|retailer|chain|conglomerate|manufacturer|insurer|"
+    rf"lender|nonprofit|charity|automaker|airline|website)\b")
 _JOB_AT = re.compile(
     rf"\b(?i:director|president|vp|vice[ ]president|manager|executive|officer|chief|head|"
     rf"analyst|engineer|researcher|professor|partner|founder|editor|producer|designer|"
@@ -291,6 +297,10 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
             out.append(_cued(ft, nxt))
     for m in _JOB_AT.finditer(ft):
         out.append(_cued(ft, m))
+    for m in _ORG_APPOS.finditer(ft):
+        start = _strip_leading(ft, m.start("name"), m.end("name"))
+        if start == m.start("name"):
+            out.append(_cued(ft, m))
     for m in _PLATFORM.finditer(ft):
         out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
                              org_kind="company"))

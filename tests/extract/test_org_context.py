@@ -60,7 +60,8 @@ def test_a_firms_cue_word_counts_capitalised_or_in_a_compound() -> None:
                        ("Prices rose at the drug-maker Halvex last year.", "Halvex"),
                        ("Mira Osei, Head of Research at Dorvin Capital, said rates would "
                         "fall.", "Dorvin Capital"),
-                       ("A study in the journal Clinical Pulse found no link.", "Clinical Pulse")):
+                       ("A study in the journal Clinical Pulse found no link.", "Clinical Pulse"),
+                       ("Rivals bought Quarrix, a cloud startup that sells storage.", "Quarrix")):
         assert name in [c.name for c in find_organizations(text)], text
 
 
