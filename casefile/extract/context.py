@@ -93,13 +93,12 @@ def cut_short(ft: str, cands: list[Candidate]) -> bool:
     longer one ("<Org> Forces", "<Party> <Word> leader", a title's first word read alone). Not
     for an acronym, nor before a weekday, a month or a title that is not itself the name's
     last word and the title together ("<Org> President <name>" keeps "<Org>"), nor for an
-    agency written with its officer's title ("<County> Sheriff <name>"), nor for the words
-    before a title the title rule read as the person's organisation ("before_title")."""
+    agency written with its officer's title ("<County> Sheriff <name>")."""
     if not cands:
         return False
     for c in cands:
         m = _NEXT_WORD.match(ft, c.end)
-        if m is None or c.name.isupper() or c.agency_key or c.notes.get("before_title"):
+        if m is None or c.name.isupper() or c.agency_key:
             return False
         w = m.group("w").lower()
         if w in lx.MONTHS or w in lx.WEEKDAYS:

@@ -90,18 +90,11 @@ _PLATFORM = re.compile(
 # and <Y>") or after a job held there ("senior director for games at <X>").
 _ORG_NOUN = (r"(?:company|companies|firm|firms|giant|startup|start-up|maker|developer|publisher|"
              r"retailer|chain|chains|carrier|conglomerate|manufacturer|insurer|lender|nonprofit|"
-             r"charity|watchdog|powerhouse|studio|broker|automaker|airline|distributor|website|journal|"
-             r"magazine|newspaper|broadcaster)")
+             r"charity|watchdog|powerhouse|studio|broker|automaker|airline|distributor)")
 _CUED_NAME = rf"(?P<name>{CAPWORD}(?:[ ]{CAPWORD}){{0,3}})(?=(?:'s?)?(?:[^\w'-]|$))"
 _ORG_CUE = re.compile(rf"(?<![\w'-])(?:[a-z]+-)?(?i:{_ORG_NOUN})[ ](?:called[ ]|named[ ])?"
                      rf"{_CUED_NAME}")
 _ORG_CUE_NEXT = re.compile(rf"[ ]and[ ]{_CUED_NAME}")
-# The same noun in an appositive after the name ("<X>, a startup that ..."); only nouns that
-# never describe a person.
-_ORG_APPOS = re.compile(
-    rf"(?<![\w'-])(?P<name>{CAPWORD}(?:[ ]{CAPWORD}){{0,3}}),[ ](?:a|an)[ ](?:[a-z-]+[ ]){{0,3}}"
-    rf"(?:company|firm|startup|start-up|retailer|chain|conglomerate|manufacturer|insurer|"
-    rf"lender|nonprofit|charity|automaker|airline|website)\b")
 _JOB_AT = re.compile(
     rf"\b(?i:director|president|vp|vice[ ]president|manager|executive|officer|chief|head|"
     rf"analyst|engineer|researcher|professor|partner|founder|editor|producer|designer|"
@@ -116,19 +109,9 @@ GOV = "government agency"
 BODY = "government body"
 
 
-#: A compound adjective before a name says who holds or runs it, and is no part of the name:
-#: "<Party>-dominated <Body>", "<Country>-led <Coalition>".
-_HELD_BY = re.compile(r"[\w.]+-(?:dominated|led|controlled|run|backed|owned|based|funded)[ ]+")
-
-
 def _strip_leading(ft: str, start: int, end: int) -> int:
-    """Move ``start`` past leading function words ("When", "The", "According") and a
-    compound adjective saying who holds the name ("<Party>-dominated")."""
+    """Move ``start`` past leading function words ("When", "The", "According")."""
     while start < end:
-        held = _HELD_BY.match(ft, start, end)
-        if held:
-            start = held.end()
-            continue
         m = re.match(r"([^\W\d_]+)(?:[ ]+|$)", ft[start:end])
         if not m or m.group(1).lower() not in FUNCTION_WORDS:
             return start
@@ -297,10 +280,6 @@ def find_organizations(ft: str, repeated_acronyms: bool = True) -> list[Candidat
             out.append(_cued(ft, nxt))
     for m in _JOB_AT.finditer(ft):
         out.append(_cued(ft, m))
-    for m in _ORG_APPOS.finditer(ft):
-        start = _strip_leading(ft, m.start("name"), m.end("name"))
-        if start == m.start("name"):
-            out.append(_cued(ft, m))
     for m in _PLATFORM.finditer(ft):
         out.append(Candidate("organization", m.start(), m.end(), m.group(), "rule",
                              org_kind="company"))
@@ -390,20 +369,11 @@ def _letters(acronym: str) -> str:
     return re.sub(r"[.&]", "", acronym)
 
 
-#: A company's legal form, abbreviated -> written out ("<Name> Corp." is "<Name> Corporation").
-_LEGAL_FORMS = {"corp": "corporation", "co": "company", "inc": "incorporated", "ltd": "limited",
-                "bros": "brothers"}
-
-
 def _head_key(key: str) -> str:
-    """"department of homeland security" and "homeland security department" -> one key;
-    "<name> corp." and "<name> corporation" too."""
+    """"department of homeland security" and "homeland security department" -> one key."""
     m = re.fullmatch(r"(\w+) of (?:the )?(.+)", key)
     if m and m.group(1) in ORG_HEADS_OF:
         return f"{m.group(2)} {m.group(1)}"
-    words = key.split()
-    if len(words) >= 2 and words[-1].rstrip(".") in _LEGAL_FORMS:
-        return " ".join([*words[:-1], _LEGAL_FORMS[words[-1].rstrip(".")]])
     return key
 
 
@@ -487,9 +457,6 @@ def _join_target(cl: OrgCluster, others: list[OrgCluster]) -> OrgCluster | None:
             return defined[0]
         if len(hits) == 1 and (len(name) >= 3 or dotted or name in NEWS_OUTLETS):
             return hits[0]  # "AP" joins "The Associated Press"
-        exact = [o for o in hits if _initials(o.name) == name]
-        if len(exact) == 1:
-            return exact[0]  # two letters that are all of one name's initials: "EU"
         first = [o for o in others if not _is_acronym(o.name) and o.name.split()[0] == cl.name]
         if not hits and len(first) == 1:
             return first[0]  # "NBC" joins "NBC News"

@@ -37,13 +37,7 @@ from casefile.extract.model import (
     model_entities,
     model_in_use,
 )
-from casefile.extract.org_context import (
-    common_word,
-    hyphen_pairs,
-    outlet_surnames,
-    sentence_openers,
-    written_as_places,
-)
+from casefile.extract.org_context import outlet_surnames, written_as_places
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -149,15 +143,13 @@ _PERSON_NOUNS = ROLE_NOUNS | {"host", "anchor", "commentator", "star", "singer",
 
 def _person_written_as_org(ft: str, start: int, end: int) -> bool:
     """True if a model ORG at ``ft[start:end]`` is written as a person: a personal name after a
-    noun for a person ("host <name>"), or a personal name followed by "of <organisation>" or
-    by a work of theirs ("the <name> song")."""
+    noun for a person ("host <name>"), or a personal name followed by "of <organisation>"."""
     if not looks_like_person(ft[start:end].split()) or after_job_title(ft, start):
         return False
     m = re.search(r"(?:^|[ (])([a-z]+)[ ]$", ft[max(0, start - 30):start])
     if m and m.group(1) in _PERSON_NOUNS and not re.match(r"[ ][a-z]", ft[end:end + 2]):
         return True
-    return bool(re.match(r",?[ ](?:of|at|from)[ ](?:the[ ])?[A-Z]|,[ ]who\b|[ ](?:song|album|"
-                         r"single|novel|film|movie|memoir)s?\b", ft[end:end + 12]))
+    return bool(re.match(r",?[ ](?:of|at|from)[ ](?:the[ ])?[A-Z]|,[ ]who\b", ft[end:end + 12]))
 
 
 def _known_candidates(ft: str, known: Sequence[KnownItem]) -> list[Candidate]:
@@ -233,11 +225,10 @@ def _longer_model_orgs(rule_orgs: list[Candidate], model: list[Candidate], ft: s
     return out
 
 
-def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]],
-                      agreed: frozenset[tuple[int, int]] = frozenset()) -> list[Candidate]:
+def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, int]]
+                      ) -> list[Candidate]:
     """Keep candidates in priority order, dropping any that overlaps one already kept (model
-    candidates also may not overlap a title region, unless their span is in ``agreed``: the
-    words before a title that the title rule read as the person's organisation)."""
+    candidates also may not overlap a title region)."""
     kept: list[Candidate] = []
     spans = SpanSet()
     blocked_spans = SpanSet(blocked)
@@ -245,8 +236,7 @@ def _resolve_overlaps(groups: list[list[Candidate]], blocked: list[tuple[int, in
         for c in sorted(group, key=lambda c: (c.start, -(c.end - c.start))):
             if c.end <= c.start or _overlaps(c, spans):
                 continue
-            if c.source == "model" and _overlaps(c, blocked_spans) \
-                    and (c.start, c.end) not in agreed:
+            if c.source == "model" and _overlaps(c, blocked_spans):
                 continue
             kept.append(c)
             spans.add(c.start, c.end)
@@ -660,17 +650,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         [c for c in model_cands if c.kind == "place"],
         weak,
     ]
-    # "<Company> CEO <Name>": where the model reads the words before the title (or their first
-    # words, "<Org> Press Secretary") as an organisation, as the title rule did for the
-    # person's affiliation, the organisation is suggested too
-    affiliations = {tuple(int(x) for x in c.notes["affiliation_span"].split(":"))
-                    for c in strong if "affiliation_span" in c.notes}
-    agreed = frozenset((c.start, c.end) for c in model_cands if c.kind == "organization"
-                       and any(c.start == s and c.end <= e for s, e in affiliations))
-    for c in model_cands:
-        if (c.start, c.end) in agreed:
-            c.notes["before_title"] = "1"
-    kept = retype_lists(ft, _resolve_overlaps(groups, blocked, agreed))
+    kept = retype_lists(ft, _resolve_overlaps(groups, blocked))
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]
@@ -690,12 +670,11 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
         and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]
-    orgs = sentence_openers(ft, hyphen_pairs(ft, orgs, places))
     oclusters = cluster_organizations(and_names(ft, orgs))
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
     oclusters = written_as_places(ft, oclusters, places)
     oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)
-                 and not names_a_thing(cl.name) and not common_word(ft, cl)]
+                 and not names_a_thing(cl.name)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)
                  and not all(_on_capitals_line(ft, c.start) for c in cl.cands)]
     pclusters = [cl for cl in pclusters

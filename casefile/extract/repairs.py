@@ -106,7 +106,6 @@ def split_entity(ft: str, ent: ModelEntity) -> list[Piece]:
       <org>" / "<org> and <ACRONYM>" -> both;
     - ORG "<A>, <B>, <C>" (a list, no "of/on/for/and" before its first comma) -> each;
     - ORG "<owner>'s <org>" -> both, the owner only if it is an organisation's name;
-      "<Word>'s <Word>" -> both;
     - PERSON whose leading words are subject nouns ("Public Prosecution <name>") -> the name.
     """
     start, end = _first_line(ft, ent)
@@ -177,10 +176,6 @@ def split_span(ft: str, label: str, start: int, end: int) -> list[Piece]:
                     out.append(Piece("ORG", start, start + m.start()))
                 out.append(Piece("ORG", start + m.end(), end))
                 return out
-            if len(right) == 1 and right[0][:1].isupper() and len(left) == 1:
-                # "<Firm>'s <Product>": the owner, and a thing owned (dropped when it is only
-                # ever written as owned)
-                return [Piece("ORG", start, start + m.start()), Piece("ORG", start + m.end(), end)]
     if label == "PERSON":
         cut = subject_words_end(seg)
         if cut:
