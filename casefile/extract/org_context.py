@@ -14,6 +14,7 @@ import re
 
 from casefile.extract.lexicon import NEWS_OUTLETS
 from casefile.extract.organizations import OrgCluster
+from casefile.extract.text import norm_key
 from casefile.extract.types import Candidate
 
 #: Nouns for an area or a piece of land after a name: "the <Name> neighborhood", "the <Name>
@@ -48,3 +49,39 @@ def outlet_surnames(rule_orgs: list[Candidate], model: list[Candidate]) -> list[
     named = {o.name for o in rule_orgs if o.name in NEWS_OUTLETS and o.name in surnames
              and any(p.start < o.start and o.end == p.end for p in persons)}
     return [o for o in rule_orgs if o.name not in named]
+
+
+#: After a name: a programme or a service of a broadcaster or a streaming service ("an upcoming
+#: <X> documentary", "her <X> special,", "<X> subscribers"); "special" not before another
+#: noun ("a <State> special election").
+_PROGRAMME_AFTER = re.compile(r"[ ](?:documentary|documentaries|docuseries|series|subscribers|"
+                              r"special(?![ ][a-z]))\b")
+#: Before a name: where something is watched or streamed ("watching <show> on <X>").
+_WATCHED_ON = re.compile(r"\b(?:watch|watched|watching|stream|streamed|streaming|aired|airs|"
+                         r"airing|binge|binged|bingeing|binging)\b[^.!?\n]{0,60}[ ]on[ ]$")
+
+
+def _shown_on(ft: str, c: Candidate) -> bool:
+    """True if the mention ``c`` is written as what shows programmes: "<X> documentary",
+    "watching <show> on <X>"."""
+    return bool(_PROGRAMME_AFTER.match(ft, c.end)
+                or _WATCHED_ON.search(ft[max(0, c.start - 90):c.start]))
+
+
+def channels(ft: str, places: list[Candidate]) -> tuple[list[Candidate], list[Candidate]]:
+    """``places`` split into (organisations, places): a one-word name only the model read as
+    a place that one of its mentions writes as what shows programmes ("an upcoming <X>
+    documentary", "watching <show> on <X>") is a broadcaster or a streaming service, an
+    organisation, with all its mentions."""
+    by_key: dict[str, list[Candidate]] = {}
+    for c in places:
+        by_key.setdefault(norm_key(c.name), []).append(c)
+    moved: set[str] = set()
+    for key, cands in by_key.items():
+        name = cands[0].name
+        if (all(c.source == "model" for c in cands) and " " not in name and name[:1].isupper()
+                and not name.isupper() and any(_shown_on(ft, c) for c in cands)):
+            moved.add(key)
+    orgs = [Candidate("organization", c.start, c.end, c.name, "model") for c in places
+            if norm_key(c.name) in moved]
+    return orgs, [c for c in places if norm_key(c.name) not in moved]

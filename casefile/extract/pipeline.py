@@ -37,7 +37,7 @@ from casefile.extract.model import (
     model_entities,
     model_in_use,
 )
-from casefile.extract.org_context import outlet_surnames, written_as_places
+from casefile.extract.org_context import channels, outlet_surnames, written_as_places
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -654,6 +654,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]
+    shown_on, places = channels(ft, places)
+    orgs += shown_on
     people = reassign_people(people, orgs, places)
     for c in orgs:  # the place part of an agency name is a place too
         if c.agency_key and c.agency_key[1] and norm_key(ft[c.start:c.end]).startswith(

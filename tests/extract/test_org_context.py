@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from casefile.extract import extract_suggestions
-from casefile.extract.org_context import written_as_places
+from casefile.extract.org_context import channels, written_as_places
 from casefile.extract.organizations import cluster_organizations, find_organizations
 from casefile.extract.types import Candidate
 from tests.extract.conftest import needs_model
@@ -48,3 +48,23 @@ def test_an_outlet_word_written_as_a_family_name_is_that_person() -> None:
     assert "Marta Vox" in got
     assert "Vox" not in suggested("Marta Vox, a candidate for mayor, spoke on Tuesday. Critics "
                                   "said Vox had no plan.")
+
+
+def test_a_name_read_as_a_place_that_shows_programmes_is_an_organisation() -> None:
+    def at(text: str, name: str, source: str = "model") -> Candidate:
+        s = text.index(name)
+        return Candidate("place", s, s + len(name), name, source)
+    for text in ("Fans await the upcoming Vantora documentary about the band.",
+                 "She rebuilt the set for her Vantora special, the producers said.",
+                 "They spent the weekend watching the second season of Glass Harbor on Vantora."):
+        orgs, places = channels(text, [at(text, "Vantora")])
+        assert [c.name for c in orgs] == ["Vantora"] and places == [], text
+    # a place written so elsewhere stays one: a special election, the rules' own place, a
+    # name of two words
+    for text, name, source in (("Voters in Vantora went to the Vantora special election.",
+                                "Vantora", "model"),
+                               ("Crews filmed the Vantora documentary.", "Vantora", "rule"),
+                               ("Crews filmed the Glass Harbor documentary.", "Glass Harbor",
+                                "model")):
+        orgs, places = channels(text, [at(text, name, source)])
+        assert orgs == [] and len(places) == 1, text
