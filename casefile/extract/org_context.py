@@ -2,8 +2,6 @@
 their own context, joined when unambiguous"), the rules that decide on the organisation
 candidates before they are joined:
 
-- :func:`outlet_surnames`: a news outlet's name that the text writes as a person's family name
-  ("<First> <Outlet>") is that person's name, not the outlet, wherever it stands alone;
 - :func:`written_as_places`: an organisation only the model read, written once before a noun
   for an area, a piece of land or a camp, is a place.
 """
@@ -12,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from casefile.extract.lexicon import NEWS_OUTLETS
 from casefile.extract.organizations import OrgCluster
 from casefile.extract.text import norm_key
 from casefile.extract.types import Candidate
@@ -37,18 +34,6 @@ def written_as_places(ft: str, clusters: list[OrgCluster], places: list[Candidat
             continue
         keep.append(cl)
     return keep
-
-
-def outlet_surnames(rule_orgs: list[Candidate], model: list[Candidate]) -> list[Candidate]:
-    """``rule_orgs`` without the news outlets the outlet list found whose word the model reads
-    as the family name of a person ("<First> <Outlet>" inside a person's name): the word list
-    matches with no context, and the same word alone is then that person, as the model reads
-    it there."""
-    persons = [c for c in model if c.kind == "person" and len(c.name.split()) >= 2]
-    surnames = {c.name.split()[-1] for c in persons}
-    named = {o.name for o in rule_orgs if o.name in NEWS_OUTLETS and o.name in surnames
-             and any(p.start < o.start and o.end == p.end for p in persons)}
-    return [o for o in rule_orgs if o.name not in named]
 
 
 #: After a name: a programme or a service of a broadcaster or a streaming service ("an upcoming

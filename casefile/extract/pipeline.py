@@ -37,7 +37,7 @@ from casefile.extract.model import (
     model_entities,
     model_in_use,
 )
-from casefile.extract.org_context import channels, outlet_surnames, written_as_places
+from casefile.extract.org_context import channels, written_as_places
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -634,7 +634,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
                      if not (c.notes.get("cued") and looks_like_person(c.name.split())
                              and (_overlaps(c, persons) or _person_written_as_org(
                                  ft, c.start, c.end)))]
-        rule_orgs = _longer_model_orgs(outlet_surnames(rule_orgs, found), found, ft)
+        rule_orgs = _longer_model_orgs(rule_orgs, found, ft)
     weak = [c for c in rule_people if c.notes.get("weak")]
     model_cands = found or []
     towns = {(c.start, c.end) for c in rule_places if c.notes.get("town")}
