@@ -58,3 +58,31 @@ def test_open_mark_undo_restart_and_filter(make_window, ui_workspace, qtbot):
     assert shown() == {"Memo 02", "Memo 03", "Memo 04"}
     box.setCurrentIndex(0)
     assert proxy.rowCount() == 20
+
+
+def test_undo_refuses_to_overwrite_a_mark_the_cli_made_since(make_window, ui_workspace):
+    """Marked relevant in the window, then not relevant from the command line: Ctrl+Z in the
+    window says the document changed since and keeps the command line's state."""
+    from tests.e2e.cli_helpers import casefile
+
+    ws = ui_workspace
+    with ws.transaction() as s:
+        case_id = cases.create_case(s, "Harbor").id
+        raw = b"Memo 13: the dredging contract."
+        doc = documents.store_document(s, case_id, raw, ingest_bytes(raw, "memo13.txt"),
+                                       title="Memo 13").document_id
+    window = make_window(case_id)
+    window.open_document(doc)
+    window.reading.relevant_action.trigger()
+    assert _states(ws, case_id)[doc] == "relevant"
+
+    done = casefile(ws.folder, "mark", "irrelevant", str(doc))
+    assert done.code == 0, done.err
+    window.undo_stack.undo()  # Ctrl+Z
+    assert _states(ws, case_id)[doc] == "irrelevant"
+    said = "The reading state of “Memo 13” was changed since (by another program); nothing " \
+        "was undone"
+    assert said in window.statusBar().currentMessage()
+    assert [box.text() for box in window.messages] == [said]
+    window.runner.shutdown()
+    window.close()
