@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
-from casefile.errors import ConflictError, NotFoundError, ValidationError
+from casefile.errors import NotFoundError, ValidationError
 from casefile.services.audit import log_change
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.services.views import READING_WORDS
 from casefile.store import Document, Passage
 from casefile.store.base import utcnow
@@ -63,12 +63,6 @@ def _iso(value: dt.datetime | None) -> str | None:
 def _ledger(docs: Iterable[Document]) -> dict[str, list[str | None]]:
     """document id as a string -> [state, read_at as ISO 8601 or None]: what a step keeps."""
     return {str(d.id): [d.reading, _iso(d.read_at)] for d in docs}
-
-
-def _moved_on(what: str, done: str) -> ConflictError:
-    """The refusal of an undo or redo whose rows another writer changed since the action
-    ("One way in for changes": a step never writes over a later change)."""
-    return ConflictError(f"{what} was changed since (by another program); nothing was {done}")
 
 
 @action("reading.mark")
@@ -132,8 +126,7 @@ def restore_states(session: Session, states: Mapping[str, list[str | None]],
         touched = [d for d in docs if left[d.id] != wanted[d.id]]
         for d in touched:
             if (d.reading, d.read_at) != left[d.id]:
-                raise _moved_on(f"The reading state of “{d.title}”",
-                                "undone" if doing == "undo" else "redone")
+                raise moved_on(f"The reading state of “{d.title}”", doing)
     changed = []
     for d in touched:
         state, when = wanted[d.id]
@@ -153,7 +146,7 @@ def restore_states(session: Session, states: Mapping[str, list[str | None]],
                    message=f"Reading state of {what} put back.", value=len(changed),
                    undo=Step("reading.restore",
                              {"states": before, "expected": _ledger(docs),
-                              "doing": "redo" if doing == "undo" else "undo"},
+                              "doing": next_doing(doing)},
                              label=f"Redo reading state of {what}"))
 
 
@@ -177,7 +170,7 @@ def star_passage(session: Session, passage_id: int, starred: bool = True,
     was = bool(passage.starred)
     short = passage.quote if len(passage.quote) <= 60 else passage.quote[:57] + "…"
     if expected is not None and was != bool(expected):
-        raise _moved_on(f"The star of “{short}”", "redone" if doing == "redo" else "undone")
+        raise moved_on(f"The star of “{short}”", doing)
     passage.starred = bool(starred)
     session.flush()
     word = "Starred" if starred else "Unstarred"
@@ -190,7 +183,7 @@ def star_passage(session: Session, passage_id: int, starred: bool = True,
                    value=bool(starred),
                    undo=Step("reading.star", {"passage_id": passage.id, "starred": was,
                                               "expected": bool(starred),
-                                              "doing": "redo" if doing == "undo" else "undo"},
+                                              "doing": next_doing(doing)},
                              label=f"Undo {word.lower()} passage"))
 
 
