@@ -11,6 +11,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Slot
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QProgressBar, QSizeGrip, QStatusBar, QToolButton, QWidget
 
+from casefile.services.reading import ReadingSummary
 from casefile.services.views import CaseStatus
 from casefile.ui.operations import Job, OperationRunner
 
@@ -139,18 +140,24 @@ class StatusLine(QObject):
         runner.job_finished.connect(self._on_job_finished)
         runner.job_progressed.connect(self._on_job_progressed)
 
-    def show_status(self, status: CaseStatus | None) -> None:
-        """Show the open case's counts and follow-ups due (None: no case, blank)."""
+    def show_status(self, status: CaseStatus | None,
+                    reviewed: ReadingSummary | None = None) -> None:
+        """Show the open case's counts, how many of its documents are reviewed (``reviewed``,
+        the whole line in the tooltip: "The reading ledger" of ARCHITECTURE.md) and
+        follow-ups due (None: no case, blank)."""
         if status is None:
             self.counts_label.setText("")
+            self.counts_label.setToolTip("")
             self.due_label.setText("")
             if isinstance(self.bar, MessageBar):
                 self.bar.refit()
             return
         total = sum(status.counts.values())
         people, docs = status.counts["person"], status.counts["document"]
+        read = f" ({reviewed.reviewed} reviewed)" if reviewed is not None and docs else ""
         self.counts_label.setText(f"{plural(total, 'item')}: {plural(people, 'person', 'people')}"
-                                  f", {plural(docs, 'document')}")
+                                  f", {plural(docs, 'document')}{read}")
+        self.counts_label.setToolTip(reviewed.as_text() if read and reviewed else "")
         text = f"{plural(status.due_this_week - status.overdue, 'follow-up')} due this week"
         if status.overdue:
             text = f"{status.overdue} overdue · " + text
