@@ -89,7 +89,8 @@ def test_a_three_page_pdf_imported_through_the_window_shows_three_pages(
     assert inked > 40
     assert img.width() >= 200  # rendered at the pane's width, not a thumbnail
     # page numbers are drawn under each page
-    widget = pane._widgets[2]
+    widget = pane.page_widget(3)
+    assert widget is not None
     assert widget.count == 3 and widget.state.number == 3
 
 
@@ -226,3 +227,47 @@ def test_pages_of_an_encrypted_pdf_ask_for_the_password_in_a_new_session(
     assert not pane.is_locked and pane.scroll.isVisible()
     qtbot.waitUntil(lambda: 1 in pane.rendered_pages(), timeout=5000)
     assert window.pdf_passwords  # kept for the rest of the session
+
+
+def test_a_long_pdf_shows_every_page_but_makes_widgets_only_near_the_view(qtbot):
+    """A 120-page PDF: the pane says 120 pages and its scroll area holds them all, yet only
+    the pages near the view have widgets (a long PDF opens without making one per page);
+    jumping to a page or marking a passage on it builds, renders and frames that page, and
+    the pages left far behind let go of their widgets."""
+    from casefile.services.originals import Original
+
+    pages = [f"Page {n}: the commission heard witness number {n}." for n in range(1, 121)]
+    text = "\n\n".join(pages)
+    starts = tuple(sum(len(p) + 2 for p in pages[:n]) for n in range(len(pages)))
+    original = Original(1, "Transcript", "transcript.pdf", "application/pdf", "0" * 64,
+                        pdf_bytes(pages), starts, ())
+    pane = PdfPagesView()
+    qtbot.addWidget(pane)
+    pane.resize(420, 600)
+    pane.show()
+    qtbot.waitExposed(pane)
+    assert pane.set_original(original, text)
+    assert pane.page_count == 120 and "120 pages" in pane.info.text()
+    qtbot.waitUntil(lambda: 1 in pane.rendered_pages(), timeout=5000)
+    made = [p for p in range(1, 121) if pane.page_widget(p) is not None]
+    assert 1 in made and len(made) < 10
+    # the scroll area is as tall as all 120 pages: the last one can be scrolled to
+    bar = pane.scroll.verticalScrollBar()
+    assert bar.maximum() > 100 * pane.scroll.viewport().height() // 2
+
+    pane.show_page(100)
+    qtbot.waitUntil(lambda: pane.current_page() == 100, timeout=5000)
+    qtbot.waitUntil(lambda: 100 in pane.rendered_pages(), timeout=5000)
+    widget = pane.page_widget(100)
+    assert widget is not None and widget.isVisible() and widget.state.number == 100
+    assert widget.count == 120
+    assert pane.page_widget(1) is None  # far behind: let go
+
+    start = text.index("witness number 90.")
+    assert pane.mark_span(start, start + len("witness number 90")) == 90
+    assert pane.marked_pages() == [90]
+    qtbot.waitUntil(lambda: pane.current_page() == 90, timeout=5000)
+    qtbot.waitUntil(lambda: 90 in pane.rendered_pages(), timeout=5000)
+    marked = pane.page_widget(90)
+    assert marked is not None and marked.state.marked and pane.page_boxes(90)
+    pane.close_document()
