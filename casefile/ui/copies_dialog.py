@@ -6,7 +6,7 @@ documents under it; activating a document shows it in the Documents section. Rea
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,6 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services.duplicates import CopyCluster, case_duplicates
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 #: The item data role holding a document row's id.
 DOC_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -76,9 +79,9 @@ class CopiesDialog(QDialog):
 
 
 class CopiesController:
-    """Case ▸ Copies of one story… of ``window`` (a MainWindow; not imported here)."""
+    """Case ▸ Copies of one story… of ``window``."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: WindowShell) -> None:
         self.window = window
         self.dialog: CopiesDialog | None = None
 
@@ -91,7 +94,7 @@ class CopiesController:
             return None
         clusters = window.runner.read(lambda s: case_duplicates(s, case_id))
         if self.dialog is None:
-            self.dialog = CopiesDialog(window)
+            self.dialog = CopiesDialog(window.qt_window())
             self.dialog.document_activated.connect(
                 lambda i: window.select_item(i, "document"))
             self.dialog.finished.connect(self._closed)

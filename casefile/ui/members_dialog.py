@@ -11,7 +11,7 @@ instead of opening the dialog.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -33,6 +33,9 @@ from PySide6.QtWidgets import (
 from casefile.services import team
 from casefile.services.team import Member
 from casefile.store.teams import ROLES, is_team
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 
 class MembersDialog(QDialog):
@@ -128,10 +131,10 @@ class MembersDialog(QDialog):
 
 
 class MembersController:
-    """Case ▸ Members… of ``window`` (a MainWindow; not imported here: no cycle). ``dialog``
+    """Case ▸ Members… of ``window``. ``dialog``
     is the dialog while it is open."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: WindowShell) -> None:
         self.window = window
         self.dialog: MembersDialog | None = None
 
@@ -145,7 +148,7 @@ class MembersController:
             window.report_error(str(team.NotATeamWorkspaceError()))
             return None
         if self.dialog is None:
-            dialog = MembersDialog(window)
+            dialog = MembersDialog(window.qt_window())
             dialog.add_requested.connect(self.add)
             dialog.remove_requested.connect(self.remove)
             dialog.finished.connect(self._closed)

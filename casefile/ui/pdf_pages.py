@@ -29,6 +29,7 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -48,6 +49,18 @@ from PySide6.QtWidgets import (
 from casefile.services import page_geometry
 from casefile.services.originals import Original
 from casefile.services.page_geometry import PDFIUM_LOCK
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from casefile.ui.shell import WindowShell
+
+    class PagesWindow(WindowShell, Protocol):
+        """The window as the pages pane sees it: the shell, and the PDF passwords given this
+        session (by sha256)."""
+
+        @property
+        def pdf_passwords(self) -> dict[str, str]: ...
 
 log = logging.getLogger(__name__)
 
@@ -699,7 +712,7 @@ def attach_pdf_pages(
     return pane
 
 
-def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int, *,
+def install_pdf_pages(window: PagesWindow, viewer: QWidget, document_id: int, *,
                       original: Original | None = None) -> PdfPagesView | None:
     """The window's hook: read the document's original through ``window.runner`` (unless
     given, read ahead) and, for a PDF, add the pages pane to ``viewer``. Passwords given
@@ -709,8 +722,8 @@ def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int, *,
     from casefile.services.originals import document_original
     from casefile.ui.passwords import ask_pdf_password
 
-    runner = window.runner  # type: ignore[attr-defined]
-    passwords: dict[str, str] = getattr(window, "pdf_passwords", {})
+    runner = window.runner
+    passwords = window.pdf_passwords
     if original is None:
         try:
             original = runner.read(lambda s: document_original(s, document_id))
@@ -726,5 +739,5 @@ def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int, *,
 
     return attach_pdf_pages(
         viewer, original, password=passwords.get(key),
-        ask_password=lambda wrong: ask_pdf_password(window, name, wrong=wrong),
+        ask_password=lambda wrong: ask_pdf_password(window.qt_window(), name, wrong=wrong),
         remember_password=remember)

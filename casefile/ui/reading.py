@@ -14,26 +14,48 @@ ledger").
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
 
 from casefile.services import reading
 from casefile.store.base import utcnow
 from casefile.ui.undo import ActionCommand
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from PySide6.QtWidgets import QTabWidget
+
+    from casefile.ui.items import ItemsController
+    from casefile.ui.ocr_runner import OcrController
+    from casefile.ui.shell import WindowShell
+
+    class ReadingWindow(WindowShell, Protocol):
+        """The window as the Reading menu sees it: the shell, its tabs, the Items page and OCR."""
+
+        @property
+        def tabs(self) -> QTabWidget: ...
+
+        @property
+        def items(self) -> ItemsController: ...
+
+        @property
+        def ocr(self) -> OcrController: ...
 
 #: How long a document must stay on screen to count as read (milliseconds).
 READ_AFTER_MS = 3000
 
 
 class ReadingController(QObject):
-    """The Reading menu of ``window`` (a MainWindow; not imported here: no cycle). Actions:
+    """The Reading menu of ``window``. Actions:
     ``relevant_action``, ``irrelevant_action``, ``unread_action``, ``read_action``; ``timer``
     marks the current viewer's document read."""
 
-    def __init__(self, window: Any, menu: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: ReadingWindow, menu: QMenu) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.relevant_action = self._action(menu, "Toggle &relevant", "Ctrl+Shift+R",
                                             self.toggle_relevant)
@@ -52,7 +74,7 @@ class ReadingController(QObject):
         window.tabs.currentChanged.connect(self._tab_changed)
 
     def _action(self, menu: Any, text: str, keys: str | None, slot: Any) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.window.qt_window())
         if keys:
             action.setShortcut(QKeySequence(keys))
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
