@@ -23,6 +23,7 @@ from casefile.services.audit import log_change
 from casefile.services.claims import refresh_claims_of
 from casefile.services.decisions import context_snippet, name_key
 from casefile.services.items import get_item
+from casefile.services.passages import source_document
 from casefile.store import Document, EvidenceLink, Item, Mention, Passage
 from casefile.store.evidence import EVIDENCE_RELATIONS
 
@@ -150,19 +151,7 @@ def link_evidence(
     item = get_item(session, item_id)
     if passage_id is None and document_id is None:
         raise ValidationError("evidence needs a passage or a document")
-    if passage_id is not None:
-        passage = session.get(Passage, passage_id)
-        if passage is None:
-            raise NotFoundError(f"no passage with id {passage_id}")
-        if passage.case_id != item.case_id:
-            raise ValidationError("the passage belongs to another case")
-        document_id = passage.document_id
-    else:
-        doc = session.get(Document, document_id)
-        if doc is None:
-            raise NotFoundError(f"no document with id {document_id}")
-        if doc.case_id != item.case_id:
-            raise ValidationError("the document belongs to another case")
+    document_id = source_document(session, item.case_id, passage_id, document_id)
     link = EvidenceLink(
         case_id=item.case_id, passage_id=passage_id,
         document_id=document_id if passage_id is None else None,

@@ -25,7 +25,14 @@ from casefile.errors import (
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.relationships import sync_affiliation
-from casefile.store import (
+from casefile.store import search, utcnow
+from casefile.store.conflicts import is_write_conflict
+from casefile.store.items import (
+    CLAIM_STATUSES,
+    DATE_PRECISIONS,
+    DOCUMENT_STATUSES,
+    QUESTION_KINDS,
+    QUESTION_STATUSES,
     Claim,
     Document,
     Event,
@@ -34,16 +41,6 @@ from casefile.store import (
     Person,
     Place,
     Question,
-    search,
-    utcnow,
-)
-from casefile.store.conflicts import is_write_conflict
-from casefile.store.items import (
-    CLAIM_STATUSES,
-    DATE_PRECISIONS,
-    DOCUMENT_STATUSES,
-    QUESTION_KINDS,
-    QUESTION_STATUSES,
 )
 
 MODELS: dict[str, type[Item]] = {

@@ -30,6 +30,28 @@ def _document(session: Session, document_id: int) -> Document:
     return doc
 
 
+def source_document(session: Session, case_id: int, passage_id: int | None,
+                    document_id: int | None, role: str = "") -> int | None:
+    """The document a source given as a passage or a whole document stands in (a passage's
+    own document; None when neither is given), checked to belong to case ``case_id``.
+
+    ``role`` names the source in the refusal ("answering": "the answering passage belongs to
+    another case"). Raises NotFoundError for an unknown passage or document, ValidationError
+    for one of another case.
+    """
+    what = f"{role} " if role else ""
+    if passage_id is not None:
+        passage = session.get(Passage, passage_id)
+        if passage is None:
+            raise NotFoundError(f"no passage with id {passage_id}")
+        if passage.case_id != case_id:
+            raise ValidationError(f"the {what}passage belongs to another case")
+        return passage.document_id
+    if document_id is not None and _document(session, document_id).case_id != case_id:
+        raise ValidationError(f"the {what}document belongs to another case")
+    return document_id
+
+
 def add_passage(
     session: Session, document_id: int, start: int, end: int, note: str | None = None
 ) -> Passage:

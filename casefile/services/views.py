@@ -14,19 +14,9 @@ from sqlalchemy.orm import Session, aliased
 
 from casefile.errors import NotFoundError, ValidationError
 from casefile.services.items import MODELS
-from casefile.store import (
-    Case,
-    Claim,
-    Document,
-    Event,
-    EvidenceLink,
-    Item,
-    Organization,
-    Passage,
-    Person,
-    Place,
-    Question,
-)
+from casefile.store.case import Case
+from casefile.store.evidence import EvidenceLink, Passage
+from casefile.store.items import Claim, Document, Event, Item, Organization, Person, Place, Question
 from casefile.web_capture import capture_line
 
 #: Column headers of each section's table, in order; ``ItemRow.cells`` follows them.

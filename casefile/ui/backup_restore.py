@@ -54,14 +54,9 @@ if TYPE_CHECKING:  # the store's backups module loads when File ▸ Restore from
 
         restoring: bool
 
-        @property
-        def messages(self) -> list[QMessageBox]: ...
-
-        @property
-        def picker(self) -> CaseNavigator: ...
-
-        @property
-        def watch(self) -> WorkspaceWatch: ...
+        messages: list[QMessageBox]
+        picker: CaseNavigator
+        watch: WorkspaceWatch
 
         def load_cases(self) -> None: ...
 

@@ -54,20 +54,11 @@ if TYPE_CHECKING:
         """The window as the case's views see it: the shell, its tabs, the Follow-ups page, the
         Evidence dock, the Items page and the case picker."""
 
-        @property
-        def tabs(self) -> QTabWidget: ...
-
-        @property
-        def followups_view(self) -> FollowupsPage: ...
-
-        @property
-        def evidence(self) -> EvidenceDock: ...
-
-        @property
-        def items(self) -> ItemsController: ...
-
-        @property
-        def picker(self) -> CaseNavigator: ...
+        tabs: QTabWidget
+        followups_view: FollowupsPage
+        evidence: EvidenceDock
+        items: ItemsController
+        picker: CaseNavigator
 
 
 def overdue_message(count: int) -> str:

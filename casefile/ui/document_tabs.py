@@ -30,8 +30,7 @@ if TYPE_CHECKING:
         """The window as its document tabs see it: the shell, its tab widget and what the
         pages pane asks of it."""
 
-        @property
-        def tabs(self) -> QTabWidget: ...
+        tabs: QTabWidget
 
 
 class DocumentTabs(QObject):

@@ -49,17 +49,10 @@ if TYPE_CHECKING:
         """The window as File ▸ Import folder… sees it: the shell, the import and export
         actions it sits beside, the import and OCR controllers, and the undo step of an import."""
 
-        @property
-        def import_action(self) -> QAction: ...
-
-        @property
-        def export_action(self) -> QAction: ...
-
-        @property
-        def imports(self) -> ImportController: ...
-
-        @property
-        def ocr(self) -> OcrController: ...
+        import_action: QAction
+        export_action: QAction
+        imports: ImportController
+        ocr: OcrController
 
         def record_import(self, case_id: int, document_ids: list[int],
                           attachments: Sequence[int] = ()) -> None: ...

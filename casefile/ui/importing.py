@@ -48,23 +48,12 @@ if TYPE_CHECKING:  # the ingesters and the import service load with the first im
         OCR and suggestions that follow, the PDF passwords of the session and the undo step of
         an import."""
 
-        @property
-        def documents(self) -> DocumentTabs: ...
-
-        @property
-        def folder_import(self) -> FolderImport: ...
-
-        @property
-        def ocr(self) -> OcrController: ...
-
-        @property
-        def suggestions(self) -> SuggestionsController: ...
-
-        @property
-        def suggestions_panel(self) -> SuggestionsPanel: ...
-
-        @property
-        def pdf_passwords(self) -> dict[str, str]: ...
+        documents: DocumentTabs
+        folder_import: FolderImport
+        ocr: OcrController
+        suggestions: SuggestionsController
+        suggestions_panel: SuggestionsPanel
+        pdf_passwords: dict[str, str]
 
         def record_import(self, case_id: int, document_ids: list[int],
                           attachments: Sequence[int] = ()) -> None: ...

@@ -32,8 +32,7 @@ if TYPE_CHECKING:
     class OcrWindow(WindowShell, Protocol):
         """The window as OCR sees it: the shell, and the suggestions that follow OCR."""
 
-        @property
-        def suggestions(self) -> SuggestionsController: ...
+        suggestions: SuggestionsController
 
 
 @dataclass

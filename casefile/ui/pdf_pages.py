@@ -59,8 +59,7 @@ if TYPE_CHECKING:
         """The window as the pages pane sees it: the shell, and the PDF passwords given this
         session (by sha256)."""
 
-        @property
-        def pdf_passwords(self) -> dict[str, str]: ...
+        pdf_passwords: dict[str, str]
 
 log = logging.getLogger(__name__)
 

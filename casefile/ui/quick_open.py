@@ -38,8 +38,7 @@ if TYPE_CHECKING:
     class QuickOpenWindow(WindowShell, Protocol):
         """The window as Quick open sees it: the shell and its Find action."""
 
-        @property
-        def find_action(self) -> QAction: ...
+        find_action: QAction
 
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
 _KIND_LABELS = {

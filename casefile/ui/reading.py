@@ -36,14 +36,9 @@ if TYPE_CHECKING:
     class ReadingWindow(WindowShell, Protocol):
         """The window as the Reading menu sees it: the shell, its tabs, the Items page and OCR."""
 
-        @property
-        def tabs(self) -> QTabWidget: ...
-
-        @property
-        def items(self) -> ItemsController: ...
-
-        @property
-        def ocr(self) -> OcrController: ...
+        tabs: QTabWidget
+        items: ItemsController
+        ocr: OcrController
 
 #: How long a document must stay on screen to count as read (milliseconds).
 READ_AFTER_MS = 3000

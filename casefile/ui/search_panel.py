@@ -81,8 +81,7 @@ if TYPE_CHECKING:
     class SearchWindow(WindowShell, Protocol):
         """The window as the Search panel sees it: the shell and its Find action."""
 
-        @property
-        def find_action(self) -> QAction: ...
+        find_action: QAction
 
 #: The SearchResult of a row.
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1

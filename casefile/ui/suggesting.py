@@ -35,17 +35,10 @@ if TYPE_CHECKING:
         """The window as the suggestion runs see it: the shell, its tabs and docks, the document
         tabs and the Suggestions panel."""
 
-        @property
-        def tabs(self) -> QTabWidget: ...
-
-        @property
-        def docks(self) -> dict[str, QDockWidget]: ...
-
-        @property
-        def documents(self) -> DocumentTabs: ...
-
-        @property
-        def suggestions_panel(self) -> SuggestionsPanel: ...
+        tabs: QTabWidget
+        docks: dict[str, QDockWidget]
+        documents: DocumentTabs
+        suggestions_panel: SuggestionsPanel
 
 
 def suggestions_available() -> bool:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from casefile.services import trash
 from casefile.services.trash import TrashListing
+from casefile.ui.dialogs import DialogHolder
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -145,13 +146,13 @@ class TrashDialog(QDialog):
             self.restore_requested.emit(entry.id)
 
 
-class TrashController:
+class TrashController(DialogHolder[TrashDialog]):
     """File ▸ Trash… of ``window``. ``action`` is
     the menu action; ``dialog`` the Trash dialog while it is open."""
 
     def __init__(self, window: WindowShell) -> None:
         self.window = window
-        self.dialog: TrashDialog | None = None
+        super().__init__()
         self.action: Any = None
         window.runner.case_changed.connect(lambda _ch: self.reload())
 
@@ -161,20 +162,14 @@ class TrashController:
 
     def prompt(self) -> TrashDialog:
         """Open the Trash dialog (window-modal, not blocking); returns it."""
-        if self.dialog is None:
+
+        def make() -> TrashDialog:
             dialog = TrashDialog(self.window.qt_window())
             dialog.restore_requested.connect(self.restore)
             dialog.empty_requested.connect(self.prompt_empty)
-            dialog.finished.connect(self._closed)
-            self.dialog = dialog
-        self.reload()
-        self.dialog.open()
-        return self.dialog
+            return dialog
 
-    def _closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-            self.dialog = None
+        return self.open_dialog(make, lambda _dialog: self.reload())
 
     def reload(self) -> None:
         """List the Trash again in the open dialog (nothing when it is closed)."""

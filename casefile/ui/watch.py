@@ -39,8 +39,7 @@ if TYPE_CHECKING:
     class WatchedWindow(WindowShell, Protocol):
         """The window as the workspace watch sees it: the shell, and File ▸ Restore from backup…."""
 
-        @property
-        def backup_restore(self) -> BackupRestorer: ...
+        backup_restore: BackupRestorer
 
 log = logging.getLogger(__name__)
 

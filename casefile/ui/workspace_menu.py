@@ -45,8 +45,7 @@ if TYPE_CHECKING:
         encrypt_workspace_action: QAction
         encryption_state: EncryptionState | None
 
-        @property
-        def watch(self) -> WorkspaceWatch: ...
+        watch: WorkspaceWatch
 
 #: Windows opened from a menu here, kept alive until they close.
 _WINDOWS: set[QWidget] = set()

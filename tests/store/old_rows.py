@@ -1,13 +1,25 @@
 """Rows written as an older schema had them, for migration tests: the ORM classes carry the
-columns of the newest schema, which an older database does not have."""
+columns of the newest schema, which an older database does not have. :func:`upgrade_to` brings
+a database to such a revision first."""
 
 from __future__ import annotations
 
-from sqlalchemy import insert, text
+from sqlalchemy import Engine, insert, text
 from sqlalchemy.orm import Session
 
 from casefile.store import Item
+from casefile.store.workspace import alembic_config
 
+
+def upgrade_to(engine: Engine, revision: str) -> None:
+    """Bring ``engine``'s database (empty, or at an older revision) to Alembic ``revision``
+    ("0006", "head"), in one transaction."""
+    from alembic import command
+
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
 
 def old_person(session: Session, case_id: int, title: str, notes: str | None = None) -> int:
     """Add a person with only the columns every revision has (an ``items`` row and a ``people``

@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, text
 from casefile.services import questions
 from casefile.store import workspace as wsmod
 from tests.conftest import BACKENDS
+from tests.store.old_rows import upgrade_to
 
 ROWS = [
     # id, title, status, status_changed, created
@@ -23,12 +24,9 @@ ROWS = [
 
 
 def _fill_0001(url: str) -> None:
-    cfg = wsmod.alembic_config(url)
     engine = wsmod.make_engine(url)
     try:
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0001")
+        upgrade_to(engine, "0001")
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO cases (id, title, created, updated) "
                               "VALUES (1, 'Parkland', :t, :t)"), {"t": datetime(2018, 2, 23)})

@@ -3,17 +3,13 @@ the new matching rules (accents folded), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from alembic import command
 from sqlalchemy import insert, text
 from sqlalchemy.orm import Session
 
 from casefile.store import Blob, Case, Item
 from casefile.store import search as search_backend
-from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
-from tests.store.old_rows import old_document
+from casefile.store.workspace import make_engine, open_workspace
+from tests.store.old_rows import old_document, upgrade_to
 
 OLD_ROWS = {
     "Łódź harbour audit": "The audit of the Łódź harbour found unpaid invoices.",
@@ -21,20 +17,9 @@ OLD_ROWS = {
 }
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        (tmp_path / "ws").mkdir()
-        return sqlite_url(tmp_path / "ws")
-    return str(request.getfixturevalue("pg_database"))
-
-
 def test_workspace_made_at_0001_with_documents_is_reindexed_on_upgrade(url: str) -> None:
     engine = make_engine(url)
-    cfg = alembic_config()
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+    upgrade_to(engine, "0001")
     sqlite = engine.dialect.name == "sqlite"
     with Session(engine) as s, s.begin():
         case = Case(title="Old case")

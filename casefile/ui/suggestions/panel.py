@@ -94,8 +94,7 @@ if TYPE_CHECKING:
     class PanelWindow(WindowShell, Protocol):
         """The window as the Suggestions panel sees it: the shell and the suggestion runs."""
 
-        @property
-        def suggestions(self) -> SuggestionsController: ...
+        suggestions: SuggestionsController
 
 
 log = logging.getLogger(__name__)
