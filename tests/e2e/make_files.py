@@ -33,6 +33,18 @@ def pdf_bytes(pages: list[str], *, title: str | None = None) -> bytes:
     return make_pdf(pages, title=title, invariant=True)
 
 
+
+def write_encrypted_pdf(path: Path, password: str = "secret") -> None:
+    """Write a one-page PDF encrypted with ``password`` to ``path``."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for page in PdfReader(io.BytesIO(pdf_bytes(["Sealed memo about the audit."]))).pages:
+        writer.add_page(page)
+    writer.encrypt(password)
+    with path.open("wb") as out:
+        writer.write(out)
+
 def truncated_pdf(pages: list[str]) -> bytes:
     """The first half of a real PDF: what an interrupted download leaves."""
     data = pdf_bytes(pages)

@@ -298,18 +298,25 @@ def test_the_sentence_keeps_its_news_without_the_description(planted):
     assert statement == "[withheld] said it was signed before the vote."
 
 
-@pytest.mark.parametrize("fmt", ["pdf", "csv", "xlsx", "ics", "ftm"])
-def test_without_the_description_remover_the_self_check_refuses(planted, tmp_path,
-                                                                monkeypatch, fmt):
+def _unstripped_appositive(planted, monkeypatch, fmt: str):
+    """The planted case whose source has an appositive and every field filled, with the
+    description remover switched off (skipped for FtM without followthemoney); returns (the
+    planted source, its case id, the workspace)."""
     if fmt == "ftm" and not _ftm_installed():
         pytest.skip("followthemoney is not installed")
     from casefile.services import disclosure
 
     ws, ids = planted
     index = next(n for n, p in enumerate(CASES) if p.variant == "appositive" and p.with_fields)
-    p, case = CASES[index], ids[index]
     monkeypatch.setattr(disclosure, "strip_descriptions", lambda text, *a, **kw: text)
-    texts = export_all(ws, case["case"], "legal", tmp_path)
+    return CASES[index], ids[index]["case"], ws
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "csv", "xlsx", "ics", "ftm"])
+def test_without_the_description_remover_the_self_check_refuses(planted, tmp_path,
+                                                                monkeypatch, fmt):
+    p, case_id, ws = _unstripped_appositive(planted, monkeypatch, fmt)
+    texts = export_all(ws, case_id, "legal", tmp_path)
     refused = dict(texts.get("refused", []))
     assert fmt in refused, texts.keys()
     assert "export refused" in refused[fmt]
@@ -391,17 +398,10 @@ def test_the_written_file_itself_is_read_back_and_deleted_when_a_description_is_
         planted, tmp_path, monkeypatch, fmt):
     """With both the description remover and the check of the values before writing turned
     off, the re-read of the written file refuses the export and deletes what was written."""
-    if fmt == "ftm" and not _ftm_installed():
-        pytest.skip("followthemoney is not installed")
-    from casefile.services import disclosure
-
-    ws, ids = planted
-    index = next(n for n, p in enumerate(CASES) if p.variant == "appositive" and p.with_fields)
-    p, case = CASES[index], ids[index]
-    monkeypatch.setattr(disclosure, "strip_descriptions", lambda text, *a, **kw: text)
+    p, case_id, ws = _unstripped_appositive(planted, monkeypatch, fmt)
     monkeypatch.setattr(sheets, "_check", lambda *a, **kw: None)
     monkeypatch.setattr(ftm_export, "_check_protected", lambda *a, **kw: None)
-    texts = export_all(ws, case["case"], "legal", tmp_path)
+    texts = export_all(ws, case_id, "legal", tmp_path)
     refused = dict(texts.get("refused", []))
     assert fmt in refused, texts.keys()
     message = refused[fmt]

@@ -28,3 +28,15 @@ def answer_date_questions(monkeypatch) -> None:
     from casefile.ui.date_question import PublishedDateDialog
 
     monkeypatch.setattr(PublishedDateDialog, "open", lambda self: self.accept())
+
+
+def import_story(window, qtbot, monkeypatch, path, story: str, timeout: int = 60000):
+    """Write ``story`` to ``path`` and import it as File ▸ Import does (its date question
+    answered), with suggestions after; returns the suggestion job, finished."""
+    answer_date_questions(monkeypatch)
+    path.write_text(story, encoding="utf-8")
+    jobs: list = []
+    window.runner.job_started.connect(jobs.append)
+    window.imports.import_files([path])
+    qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=timeout)
+    return jobs[1]
