@@ -113,7 +113,7 @@ def main(argv: list[str]) -> int:
     if dialog is not None:
         dialog.close()
 
-    window.show_section("document")
+    window.items.show_section("document")
     table, model = window.table, window.table.model()
     reading_column = next((c for c in range(model.columnCount())
                            if model.headerData(c, Qt.Orientation.Horizontal) == "Reading"), 0)

@@ -32,13 +32,16 @@ if TYPE_CHECKING:
     from casefile.ui.items import ItemsController
     from casefile.ui.ocr_runner import OcrController
     from casefile.ui.shell import WindowShell
+    from casefile.ui.suggesting import SuggestionsController
 
     class ReadingWindow(WindowShell, Protocol):
-        """The window as the Reading menu sees it: the shell, its tabs, the Items page and OCR."""
+        """The window as the Reading menu sees it: the shell, its tabs, the Items page, and
+        the OCR and suggestion runs (what waits for them)."""
 
         tabs: QTabWidget
         items: ItemsController
         ocr: OcrController
+        suggestions: SuggestionsController
 
 #: How long a document must stay on screen to count as read (milliseconds).
 READ_AFTER_MS = 3000

@@ -13,7 +13,7 @@ from casefile.services.suggestions import pending_suggestions
 from casefile.ui.operations import Job
 from casefile.ui.preferences import MODEL_SETTING, set_suggestion_model
 from casefile.ui.suggestions import RejectedNamesDialog
-from tests.ui.helpers import import_story, make_case
+from tests.ui.helpers import answer_date_questions, import_story, make_case
 from tests.ui.test_suggestions_panel import STORY, open_panel, rows, suggested_case
 
 
