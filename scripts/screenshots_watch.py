@@ -114,7 +114,7 @@ def main(argv: list[str]) -> int:
         dialog.close()
 
     window.items.show_section("document")
-    table, model = window.table, window.table.model()
+    table, model = window.items.table, window.items.table.model()
     reading_column = next((c for c in range(model.columnCount())
                            if model.headerData(c, Qt.Orientation.Horizontal) == "Reading"), 0)
     for column in range(1, model.columnCount()):  # narrow the others so Reading shows
@@ -138,7 +138,7 @@ def main(argv: list[str]) -> int:
 
     views6 = window.case_views
     window.tabs.setCurrentWidget(views6.graph_tab)
-    window.evidence_dock.show()
+    window.evidence.dock.show()
     graph = views6.graph
     for _ in range(600):  # its layout is computed on a worker thread
         settle(2)

@@ -1,6 +1,6 @@
 """Small dialogs: a new case (title and summary), choosing the item a passage is evidence for,
-a combo-box delegate, and :class:`DialogHolder` (a controller's one dialog, made when first
-shown and let go when closed)."""
+a combo-box delegate, OK and Cancel buttons, and :class:`DialogHolder` (a controller's one
+dialog, made when first shown and let go when closed)."""
 
 from __future__ import annotations
 
@@ -66,10 +66,7 @@ class NewCaseDialog(QDialog):
         form.addRow("&Title:", self.title_edit)
         form.addRow("", self.problem)
         form.addRow("&Summary:", self.summary_edit)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel_buttons(self)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.title_edit.textChanged.connect(self._update_ok)
         layout = QVBoxLayout(self)
@@ -157,10 +154,7 @@ class LinkDialog(QDialog):
         self.relation_box = QComboBox()
         self.relation_box.addItems(list(EVIDENCE_RELATIONS))
         self.relation_box.setCurrentText(relation)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel_buttons(self)
         self.problem = QLabel()
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
 
@@ -250,6 +244,15 @@ def confirm_quit(parent: QWidget, running: Sequence[str]) -> bool:
     box.setDefaultButton(wait_button)
     box.exec()
     return box.clickedButton() is quit_button
+
+
+def ok_cancel_buttons(dialog: QDialog) -> QDialogButtonBox:
+    """OK and Cancel for ``dialog``, accepting and rejecting it; the caller lays them out."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                               | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
 
 
 DialogT = TypeVar("DialogT", bound=QDialog)

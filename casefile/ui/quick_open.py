@@ -28,17 +28,8 @@ from casefile.errors import CasefileError
 from casefile.services.quick_open import QuickHit, quick_open
 from casefile.ui.models import SECTION_TITLES
 
-if TYPE_CHECKING:
-    from typing import Protocol
-
-    from PySide6.QtGui import QAction
-
-    from casefile.ui.shell import WindowShell
-
-    class QuickOpenWindow(WindowShell, Protocol):
-        """The window as Quick open sees it: the shell and its Find action."""
-
-        find_action: QAction
+if TYPE_CHECKING:  # the window as Quick open sees it: as the Search panel does
+    from casefile.ui.search_panel import SearchWindow as QuickOpenWindow
 
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
 _KIND_LABELS = {

@@ -79,7 +79,8 @@ if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
 
     class SearchWindow(WindowShell, Protocol):
-        """The window as the Search panel sees it: the shell and its Find action."""
+        """The window as the Search panel and Quick open see it: the shell and its Find
+        action."""
 
         find_action: QAction
 

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services import watch_files, watch_list
+from casefile.ui.dialogs import ok_cancel_buttons
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -88,10 +89,7 @@ class AddNamesDialog(QDialog):
                              ("Organizations", "organization")):
             self.kind.addItem(label, value)
         self.everywhere = QCheckBox("Watch in every case of the workspace")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Names to watch (variants such as “Last, First”, initials, "
                                 "titles and other scripts are found too):"))

@@ -341,20 +341,14 @@ def parkland_source(tmp_path_factory):
     """The sample article imported as the CLI does (batch import, suggestions, every
     suggestion accepted), the deputy's person item marked confidential; (workspace, case id,
     the names that identify him)."""
-    from casefile.services import batch, decisions, item_actions
-    from casefile.services.suggestions import extract_for_document, suggest_for_document
+    from casefile.services import decisions, item_actions
     from casefile.store.workspace import open_workspace
-    from tests.conftest import ARTICLE
+    from tests.services.conftest import import_with_suggestions
 
     ws = open_workspace(tmp_path_factory.mktemp("parkland") / "ws")
     with ws.transaction() as s:
         case_id = cases.create_case(s, "Parkland").id
-    done = batch.import_paths(ws.transaction, case_id, [ARTICLE], published="2018-02-23")
-    doc = done.outcomes[0].result.document_id
-    with ws.transaction() as s:
-        found = extract_for_document(s, doc)
-    with ws.transaction() as s:
-        suggest_for_document(s, doc, extracted=found)
+    import_with_suggestions(ws, case_id)
     with ws.transaction() as s:
         waiting = decisions.list_suggestions(s, case_id)
         pending = [(e.kind, e.name, e.variant) for es in waiting.by_kind.values() for e in es]
