@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlalchemy import Engine, insert, text
 from sqlalchemy.orm import Session
 
-from casefile.store import Item
+from casefile.store import Blob, Case, Item
 from casefile.store.workspace import alembic_config
 
 
@@ -20,6 +20,15 @@ def upgrade_to(engine: Engine, revision: str) -> None:
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
+
+
+def old_case(session: Session) -> int:
+    """Add a case and the placeholder original (sha256 "0" * 64) that :func:`old_document`
+    rows point at; returns the case's id."""
+    case = Case(title="Old case")
+    session.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
+    session.flush()
+    return case.id
 
 def old_person(session: Session, case_id: int, title: str, notes: str | None = None) -> int:
     """Add a person with only the columns every revision has (an ``items`` row and a ``people``

@@ -6,10 +6,9 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case
 from casefile.store import search as search_backend
 from casefile.store.workspace import make_engine, open_workspace
-from tests.store.old_rows import old_document, old_person, upgrade_to
+from tests.store.old_rows import old_case, old_document, old_person, upgrade_to
 
 MEMO = "The audit of the Łódź harbour found unpaid invoices.\n\nA second paragraph."
 
@@ -37,18 +36,16 @@ def test_workspace_made_at_0003_keeps_results_and_snippets_without_the_text_copy
     upgrade_to(engine, "0003")
     sqlite = engine.dialect.name == "sqlite"
     with Session(engine) as s, s.begin():
-        case = Case(title="Old case")
-        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
-        s.flush()
-        memo_id = old_document(s, case.id, "Harbour audit", MEMO)
-        noted_id = old_document(s, case.id, "Noted", "Zanzibar ledger entries.",
+        case_id = old_case(s)
+        memo_id = old_document(s, case_id, "Harbour audit", MEMO)
+        noted_id = old_document(s, case_id, "Noted", "Zanzibar ledger entries.",
                                 notes="Call the clerk", outlet="Gazette")
-        person_id = old_person(s, case.id, "Seán O’Brien", "Harbour master")
-        case_id, ids = case.id, {"memo": memo_id, "noted": noted_id, "person": person_id}
-        _index_as_0003(s, sqlite, memo_id, case.id, "Harbour audit", MEMO)
-        _index_as_0003(s, sqlite, noted_id, case.id, "Noted",
+        person_id = old_person(s, case_id, "Seán O’Brien", "Harbour master")
+        case_id, ids = case_id, {"memo": memo_id, "noted": noted_id, "person": person_id}
+        _index_as_0003(s, sqlite, memo_id, case_id, "Harbour audit", MEMO)
+        _index_as_0003(s, sqlite, noted_id, case_id, "Noted",
                        "Call the clerk\nGazette\nZanzibar ledger entries.")
-        _index_as_0003(s, sqlite, person_id, case.id, "Seán O’Brien", "Harbour master")
+        _index_as_0003(s, sqlite, person_id, case_id, "Seán O’Brien", "Harbour master")
     engine.dispose()
 
     ws = open_workspace(db_url=url)

@@ -7,10 +7,9 @@ from __future__ import annotations
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case
 from casefile.store import search as search_backend
 from casefile.store.workspace import make_engine, open_workspace
-from tests.store.old_rows import old_document, old_person, upgrade_to
+from tests.store.old_rows import old_case, old_document, old_person, upgrade_to
 
 CJK_DOC = "Memo\n港口の知事は来年度の予算について記者会見を開いた。"
 LATIN_DOC = "The harbour master kept the ledger."
@@ -41,18 +40,16 @@ def test_items_with_cjk_text_are_reindexed_on_upgrade(url: str) -> None:
     sqlite = engine.dialect.name == "sqlite"
     upgrade_to(engine, "0006")
     with Session(engine) as s, s.begin():
-        case = Case(title="Old case")
-        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
-        s.flush()
+        case_id = old_case(s)
         ids = {}
         for name, body in (("cjk", CJK_DOC), ("latin", LATIN_DOC)):
-            ids[name] = old_document(s, case.id, name, body)
-        ids["person"] = old_person(s, case.id, "City council", KOREAN_NOTES)
-        _old_row(s, sqlite, ids["cjk"], case.id, "cjk", "", "memo")
+            ids[name] = old_document(s, case_id, name, body)
+        ids["person"] = old_person(s, case_id, "City council", KOREAN_NOTES)
+        _old_row(s, sqlite, ids["cjk"], case_id, "cjk", "", "memo")
         # "oldmarker": a word only this old row holds, gone if the row were written again
-        _old_row(s, sqlite, ids["latin"], case.id, "latin", "",
+        _old_row(s, sqlite, ids["latin"], case_id, "latin", "",
                  " ".join(search_backend.tokens(LATIN_DOC)) + " oldmarker")
-        _old_row(s, sqlite, ids["person"], case.id, "City council", KOREAN_NOTES, "")
+        _old_row(s, sqlite, ids["person"], case_id, "City council", KOREAN_NOTES, "")
     engine.dispose()
 
     ws = open_workspace(db_url=url)  # upgrades to head
