@@ -4,7 +4,6 @@ window."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -16,7 +15,7 @@ from casefile.store import Blob, Document, Passage
 from casefile.ui.pdf_pages import PdfPagesView
 from tests.e2e.make_files import pdf_bytes
 from tests.ui.conftest import SAMPLES
-from tests.ui.helpers import answer_date_questions, make_case
+from tests.ui.helpers import answer_date_questions, import_through_window, make_case
 
 PAGES = [
     "Page one: the sheriff arrived at 9:10.\nHe spoke to the press.",
@@ -26,13 +25,6 @@ PAGES = [
 AES_256 = SAMPLES / "real" / "aes-256-r6.pdf"  # user password "usersecret" (SOURCES.md)
 
 
-def _import_through_window(window, qtbot, monkeypatch, path: Path):
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(path)], ""))
-    answer_date_questions(monkeypatch)
-    window.import_action.trigger()
-    job = window.last_job
-    qtbot.waitUntil(lambda: job.done, timeout=30000)
-    return job
 
 
 def _pane(viewer) -> PdfPagesView:
@@ -61,7 +53,7 @@ def test_a_three_page_pdf_imported_through_the_window_shows_three_pages(
     window = make_window(cid)
     path = tmp_path / "incident-report.pdf"
     path.write_bytes(pdf_bytes(PAGES))
-    job = _import_through_window(window, qtbot, monkeypatch, path)
+    job = import_through_window(window, qtbot, monkeypatch, path)
     assert job.outcome == "succeeded"
     (doc_id,) = window.documents.viewers
     viewer = window.documents.viewers[doc_id]
@@ -100,7 +92,7 @@ def test_activating_a_passage_on_page_three_scrolls_the_pages_to_page_three(
     window = make_window(cid)
     path = tmp_path / "report.pdf"
     path.write_bytes(pdf_bytes(PAGES))
-    _import_through_window(window, qtbot, monkeypatch, path)
+    import_through_window(window, qtbot, monkeypatch, path)
     (doc_id,) = window.documents.viewers
     person = window.items.create_item("person", "County press officer")
     with ui_workspace.transaction() as s:
@@ -138,7 +130,7 @@ def test_scanned_pdf_without_text_layer_is_still_viewable(
         make_window, ui_workspace, qtbot, monkeypatch):
     cid = make_case(ui_workspace)
     window = make_window(cid)
-    _import_through_window(window, qtbot, monkeypatch, SAMPLES / "real" / "pdf-with-jbig2.pdf")
+    import_through_window(window, qtbot, monkeypatch, SAMPLES / "real" / "pdf-with-jbig2.pdf")
     (viewer,) = window.documents.viewers.values()
     pane = _pane(viewer)
     assert "no text layer" in pane.info.text()
@@ -194,7 +186,7 @@ def test_wrong_password_then_cancel_leaves_nothing_stored(
     path = tmp_path / "sealed.pdf"
     path.write_bytes(_encrypted(pdf_bytes(PAGES), "s3cret"))
     prompts = _answers(monkeypatch, [("guess", True), ("", False)])
-    job = _import_through_window(window, qtbot, monkeypatch, path)
+    job = import_through_window(window, qtbot, monkeypatch, path)
     qtbot.waitUntil(lambda: len(prompts) == 2 and window.last_job.done, timeout=30000)
     assert job.outcome == "cancelled" and window.last_job.outcome == "cancelled"
     assert "wrong" in prompts[1]
