@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.claims import refresh_claims_of
 from casefile.services.decisions import context_snippet, name_key
@@ -170,9 +171,7 @@ def update_link(
     session: Session, link_id: int, *, relation: str | None = None, note: str | None = None
 ) -> EvidenceLink:
     """Change the relation and/or note of an evidence link."""
-    link = session.get(EvidenceLink, link_id)
-    if link is None:
-        raise NotFoundError(f"no evidence link with id {link_id}")
+    link = lookup.row(session, EvidenceLink, link_id, f"no evidence link with id {link_id}")
     if relation is not None:
         if relation not in EVIDENCE_RELATIONS:
             raise ValidationError(f"relation must be one of {', '.join(EVIDENCE_RELATIONS)}")
@@ -188,9 +187,7 @@ def update_link(
 
 def unlink_evidence(session: Session, link_id: int) -> None:
     """Remove an evidence link (the passage itself stays)."""
-    link = session.get(EvidenceLink, link_id)
-    if link is None:
-        raise NotFoundError(f"no evidence link with id {link_id}")
+    link = lookup.row(session, EvidenceLink, link_id, f"no evidence link with id {link_id}")
     log_change(session, "evidence.unlink", case_id=link.case_id, item_id=link.item_id,
                data={"link_id": link.id, "passage_id": link.passage_id})
     item_id = link.item_id

@@ -22,6 +22,7 @@ from casefile.errors import (
     NotFoundError,
     ValidationError,
 )
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.relationships import sync_affiliation
@@ -193,9 +194,8 @@ def create_item(session: Session, case_id: int, kind: str, title: str, **fields:
 
 def get_item(session: Session, item_id: int) -> Item:
     """The item with this id (its subclass instance). Raises NotFoundError."""
-    item = session.get(Item, item_id)
-    if item is None:
-        raise NotFoundError(f"no item with id {item_id} (it may have been deleted)")
+    item = lookup.row(session, Item, item_id,
+                      f"no item with id {item_id} (it may have been deleted)")
     return item
 
 

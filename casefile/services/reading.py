@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
 from casefile.errors import NotFoundError, ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, Step, action, changes
 from casefile.services.views import READING_WORDS
@@ -133,9 +134,7 @@ def restore_states(session: Session, states: Mapping[str, list[str | None]]) -> 
 @action("reading.star")
 def star_passage(session: Session, passage_id: int, starred: bool = True) -> Changes:
     """Star (or unstar) passage ``passage_id``. ``undo`` sets it back. Raises NotFoundError."""
-    passage = session.get(Passage, passage_id)
-    if passage is None:
-        raise NotFoundError(f"no passage with id {passage_id}")
+    passage = lookup.row(session, Passage, passage_id, f"no passage with id {passage_id}")
     was = bool(passage.starred)
     passage.starred = bool(starred)
     session.flush()

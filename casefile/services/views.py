@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ValidationError
+from casefile.services import lookup
 from casefile.services.items import MODELS
 from casefile.store.case import Case
 from casefile.store.evidence import EvidenceLink, Passage
@@ -226,9 +227,8 @@ def item_choices(
 
 def document_view(session: Session, document_id: int) -> DocumentView:
     """A document's text and its passages (by position) with their links. Raises NotFoundError."""
-    doc = session.get(Document, document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {document_id} (it may have been deleted)")
+    doc = lookup.row(session, Document, document_id,
+                     f"no document with id {document_id} (it may have been deleted)")
     rows = session.execute(
         select(Passage, EvidenceLink, Item)
         .outerjoin(EvidenceLink, EvidenceLink.passage_id == Passage.id)
