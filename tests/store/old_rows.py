@@ -11,15 +11,15 @@ from casefile.store import Blob, Case, Item
 from casefile.store.workspace import alembic_config
 
 
-def upgrade_to(engine: Engine, revision: str) -> None:
+def upgrade_to(engine: Engine, revision: str, *, down: bool = False) -> None:
     """Bring ``engine``'s database (empty, or at an older revision) to Alembic ``revision``
-    ("0006", "head"), in one transaction."""
+    ("0006", "head"), in one transaction; with ``down``, take a newer one back to it."""
     from alembic import command
 
     cfg = alembic_config()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, revision)
+        (command.downgrade if down else command.upgrade)(cfg, revision)
 
 
 def old_case(session: Session) -> int:

@@ -7,7 +7,6 @@ from datetime import date, datetime
 from pathlib import Path
 
 import pytest
-from alembic import command
 from sqlalchemy import create_engine, text
 
 from casefile.services import questions
@@ -88,10 +87,7 @@ def test_downgrade_to_0001_and_back(tmp_path: Path) -> None:
     wsmod.open_workspace(db_url=url).close()
     engine = create_engine(url)
     try:
-        cfg = wsmod.alembic_config(url)
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "0001")
+        upgrade_to(engine, "0001", down=True)
         with engine.connect() as conn:
             cols = [r[1] for r in conn.execute(text("PRAGMA table_info(questions)"))]
             assert "uid" not in cols
