@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError
 from casefile.quoting import quoted
-from casefile.services import editing, evidence, items
+from casefile.services import editing, evidence, items, lookup
 from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.services.editing import LinkSnapshot
 from casefile.store import EvidenceLink, Item, Passage
@@ -28,9 +27,8 @@ def _quote(text: str, limit: int = 40) -> str:
 
 def _link_parts(session: Session, link_id: int) -> tuple[EvidenceLink, Item, int | None]:
     """The link, its item and the document it points into. Raises NotFoundError."""
-    link = session.get(EvidenceLink, link_id)
-    if link is None:
-        raise NotFoundError(f"no evidence link with id {link_id} (it may have been removed)")
+    link = lookup.row(session, EvidenceLink, link_id,
+                      f"no evidence link with id {link_id} (it may have been removed)")
     item = items.get_item(session, link.item_id)
     document_id = link.document_id
     if link.passage_id is not None:

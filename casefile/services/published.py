@@ -30,7 +30,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, Step, action, changes, moved_on
 from casefile.services.items import parse_date
@@ -69,9 +69,8 @@ def _iso(value: dt.date | None) -> str | None:
 
 
 def _document(session: Session, document_id: int) -> Document:
-    doc = session.get(Document, document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {document_id} (it may have been deleted)")
+    doc = lookup.row(session, Document, document_id,
+                     f"no document with id {document_id} (it may have been deleted)")
     return doc
 
 

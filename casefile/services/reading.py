@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
 from casefile.errors import NotFoundError, ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.services.views import READING_WORDS
@@ -164,9 +165,7 @@ def star_passage(session: Session, passage_id: int, starred: bool = True,
     (an undo or redo, named by ``doing``); when another program changed it since, nothing is
     written and ConflictError says so. ``undo`` sets it back, expecting what this call left.
     Raises NotFoundError, ConflictError."""
-    passage = session.get(Passage, passage_id)
-    if passage is None:
-        raise NotFoundError(f"no passage with id {passage_id}")
+    passage = lookup.row(session, Passage, passage_id, f"no passage with id {passage_id}")
     was = bool(passage.starred)
     short = passage.quote if len(passage.quote) <= 60 else passage.quote[:57] + "…"
     if expected is not None and was != bool(expected):

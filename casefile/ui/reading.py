@@ -18,27 +18,49 @@ ledger").
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from casefile.services import reading
 from casefile.store.base import utcnow
 from casefile.ui.undo import ActionCommand
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from PySide6.QtWidgets import QTabWidget
+
+    from casefile.ui.case_views import CaseViews
+    from casefile.ui.items import ItemsController
+    from casefile.ui.ocr_runner import OcrController
+    from casefile.ui.shell import WindowShell
+    from casefile.ui.suggesting import SuggestionsController
+
+    class ReadingWindow(WindowShell, Protocol):
+        """The window as the Reading menu sees it: the shell, its tabs, the Items page, the
+        case's views (its overdue line), and the OCR and suggestion runs (what waits for
+        them)."""
+
+        tabs: QTabWidget
+        items: ItemsController
+        case_views: CaseViews
+        ocr: OcrController
+        suggestions: SuggestionsController
 
 #: How long a document must stay on screen to count as read (milliseconds).
 READ_AFTER_MS = 3000
 
 
 class ReadingController(QObject):
-    """The Reading menu of ``window`` (a MainWindow; not imported here: no cycle). Actions:
+    """The Reading menu of ``window``. Actions:
     ``relevant_action``, ``irrelevant_action``, ``unread_action``, ``read_action``; ``timer``
     marks the current viewer's document read."""
 
-    def __init__(self, window: Any, menu: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: ReadingWindow, menu: QMenu) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.relevant_action = self._action(menu, "Toggle &relevant", "Ctrl+Shift+R",
                                             self.toggle_relevant)
@@ -61,7 +83,7 @@ class ReadingController(QObject):
         window.tabs.tabBar().tabBarClicked.connect(self._tab_chosen)
 
     def _action(self, menu: Any, text: str, keys: str | None, slot: Any) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.window.qt_window())
         if keys:
             action.setShortcut(QKeySequence(keys))
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
