@@ -602,13 +602,14 @@ def unreversed(name: str) -> str:
     "Arvind Kejriwal"); a generational suffix after a second comma stays last ("Smith, John,
     Jr." -> "John Smith Jr."). Any other name as it is."""
     parts = [p.strip() for p in name.split(",")]
+    suffix = ""
     if len(parts) == 3 and word_key(parts[2].rstrip(".")) in SUFFIXES:
-        parts = [parts[0], f"{parts[1]} {parts[2]}"]
+        suffix = " " + parts.pop()
     if len(parts) != 2 or not all(WORD.search(p) for p in parts):
         return name
     if word_key(parts[1].rstrip(".")) in SUFFIXES:  # "John Smith, Jr."
         return name
-    return f"{parts[1]} {parts[0]}"
+    return f"{parts[1]} {parts[0]}{suffix}"
 
 
 def _capital_ok(word: str, key: str, lower: frozenset[str] | set[str] = PARTICLES) -> bool:

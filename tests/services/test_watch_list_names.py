@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from casefile.errors import ValidationError
+from casefile.extract.watch_names import Matcher, Name
 from casefile.ingest import ingest_bytes
 from casefile.services import cases, documents, items, watch_list
 from tests.e2e.cli_helpers import casefile
@@ -73,6 +74,9 @@ def test_last_comma_first_typed_is_first_last(ws):
         ("Tillbrook, Grace", "Grace Tillbrook")]
     assert _hits(ws, case_id, "Signed: Tillbrook, Grace.", "b.txt") == [
         ("Tillbrook, Grace", "Tillbrook, Grace")]
+    m = Matcher([Name(1, ("Tillbrook, Grace, Jr.",), "person")])
+    assert [h.variant for h in m.find("Grace Tillbrook Jr. and G. Tillbrook spoke")] == [
+        "Grace Tillbrook Jr", "G. Tillbrook"]
 
 
 def test_names_without_a_word_of_two_letters_are_refused(ws):

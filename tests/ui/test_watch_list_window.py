@@ -48,7 +48,7 @@ def test_an_import_mentioning_a_watched_name_is_announced_and_opens_the_passage(
 
 
 def test_a_binary_file_or_a_pointless_name_is_said_in_one_line(make_window, ui_workspace,
-                                                               tmp_path):
+                                                                tmp_path):
     import os
 
     with ui_workspace.transaction() as s:
