@@ -24,8 +24,8 @@ How a name is found:
   A title before a name on the list is dropped from it when two words remain ("Dr. Jane
   Smith"), never a given name that is also a word of a longer title ("Grace Smith"); a name on
   the list written "Last, First" is read as "First Last".
-- A family name after a title goes to the people of the list the text names in full there,
-  else to each person of the list with that family name.
+- A family name after a title goes to the people of the list the text names in full
+  (anywhere in it), else to each person of the list with that family name.
 - A text's words are split at apostrophes, so "Smith's" is "Smith"; every word of a match
   but particles ("de", "van", "of") and titles is capitalized in the text (or its script has
   no case), so "the white house" is not "White House".
@@ -408,6 +408,7 @@ class Matcher:
         if len({text[a:b].lower() for a, b in spans}) < len(anchors):
             return self._read(text)
         out: list[Match] = []
+        titled: list[tuple[AbstractSet[int], Match]] = []  # resolved over the whole text
         end = -1
         for a, b in spans:
             if a <= end:
@@ -423,12 +424,21 @@ class Matcher:
                     end = min(len(text), max(end, later[1] + REACH))
                     while end < len(text) and text[end].isalnum():
                         end += 1
+            pending: list[tuple[AbstractSet[int], Match]] = []
             out += [Match(m.ref, m.start + start, m.end + start, m.variant)
-                    for m in self._read(text[start:end])]
+                    for m in self._read(text[start:end], pending)]
+            titled += [(refs, Match(m.ref, m.start + start, m.end + start, m.variant))
+                       for refs, m in pending]
+        if titled:
+            out += _resolve_titled(titled, {m.ref for m in out})
+            out.sort(key=lambda m: (m.start, -m.end, m.ref))
         return out
 
-    def _read(self, text: str) -> list[Match]:
-        """The names in ``text``, word by word (:meth:`find`)."""
+    def _read(self, text: str,
+              pending: list[tuple[AbstractSet[int], Match]] | None = None) -> list[Match]:
+        """The names in ``text``, word by word (:meth:`find`). ``pending``, when given,
+        takes the family names after a title (with the names they may be) instead of
+        resolving them here: the caller resolves them over the whole text."""
         # a word's key is the word in lower case unless it has a letter outside ASCII
         keys = WORD.findall(text.lower())
         odd = [w for w in set(keys) if not w.isascii()] if not text.isascii() else []
@@ -477,7 +487,10 @@ class Matcher:
                 refs = self._titled(words, keys, gaps, i)
                 if refs:
                     titled.append((refs, i))
-        if titled:  # "Sen. Smith": the Smith of the list the text names in full, else each
+        if titled and pending is not None:
+            pending += [(refs, m) for refs, i in titled
+                        for m in _matches(text, gaps.parts(), [(min(refs), i, i + 1)])]
+        elif titled:  # "Sen. Smith": the Smith of the list the text names in full, else each
             named = {ref for ref, _a, _b in found}
             for refs, i in titled:
                 found.extend((ref, i, i + 1) for ref in (refs & named or refs))
@@ -514,6 +527,16 @@ class _Gaps:
     def before(self, j: int) -> str:
         """The text between word ``j - 1`` and word ``j``."""
         return self.parts()[2 * j]
+
+
+def _resolve_titled(titled: Iterable[tuple[AbstractSet[int], Match]],
+                    named: AbstractSet[int]) -> list[Match]:
+    """Family names after a title (each with the names of the list it may be): the ones the
+    text ``named`` in full, else each of them."""
+    out = []
+    for refs, m in titled:
+        out += [Match(ref, m.start, m.end, m.variant) for ref in sorted(refs & named or refs)]
+    return out
 
 
 def _matches(text: str, parts: list[str], found: list[tuple[int, int, int]]) -> list[Match]:

@@ -58,6 +58,15 @@ def test_a_titled_family_name_goes_to_the_person_the_text_names(ws):
                               "left the agency.") == [("Elena Tillbrook", "Elena Tillbrook")]
     assert _hits(ws, case_id, "Elena Tillbrook signed. Later Dr. Tillbrook left the agency.",
                  "b.txt") == [("Elena Tillbrook", "Elena Tillbrook")]
+    far = ("Elena Tillbrook signed the audit.\n\n" + "The harbor board met on Monday and the "
+           "ferry timetable was discussed at length.\n" * 12 + "\nDr. Tillbrook left the "
+           "agency in May.")
+    assert _hits(ws, case_id, far, "d.txt") == [("Elena Tillbrook", "Elena Tillbrook")]
+    with ws.transaction(write=False) as s:
+        hits = watch_list.case_hits(s, case_id)
+        newest = max(h.document_id for h in hits)
+        far_hits = [(h.name, h.variant, h.count) for h in hits if h.document_id == newest]
+    assert far_hits == [("Elena Tillbrook", "Elena Tillbrook", 2)]
     # named nowhere in full: each watched Tillbrook, for the reporter to tell apart
     assert _hits(ws, case_id, "Dr. Tillbrook left the agency.", "c.txt") == [
         ("Elena Tillbrook", "Dr. Tillbrook"), ("Grace Tillbrook", "Dr. Tillbrook")]
