@@ -1,9 +1,8 @@
 """Copies of one story: documents that share an origin though they are not the same file.
 
 ARCHITECTURE.md, "Independent sources". Five syndicated copies of one wire story are one
-source, not five. Two documents are *copies* when
-
-most of the shorter one's text is in the longer one: of the shorter text's word shingles
+source, not five. Two documents are *copies* when most of the shorter one's text is in the
+longer one: of the shorter text's word shingles
 (runs of :data:`SHINGLE_WORDS` words of :func:`normalised_text`), at least
 :data:`MIN_CONTAINMENT` are also shingles of the other. A trimmed lead, another outlet's header
 and footer, a changed headline or a paraphrased first paragraph keep a copy well above it; an
@@ -12,8 +11,8 @@ independent report of the same event, sharing names and a quote, stays far below
 
 Boilerplate is not shared text: the lines both texts end with (a newsroom's footer: "About
 us… All rights reserved") and the lines both start with (a masthead), up to
-:data:`END_BLOCK_WORDS` words each, are left out of the comparison when what remains of the
-shorter text is still long enough to judge (:data:`MIN_SHINGLES`); two short stories sharing a
+:data:`END_BLOCK_WORDS` words each, are left out of the comparison when what remains of each
+text is still long enough to judge (:data:`MIN_SHINGLES`); two short stories sharing a
 long footer are two stories. When what remains is too short (two copies differing only in
 their headline), the whole texts are compared.
 
@@ -22,7 +21,7 @@ A wire service's credit in the first lines ("(AP) —", "By The Associated Press
 itself: a wire sends hundreds of unrelated stories a day, and only shared text makes two of
 them one story.
 
-Candidates for (1) in a whole case come from MinHash locality-sensitive hashing
+Candidates in a whole case come from MinHash locality-sensitive hashing
 (``datasketch``), so a case of thousands of documents is not compared pair by pair; every
 candidate pair is then checked exactly. A claim's few supporting documents are compared pair by
 pair (:func:`copy_pairs`). Copies join transitively into clusters (:func:`copy_clusters`).
