@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import NotFoundError
 from casefile.quoting import quoted
 from casefile.services import editing, evidence, items
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.services.editing import LinkSnapshot
 from casefile.store import EvidenceLink, Item, Passage
 
@@ -100,15 +100,21 @@ def restore(session: Session, snapshot: LinkSnapshot, *,
 
 
 @action("evidence.relation")
-def set_relation(session: Session, link_id: int, relation: str) -> Changes:
+def set_relation(session: Session, link_id: int, relation: str, expected: str | None = None,
+                 doing: str = "") -> Changes:
     """Change an evidence link's relation (supports, contradicts, mentions, context); ``undo``
-    puts the previous relation back. Raises ValidationError for an unknown relation,
-    NotFoundError when the link is gone."""
+    puts the previous relation back, expecting the one this call left. ``expected``: the
+    relation the link must have now (an undo or redo, named by ``doing``). Raises
+    ValidationError for an unknown relation, NotFoundError when the link is gone,
+    ConflictError when its relation is no longer ``expected`` (nothing is written)."""
     link, item, document_id = _link_parts(session, link_id)
     before = link.relation
+    if expected is not None and before != expected:
+        raise moved_on(f"The evidence link of {item.title}", doing)
     evidence.update_link(session, link_id, relation=relation)
     label = f"relation {before} → {relation}"
-    undo = Step("evidence.relation", {"link_id": link_id, "relation": before},
+    undo = Step("evidence.relation", {"link_id": link_id, "relation": before,
+                                      "expected": relation, "doing": next_doing(doing)},
                 label=f"Undo {label}")
     return changes(item.case_id, kinds={item.kind}, updated={item.id},
                    documents={document_id} if document_id is not None else (),

@@ -261,7 +261,7 @@ class ImportController(QObject):
         done = outcome.result
         window.notify(f"Imported {int(done.created)} document{'s' if not done.created else ''}"
                       + ("" if done.created else "; 1 already in the case") + ".", 8000)
-        window.open_document(done.document_id)
+        window.open_document(done.document_id, asked=False)  # not read until worked with
         new = [done.document_id] if done.created else []
         children = [c.document_id for c in done.children if c.created] if done.created else []
         window.record_import(case_id, new, children)

@@ -58,8 +58,9 @@ class WindowShell(Protocol):
     def open_case(self, case_id: int | None) -> None: ...
 
     def open_document(self, document_id: int, start: int | None = None,
-                      end: int | None = None) -> object:
-        """Open a document in a tab, with ``text[start:end]`` selected when given."""
+                      end: int | None = None, *, asked: bool = True) -> object:
+        """Open a document in a tab, with ``text[start:end]`` selected when given; ``asked``
+        False when the window opens it by itself (not counted as read until worked with)."""
         ...
 
     def select_item(self, item_id: int, kind: str) -> bool:
