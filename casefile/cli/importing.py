@@ -155,7 +155,8 @@ def _ocr(ws: Any, document_id: int, engine: str | None, show: bool,
     """OCR one document's waiting pages (:func:`casefile.services.ocr.ocr_document`); on a
     terminal (``show``) a progress line on stderr. Returns its ``as_json()``, ``{"error"}``,
     or None when nothing was waiting."""
-    from casefile.services.ocr import ocr_document, pending_ocr
+    from casefile.services.ocr import ocr_document
+    from casefile.services.waiting import pending_ocr
 
     with ws.transaction(write=False) as s:
         waiting = pending_ocr(s, document_ids=[document_id])
@@ -185,7 +186,7 @@ def cmd_ocr(args: argparse.Namespace) -> int:
     find suggestions in their new text."""
     from casefile.errors import NotFoundError
     from casefile.services import cases
-    from casefile.services.ocr import pending_ocr
+    from casefile.services.waiting import pending_ocr
 
     ws = open_workspace(args)
     with ws.transaction(write=False) as s:

@@ -256,7 +256,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
             case_id = cases.find_case(s, args.case).id
             stmt = select(Document.id, Document.title).where(Document.case_id == case_id)
             if args.waiting:
-                from casefile.services.suggestions import waiting_for_suggestions
+                from casefile.services.waiting import waiting_for_suggestions
 
                 stmt = stmt.where(Document.id.in_(waiting_for_suggestions(s, case_id)))
             docs = [(int(i), str(t)) for i, t in s.execute(stmt.order_by(Document.id))]

@@ -12,7 +12,8 @@ transaction:
    transaction, with progress and cancel;
 3. :func:`apply_ocr` stores the result in one transaction and returns :class:`Changes`.
 
-:func:`ocr_document` does the three; :func:`pending_ocr` lists a case's documents waiting.
+:func:`ocr_document` does the three; :func:`casefile.services.waiting.pending_ocr` lists a
+case's documents waiting.
 
 What :func:`apply_ocr` changes: each OCR'd page's text is put in its place in
 ``Document.text`` (pages keep their separators), ``page_starts`` of later pages and the
@@ -41,6 +42,7 @@ from casefile.services.audit import log_change
 from casefile.services.changes import Changes, changes
 from casefile.services.items import reindex
 from casefile.services.originals import document_original
+from casefile.services.waiting import waiting_pages
 from casefile.services.watch_list import recheck_document
 from casefile.store import Document, Mention, Passage
 from casefile.store.conflicts import retry_on_conflict
@@ -50,45 +52,6 @@ if TYPE_CHECKING:
 
 TransactionFactory = Callable[[], AbstractContextManager[Session]]
 PAGE_SEPARATOR = "\n\n"
-_OCR_TYPES = ("application/pdf", "image/png", "image/jpeg", "image/tiff")
-
-
-def waiting_pages(meta: Any) -> list[int]:
-    """The 1-based pages of a document (its ``meta``) still waiting for OCR."""
-    if not isinstance(meta, dict):
-        return []
-    pages = meta.get("needs_ocr")
-    if not isinstance(pages, list):
-        return []
-    done = meta.get("ocr") if isinstance(meta.get("ocr"), dict) else {}
-    tried = {int(n) for n in (done or {}).get("pages", []) + (done or {}).get("kept", [])}
-    return [int(n) for n in pages if int(n) not in tried]
-
-
-@dataclass(frozen=True)
-class PendingOcr:
-    """A document waiting for OCR: its id, title and the 1-based pages to read."""
-
-    document_id: int
-    title: str
-    pages: tuple[int, ...]
-
-
-def pending_ocr(session: Session, case_id: int | None = None,
-                document_ids: Sequence[int] | None = None) -> list[PendingOcr]:
-    """The documents of a case (or the given ones) with pages waiting for OCR, in id order."""
-    stmt = select(Document.id, Document.title, Document.meta).where(
-        Document.mime_type.in_(_OCR_TYPES)).order_by(Document.id)
-    if case_id is not None:
-        stmt = stmt.where(Document.case_id == case_id)
-    if document_ids is not None:
-        stmt = stmt.where(Document.id.in_([int(i) for i in document_ids]))
-    found = []
-    for doc_id, title, meta in session.execute(stmt):
-        pages = waiting_pages(meta)
-        if pages:
-            found.append(PendingOcr(int(doc_id), str(title), tuple(pages)))
-    return found
 
 
 @dataclass(frozen=True)

@@ -269,22 +269,6 @@ def unread_language_notes(session: Session, case_id: int) -> list[str]:
     return out
 
 
-def waiting_for_suggestions(session: Session, case_id: int) -> list[int]:
-    """The documents of the case imported but never read for suggestions (a run cancelled or
-    ended with the window, an import with ``--no-suggest``), leaving out those whose scanned
-    pages still wait for OCR (suggestions follow their OCR), in id order."""
-    from casefile.services.ocr import waiting_pages
-
-    out = []
-    # only the documents whose meta holds the key are parsed (a case opens with this read)
-    for doc_id, meta in session.execute(select(Document.id, Document.meta).where(
-            Document.case_id == case_id,
-            cast(Document.meta, Text).like(f"%{SUGGESTIONS_WAITING}%")).order_by(Document.id)):
-        if isinstance(meta, dict) and meta.get(SUGGESTIONS_WAITING) and not waiting_pages(meta):
-            out.append(int(doc_id))
-    return out
-
-
 def pending_suggestions(session: Session, case_id: int, kind: str | None = None) -> list[Mention]:
     """Suggested (undecided) mentions of a case, optionally of one kind."""
     stmt = select(Mention).where(Mention.case_id == case_id, Mention.status == "suggested")

@@ -48,7 +48,7 @@ def waiting_for_ocr(session: Session, document_ids: Sequence[int]) -> list[int]:
     """Which of ``document_ids`` wait for OCR (for :meth:`OcrController.after_import`'s
     ``waiting``): read by an import's job on its worker thread, so the GUI thread does not
     load the documents' page metadata (and the OCR service's modules) when the import ends."""
-    from casefile.services.ocr import pending_ocr
+    from casefile.services.waiting import pending_ocr
 
     return [p.document_id for p in pending_ocr(session, document_ids=list(document_ids))]
 
@@ -68,7 +68,7 @@ class OcrController(QObject):
         suggestion step: at once for the documents of ``suggest`` that need no OCR, after it
         for the others. ``waiting``: those that wait for OCR, when the import's job read it
         already (:func:`waiting_for_ocr`, off the GUI thread)."""
-        from casefile.services.ocr import pending_ocr
+        from casefile.services.waiting import pending_ocr
 
         if waiting is not None:
             waiting = [d for d in waiting if d in document_ids] if self.enabled else []
@@ -89,7 +89,7 @@ class OcrController(QObject):
     def waiting_in_case(self, case_id: int) -> list[int]:
         """The documents of the case whose scanned pages still wait for OCR (an OCR run that
         was cancelled, or ended with the window), in id order."""
-        from casefile.services.ocr import pending_ocr
+        from casefile.services.waiting import pending_ocr
 
         try:
             return [p.document_id for p in self.window.runner.read(

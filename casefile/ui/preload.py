@@ -52,6 +52,7 @@ MODULES = (
     "casefile.services.timeline",
     "casefile.services.trash",
     "casefile.services.views",
+    "casefile.services.waiting",
 )
 
 

@@ -24,7 +24,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
-from casefile.services import reading
+from casefile.errors import CasefileError
+from casefile.services import reading, waiting
 from casefile.store.base import utcnow
 from casefile.ui.undo import ActionCommand
 
@@ -241,12 +242,17 @@ class ReadingController(QObject):
         self.window.settings.setValue(key, utcnow().isoformat())
         parts = [f"{new} new document{'s' if new != 1 else ''} since you last opened this "
                  "case"] if new else []
-        scans = len(self.window.ocr.waiting_in_case(case_id))
+        try:  # what a slow step never reached, in one read (scans, then suggestions)
+            ocr_ids, unread_ids = self.window.runner.read(
+                lambda s: waiting.waiting_in_case(s, case_id))
+        except CasefileError:
+            ocr_ids, unread_ids = [], []
+        scans = len(ocr_ids)
         if scans:
             parts.append(f"{scans} scanned document{'s' if scans != 1 else ''} wait"
                          f"{'s' if scans == 1 else ''} for OCR: Case ▸ Read scans waiting "
                          "for OCR")
-        unread = len(self.window.suggestions.waiting_in_case(case_id))
+        unread = len(unread_ids)
         if unread:
             parts.append(f"{unread} document{'s' if unread != 1 else ''} never read for "
                          "suggestions: Case ▸ Suggest for documents never read")

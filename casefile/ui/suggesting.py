@@ -125,7 +125,7 @@ class SuggestionsController(QObject):
     def waiting_in_case(self, case_id: int) -> list[int]:
         """The documents of the case never read for suggestions (a run cancelled or ended with
         the window, a CLI import with ``--no-suggest``), in id order; [] when unreadable."""
-        from casefile.services.suggestions import waiting_for_suggestions
+        from casefile.services.waiting import waiting_for_suggestions
 
         try:
             return self.window.runner.read(lambda s: waiting_for_suggestions(s, case_id))

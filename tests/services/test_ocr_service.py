@@ -8,8 +8,9 @@ from sqlalchemy import select
 
 from casefile.ingest import ingest_bytes
 from casefile.services import cases, documents
-from casefile.services.ocr import OcrCancelled, ocr_document, pending_ocr
+from casefile.services.ocr import OcrCancelled, ocr_document
 from casefile.services.passages import add_passage_by_quote
+from casefile.services.waiting import pending_ocr
 from casefile.store import Document, Passage, search
 from tests.e2e.make_files import mixed_pdf, scan_pdf
 

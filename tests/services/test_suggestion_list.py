@@ -173,7 +173,8 @@ def test_documents_waiting_for_suggestions_are_those_no_run_has_read(workspace,
     a document of the sample case never wait (in both database engines)."""
     from casefile.ingest import ingest_bytes
     from casefile.services import documents
-    from casefile.services.suggestions import suggest_for_document, waiting_for_suggestions
+    from casefile.services.suggestions import suggest_for_document
+    from casefile.services.waiting import waiting_for_suggestions
 
     ids = []
     with workspace.transaction() as s:
