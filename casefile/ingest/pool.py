@@ -45,11 +45,25 @@ def read_one(data: bytes, filename: str, password: str | None) -> Ingested | str
 
 
 def _ready() -> bool:
-    """Run once in each worker: load the readers (trafilatura, pypdfium2, python-docx)."""
-    from casefile.ingest.html import main_text_and_metadata
+    """Run once in each worker: load the readers (trafilatura, pypdfium2, python-docx), with
+    the garbage collector paused while they load and their objects frozen out of its reach
+    afterwards (``gc.freeze``: later collections in the worker skip them)."""
+    import gc
 
-    main_text_and_metadata("<html><body><p>warm</p></body></html>")
+    gc.disable()
+    try:
+        from casefile.ingest.html import main_text_and_metadata
+
+        main_text_and_metadata("<html><body><p>warm</p></body></html>")
+    finally:
+        gc.enable()
+    gc.freeze()
     return True
+
+
+#: File name endings of formats read in the calling process (:data:`LIGHT_TYPES`), for
+#: :meth:`ReaderPool.expect`'s guess before the files are read.
+LIGHT_SUFFIXES = (".txt", ".text", *detect.MARKDOWN_SUFFIXES)
 
 
 def default_workers() -> int:
@@ -99,6 +113,21 @@ class ReaderPool:
         if self._warm is not None and not self._warm.done():
             return None
         return self._pool
+
+    @property
+    def started(self) -> bool:
+        """True once the worker processes were started (ready or not)."""
+        return self._pool is not None
+
+    def expect(self, names: Sequence[str]) -> None:
+        """Start the workers now (without waiting for them) when the files about to be read,
+        by their ``names``, hold :data:`MIN_SLOW_FILES` or more that are likely slow (not
+        named like plain text or Markdown), so they load their readers while the first
+        files are read here. A guess by name only: :meth:`read` still sorts files by their
+        bytes."""
+        slow = sum(1 for name in names if not name.lower().endswith(LIGHT_SUFFIXES))
+        if self._pool is None and slow >= MIN_SLOW_FILES:
+            self._started(slow)
 
     def read(self, jobs: Sequence[Job]) -> list[Ingested | str]:
         """Read every job (see :func:`read_one`); results in the order of ``jobs``.

@@ -249,6 +249,7 @@ def import_paths(
                        dict(published_by_file or {}), list(notes), dict(parsed or {}))
     abandon = cancelled if cancel_current else None
     with ReaderPool(workers) as readers:
+        readers.expect([f.name for f in files])
         at = 0
         limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once
         group: list[_File] = []  # files read and not stored yet, in order

@@ -103,3 +103,21 @@ def test_a_mislabelled_file_is_read_by_its_content_with_a_note() -> None:
     assert "The file is named .png but holds plain text; it was read as such." in text.notes
     plain = ingest_bytes(b"Minutes of the harbor board", "minutes.txt")
     assert not any("is named" in n for n in plain.notes)
+
+
+def test_a_batch_of_web_pages_starts_the_readers_before_its_first_file_is_read() -> None:
+    """Worker processes load their readers while the first files are read here (so a big
+    import of web pages has them sooner); a batch of plain text files starts none."""
+    from casefile.ingest.pool import MIN_SLOW_FILES, ReaderPool
+
+    with ReaderPool(1) as pool:
+        pool.expect([f"note-{i}.txt" for i in range(50)] + ["notes.md", "page.html"])
+        assert not pool.started
+        pool.expect([f"page-{i}.html" for i in range(MIN_SLOW_FILES)])
+        assert pool.started
+        page = b"<html><body><p>The council met on Monday about the harbor.</p></body></html>"
+        done = pool.read([(page, f"p{i}.html", None) for i in range(MIN_SLOW_FILES)])
+        assert all(not isinstance(r, str) and "council met" in r.text for r in done)
+    with ReaderPool(0) as pool:
+        pool.expect([f"page-{i}.html" for i in range(50)])
+        assert not pool.started
