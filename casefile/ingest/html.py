@@ -355,18 +355,23 @@ def _same(a: str | None, b: str | None) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
+#: Elements whose class or id (ASCII letters lower-cased) holds "logo", "brand" or
+#: "masthead": the words are ASCII, and no character outside ASCII lower-cases into one of
+#: their letters, so this finds what ``str.lower`` would.
+_BRANDED = lxml.etree.XPath(" | ".join(
+    "//*[contains(translate(concat(@class, ' ', @id), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', "
+    f"'abcdefghijklmnopqrstuvwxyz'), '{word}')]" for word in ("logo", "brand", "masthead")))
+
+
 def _banners(root: Any) -> set[str]:
     """Texts that name the site, not the article: the page's logo or brand element (class or
     id with "logo", "brand" or "masthead") and its link to its own home page ("/")."""
     out = set()
-    # the only candidates: elements with a class or an id, and links (document order)
-    for element in root.xpath("//*[@class or @id] | //a[@href]"):
-        marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
-        home = element.tag == "a" and (element.get("href") or "").strip() in ("/", "./")
-        if home or any(word in marks for word in ("logo", "brand", "masthead")):
-            text = " ".join(element.text_content().split())
-            if 0 < len(text) <= 60:
-                out.add(text)
+    home = [a for a in root.iter("a") if (a.get("href") or "").strip() in ("/", "./")]
+    for element in [*_BRANDED(root), *home]:
+        text = " ".join(element.text_content().split())
+        if 0 < len(text) <= 60:
+            out.add(text)
     return out
 
 
