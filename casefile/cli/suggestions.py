@@ -74,12 +74,15 @@ def add_suggestions_parser(sub: Any) -> None:
 
 
 def add_suggest_parser(sub: Any) -> None:
-    """``casefile suggest --document ID | --case TITLE [--model M] [--json]``."""
+    """``casefile suggest --document ID | --case TITLE [--waiting] [--model M] [--json]``."""
     sg = sub.add_parser("suggest", help="find suggestions again in documents already imported "
                                         "(after a failed run or a new model)")
     which = sg.add_mutually_exclusive_group(required=True)
     which.add_argument("--document", type=int, metavar="ID", help="one document, by id")
     which.add_argument("--case", metavar="TITLE", help="every document of the case")
+    sg.add_argument("--waiting", action="store_true",
+                    help="with --case: only the documents no suggestion run has read yet (a "
+                         "run cut short, an import with --no-suggest)")
     how = sg.add_mutually_exclusive_group()
     how.add_argument("--rules-only", action="store_true", help="do not use the spaCy model")
     how.add_argument("--model", metavar="NAME_OR_PATH", help=MODEL_HELP)
@@ -251,13 +254,25 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     with ws.transaction(write=False) as s:
         if args.case is not None:
             case_id = cases.find_case(s, args.case).id
-            docs = [(int(i), str(t)) for i, t in s.execute(
-                select(Document.id, Document.title).where(Document.case_id == case_id)
-                .order_by(Document.id))]
+            stmt = select(Document.id, Document.title).where(Document.case_id == case_id)
+            if args.waiting:
+                from casefile.services.suggestions import waiting_for_suggestions
+
+                stmt = stmt.where(Document.id.in_(waiting_for_suggestions(s, case_id)))
+            docs = [(int(i), str(t)) for i, t in s.execute(stmt.order_by(Document.id))]
+            if not docs and args.waiting:
+                if not args.json:
+                    print(f"every document of case {args.case!r} has been read for "
+                          "suggestions")
+                else:
+                    print_json([])
+                return 0
             if not docs:
                 raise CasefileError(f"case {args.case!r} has no documents yet (import some: "
                                     "casefile import PATH --case TITLE)")
         else:
+            if args.waiting:
+                raise ValidationError("--waiting goes with --case")
             doc = s.get(Document, args.document)
             if doc is None:
                 raise NotFoundError(f"no document with id {args.document}")

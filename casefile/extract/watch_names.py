@@ -36,10 +36,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
+from typing import TypeVar
 
 #: A word of a text: letters and digits (so apostrophes, hyphens and periods split words).
 WORD = re.compile(r"[^\W_]+")
@@ -80,6 +82,7 @@ LEGAL_FORMS = frozenset({
     "plc", "gmbh", "ag", "sa", "sas", "sarl", "srl", "spa", "bv", "nv", "oy", "ab", "as",
     "pty", "pte", "ooo", "oao", "zao", "pao", "jsc", "ojsc", "cjsc", "kg", "se"})
 
+_K = TypeVar("_K", str, bytes)
 _WILD = "?"  # a trie edge taking any one-letter word (a middle initial)
 _SKELETON_MARK = "~"
 #: Characters read on each side of a word every variant of a name holds (longer than the
@@ -213,6 +216,9 @@ class Matcher:
         self._pending: list[tuple[int, tuple[str, ...], int]] | None = []
         # one word of each variant (its longest): a text without any has no match
         self._anchor_keys: set[str] = set()
+        # for each anchor, the words of each variant holding it (a text needs all of one)
+        self._needs: dict[bytes, set[frozenset[bytes]]] = {}
+        self._needs_str: dict[str, set[frozenset[str]]] = {}
         self.size = 0
         for name in names:
             self.size += 1
@@ -222,6 +228,9 @@ class Matcher:
         self._anchors = frozenset(self._anchor_keys) | frozenset(self._surnames)
         self._openers = self._starts | self._honorifics
         self._anchors_ascii = frozenset(k.encode() for k in self._anchors if k.isascii())
+        self._titles_str = frozenset(k for k in self._honorifics if k.isascii())
+        self._titles = frozenset(k.encode() for k in self._titles_str)
+        self._titled_keys = frozenset(k.encode() for k in self._surnames)
 
     # -- building -------------------------------------------------------------------------
 
@@ -262,9 +271,16 @@ class Matcher:
         family = self._family_name(keys) if person else None
         for variant, tail in variants.items():
             self._insert(variant, ref, tail)
-            self._anchor_keys.add(family or max(variant, key=len))
+            self._anchor(variant, family or max(variant, key=len))
             if self._pending is not None and (not tail or len(variant[tail]) > 1):
                 self._pending.append((ref, variant, tail))
+
+    def _anchor(self, variant: Sequence[str], anchor: str) -> None:
+        """``anchor``, a word of ``variant``, is what a text is first checked for."""
+        self._anchor_keys.add(anchor)
+        words = frozenset(k for k in variant if k != _WILD)
+        self._needs_str.setdefault(anchor, set()).add(words)
+        self._needs.setdefault(anchor.encode(), set()).add(frozenset(k.encode() for k in words))
 
     @staticmethod
     def _family_name(keys: Sequence[str]) -> str | None:
@@ -298,7 +314,7 @@ class Matcher:
             bones = [_skeleton_key(k) for k in variant]
             if all(bones) and sum(len(b) for b in bones) >= 5:
                 self._insert(bones, ref, tail)
-                self._anchor_keys.add(max(bones, key=len))
+                self._anchor(bones, max(bones, key=len))
         self._pending = None
         self._starts = frozenset(self._root.next) | frozenset(self._comma_root.next)
         self._anchors = frozenset(self._anchor_keys) | frozenset(self._surnames)
@@ -306,31 +322,59 @@ class Matcher:
 
     # -- reading --------------------------------------------------------------------------
 
-    def find(self, text: str) -> list[Match]:
+    def find(self, text: str, words: AbstractSet[str] | None = None) -> list[Match]:
         """Every name of the list in ``text``: for each place a name starts, its longest
         variant there; a match inside a longer match of the same name is dropped. In text
         order. Costs one pass over the text's words; a text in ASCII (the common case) is
-        keyed and checked for the list's words in C, and most texts end there."""
+        keyed and checked for the list's words in C, and most texts end there.
+
+        ``words``, when given, are the text's distinct words in lower-case ASCII (its search
+        index words): the text is then not cut again to see which of the list's words it
+        holds. Extra words only cost time; every word of the text must be there."""
         if not self.size or not text:
             return []
         # first, mostly in C: without a word every variant holds (a family name, an
         # organization's longest word) no name can be there; most texts end here
+        if words is not None:
+            present = self._anchors & words
+            if not present:
+                return []
+            return self._around(text, self._needed(present, words, self._needs_str,
+                                                   self._titles_str, self._surnames))
         plain, odd = _vocabulary(text)
         others = {word_key(w) for w in odd}
         if self._pending is not None and any(k[:1] == _SKELETON_MARK for k in others):
             self._add_skeletons()
-        present = self._anchors_ascii.intersection(plain)
-        if self._anchors.isdisjoint(others):
-            if not present:
-                return []
-            # only the words around those are read (a name holds its anchor)
-            return self._around(text, present)
-        return self._read(text)
+        vocabulary = set(plain)
+        found = self._anchors_ascii & vocabulary
+        if not self._anchors.isdisjoint(others):
+            return self._read(text)
+        if not found:
+            return []
+        vocabulary.update(k.encode() for k in others)
+        return self._around(text, [a.decode() for a in self._needed(
+            found, vocabulary, self._needs, self._titles, self._titled_keys)])
 
-    def _around(self, text: str, anchors: Iterable[bytes]) -> list[Match]:
+    @staticmethod
+    def _needed(present: AbstractSet[_K], vocabulary: AbstractSet[_K],
+                needs: Mapping[_K, set[frozenset[_K]]], titles: AbstractSet[_K],
+                titled_keys: Container[_K]) -> set[_K]:
+        """The ``present`` anchors with every word of one of their variants in the text's
+        ``vocabulary``, or a family name with a title somewhere in it ("Sen. Smith")."""
+        titled = not titles.isdisjoint(vocabulary)
+        return {a for a in present if (titled and a in titled_keys)
+                or any(n <= vocabulary for n in needs.get(a, ()))}
+
+    def _around(self, text: str, anchors: Collection[str]) -> list[Match]:
         """:meth:`_read` of the stretches of ``text`` within :data:`REACH` characters of
-        the anchors' occurrences (cut between words), merged where they overlap."""
-        spans = sorted(_occurrences(text, [a.decode() for a in anchors]))
+        the anchors' occurrences (cut between words), merged where they overlap; all of
+        ``text`` when an anchor is not written as such (a word folded to it: "Müller" for
+        "muller")."""
+        if not anchors:
+            return []
+        spans = sorted(_occurrences(text, list(anchors)))
+        if len({text[a:b].lower() for a, b in spans}) < len(anchors):
+            return self._read(text)
         out: list[Match] = []
         end = -1
         for a, b in spans:

@@ -46,7 +46,7 @@ def build_demo(session: Session, *, today: date | None = None) -> tuple[int, boo
     ingested.outlet, ingested.author = d.get("outlet"), d.get("author")
     result = documents.store_document(
         session, case.id, raw, ingested, published=d["published"], title=d["title"],
-        filename=d["file"],
+        filename=d["file"], suggestions_follow=False,
     )
     doc_id = result.document_id
     ids: dict[str, int] = {}

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
@@ -24,7 +25,7 @@ from casefile.services.cases import get_case
 from casefile.services.items import parse_date
 from casefile.services.watch_list import check_documents
 from casefile.store import Blob, Document, Item, search, utcnow
-from casefile.store.items import DOCUMENT_KINDS
+from casefile.store.items import DOCUMENT_KINDS, SUGGESTIONS_WAITING
 from casefile.store.teams import insert_blobs
 
 
@@ -164,10 +165,13 @@ def store_document(
     title: str | None = None,
     parent_id: int | None = None,
     filename: str | None = None,
+    suggestions_follow: bool = True,
 ) -> ImportResult:
     """Store already-read file contents as a Document of the case (with its attachments).
 
     ``published`` (ISO date) overrides a date found in the file; ``title`` overrides the title.
+    ``suggestions_follow=False``: no suggestion run is meant to read it (the sample case), so
+    it is not marked as waiting for one (``store.items.SUGGESTIONS_WAITING``).
     Returns the existing document with ``created=False`` if these bytes are already in the case.
 
     Written with Core inserts (blob, item, document, search rows, change log: five statements
@@ -184,7 +188,7 @@ def store_document(
     published_date = parse_date(published, "published")
     result = _insert(session, case_id, [NewFile(data, ingested, filename, published_date,
                                                 digest)], known.blobs, title=title,
-                     parent_id=parent_id)[0]
+                     parent_id=parent_id, suggestions_follow=suggestions_follow)[0]
     return result
 
 
@@ -251,8 +255,19 @@ def _retrieved(ing: Ingested, today: date) -> date:
     return today
 
 
+def _meta(ing: Ingested, parent_id: int | None, suggestions_follow: bool) -> dict[str, Any]:
+    """A new document's ``meta``: what the reader found, and for a document of its own (not
+    an attachment) with text or pages for OCR, the mark that suggestions have yet to read it
+    (``store.items.SUGGESTIONS_WAITING``)."""
+    meta = dict(ing.extra)
+    if suggestions_follow and parent_id is None and (ing.text.strip() or meta.get("needs_ocr")):
+        meta[SUGGESTIONS_WAITING] = True
+    return meta
+
+
 def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set[str], *,
-            title: str | None = None, parent_id: int | None = None) -> list[ImportResult]:
+            title: str | None = None, parent_id: int | None = None,
+            suggestions_follow: bool = True) -> list[ImportResult]:
     """Insert new documents (not yet in the case, distinct hashes): one statement per table
     for all of them, then each one's attachments (:func:`store_document`). ``blobs`` holds
     the hashes already stored; the new ones are added to it."""
@@ -288,16 +303,17 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
         "published": published_date, "retrieved": _retrieved(ing, today), "status": "obtained",
         "sha256": f.sha256, "mime_type": ing.mime_type, "filename": name, "text": ing.text,
         "page_starts": ing.page_starts, "import_notes": list(ing.notes),
-        "meta": dict(ing.extra), "parent_id": parent_id,
+        "meta": _meta(ing, parent_id, suggestions_follow), "parent_id": parent_id,
     } for doc_id, (f, ing, name, _t, published_date) in zip(ids, rows, strict=True)])
     # what services.items.search_parts gives for a document: notes (none), author, outlet
-    search.index_rows(session, [
+    vocabularies = search.index_rows(session, [
         search.IndexRow(doc_id, case_id, doc_title,
                         "\n".join(p for p in (ing.author, ing.outlet) if p), ing.text)
         for doc_id, (_f, ing, _n, doc_title, _p) in zip(ids, rows, strict=True)], new=True)
     # the watch list is checked as part of the import (ARCHITECTURE.md, "The watch list")
     watched = check_documents(session, case_id, [
-        (doc_id, ing.text) for doc_id, (_f, ing, _n, _t, _p) in zip(ids, rows, strict=True)])
+        (doc_id, ing.text) for doc_id, (_f, ing, _n, _t, _p) in zip(ids, rows, strict=True)],
+        vocabularies)
     log_changes(session, "document.import", [
         {"case_id": case_id, "item_id": doc_id, "summary": doc_title,
          "data": {"sha256": f.sha256, "filename": name}}

@@ -29,6 +29,7 @@ from casefile.services.audit import log_change
 from casefile.services.changes import Changes, changes
 from casefile.services.decisions import link_mention, variant_of
 from casefile.store import ChangeLog, Document, Item, Mention, Organization, Person, Place
+from casefile.store.items import SUGGESTIONS_WAITING
 
 if TYPE_CHECKING:
     from casefile.extract.types import EntityKind, KnownItem
@@ -181,8 +182,12 @@ def suggest_for_document(
     elif not out.skipped and any(str(n).startswith(NOTE_PREFIX) for n in doc.import_notes or ()):
         # read now (a pipeline for its language was chosen): the old note no longer holds
         doc.import_notes = [n for n in doc.import_notes if not str(n).startswith(NOTE_PREFIX)]
-    if result.get("language") and (doc.meta or {}).get("language") != result["language"]:
-        doc.meta = {**(doc.meta or {}), "language": result["language"]}
+    meta = dict(doc.meta or {})
+    if result.get("language"):
+        meta["language"] = result["language"]
+    meta.pop(SUGGESTIONS_WAITING, None)  # read now, whatever a later step does
+    if meta != (doc.meta or {}):
+        doc.meta = meta
     for key, kind in ENTITY_KEYS.items():
         for entry in result.get(key, []):
             item_id = known_ids.get(f"{kind}:{entry['name'].casefold()}")
@@ -239,22 +244,46 @@ def last_suggestion_model(session: Session, case_id: int) -> str | None:
 
 
 def unread_language_notes(session: Session, case_id: int) -> list[str]:
-    """The notes of the case's documents that got no suggestions because of their language
-    ("No suggestions: the text is in Korean; ... ko_core_news_sm ... would read its names."),
-    each note once, with the number of documents when more than one ("(3 documents)")."""
-    counts: dict[str, int] = {}
+    """The notes of the case's documents that got no suggestions because of their language,
+    each note once, naming its document ("“Title”: No suggestions: the text is in Korean;
+    ... ko_core_news_sm ... would read its names.") or, for several, how many and the first
+    three titles ("... (3 documents: “A”, “B”, “C”)")."""
+    titles: dict[str, list[str]] = {}
     # the notes are JSON text in both engines: only the documents whose notes hold the
     # prefix are read (a case opens with this read; parsing every document's notes took
     # 0.2 s at 10,000 documents). The prefix is plain ASCII without LIKE's wildcards, so
     # JSON writes it as it is.
     assert NOTE_PREFIX.isascii() and not any(c in NOTE_PREFIX for c in '%_"\\')
-    for notes in session.scalars(select(Document.import_notes).where(
+    for title, notes in session.execute(select(Document.title, Document.import_notes).where(
             Document.case_id == case_id,
-            cast(Document.import_notes, Text).like(f"%{NOTE_PREFIX}%"))):
+            cast(Document.import_notes, Text).like(f"%{NOTE_PREFIX}%")).order_by(Document.id)):
         for note in notes or ():
             if isinstance(note, str) and note.startswith(NOTE_PREFIX):
-                counts[note] = counts.get(note, 0) + 1
-    return [note if n == 1 else f"{note} ({n} documents)" for note, n in counts.items()]
+                titles.setdefault(note, []).append(f"“{title}”")
+    out = []
+    for note, named in titles.items():
+        if len(named) == 1:
+            out.append(f"{named[0]}: {note}")
+        else:
+            more = ", …" if len(named) > 3 else ""
+            out.append(f"{note} ({len(named)} documents: {', '.join(named[:3])}{more})")
+    return out
+
+
+def waiting_for_suggestions(session: Session, case_id: int) -> list[int]:
+    """The documents of the case imported but never read for suggestions (a run cancelled or
+    ended with the window, an import with ``--no-suggest``), leaving out those whose scanned
+    pages still wait for OCR (suggestions follow their OCR), in id order."""
+    from casefile.services.ocr import waiting_pages
+
+    out = []
+    # only the documents whose meta holds the key are parsed (a case opens with this read)
+    for doc_id, meta in session.execute(select(Document.id, Document.meta).where(
+            Document.case_id == case_id,
+            cast(Document.meta, Text).like(f"%{SUGGESTIONS_WAITING}%")).order_by(Document.id)):
+        if isinstance(meta, dict) and meta.get(SUGGESTIONS_WAITING) and not waiting_pages(meta):
+            out.append(int(doc_id))
+    return out
 
 
 def pending_suggestions(session: Session, case_id: int, kind: str | None = None) -> list[Mention]:
@@ -285,8 +314,10 @@ def suggest_documents(
             progress(n, len(ids))
         results.append(suggest_for_document(session, doc_id, model=model))
     case_id = session.get(Document, ids[0]).case_id if ids else None  # type: ignore[union-attr]
-    return changes(case_id, documents=ids, suggestions=True, label="suggestions",
-                   message=found_message(results), value=results)
+    # each document's meta changes too (its language, the waiting mark gone)
+    return changes(case_id, kinds=("document",) if ids else (), updated=ids, documents=ids,
+                   suggestions=True, label="suggestions", message=found_message(results),
+                   value=results)
 
 
 def found_message(results: Sequence[SuggestionResult]) -> str:

@@ -19,6 +19,7 @@ of a removal). Reads: :func:`list_names`, :func:`case_hits`. No Qt here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -159,19 +160,25 @@ def _hit_rows(case_id: int, document_id: int, found: Mapping[int, tuple[Match, i
              "found": now} for ref, (m, n) in found.items()]
 
 
-def check_documents(session: Session, case_id: int,
-                    documents: Sequence[tuple[int, str]]) -> dict[int, list[tuple[str, str]]]:
+def check_documents(session: Session, case_id: int, documents: Sequence[tuple[int, str]],
+                    vocabularies: Sequence[AbstractSet[str] | None] = ()
+                    ) -> dict[int, list[tuple[str, str]]]:
     """Check new documents of the case (``(id, text)``, none checked before) against the
     case's list and store what is found, in the caller's transaction (the import's). Returns
-    ``{document id: [(name, variant as written), ...]}`` for the documents with hits."""
+    ``{document id: [(name, variant as written), ...]}`` for the documents with hits.
+
+    ``vocabularies``, when given, holds per document its distinct words in lower-case ASCII
+    (what the search index was given, ``store.search.index_rows``) or None; the matcher
+    then does not cut the text again."""
     compiled = compiled_list(session, case_id) if documents else None
     if compiled is None:
         return {}
     now = utcnow()
     out: dict[int, list[tuple[str, str]]] = {}
     rows: list[dict[str, Any]] = []
-    for doc_id, text in documents:
-        found = _group(compiled.matcher.find(text or ""))
+    words = list(vocabularies) or [None] * len(documents)
+    for (doc_id, text), known in zip(documents, words, strict=True):
+        found = _group(compiled.matcher.find(text or "", known))
         if found:
             rows += _hit_rows(case_id, doc_id, found, now)
             out[doc_id] = [(compiled.names[ref], m.variant) for ref, (m, _n) in found.items()]

@@ -15,7 +15,9 @@ after the copy passed its check and before the copy gets its name, so a named ba
 has one (a backup made by an older Casefile, or before an upgrade, may have none). A restore
 compares it first and refuses a backup whose bytes changed.
 
-Rotation keeps, of the automatic/manual backups (reasons in :data:`ROTATED`), the newest
+An automatic backup whose bytes are those of the newest backup (nothing changed, say between
+a quit and the next open) is dropped rather than kept twice. Rotation keeps, of the
+automatic/manual backups (reasons in :data:`ROTATED`), the newest
 :data:`KEEP_LAST`, the newest of each of the last :data:`KEEP_DAYS` days and the newest of each
 of the last :data:`KEEP_WEEKS` weeks (Monday to Sunday, UTC). Backups taken before a restore or
 before an upgrade are never rotated away.
@@ -50,6 +52,9 @@ CHECKSUM_SUFFIX = ".sha256"
 STALE_PARTIAL_S = 3600
 _NAME = re.compile(r"^casefile-(?P<stamp>\d{8}T\d{6}(?:\d{6})?)-(?P<reason>[a-z0-9-]+)\.sqlite3$")
 ROTATED = ("open", "periodic", "auto", "manual")
+#: Backups taken without being asked: one whose bytes are those of the newest backup is not
+#: kept twice (it would only push an older state out of rotation).
+AUTOMATIC = ("open", "periodic", "auto")
 #: What each reason means, for a person choosing a backup (the window's restore dialog).
 REASONS = {"open": "on opening the window", "periodic": "while working (every few minutes)",
            "auto": "automatic", "manual": "taken by hand (backup now)",
@@ -243,7 +248,9 @@ def take_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
     transaction: sqlite3, or keyed sqlcipher3 when ``passphrase`` is given) into a new backup
     with the backup API; the copy is checked (integrity_check), its SHA-256 recorded
     (:func:`record_checksum`), then it gets its name and older backups are rotated. Returns
-    the new Backup. Raises CasefileError."""
+    the new Backup; for an automatic ``reason`` (:data:`AUTOMATIC`) whose copy has the very
+    bytes of the newest backup, that backup instead (the copy is dropped, an encrypted
+    copy never matches). Raises CasefileError."""
     from casefile.store.private import create_private_file, make_private_dir
 
     folder = backups_dir(db_path)
@@ -267,13 +274,33 @@ def take_backup(dbapi_conn: Any, db_path: Path, passphrase: str | None,
     try:
         check_copy(partial, passphrase)
         record_checksum(partial, target.name)  # no connection holds the copy now
+        same = _same_as_newest(db_path, target) if reason in AUTOMATIC else None
     except CasefileError:
         partial.unlink(missing_ok=True)
         checksum_path(target).unlink(missing_ok=True)
         raise
+    if same is not None:  # nothing changed: an older backup would only be rotated away
+        partial.unlink(missing_ok=True)
+        checksum_path(target).unlink(missing_ok=True)
+        return same
     os.replace(partial, target)
     rotate(db_path, now)
     return next(b for b in list_backups(db_path) if b.path == target)
+
+
+def _same_as_newest(db_path: Path, new: Path) -> Backup | None:
+    """The newest rotated backup when its recorded SHA-256 is that of ``new`` (just recorded
+    for its ``.partial`` copy): the same bytes. None otherwise, or when unsure."""
+    rotated = [b for b in list_backups(db_path) if b.reason in ROTATED]
+    if not rotated:
+        return None
+    newest = max(rotated, key=lambda b: (b.taken, b.id))
+    try:
+        mine = checksum_path(new).read_text(encoding="ascii").split()[0]
+        theirs = recorded_checksum(newest)
+    except (OSError, IndexError, CasefileError):
+        return None
+    return newest if theirs == mine else None
 
 
 def retained(backups: list[Backup], now: datetime) -> set[Path]:

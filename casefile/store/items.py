@@ -22,6 +22,11 @@ ORGANIZATION_KINDS = (
     "law enforcement agency", "government body", "government agency", "news outlet", "school",
     "company", "court", "nonprofit", "political party", "other",
 )
+#: The key of ``Document.meta`` (value True) marking a document imported and not yet read for
+#: suggestions: set by the import, dropped by the suggestion run that reads it, so a run cut
+#: short (cancelled, the window ended, a CLI ``--no-suggest``) leaves the rest marked
+#: (ARCHITECTURE.md, "Import: the document first, suggestions after").
+SUGGESTIONS_WAITING = "suggestions_waiting"
 DOCUMENT_KINDS = (
     "article", "report", "email", "court filing", "transcript", "note", "letter", "record",
     "web page", "other",

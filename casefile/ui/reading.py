@@ -164,6 +164,10 @@ class ReadingController(QObject):
                 said += (f" · {scans} scanned document{'s' if scans != 1 else ''} wait"
                          f"{'s' if scans == 1 else ''} for OCR: Case ▸ Read scans waiting "
                          "for OCR")
+            unread = len(self.window.suggestions.waiting_in_case(case_id))
+            if unread:
+                said += (f" · {unread} document{'s' if unread != 1 else ''} never read for "
+                         "suggestions: Case ▸ Suggest for documents never read")
             earlier = self.window.statusBar().currentMessage()  # e.g. overdue follow-ups first
             if earlier and earlier != said:
                 said = f"{earlier} · {said}"

@@ -5,6 +5,7 @@ follow-ups due this week, and the workspace."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QResizeEvent
@@ -77,6 +78,10 @@ class StatusLine(QObject):
         # the folder's name only (the whole path in the tooltip), so the status bar keeps
         # room for the messages that name what an action made
         short = workspace_label.rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
+        from casefile.store.workspace import default_workspace_dir  # loaded by then
+
+        if Path(workspace_label) == default_workspace_dir():
+            short = "default"  # not the folder's generic name "workspace"
         self.workspace_label = QLabel(f"Workspace: {short or workspace_label}")
         self.workspace_label.setToolTip(workspace_label)
         self.counts_label = QLabel()

@@ -107,6 +107,37 @@ class SuggestionsController(QObject):
             return None
         return self.start([doc])
 
+    def waiting_in_case(self, case_id: int) -> list[int]:
+        """The documents of the case never read for suggestions (a run cancelled or ended with
+        the window, a CLI import with ``--no-suggest``), in id order; [] when unreadable."""
+        from casefile.services.suggestions import waiting_for_suggestions
+
+        try:
+            return self.window.runner.read(lambda s: waiting_for_suggestions(s, case_id))
+        except CasefileError:
+            return []
+
+    def run_waiting(self) -> Job | None:
+        """Case ▸ Suggest for documents never read: the suggestion job on every document of
+        the open case still marked as waiting; None (and a word in the status bar) when none
+        is, a run is going on, or there is no extractor."""
+        case_id = self.window.case_id
+        if case_id is None:
+            return None
+        if self.last_job is not None and not self.last_job.outcome:
+            self.window.notify("Suggestions are being found already (see the status bar).",
+                               5000)
+            return None
+        waiting = self.waiting_in_case(case_id)
+        if not waiting:
+            self.window.notify("Every document of this case has been read for suggestions.",
+                               5000)
+            return None
+        if not suggestions_available():
+            self.window.notify("No suggestions: the name finder is not installed.", 8000)
+            return None
+        return self.start(waiting)
+
     def install_tab_menu(self) -> None:
         """Give the document tabs a context menu with "Suggest again" (the tabs must exist:
         call after the window built its widgets). ``suggest_again_action`` is the window's

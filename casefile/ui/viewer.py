@@ -600,7 +600,49 @@ class DocumentViewer(QWidget):
         if span is not None and self.document_id is not None:
             self.new_item_requested.emit(kind, self.document_id, span[0], span[1])
 
+    def _in_word(self, i: int) -> bool:
+        """Whether ``text[i]`` is part of a word: a letter or digit, or an apostrophe or
+        hyphen between two of them ("don't", "co-owner")."""
+        t = self._text
+        if not 0 <= i < len(t):
+            return False
+        if t[i].isalnum():
+            return True
+        return (t[i] in "'’-" and 0 < i < len(t) - 1 and t[i - 1].isalnum()
+                and t[i + 1].isalnum())
+
+    def snap_selection_to_words(self) -> None:
+        """Widen a mouse selection that starts or ends inside a word to the whole word, as a
+        word processor does: a quote dragged roughly becomes whole words. The direction of
+        the selection is kept."""
+        cursor = self.text_view.textCursor()
+        if not cursor.hasSelection():
+            return
+        anchor, position = cursor.anchor(), cursor.position()
+        start = self._map.to_python(min(anchor, position))
+        end = self._map.to_python(max(anchor, position), round_up=True)
+        new_start, new_end = start, end
+        if self._in_word(start) and self._in_word(start - 1):
+            while self._in_word(new_start - 1):
+                new_start -= 1
+        if self._in_word(end - 1) and self._in_word(end):
+            while self._in_word(new_end):
+                new_end += 1
+        if (new_start, new_end) == (start, end):
+            return
+        a, b = self._map.to_qt(new_start), self._map.to_qt(new_end)
+        if anchor > position:
+            a, b = b, a
+        cursor.setPosition(a)
+        cursor.setPosition(b, QTextCursor.MoveMode.KeepAnchor)
+        self.text_view.setTextCursor(cursor)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.text_view.viewport()
+                and event.type() == QEvent.Type.MouseButtonRelease
+                and event.button() == Qt.MouseButton.LeftButton):  # type: ignore[attr-defined]
+            # after the view has taken the release (a double click selects a word itself)
+            QTimer.singleShot(0, self, self.snap_selection_to_words)
         if watched is self.text_view.viewport() and event.type() == QEvent.Type.ToolTip:
             pos = event.pos()  # type: ignore[attr-defined]
             cursor = self.text_view.cursorForPosition(pos)

@@ -124,7 +124,12 @@ def build_menus(w: MainWindow) -> None:
     ocr_action = case_menu.addAction("Read scans waiting for &OCR", w.ocr.run_waiting)
     ocr_action.setStatusTip("OCR the scanned pages of this case that were never read "
                             "(a run that was cancelled, or ended with the window)")
-    w.case_menu.actions = (*w.case_menu.actions, ocr_action)
+    suggest_action = case_menu.addAction("Suggest for documents never &read",
+                                         w.suggestions.run_waiting)
+    suggest_action.setStatusTip("Find names, dates, follow-ups and claims in the documents of "
+                                "this case a suggestion run never reached (cancelled, ended "
+                                "with the window, or imported with --no-suggest)")
+    w.case_menu.actions = (*w.case_menu.actions, ocr_action, suggest_action)
     w.help = HelpMenu(w, menu.addMenu("&Help"))
     for action in (w.import_action, w.export_action, w.export_confidential_action,
                    w.items.new_item_action, w.items.delete_action, w.find_action,

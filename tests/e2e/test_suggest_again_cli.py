@@ -69,3 +69,30 @@ def test_suggest_again_then_reject_list_and_restore(tmp_path: Path) -> None:
     assert "Sunrise" in waiting(ws, "place")
     assert json.loads(casefile(ws, "suggestions", "rejected", "--json").out) == []
     assert casefile(ws, "suggestions", "rejected").out.strip() == "no rejected names"
+
+
+def test_suggest_waiting_reads_only_the_documents_no_run_has_read(tmp_path: Path) -> None:
+    """An import with --no-suggest leaves its documents waiting; `suggest --case T --waiting`
+    reads those and no other, then says there is nothing left."""
+    ws = tmp_path / "ws"
+    assert casefile(ws, "case", "new", "T").code == 0
+    first = casefile(ws, "import", str(ARTICLE), "--case", "T", "--published", "2018-02-23",
+                     "--no-suggest", "--json")
+    assert first.code == 0, first.err
+    other = tmp_path / "note.txt"
+    other.write_text("Mayor Lena Holt said the harbor report is due Friday.", encoding="utf-8")
+    second = casefile(ws, "import", str(other), "--case", "T", "--published", "2018-02-23",
+                      "--no-suggest", "--json")
+    read_id = json.loads(second.out)["files"][0]["document_id"]
+    assert casefile(ws, "suggest", "--document", str(read_id), "--rules-only").code == 0
+
+    run = casefile(ws, "suggest", "--case", "T", "--waiting", "--rules-only", "--json")
+    assert run.code == 0, run.err
+    assert [r["document_id"] for r in json.loads(run.out)] == [
+        json.loads(first.out)["files"][0]["document_id"]]
+    assert "Parkland" in waiting(ws, "place")
+    again = casefile(ws, "suggest", "--case", "T", "--waiting", "--rules-only")
+    assert (again.code, again.out.strip()) == (
+        0, "every document of case 'T' has been read for suggestions")
+    lone = casefile(ws, "suggest", "--document", str(read_id), "--waiting")
+    assert lone.code != 0 and "--waiting goes with --case" in lone.err

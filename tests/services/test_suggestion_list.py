@@ -163,4 +163,34 @@ def test_unread_language_notes_are_found_among_every_documents_notes(workspace,
             s.add(Document(case_id=case_id, title=f"Document {k}", text="Text.",
                            mime_type="text/plain", import_notes=n))
     with workspace.transaction(write=False) as s:
-        assert unread_language_notes(s, case_id) == [f"{korean} (2 documents)", greek]
+        assert unread_language_notes(s, case_id) == [
+            f"{korean} (2 documents: “Document 0”, “Document 3”)", f"“Document 4”: {greek}"]
+
+
+def test_documents_waiting_for_suggestions_are_those_no_run_has_read(workspace,
+                                                                     case_id) -> None:
+    """Imported documents wait for a suggestion run until one reads them; an attachment and
+    a document of the sample case never wait (in both database engines)."""
+    from casefile.ingest import ingest_bytes
+    from casefile.services import documents
+    from casefile.services.suggestions import suggest_for_document, waiting_for_suggestions
+
+    ids = []
+    with workspace.transaction() as s:
+        for n in range(3):
+            raw = f"Mayor Lena Holt said report {n} is due Friday.".encode()
+            ids.append(documents.store_document(s, case_id, raw,
+                                                ingest_bytes(raw, f"r{n}.txt")).document_id)
+        raw = b"A note kept for the record."
+        quiet = documents.store_document(s, case_id, raw, ingest_bytes(raw, "q.txt"),
+                                         suggestions_follow=False).document_id
+        child = documents.store_document(s, case_id, b"An attachment.",
+                                         ingest_bytes(b"An attachment.", "a.txt"),
+                                         parent_id=ids[0]).document_id
+    with workspace.transaction() as s:
+        assert waiting_for_suggestions(s, case_id) == ids
+        suggest_for_document(s, ids[1], mode="rules")
+    with workspace.transaction(write=False) as s:
+        assert waiting_for_suggestions(s, case_id) == [ids[0], ids[2]]
+        assert quiet not in waiting_for_suggestions(s, case_id)
+        assert child not in waiting_for_suggestions(s, case_id)

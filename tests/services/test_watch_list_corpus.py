@@ -133,3 +133,30 @@ def test_the_gold_names_are_found_with_their_variants_as_the_articles_are_import
     for variant in VARIANTS:
         planted = [k for k, (v, _w) in corpus.planted.items() if v == variant]
         assert sum(1 for k in planted if k in found) >= 0.9 * len(planted), variant
+
+
+def test_the_index_words_give_the_same_hits_as_cutting_the_text_again():
+    """An import hands the matcher the words it indexed (not cutting the text twice); on the
+    articles as written and planted, and on a text whose accented name folds to the list's
+    plain one, the hits are the very ones the matcher finds on its own."""
+    from casefile.extract.watch_names import Matcher, Name
+    from casefile.store.search.folding import token_text
+
+    corpus = build_corpus()
+    names = sorted(corpus.kinds)
+    matcher = Matcher(Name(i, (corpus.listed[n], _strip(corpus.listed[n])), corpus.kinds[n])
+                      for i, n in enumerate(names))
+    originals = [p.read_text(encoding="utf-8") for f in FOLDERS for p in sorted(f.glob("*.txt"))]
+    texts = [*corpus.texts.values(), *originals,
+             "Herr Jürgen Müller met the lawyer."]
+    extra = Matcher([Name(1, ("Jurgen Muller",), "person")])
+    assert [m.variant for m in extra.find(texts[-1], set(token_text(texts[-1]).split()))] == [
+        "Jürgen Müller"]
+    by_words = 0
+    for text in texts:
+        indexed = token_text(text)
+        words = set(indexed.split()) if indexed.isascii() else None
+        by_words += words is not None
+        assert matcher.find(text, words) == matcher.find(text)
+    assert by_words >= 30  # the articles as written are indexed in ASCII words
+    assert sum(len(matcher.find(t, set(token_text(t).split()))) for t in originals) > 300

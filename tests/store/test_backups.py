@@ -339,3 +339,27 @@ def test_a_checksum_file_that_is_no_small_plain_file_is_refused_without_reading_
                                       "nothing was changed")
     finally:
         ws.close()
+
+
+def test_an_automatic_backup_of_an_unchanged_workspace_keeps_the_older_states(
+        tmp_path: Path) -> None:
+    """Opening and quitting without changes must not push older states out of rotation: an
+    automatic backup with the newest backup's bytes is not kept twice; one after a change is;
+    a backup asked for by hand always is."""
+    ws = open_workspace(tmp_path / "ws")
+    try:
+        first = backups.backup_now(ws, "open")
+        for _ in range(store_backups.KEEP_LAST + 2):  # a dozen opens with nothing done
+            again = backups.backup_now(ws, "open")
+            assert again.path == first.path
+        with ws.transaction() as s:
+            cases.create_case(s, "Harbor fire")
+        changed = backups.backup_now(ws, "periodic")
+        manual = backups.backup_now(ws, "manual")
+    finally:
+        ws.close()
+    listed = [b.path for b in store_backups.list_backups(tmp_path / "ws" / "casefile.sqlite3")]
+    assert set(listed) == {first.path, changed.path, manual.path}
+    assert changed.path != first.path and manual.path != changed.path
+    assert sorted(p.name for p in first.path.parent.iterdir()) == sorted(
+        [*(p.name for p in listed), *(p.name + ".sha256" for p in listed)])

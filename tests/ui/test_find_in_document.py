@@ -157,3 +157,42 @@ def test_passage_highlights_stay_with_the_find_highlights(make_window, ui_worksp
     assert len(viewer.text_view.extraSelections()) == 3  # the passage and both matches
     viewer.close_find_bar()
     assert len(viewer.text_view.extraSelections()) == 1
+
+
+def test_a_mouse_drag_that_cuts_words_selects_them_whole(article_window, qtbot):
+    """Dragging from the middle of a word to the middle of another selects both whole
+    (the direction kept)."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent, QTextCursor
+    from PySide6.QtWidgets import QApplication
+
+    _window, viewer = article_window
+    view = viewer.text_view
+    words = re.search(r"deputies \w+ (\w{5,}) ", TEXT)  # "deputies were ..." and a long word
+    assert words is not None
+    start, end = words.start(), words.start(1) + 2  # cut inside the long word
+    viewer.show()
+    qtbot.waitExposed(viewer)
+    viewer.select_span(start, end)  # scrolled into view; the drag below replaces it
+    view.moveCursor(QTextCursor.MoveOperation.Left)  # no selection before the drag
+
+    def send(kind: QEvent.Type, offset: int, buttons: Qt.MouseButton) -> None:
+        cursor = view.textCursor()
+        cursor.setPosition(viewer._map.to_qt(offset))
+        rect = view.cursorRect(cursor)
+        at = QPointF(rect.left() + 1, rect.center().y())
+        button = Qt.MouseButton.NoButton if kind == QEvent.Type.MouseMove else (
+            Qt.MouseButton.LeftButton)
+        QApplication.sendEvent(view.viewport(), QMouseEvent(
+            kind, at, view.viewport().mapToGlobal(at), button, buttons,
+            Qt.KeyboardModifier.NoModifier))
+
+    held = Qt.MouseButton.LeftButton
+    send(QEvent.Type.MouseButtonPress, end, held)  # from right to left
+    send(QEvent.Type.MouseMove, start + 3, held)
+    send(QEvent.Type.MouseButtonRelease, start + 3, Qt.MouseButton.NoButton)
+    whole = (start, words.end(1))
+    qtbot.waitUntil(lambda: viewer.selected_span() == whole, timeout=2000)
+    assert viewer.selected_text().startswith("deputies ")
+    cursor = view.textCursor()
+    assert cursor.anchor() > cursor.position()  # still dragged leftwards

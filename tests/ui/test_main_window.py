@@ -247,3 +247,13 @@ def test_changing_section_many_times_shows_a_selected_item_once(make_window,
     window.items.current_changed.connect(shown.append)
     assert window.select_item(ids[1], "person")
     assert shown == [ids[1]]
+
+
+def test_the_default_workspace_is_named_default_not_by_its_folder(monkeypatch,
+                                                                  make_window, ui_workspace):
+    from casefile.store import workspace as store_workspace
+
+    monkeypatch.setattr(store_workspace, "default_workspace_dir", lambda: ui_workspace.folder)
+    window = make_window(make_case(ui_workspace))
+    assert window.status_line.workspace_label.text() == "Workspace: default"
+    assert str(ui_workspace.folder) in window.status_line.workspace_label.toolTip()

@@ -123,3 +123,39 @@ def test_suggest_again_after_a_failed_run_finds_the_documents_names(
     window.tabs.setCurrentWidget(window.items.page)
     assert window.suggestions.suggest_again() is None
     assert "open it in its tab" in window.statusBar().currentMessage()
+
+
+def test_documents_a_suggestion_run_never_reached_are_named_and_read_from_the_case_menu(
+        make_window, ui_workspace, qtbot, monkeypatch, tmp_path: Path) -> None:
+    """A run cancelled, cut off by the window's end, or an import with suggestions off,
+    leaves documents no run read: opening the case says how many, and Case ▸ Suggest for
+    documents never read reads them; the sample case and attachments are never counted."""
+    from casefile.services import demo
+
+    cid = make_case(ui_workspace)
+    window = make_window(cid)  # suggestions after import off: as if the run never came
+    answer_date_questions(monkeypatch)
+    paths = []
+    for n in range(2):
+        paths.append(tmp_path / f"story-{n}.txt")
+        paths[-1].write_text(f"{STORY} Report {n}.", encoding="utf-8")
+    job = wait_for_job(window, qtbot, lambda: window.imports.import_files(paths))
+    assert job.outcome == "succeeded"
+    assert len(window.suggestions.waiting_in_case(cid)) == 2
+    window.open_case(cid)
+    assert ("2 documents never read for suggestions: Case ▸ Suggest for documents never read"
+            in window.statusBar().currentMessage())
+    [action] = [a for a in window.case_menu.actions if "never &read" in a.text()]
+    job = wait_for_job(window, qtbot, action.trigger)
+    assert job.outcome == "succeeded"
+    assert ("person", "Nadia Ferreira") in rows(open_panel(window))
+    assert window.suggestions.waiting_in_case(cid) == []
+    action.trigger()
+    assert ("Every document of this case has been read for suggestions."
+            in window.statusBar().currentMessage())
+    window.open_case(cid)
+    assert "never read for suggestions" not in window.statusBar().currentMessage()
+
+    with ui_workspace.transaction() as s:
+        sample, _created = demo.build_demo(s)
+    assert window.suggestions.waiting_in_case(sample) == []

@@ -210,11 +210,17 @@ def index_item(
     index_rows(session, [IndexRow(item_id, case_id, title, body, text)], new=new)
 
 
-def index_rows(session: Session, rows: Sequence[IndexRow], *, new: bool = False) -> None:
+def index_rows(session: Session, rows: Sequence[IndexRow], *,
+               new: bool = False) -> list[set[str] | None]:
     """Index many items at once (one ``executemany`` per table); same rules as
-    :func:`index_item`. Used by imports and to rebuild the index."""
+    :func:`index_item`. Used by imports and to rebuild the index.
+
+    Returns, per row, the distinct words indexed for its body and text when they are all
+    ASCII (news text once folded), else None; None for every row on PostgreSQL. An import
+    reads them as the text's vocabulary instead of cutting the text again (ARCHITECTURE.md,
+    "The watch list")."""
     if not rows:
-        return
+        return []
     sqlite = _is_sqlite(session)
     params = [_index_params(r, sqlite) for r in rows]
     conn = session.connection()
@@ -225,11 +231,16 @@ def index_rows(session: Session, rows: Sequence[IndexRow], *, new: bool = False)
         for sql in _SQLITE_INSERT:
             conn.execute(text(sql), params)
         words: set[str] = set()
+        out: list[set[str] | None] = []
         for p in params:
-            words.update(_words(str(p["ft"])), _words(str(p["fb"])))
+            body = str(p["fb"])
+            own = _words(body)
+            words.update(_words(str(p["ft"])), own)
+            out.append(own if body.isascii() else None)
         conn.execute(text(_SQLITE_VOCAB), {"words": json.dumps(sorted(words))})
-    else:
-        conn.execute(text(_PG_UPSERT), params)
+        return out
+    conn.execute(text(_PG_UPSERT), params)
+    return [None] * len(rows)
 
 
 def unindex_item(session: Session, item_id: int) -> None:
