@@ -1,7 +1,5 @@
 """``python -m casefile`` runs the command line."""
 
-import sys
+from casefile.cli import run
 
-from casefile.cli import main
-
-sys.exit(main())
+run()

@@ -24,7 +24,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from casefile import __version__
 from casefile.cli import (
@@ -174,5 +174,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         close_opened()
 
 
+def run() -> NoReturn:
+    """The ``casefile`` process (``python -m casefile``, the installed command, the bundle):
+    :func:`main` on the process's arguments, then exit with its status.
+
+    A command's work is done and its workspaces closed when :func:`main` returns; what is left
+    is the interpreter's teardown, whose collector passes walked every object the command
+    loaded (SQLAlchemy's, reportlab's, the case's: about 0.2 s of a 1.5 s ``casefile brief``
+    here). The objects are frozen first (``gc.freeze``): teardown skips those passes, what
+    reference counting frees is freed as before, and the memory of the rest goes back with the
+    process. A window's process keeps the usual teardown (Qt's objects go in their order)."""
+    code = main()
+    if "PySide6" not in sys.modules:
+        import gc
+
+        gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
@@ -49,6 +48,7 @@ from casefile.export.brief_layout import (
 from casefile.export.profiles import DEFAULT_PROFILE, PROFILES, ExportProfile
 from casefile.export.textruns import (
     active_runs,
+    escape,
 )
 from casefile.quoting import self_quoted
 

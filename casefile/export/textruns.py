@@ -41,14 +41,22 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
-from xml.sax.saxutils import escape
 
 from casefile.export.fonts import ExtractableTTFont, FallbackFonts, RegisteredFonts, font_chars
+
+
+def escape(text: str) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` written as entities, for reportlab's paragraph
+    markup: what ``xml.sax.saxutils.escape`` does, without importing it (it loads urllib and
+    http.client, a sizeable part of a ``casefile brief`` command's start)."""
+    return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
 
 __all__ = [
     "REPLACEMENT",
     "TextRuns",
     "active_runs",
+    "escape",
     "has_rtl",
     "markup",
     "rtl_base",

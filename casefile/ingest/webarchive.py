@@ -181,8 +181,9 @@ class _Gunzip(io.RawIOBase):
                 out = self._inflate.decompress(self._inflate.unconsumed_tail, _CHUNK)
             else:
                 chunk = self._data[self._at:self._at + 64 * 1024]
-                if not chunk:
-                    return b""
+                if not chunk:  # the data ends inside a gzip member: cut short
+                    raise IngestError(f"{self._filename} is damaged: it ends in the middle of "
+                                      "a record (a download or copy cut short?)")
                 self._at += len(chunk)
                 out = self._inflate.decompress(chunk, _CHUNK)
             if out:

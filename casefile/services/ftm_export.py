@@ -112,6 +112,10 @@ FTM_ID_LINE = re.compile(r"^FtM id: (\S+)$", re.MULTILINE)
 #: ``summary`` line prefixes carrying fields FtM has no property for.
 JURISDICTION, STATUS_REASON, ATTRIBUTED_TO, DUE, ANSWERED, SHA256 = (
     "Jurisdiction: ", "Status reason: ", "Attributed to: ", "Due: ", "Answered: ", "SHA-256: ")
+#: ``summary`` lines of a saved web page's capture: FtM's ``retrievedAt`` holds no time zone
+#: and there is no property for the captured page's own hash or the archive's format.
+CAPTURED_UTC, PAGE_SHA256, CAPTURE_FORMAT = (
+    "Captured (UTC): ", "Page SHA-256: ", "Capture format: ")
 CONFIDENTIAL_KEYWORD = "confidential"
 CLAIM_KEYWORD, FOLLOWUP_KEYWORD = "claim", "follow-up"
 #: Casefile precisions a date prefix cannot express, kept as a keyword ("approximate date").
@@ -362,6 +366,10 @@ def case_entities(session: Session, case_id: int, *, include_confidential: bool 
             capture := meta.get("capture"), dict) else None
         if isinstance(captured, str) and captured:  # a saved web page: when it was captured
             e.add("retrievedAt", captured.rstrip("Z"), quiet=True)
+            e.add("summary", CAPTURED_UTC + captured)
+            for prefix, key in ((PAGE_SHA256, "sha256"), (CAPTURE_FORMAT, "format")):
+                if isinstance(capture, dict) and capture.get(key):
+                    e.add("summary", prefix + str(capture[key]))
         elif doc.retrieved:
             e.add("retrievedAt", doc.retrieved.isoformat())
         e.add("keywords", doc.doc_kind)

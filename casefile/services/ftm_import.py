@@ -51,12 +51,15 @@ from casefile.services.changes import Changes, Step, action, changes
 from casefile.services.ftm_export import (
     ANSWERED,
     ATTRIBUTED_TO,
+    CAPTURE_FORMAT,
+    CAPTURED_UTC,
     CLAIM_KEYWORD,
     CONFIDENTIAL_KEYWORD,
     DUE,
     FOLLOWUP_KEYWORD,
     FTM_ID_LINE,
     JURISDICTION,
+    PAGE_SHA256,
     PRECISION_KEYWORDS,
     READING_KEYWORD,
     SHA256,
@@ -332,6 +335,9 @@ class _Importer:
         match = self.names.get(("document", _key(title)))
         urls = set(entity.get("sourceUrl"))
         if isinstance(match, Document) and (not urls or match.url in urls):
+            theirs = (match.meta or {}).get("ftm_sha256") or match.sha256
+            if sha256 and theirs and theirs != sha256:
+                return None  # another file of the same title (two captures of one page)
             return match
         return None
 
@@ -452,12 +458,18 @@ def _document(imp: _Importer, e: EntityProxy) -> None:
         "published": published, "retrieved": retrieved, "notes": _notes(e),
     }
     text = "\n\n".join(e.get("bodyText"))
+    summary = e.get("summary")
     hashes = {"ftm_content_hash": _first(e.get("contentHash")),
-              "ftm_sha256": _lines(e.get("summary"), SHA256)}
+              "ftm_sha256": _lines(summary, SHA256)}
+    meta: dict[str, Any] = {k: v for k, v in hashes.items() if v}
+    captured, page_sha = _lines(summary, CAPTURED_UTC), _lines(summary, PAGE_SHA256)
+    if captured and page_sha:  # a saved web page's capture, as the export wrote it
+        meta["capture"] = {"url": fields["url"], "captured": captured, "sha256": page_sha,
+                           "format": _lines(summary, CAPTURE_FORMAT)}
     extra: dict[str, Any] = {
         "text": text, "mime_type": _first(e.get("mimeType")),
         "filename": _first(e.get("fileName")),
-        "meta": {k: v for k, v in hashes.items() if v},
+        "meta": meta,
         "import_notes": ["imported from a FollowTheMoney entity: the text and metadata are "
                          "here, the original file is not"],
     }

@@ -251,8 +251,9 @@ def add_names(session: Session, entries: Sequence[WatchEntry | Mapping[str, Any]
     message = (f"Added {what} to {scope}" if added else "Those names are already watched")
     it = "it" if len(added) == 1 else "them"
     if added:
-        message += (f"; {len(hit_docs)} document{'s' if len(hit_docs) != 1 else ''} "
-                    f"mention {it}." if hit_docs else f"; no document mentions {it} yet.")
+        one = len(hit_docs) == 1
+        message += (f"; {len(hit_docs)} document{'' if one else 's'} mention{'s' if one else ''}"
+                    f" {it}." if hit_docs else f"; no document mentions {it} yet.")
     return changes(case_id, watch=bool(added), documents=hit_docs,
                    label=f"watch {what}", message=message,
                    value={"added": added, "hits": len(hit_docs)},

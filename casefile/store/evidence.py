@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, CheckConstraint, ForeignKey, Integer, String, Text, false
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from casefile.store.base import Base, utcnow
@@ -88,6 +98,10 @@ class Mention(Base):
     """
 
     __tablename__ = "mentions"
+    # a case's pending mentions in the Suggestions list's order, read from the index alone
+    # (store/mention_groups.py; revision 0014)
+    __table_args__ = (Index("ix_mentions_pending", "case_id", "status", "kind", "name",
+                            "document_id", "start", "id", "role", "affiliation"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), index=True)

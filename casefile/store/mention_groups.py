@@ -16,6 +16,7 @@ the values the caller passes).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -77,27 +78,65 @@ def _variant(dialect: str, question_kinds: Sequence[str], kind_map: Mapping[str,
             "ELSE '' END")
 
 
+#: The kinds whose suggestions of one name may differ by their variant (read from ``detail``).
+VARIANT_KINDS = ("event", "question")
+
+
 def _grouped_sql(dialect: str, variant: str, one_kind: bool, kinds: Sequence[str]) -> str:
+    if dialect == "sqlite":
+        return _grouped_sqlite(variant, one_kind, kinds)
     where = ("FROM mentions WHERE case_id = :case_id AND status = 'suggested' "
              f"AND kind IN ({', '.join(repr(k) for k in kinds)})"
              + (" AND kind = :kind" if one_kind else ""))
-    if dialect == "sqlite":
+    order = "ORDER BY document_id, start, id"
+    first_id = f"(array_agg(id {order}))[1]"
+    role = f"(array_agg(role {order}) FILTER (WHERE role <> ''))[1]"
+    affiliation = f"(array_agg(affiliation {order}) FILTER (WHERE affiliation <> ''))[1]"
+    ids = "string_agg(CAST(id AS TEXT), ',')"
+    return (f"SELECT kind, name, variant, count(*), count(DISTINCT document_id), {first_id}, "
+            f"{role}, {affiliation}, {ids} FROM (SELECT id, kind, name, document_id, start, "
+            f"role, affiliation, {variant} AS variant {where}) m GROUP BY kind, name, variant")
+
+
+def _grouped_sqlite(variant: str, one_kind: bool, kinds: Sequence[str]) -> str:
+    """SQLite's statement. The kinds without variants are grouped from the index
+    ``ix_mentions_pending`` alone: its order within a kind and name is the mentions' order
+    (document, start, id), so a name's first mention, and its first role and affiliation when
+    it has one, is the first row of an index lookup. The kinds with variants
+    (:data:`VARIANT_KINDS`) read ``detail`` from the table."""
+    pending = "case_id = :case_id AND status = 'suggested'" + (
+        " AND kind = :kind" if one_kind else "")
+    plain = [k for k in kinds if k not in VARIANT_KINDS]
+    varied = [k for k in kinds if k in VARIANT_KINDS]
+    parts: list[str] = []
+    if plain:
+        def first(column: str, condition: str = "") -> str:
+            return (f"(SELECT {column} FROM mentions f WHERE f.case_id = :case_id "
+                    "AND f.status = 'suggested' AND f.kind = g.kind AND f.name = g.name"
+                    f"{condition} ORDER BY f.document_id, f.start, f.id LIMIT 1)")
+
+        role = first("role", " AND f.role <> ''")
+        affiliation = first("affiliation", " AND f.affiliation <> ''")
+        parts.append(
+            f"SELECT kind, name, '', n, docs, {first('id')}, "
+            f"CASE WHEN has_role THEN {role} END, CASE WHEN has_aff THEN {affiliation} END, "
+            "ids FROM (SELECT kind, name, count(*) AS n, count(DISTINCT document_id) AS docs, "
+            "max(role <> '') AS has_role, max(affiliation <> '') AS has_aff, "
+            f"group_concat(id) AS ids FROM mentions WHERE {pending} "
+            f"AND kind IN ({', '.join(repr(k) for k in plain)}) GROUP BY kind, name) g")
+    if varied:
         # fixed-width keys (position, then id) compare as text in that order; the first
         # mention's id is the last 20 digits of the smallest key
         pos = "printf('%020d%020d', document_id * 4294967296 + start, id)"
         role = f"substr(min(CASE WHEN role <> '' THEN {pos} || role END), 41)"
         affiliation = f"substr(min(CASE WHEN affiliation <> '' THEN {pos} || affiliation END), 41)"
-        ids = "group_concat(id)"
-        first_id = f"CAST(substr(min({pos}), 21) AS INTEGER)"
-    else:
-        order = "ORDER BY document_id, start, id"
-        first_id = f"(array_agg(id {order}))[1]"
-        role = f"(array_agg(role {order}) FILTER (WHERE role <> ''))[1]"
-        affiliation = f"(array_agg(affiliation {order}) FILTER (WHERE affiliation <> ''))[1]"
-        ids = "string_agg(CAST(id AS TEXT), ',')"
-    return (f"SELECT kind, name, variant, count(*), count(DISTINCT document_id), {first_id}, "
-            f"{role}, {affiliation}, {ids} FROM (SELECT id, kind, name, document_id, start, "
-            f"role, affiliation, {variant} AS variant {where}) m GROUP BY kind, name, variant")
+        parts.append(
+            "SELECT kind, name, variant, count(*), count(DISTINCT document_id), "
+            f"CAST(substr(min({pos}), 21) AS INTEGER), {role}, {affiliation}, group_concat(id) "
+            "FROM (SELECT id, kind, name, document_id, start, role, affiliation, "
+            f"{variant} AS variant FROM mentions WHERE {pending} "
+            f"AND kind IN ({', '.join(repr(k) for k in varied)})) m GROUP BY kind, name, variant")
+    return " UNION ALL ".join(parts) or "SELECT 1 WHERE 0"
 
 
 def _first_sql(ids: str) -> str:
@@ -132,7 +171,7 @@ def mention_groups(reader: Reader, case_id: int, kinds: Sequence[str], kind: str
     for g_kind, name, var, count, docs, first_id, g_role, g_aff, ids in grouped:
         r = rows[int(first_id)]
         first_start = int(r[2])
-        others = sorted(map(int, str(ids).split(",")))
+        others = sorted(json.loads(f"[{ids}]"))  # the ids as a JSON list: parsed in C
         others.remove(int(first_id))
         out.append(MentionGroup(
             kind=g_kind, name=name, variant=var, mentions=int(count), documents=int(docs),

@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMainWindow,
     QMenu,
     QMessageBox,
     QSizePolicy,
@@ -644,10 +645,14 @@ class GraphView(QWidget):
         if out.suffix.lower() != suffix:
             out = out.with_name(out.name + suffix)
         try:
-            return self.export(out)
+            written = self.export(out)
         except OSError as exc:
             QMessageBox.warning(self, "Graph not exported", str(exc))
             return None
+        top = self.window()
+        if isinstance(top, QMainWindow):  # said where the image went, as other exports do
+            top.statusBar().showMessage(f"Graph exported to {written}", 8000)
+        return written
 
     def export(self, out: Path) -> Path:
         """Write the whole graph to ``out`` (.png or .svg, by its suffix), with the labels

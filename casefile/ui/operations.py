@@ -27,7 +27,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import QProgressDialog, QWidget
 from sqlalchemy.orm import Session
 
@@ -39,6 +39,10 @@ from casefile.store.reader import Reader
 from casefile.store.workspace import Workspace
 
 log = logging.getLogger(__name__)
+
+#: A job's progress dialog shows once the job has run this long (milliseconds).
+SHOW_PROGRESS_AFTER_MS = 300
+_NEVER_MS = 24 * 3600 * 1000  # Qt's own showing of a progress dialog, put out of reach
 T = TypeVar("T")
 A = TypeVar("A")
 
@@ -173,6 +177,8 @@ class Job:
     #: worker before the outcome is announced; ``result`` then holds it too)
     partial: Any = None
     label_text: str = ""  # the progress label the job gave last (:meth:`progress`)
+    #: a question of the job is open: its progress dialog stays hidden meanwhile
+    asking: bool = False
 
     @property
     def cancelled(self) -> bool:
@@ -455,16 +461,16 @@ class OperationRunner(QObject):
                     reply(None)
                     return
                 shown = dialog is not None and dialog.isVisible()
-                if dialog is not None:  # the question goes in front, the progress waits
-                    dialog.setMinimumDuration(24 * 3600 * 1000)
+                job.asking = True  # the question goes in front, the progress waits
+                if dialog is not None:
                     dialog.hide()
 
                 def replied(value: Any) -> None:
+                    job.asking = False
                     reply(value)
-                    if job.dialog is not None and not job.done:
-                        job.dialog.setMinimumDuration(300)
-                        if shown:
-                            job.dialog.show()
+                    if job.dialog is not None and not job.done and (
+                            shown or job.dialog.property("due")):
+                        job.dialog.show()
 
                 answer(question, replied)
 
@@ -483,13 +489,23 @@ class OperationRunner(QObject):
             dialog = QProgressDialog(job.label, "Cancel", 0, 0, parent)
             dialog.setWindowTitle("Casefile")
             dialog.setWindowModality(Qt.WindowModality.WindowModal)
-            dialog.setMinimumDuration(300)
+            # shown by the timer below, never by Qt's own: its timer, once started, shows
+            # the dialog even after it was hidden for a question of the job, and the
+            # window-modal box then blocks the question's buttons
+            dialog.setMinimumDuration(_NEVER_MS)
             dialog.setAutoClose(False)
             dialog.setAutoReset(False)
             dialog.canceled.connect(job.cancel)
             dialog.canceled.connect(lambda: dialog.setLabelText(cancel_text))
             job.dialog = dialog
             dialog.setValue(0)
+
+            def due() -> None:
+                dialog.setProperty("due", True)  # shown now, or once a question is answered
+                if job.dialog is dialog and not job.done and not job.asking:
+                    dialog.show()
+
+            QTimer.singleShot(SHOW_PROGRESS_AFTER_MS, dialog, due)
 
         def on_progress(done: int, total: int) -> None:
             if job.dialog is not None and not job.done and not job.cancelled:

@@ -2,12 +2,11 @@
 arguments, every subcommand with its arguments). Frozen by ``scripts/build_bundle.py``."""
 
 import multiprocessing
-import sys
 
 if __name__ == "__main__":
     # Import and extraction workers are spawned processes: in a frozen program they start this
     # same executable, and freeze_support() runs the worker instead of the command line.
     multiprocessing.freeze_support()
-    from casefile.cli import main
+    from casefile.cli import run
 
-    sys.exit(main())
+    run()

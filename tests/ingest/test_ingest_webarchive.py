@@ -195,6 +195,11 @@ def test_a_web_archive_without_a_page_or_broken_says_so() -> None:
                            wbits=31)
     with pytest.raises(IngestError, match="^cut.warc.gz is damaged"):
         ingest_bytes(broken, "cut.warc.gz")
+    whole = warc([(URL, PAGE, "2026-11-30T22:40:05Z")])
+    for cut in (len(whole) // 2, len(whole) - 5):  # a download stopped part way
+        with pytest.raises(IngestError, match="^half.warc.gz is damaged: it ends in the "
+                                              "middle of a record"):
+            ingest_bytes(whole[:cut], "half.warc.gz")
 
 
 def test_a_warc_page_sent_gzipped_and_chunked_reads_as_the_page(as_html) -> None:

@@ -115,6 +115,7 @@ def test_adding_names_checks_the_documents_already_there(ws):
                                       {"name": "ansel brightwater"}], case_id)
         again = watch_list.add_names(s, [{"name": "Ansel  Brightwater"}], case_id)
     assert ch.value["hits"] == 1 and len(ch.value["added"]) == 1
+    assert ch.message == "Added “Ansel Brightwater” to the watch list; 1 document mentions it."
     assert again.value["added"] == [] and again.undo is None
     with pytest.raises(ValidationError), ws.transaction() as s:
         watch_list.add_names(s, [{"name": "  "}], case_id)

@@ -65,6 +65,32 @@ def test_ftm_has_source_url_and_the_capture_time(workspace, case_id, stored) -> 
     assert sorted(v for e in docs for v in e["properties"]["retrievedAt"]) == [
         "2026-11-30T22:40:05", "2026-12-02T09:15:00"]
     assert all(e["properties"]["sourceUrl"] == [URL] for e in docs)
+    page = hashlib.sha256(PAGE).hexdigest()
+    summaries = sorted(line for e in docs for line in e["properties"]["summary"]
+                       if not line.startswith("SHA-256: "))
+    assert summaries == [  # the time zone, the page's own hash and the format kept too
+        "Capture format: MHTML", "Capture format: WARC",
+        "Captured (UTC): 2026-11-30T22:40:05Z", "Captured (UTC): 2026-12-02T09:15:00Z",
+        f"Page SHA-256: {page}", f"Page SHA-256: {page}"]
+
+
+@pytest.mark.skipif(not followthemoney_installed(), reason="followthemoney not installed")
+def test_a_capture_comes_back_whole_from_an_ftm_round_trip(workspace, case_id, stored) -> None:
+    from casefile.services import cases
+    from casefile.services.ftm_export import case_entities
+    from casefile.services.ftm_import import import_entities
+
+    _mhtml_id, warc_id = stored
+    with workspace.transaction() as s:
+        entities = case_entities(s, case_id)
+        before = s.get(Document, warc_id).meta["capture"]
+        other = cases.create_case(s, "Round trip").id
+    with workspace.transaction() as s:
+        import_entities(s, other, entities)
+    with workspace.transaction() as s:
+        back = [d.meta.get("capture") for d in s.query(Document).filter(
+            Document.case_id == other)]
+    assert {k: before[k] for k in ("url", "captured", "sha256", "format")} in back
 
 
 def test_the_command_line_imports_a_web_archive_and_lists_its_capture(tmp_path: Path) -> None:

@@ -81,7 +81,7 @@ def test_a_png_export_that_cannot_be_written_says_why(make_window, ui_workspace,
                                                       tmp_path: Path, monkeypatch) -> None:
     with ui_workspace.transaction() as s:
         case_id = build_demo(s)[0]
-    _window, view = _open_graph(make_window, qtbot, case_id)
+    window, view = _open_graph(make_window, qtbot, case_id)
     target = tmp_path / "gone" / "graph.png"  # its folder does not exist
     monkeypatch.setattr(graph_module.QFileDialog, "getSaveFileName",
                         lambda *a, **k: (str(target), ""))
@@ -96,6 +96,7 @@ def test_a_png_export_that_cannot_be_written_says_why(make_window, ui_workspace,
                         lambda *a, **k: (str(tmp_path / "graph"), ""))
     written = view.prompt_export("png")
     assert written == tmp_path / "graph.png" and not QImage(str(written)).isNull()
+    assert window.statusBar().currentMessage() == f"Graph exported to {written}"
 
 
 def test_the_fitted_view_of_a_large_graph_has_labels_that_do_not_overlap(

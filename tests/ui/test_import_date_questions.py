@@ -162,3 +162,26 @@ def test_the_question_counts_only_files_the_import_will_store(make_window, ui_wo
     result = done.args[0]
     assert (result.count("imported"), result.count("already there"),
             result.count("failed")) == (3, 1, 3)
+
+
+def test_the_progress_box_never_covers_the_date_question(make_window, ui_workspace, qtbot,
+                                                         tmp_path, monkeypatch):
+    """One quick undated file: the question comes within the progress box's show delay; the
+    box must not pop up over the question later (it would block its buttons), and a click
+    on OK imports the file."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QProgressDialog
+
+    cid = make_case(ui_workspace)
+    path = _note(tmp_path, "memo.txt", date(2017, 5, 1))
+    window = make_window(cid)
+    _import_documents(window, monkeypatch, [path])
+    question = _next_question(qtbot, window)
+    qtbot.wait(800)  # past the progress box's show delay
+    boxes = [w for w in QApplication.topLevelWidgets()
+             if isinstance(w, QProgressDialog) and w.isVisible()]
+    assert boxes == []
+    assert QApplication.activeModalWidget() is question
+    qtbot.mouseClick(question.ok_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "memo.txt" in _published(ui_workspace), timeout=20000)
+    assert _published(ui_workspace)["memo.txt"][0] == date(2017, 5, 1)
