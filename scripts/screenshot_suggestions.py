@@ -12,28 +12,25 @@ claim and saves the window to OUT.png. Run it under a real X server at the scree
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
+
+from shots import let_go, temp_workspace
 
 
 def main(argv: list[str]) -> int:
     article, published, out = Path(argv[0]), argv[1], Path(argv[2])
 
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QDockWidget
 
     from casefile.ingest import ingest_bytes
     from casefile.services import cases, documents
     from casefile.services.suggestions import suggest_for_document
-    from casefile.store.workspace import open_workspace
     from casefile.ui.app import ensure_application
     from casefile.ui.main_window import MainWindow
     from casefile.ui.window_state import fit_to_screen
 
     app = ensure_application()
-    tmp = Path(tempfile.mkdtemp(prefix="casefile-shots-"))
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
-    ws = open_workspace(tmp / "workspace")
+    ws = temp_workspace()
     raw = article.read_bytes()
     with ws.transaction() as s:
         case_id = cases.create_case(s, "Claims").id
@@ -60,9 +57,7 @@ def main(argv: list[str]) -> int:
         QApplication.sendPostedEvents()
     window.grab().save(str(out))
     print(out, window.width(), window.height(), "dock", dock.width())
-    window.runner.shutdown()
-    window.close()
-    ws.close()
+    let_go(window, ws)
     return 0
 
 

@@ -21,9 +21,10 @@ window itself never forces a theme), to check that text and highlights stay read
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from shots import demo_workspace
 
 
 def _dark_palette() -> object:
@@ -47,12 +48,9 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "screenshots")
     out.mkdir(parents=True, exist_ok=True)
 
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from casefile.services import views
-    from casefile.services.demo import build_demo
-    from casefile.store.workspace import open_workspace
     from casefile.ui.app import ensure_application
     from casefile.ui.main_window import MainWindow
 
@@ -60,11 +58,7 @@ def main(argv: list[str]) -> int:
     if dark:
         app.setStyle("Fusion")
         app.setPalette(_dark_palette())
-    tmp = Path(tempfile.mkdtemp(prefix="casefile-shots-"))
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
-    ws = open_workspace(tmp / "workspace")
-    with ws.transaction() as s:
-        case_id, _ = build_demo(s)
+    ws, case_id, _tmp = demo_workspace()
     window = MainWindow(ws, case_id=case_id, suggest_after_import=False)
     window.resize(1280, 800)
     window.show()

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import io
 import sys
-import tempfile
 import time
-from pathlib import Path
+
+from shots import demo_workspace, let_go, out_folder
 
 REPORT = [
     ("Harlan County Sheriff's Office — Incident Report 24-0611",
@@ -66,26 +66,18 @@ def report_pdf() -> bytes:
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[0] if argv else "/tmp/casefile-shots")
-    out.mkdir(parents=True, exist_ok=True)
+    out = out_folder(argv, "/tmp/casefile-shots")
 
-    from PySide6.QtCore import QSettings
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication, QFileDialog
 
-    from casefile.services.demo import build_demo
     from casefile.services.passages import add_passage_by_quote
     from casefile.services.views import item_choices
-    from casefile.store.workspace import open_workspace
     from casefile.ui.app import ensure_application
     from casefile.ui.main_window import MainWindow
 
     app = ensure_application()
-    tmp = Path(tempfile.mkdtemp(prefix="casefile-shots-"))
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
-    ws = open_workspace(tmp / "workspace")
-    with ws.transaction() as s:
-        case_id, _ = build_demo(s)
+    ws, case_id, tmp = demo_workspace()
     window = MainWindow(ws, case_id=case_id, suggest_after_import=False)
     window.resize(1280, 800)
     window.move(0, 0)
@@ -168,9 +160,7 @@ def main(argv: list[str]) -> int:
     if window.folder_import.summary is not None:
         window.folder_import.summary.accept()
 
-    window.runner.shutdown()
-    window.close()
-    ws.close()
+    let_go(window, ws)
     return 0
 
 

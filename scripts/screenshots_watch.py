@@ -22,9 +22,9 @@ Run it under a real X server at the screen size wanted::
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
-from pathlib import Path
+
+from shots import demo_workspace, out_folder
 
 WIRE = ("{head}\n\nHARBOR CITY (AP) — The port authority approved a dredging contract worth "
         "$40 million on Tuesday after a closed meeting, records show. Inspectors had warned "
@@ -35,26 +35,19 @@ WIRE = ("{head}\n\nHARBOR CITY (AP) — The port authority approved a dredging c
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[0] if argv else "screenshots")
-    out.mkdir(parents=True, exist_ok=True)
+    out = out_folder(argv, "screenshots")
 
-    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtCore import Qt
     from PySide6.QtGui import QImage
     from PySide6.QtWidgets import QApplication, QFileDialog
 
     from casefile.services import reading, views, watch_list
-    from casefile.services.demo import build_demo
-    from casefile.store.workspace import open_workspace
     from casefile.ui.app import ensure_application
     from casefile.ui.main_window import MainWindow
     from casefile.ui.window_state import fit_to_screen
 
     app = ensure_application()
-    tmp = Path(tempfile.mkdtemp(prefix="casefile-shots-"))
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp / "settings"))
-    ws = open_workspace(tmp / "workspace")
-    with ws.transaction() as s:
-        case_id, _ = build_demo(s)
+    ws, case_id, tmp = demo_workspace()
     with ws.transaction() as s:
         watch_list.add_names(s, watch_list.names_from_case(s, case_id), case_id, source="case")
         person = watch_list.names_from_case(s, case_id)[0].name
@@ -120,8 +113,8 @@ def main(argv: list[str]) -> int:
     if dialog is not None:
         dialog.close()
 
-    window.show_section("document")
-    table, model = window.table, window.table.model()
+    window.items.show_section("document")
+    table, model = window.items.table, window.items.table.model()
     reading_column = next((c for c in range(model.columnCount())
                            if model.headerData(c, Qt.Orientation.Horizontal) == "Reading"), 0)
     for column in range(1, model.columnCount()):  # narrow the others so Reading shows
@@ -145,7 +138,7 @@ def main(argv: list[str]) -> int:
 
     views6 = window.case_views
     window.tabs.setCurrentWidget(views6.graph_tab)
-    window.evidence_dock.show()
+    window.evidence.dock.show()
     graph = views6.graph
     for _ in range(600):  # its layout is computed on a worker thread
         settle(2)

@@ -500,6 +500,50 @@ def test_ui_module_reads_no_private_member_of_another_module(path: Path) -> None
     assert private_reads(path.read_text(encoding="utf-8")) == []
 
 
+
+# -- controllers see the window as a Protocol (ARCHITECTURE.md, "The window") --
+
+#: The modules that make the window itself: they may know MainWindow.
+WINDOW_BUILDERS = frozenset({"main_window.py", "window_menus.py", "app.py"})
+
+
+def window_couplings(source: str) -> list[str]:
+    """Where ``source`` ties itself to the whole window: an import of
+    ``casefile.ui.main_window`` (at any depth, under ``TYPE_CHECKING`` too), or a parameter
+    named ``window`` annotated ``Any`` or not annotated at all."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "casefile.ui.main_window":
+            found.append(f"imports MainWindow (line {node.lineno})")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+                if arg.arg != "window":
+                    continue
+                hint = ast.unparse(arg.annotation) if arg.annotation is not None else None
+                if hint in {None, "Any", "typing.Any", "'Any'"}:
+                    found.append(f"{node.name}(window: {hint}) (line {node.lineno})")
+    return found
+
+
+def test_window_coupling_scanner() -> None:
+    assert window_couplings("def f(window: Any, x: int) -> None: ...\n") == [
+        "f(window: Any) (line 1)"]
+    assert window_couplings("def f(window): ...\n") == ["f(window: None) (line 1)"]
+    assert window_couplings("if TYPE_CHECKING:\n"
+                            "    from casefile.ui.main_window import MainWindow\n") == [
+        "imports MainWindow (line 2)"]
+    assert window_couplings("def f(window: WindowShell) -> None: ...\n") == []
+
+
+@pytest.mark.parametrize("path", [p for p in sorted(UI.rglob("*.py"))
+                                  if p.name not in WINDOW_BUILDERS],
+                         ids=lambda p: str(p.relative_to(UI)))
+def test_controllers_see_the_window_through_a_protocol(path: Path) -> None:
+    """A controller is typed against :class:`casefile.ui.shell.WindowShell` (or a small
+    ``Protocol`` extending it with the few other members it uses), never the whole window."""
+    assert window_couplings(path.read_text(encoding="utf-8")) == []
+
+
 # -- one SQLite library per process per file (casefile.store.db_files) --
 
 #: Names a SQLite DB-API module goes by in casefile's code.

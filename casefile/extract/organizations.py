@@ -92,10 +92,11 @@ _ORG_NOUN = (r"(?:company|companies|firm|firms|giant|startup|start-up|maker|deve
              r"retailer|chain|chains|carrier|conglomerate|manufacturer|insurer|lender|nonprofit|"
              r"charity|watchdog|powerhouse|studio|broker|automaker|airline|distributor)")
 _CUED_NAME = rf"(?P<name>{CAPWORD}(?:[ ]{CAPWORD}){{0,3}})(?=(?:'s?)?(?:[^\w'-]|$))"
-_ORG_CUE = re.compile(rf"(?<![\w'-]){_ORG_NOUN}[ ](?:called[ ]|named[ ])?{_CUED_NAME}")
+_ORG_CUE = re.compile(rf"(?<![\w'-])(?:[a-z]+-)?(?i:{_ORG_NOUN})[ ](?:called[ ]|named[ ])?"
+                     rf"{_CUED_NAME}")
 _ORG_CUE_NEXT = re.compile(rf"[ ]and[ ]{_CUED_NAME}")
 _JOB_AT = re.compile(
-    rf"\b(?:director|president|vp|vice[ ]president|manager|executive|officer|chief|head|"
+    rf"\b(?i:director|president|vp|vice[ ]president|manager|executive|officer|chief|head|"
     rf"analyst|engineer|researcher|professor|partner|founder|editor|producer|designer|"
     rf"spokesman|spokeswoman|spokesperson|employee|worker|staffer)\b[^.\n\"]{{0,40}}?[ ]at[ ]"
     rf"(?:the[ ])?{_CUED_NAME}")

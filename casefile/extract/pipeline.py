@@ -37,6 +37,7 @@ from casefile.extract.model import (
     model_entities,
     model_in_use,
 )
+from casefile.extract.org_context import channels, written_as_places
 from casefile.extract.organizations import (
     BODY,
     GOV,
@@ -363,23 +364,6 @@ def _shouted_word(ft: str, cl: OrgCluster) -> bool:
                 or re.match(rf"(?:'s\b|[ ]{_SAID_WORDS})", ft[c.end:c.end + 12]))
 
 
-_AREA_NOUNS = re.compile(r"[ ](?:neighborhood|neighbourhood|area|section|suburb|township|"
-                         r"community|subdivision|corridor|district)\b")
-
-
-def _neighborhoods(ft: str, clusters: list[OrgCluster], places: list[Candidate]
-                   ) -> list[OrgCluster]:
-    """Model organisations written as a place ("the Eastgate neighborhood") become places."""
-    keep = []
-    for cl in clusters:
-        if all(c.source == "model" for c in cl.cands) and any(
-                _AREA_NOUNS.match(ft, c.end) for c in cl.cands):
-            places.extend(Candidate("place", c.start, c.end, c.name, "model") for c in cl.cands)
-            continue
-        keep.append(cl)
-    return keep
-
-
 def _share_prosecutors_office(people: list[dict[str, Any]]) -> None:
     """A prosecutor named without a place ("Deputy Prosecutor X") works for the one
     prosecutor's office the story names through another prosecutor, if there is one."""
@@ -670,6 +654,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     people = [c for c in kept if c.kind == "person"]
     orgs = [c for c in kept if c.kind == "organization"]
     places = [c for c in kept if c.kind == "place"]
+    shown_on, places = channels(ft, places)
+    orgs += shown_on
     people = reassign_people(people, orgs, places)
     for c in orgs:  # the place part of an agency name is a place too
         if c.agency_key and c.agency_key[1] and norm_key(ft[c.start:c.end]).startswith(
@@ -688,7 +674,7 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
         and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]
     oclusters = cluster_organizations(and_names(ft, orgs))
     oclusters = _orgs_that_are_places(oclusters, places, orgs)
-    oclusters = _neighborhoods(ft, oclusters, places)
+    oclusters = written_as_places(ft, oclusters, places)
     oclusters = [cl for cl in oclusters if not _owned_thing(ft, cl) and not cut_short(ft, cl.cands)
                  and not names_a_thing(cl.name)]
     oclusters = [cl for cl in oclusters if not _shouted_word(ft, cl)

@@ -21,7 +21,11 @@ How a name is found:
   ("J. Smith", "J. R. Smith", "Smith, J."), a middle initial the list does not have
   ("Donald J. Trump"), and a title before the family name ("Sen. Smith", "President
   Smith"); for an organization, without "The" and without its legal form ("Inc.", "Ltd").
-  Titles and honorifics before a name on the list are dropped from it.
+  A title before a name on the list is dropped from it when two words remain ("Dr. Jane
+  Smith"), never a given name that is also a word of a longer title ("Grace Smith"); a name on
+  the list written "Last, First" is read as "First Last".
+- A family name after a title goes to the people of the list the text names in full
+  (anywhere in it), else to each person of the list with that family name.
 - A text's words are split at apostrophes, so "Smith's" is "Smith"; every word of a match
   but particles ("de", "van", "of") and titles is capitalized in the text (or its script has
   no case), so "the white house" is not "White House".
@@ -69,6 +73,19 @@ OFFICES = frozenset({
     "prosecutor", "king", "queen", "prince", "princess", "bishop", "pope", "coach",
     "chairman", "chairwoman", "speaker", "director", "trooper", "agent", "adm", "admiral",
     "herr", "frau", "mme", "monsieur", "madame"})
+
+#: Titles written shortened, the only ones a period may follow before the family name ("Sen.
+#: Smith"; "the inspector. Smith" is two sentences).
+ABBREVIATED = frozenset({
+    "mr", "mrs", "ms", "mx", "dr", "prof", "sen", "rep", "gov", "gen", "col", "lt", "capt",
+    "cpt", "maj", "sgt", "det", "supt", "insp", "rev", "cllr", "adm", "mme", "amb", "fr",
+    "hon", "rt", "pvt", "sra", "dott", "hr", "atty", "pres", "cmdr", "cdr", "brig", "msgr"})
+#: Words of longer titles ("Her Grace", "Field Marshal", "Rear Admiral", "Managing Director")
+#: that are no title alone, some of them given names ("Grace Smith").
+TITLE_PARTS = frozenset({
+    "grace", "her", "his", "most", "much", "right", "field", "rear", "grand", "royal", "noble",
+    "company", "associate", "managing", "honor", "honour", "honored", "honoured", "excellency",
+    "majesty", "higness", "worshipful"})
 
 #: Generational and degree suffixes dropped from a person's name ("John Smith Jr.").
 SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv", "phd", "md", "esq", "qc", "kc", "mp"})
@@ -227,8 +244,9 @@ class Matcher:
         self._starts = frozenset(self._root.next) | frozenset(self._comma_root.next)
         self._anchors = frozenset(self._anchor_keys) | frozenset(self._surnames)
         self._openers = self._starts | self._honorifics
+        self._title_words = self._honorifics - TITLE_PARTS
         self._anchors_ascii = frozenset(k.encode() for k in self._anchors if k.isascii())
-        self._titles_str = frozenset(k for k in self._honorifics if k.isascii())
+        self._titles_str = frozenset(k for k in self._title_words if k.isascii())
         self._titles = frozenset(k.encode() for k in self._titles_str)
         self._titled_keys = frozenset(k.encode() for k in self._surnames)
 
@@ -246,11 +264,25 @@ class Matcher:
         node.refs.add(ref)
 
     def _add_spelling(self, ref: int, spelling: str, kind: str) -> None:
+        if not meaningful(spelling):  # "!!!", "X": never matched (a list from before the rule)
+            return
+        if kind != "organization":
+            spelling = unreversed(spelling)
         keys = name_keys(spelling)
         self._lower.update(word_key(w) for w in WORD.findall(spelling) if w[0].islower())
-        while keys and keys[0] in self._honorifics and len(keys) > 1:
+        # a title before a name is dropped ("Dr. Jane Smith", "Rear Admiral Jane Smith"), never
+        # a given name that is also a word of a title ("Grace Smith")
+        while len(keys) > 2 and (keys[0] in OFFICES or (
+                keys[0] in self._honorifics and keys[1] in self._honorifics)):
             keys = keys[1:]
         if not keys:
+            return
+        if len(keys) == 2 and keys[0] in OFFICES and kind != "organization":
+            # "Sen. Smith" on the list: as written, or the family name after any title
+            self._insert(keys, ref)
+            self._anchor(keys, keys[1])
+            if len(keys[1]) > 1:
+                self._surnames.setdefault(keys[1], set()).add(ref)
             return
         person = kind == "person" or (kind == "name" and _looks_personal(keys))
         org = kind == "organization" or (kind == "name" and not person)
@@ -376,6 +408,7 @@ class Matcher:
         if len({text[a:b].lower() for a, b in spans}) < len(anchors):
             return self._read(text)
         out: list[Match] = []
+        titled: list[tuple[AbstractSet[int], Match]] = []  # resolved over the whole text
         end = -1
         for a, b in spans:
             if a <= end:
@@ -391,12 +424,21 @@ class Matcher:
                     end = min(len(text), max(end, later[1] + REACH))
                     while end < len(text) and text[end].isalnum():
                         end += 1
+            pending: list[tuple[AbstractSet[int], Match]] = []
             out += [Match(m.ref, m.start + start, m.end + start, m.variant)
-                    for m in self._read(text[start:end])]
+                    for m in self._read(text[start:end], pending)]
+            titled += [(refs, Match(m.ref, m.start + start, m.end + start, m.variant))
+                       for refs, m in pending]
+        if titled:
+            out += _resolve_titled(titled, {m.ref for m in out})
+            out.sort(key=lambda m: (m.start, -m.end, m.ref))
         return out
 
-    def _read(self, text: str) -> list[Match]:
-        """The names in ``text``, word by word (:meth:`find`)."""
+    def _read(self, text: str,
+              pending: list[tuple[AbstractSet[int], Match]] | None = None) -> list[Match]:
+        """The names in ``text``, word by word (:meth:`find`). ``pending``, when given,
+        takes the family names after a title (with the names they may be) instead of
+        resolving them here: the caller resolves them over the whole text."""
         # a word's key is the word in lower case unless it has a letter outside ASCII
         keys = WORD.findall(text.lower())
         odd = [w for w in set(keys) if not w.isascii()] if not text.isascii() else []
@@ -417,6 +459,7 @@ class Matcher:
             return []
         gaps = _Gaps(text)
         found: list[tuple[int, int, int]] = []  # (ref, first word, last word)
+        titled: list[tuple[set[int], int]] = []  # (refs of a family name, the title's word)
         n = len(words)
         for i in at:
             key = keys[i]
@@ -440,24 +483,32 @@ class Matcher:
                     j += 1
                 if best is not None:
                     found.extend((ref, i, best[0]) for ref in best[1])
-            if key in honor and (capital or key in OFFICES) and i + 1 < n:
-                self._titled(words, keys, gaps, i, found)
+            if key in self._title_words and (capital or key in OFFICES) and i + 1 < n:
+                refs = self._titled(words, keys, gaps, i)
+                if refs:
+                    titled.append((refs, i))
+        if titled and pending is not None:
+            pending += [(refs, m) for refs, i in titled
+                        for m in _matches(text, gaps.parts(), [(min(refs), i, i + 1)])]
+        elif titled:  # "Sen. Smith": the Smith of the list the text names in full, else each
+            named = {ref for ref, _a, _b in found}
+            for refs, i in titled:
+                found.extend((ref, i, i + 1) for ref in (refs & named or refs))
         return _matches(text, gaps.parts(), found) if found else []
 
-    def _titled(self, words: list[str], keys: list[str], gaps: _Gaps, i: int,
-                found: list[tuple[int, int, int]]) -> None:
-        """A title at word ``i`` and a family name of the list right after ("Sen. Smith"),
-        not a first name of someone else ("Sen. Smith Jones") nor across punctuation
-        ("president," Smith)."""
+    def _titled(self, words: list[str], keys: list[str], gaps: _Gaps, i: int) -> set[int]:
+        """The names whose family name stands right after a title at word ``i`` ("Sen.
+        Smith"); none when it is the first name of someone else ("Sen. Smith Jones"), across
+        punctuation ("president," Smith) or a sentence's end ("the inspector. Smith")."""
         refs = self._surnames.get(keys[i + 1])
         if not refs or words[i + 1][0].islower():
-            return
+            return set()
         gap = gaps.before(i + 1)
-        if gap.strip(" .") or "\n" in gap:
-            return
+        if gap.strip(" .") or "\n" in gap or ("." in gap and keys[i] not in ABBREVIATED):
+            return set()
         if i + 2 < len(words) and gaps.before(i + 2) == " " and words[i + 2][0].isupper():
-            return
-        found.extend((ref, i, i + 1) for ref in refs)
+            return set()
+        return refs
 
 
 class _Gaps:
@@ -476,6 +527,16 @@ class _Gaps:
     def before(self, j: int) -> str:
         """The text between word ``j - 1`` and word ``j``."""
         return self.parts()[2 * j]
+
+
+def _resolve_titled(titled: Iterable[tuple[AbstractSet[int], Match]],
+                    named: AbstractSet[int]) -> list[Match]:
+    """Family names after a title (each with the names of the list it may be): the ones the
+    text ``named`` in full, else each of them."""
+    out = []
+    for refs, m in titled:
+        out += [Match(ref, m.start, m.end, m.variant) for ref in sorted(refs & named or refs)]
+    return out
 
 
 def _matches(text: str, parts: list[str], found: list[tuple[int, int, int]]) -> list[Match]:
@@ -542,6 +603,36 @@ _MARKS = ("\u201c", "\u201d", "\u2018", "\u2019", "\u2014", "\u2013", "\u2026", 
           "\u00ab", "\u00bb")
 _HIGH_BYTE = re.compile(rb"[\x80-\xff]")
 _ODD_PIECE = re.compile(rb"[^ ]*[\x80-\xff][^ ]*")
+
+
+#: A word of two or more letters: what a name must hold to be watched.
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+
+
+def meaningful(name: str) -> bool:
+    """Whether ``name`` holds a word of two or more letters (not "!!!", ".", "X", "42")."""
+    return _LETTERS.search(name) is not None
+
+
+def same_name_key(name: str) -> str:
+    """What two spellings of one name share once diacritics, case, punctuation and spacing
+    are set aside ("José Álvarez Núñez" and "jose alvarez nunez")."""
+    return " ".join(WORD.findall(_fold_marks(name).casefold()))
+
+
+def unreversed(name: str) -> str:
+    """A name written "Last, First [Middle]" in the usual order ("Kejriwal, Arvind" ->
+    "Arvind Kejriwal"); a generational suffix after a second comma stays last ("Smith, John,
+    Jr." -> "John Smith Jr."). Any other name as it is."""
+    parts = [p.strip() for p in name.split(",")]
+    suffix = ""
+    if len(parts) == 3 and word_key(parts[2].rstrip(".")) in SUFFIXES:
+        suffix = " " + parts.pop()
+    if len(parts) != 2 or not all(WORD.search(p) for p in parts):
+        return name
+    if word_key(parts[1].rstrip(".")) in SUFFIXES:  # "John Smith, Jr."
+        return name
+    return f"{parts[1]} {parts[0]}{suffix}"
 
 
 def _capital_ok(word: str, key: str, lower: frozenset[str] | set[str] = PARTICLES) -> bool:

@@ -20,7 +20,6 @@ import threading
 import zlib
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from casefile.errors import IngestError, PdfPasswordError
@@ -42,13 +41,13 @@ from casefile.ingest.pdf_text import (
     same_reading,
     vocabulary,
 )
+from casefile.ingest.text import first_line_title
 from casefile.ingest.types import Ingested
 
 if TYPE_CHECKING:  # pypdfium2 loads when a PDF is first read (start-up time of the window)
     import pypdfium2 as pdfium
 
 PAGE_SEPARATOR = "\n\n"
-_TITLE_MAX = 120
 # Values PDF producers write when they know nothing (reportlab writes "anonymous"/"unspecified").
 _PLACEHOLDERS = {"", "anonymous", "unknown", "unspecified", "untitled", "none", "(anonymous)"}
 _STREAM_CHECK_MAX_BYTES = 50 * 1024**2  # beyond this, skip the (pure Python) stream check
@@ -220,13 +219,7 @@ def _title(meta: dict[str, str], text: str, filename: str) -> str:
     title = (meta.get("Title") or "").strip()
     if title and not re.match(r"(?i)^(untitled|microsoft word - )", title):
         return title
-    for line in text.split("\n"):
-        line = line.strip()
-        if line:
-            if len(line) <= _TITLE_MAX:
-                return line
-            break
-    return PurePath(filename).stem or filename
+    return first_line_title(text, filename)
 
 
 def _second_look(document: pdfium.PdfDocument, number: int, state: _Page,

@@ -32,5 +32,6 @@ Exports (a case written for a reader, through its ``Disclosure``)
 Low-level writers (called by the actions above, never by the window or the CLI directly for
 a user's change): ``items``, ``evidence``, ``passages``, ``relationships``, ``editing``,
 ``questions`` (its writers; its follow-up views are a read model), ``audit`` (the change
-log), ``changes`` (``Changes``, ``Step``, the ``@action`` registry).
+log), ``changes`` (``Changes``, ``Step``, the ``@action`` registry), ``lookup`` (a row by its
+id, or the NotFoundError naming it).
 """

@@ -40,7 +40,7 @@ from casefile.ingest.pool import ReaderPool
 from casefile.ingest.types import Ingested
 from casefile.services.cases import get_case
 from casefile.services.changes import Step
-from casefile.services.dating import guess_published
+from casefile.services.dating import guess_published, new_note
 from casefile.services.documents import (
     ImportResult,
     NewFile,
@@ -493,7 +493,9 @@ def _guess(path: Path, ingested: Ingested, fallback: date | None = None,
         ingested.notes.append(f"Published date given at import (the file carries none): "
                               f"{fallback.isoformat()}")
         return fallback
-    ingested.notes.append(guess.note)
+    note = new_note(guess, ingested.notes)
+    if note:
+        ingested.notes.append(note)
     return guess.date
 
 

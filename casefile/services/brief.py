@@ -52,19 +52,18 @@ from casefile.services.disclosure import (
     get_profile,
 )
 from casefile.services.evidence import EvidenceView
-from casefile.store import (
+from casefile.store.evidence import EvidenceLink, Passage
+from casefile.store.items import (
+    QUESTION_STATUSES,
     Claim,
     Document,
     Event,
-    EvidenceLink,
     Item,
     Organization,
-    Passage,
     Person,
     Place,
     Question,
 )
-from casefile.store.items import QUESTION_STATUSES
 from casefile.web_capture import capture_line
 
 if TYPE_CHECKING:

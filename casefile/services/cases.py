@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.store import Case, Item
 from casefile.store.items import ITEM_KINDS
@@ -92,9 +93,7 @@ def find_case(session: Session, title: str) -> Case:
 
 def get_case(session: Session, case_id: int) -> Case:
     """The case with this id. Raises NotFoundError."""
-    case = session.get(Case, case_id)
-    if case is None:
-        raise NotFoundError(f"no case with id {case_id}")
+    case = lookup.row(session, Case, case_id, f"no case with id {case_id}")
     return case
 
 

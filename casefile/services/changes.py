@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
-from casefile.errors import CasefileError
+from casefile.errors import CasefileError, ConflictError
 
 F = TypeVar("F", bound=Callable[..., "Changes"])
 
@@ -125,6 +125,21 @@ def run_step(session: Session, step: Step) -> Changes:
     if fn is None:
         raise CasefileError(f"cannot undo or redo {step.label or step.action!r}: unknown step")
     return fn(session, **dict(step.params))
+
+
+def moved_on(what: str, doing: str = "undo") -> ConflictError:
+    """The refusal of an undo (``doing`` "undo") or redo ("redo") step whose rows another
+    writer changed since the action: "WHAT was changed since (by another program); nothing
+    was undone". A step never writes over a later change (ARCHITECTURE.md, "One way in for
+    changes")."""
+    done = "redone" if doing == "redo" else "undone"
+    return ConflictError(f"{what} was changed since (by another program); nothing was {done}")
+
+
+def next_doing(doing: str) -> str:
+    """What the step an undo or redo returns will be: "redo" after an "undo" (or after the
+    action itself, ``doing`` ""), else "undo"."""
+    return "redo" if doing == "undo" else "undo"
 
 
 _DECORATED = re.compile(r"^@action\(", re.MULTILINE)

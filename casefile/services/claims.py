@@ -30,9 +30,9 @@ joined transitively, like a union-find):
    rest of the document (an article may name CNN for other reasons).
 
 6. copies of one story: most of the shorter text is in the longer one (a syndicated copy with
-   another header, footer or headline, a trimmed lead, a paraphrased first paragraph);
-7. the same wire service credited in both datelines ("(AP) —"): a wire is one origin, as an
-   outlet is (both: :mod:`casefile.services.copies`).
+   another header, footer or headline, a trimmed lead, a paraphrased first paragraph), a
+   shared header or footer left out (:mod:`casefile.services.copies`). A wire's credit
+   alone ("(AP) —") joins nothing: one wire's unrelated stories are separate origins.
 
 Documents with no outlet, no author and a text of their own (a reporter's interview notes, an
 email) are their own origin. Confidential documents count: status is about the evidence, and
@@ -314,7 +314,7 @@ def _origins(
         author = _name_key(doc.author)
         if author:
             key(doc.id, "author:" + author, f"same author ({doc.author})")
-    if len(docs) > 1:  # copies of one story, and one wire's stories (rules 6 and 7)
+    if len(docs) > 1:  # copies of one story (rule 6)
         for pair in copy_pairs({i: d.text or "" for i, d in docs.items()}):
             groups.join(pair.first, pair.second, pair.reason)
 

@@ -64,6 +64,16 @@ class DateGuess:
     note: str
 
 
+def new_note(guess: DateGuess, notes: list[str]) -> str | None:
+    """``guess.note`` for a document whose reader left ``notes``, or None when the reader
+    already said where it found this very date ("Published date 2019-11-08 from the page's
+    metadata"): the note is not given twice."""
+    said = f"Published date {guess.date.isoformat()} "
+    if guess.source == "metadata" and any(n.startswith(said) for n in notes):
+        return None
+    return guess.note or None
+
+
 def given_date(value: date) -> DateGuess:
     """A date the user gave (``--published``, the import dialog): no note needed."""
     return DateGuess(value, "given", "")

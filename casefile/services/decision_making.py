@@ -18,6 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.items import create_item, get_item, reindex
 from casefile.services.passages import fold_quotes
@@ -117,9 +118,8 @@ def tie_mention(session: Session, mention: Mention, item: Item, relation: str
                 ) -> tuple[int | None, int | None]:
     """:func:`link_mention`, returning the ids of the passage and link it made (None for
     each one it reused or did not need)."""
-    doc = session.get(Document, mention.document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {mention.document_id}")
+    doc = lookup.row(session, Document, mention.document_id,
+                     f"no document with id {mention.document_id}")
     mention.item_id = item.id
     mention.status = "confirmed"
     start, end = mention.start, mention.end

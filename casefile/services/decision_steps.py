@@ -15,7 +15,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from casefile.errors import ConflictError, NotFoundError
+from casefile.errors import ConflictError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, Step, action, changes
 from casefile.services.decision_making import (
@@ -233,9 +234,8 @@ def redo_decision(session: Session, record: dict[str, Any], items: Sequence[Any]
     case_id = int(record["case_id"])
     mentions = []
     for mid, _item_id, _status in record["mentions"]:
-        m = session.get(Mention, mid)
-        if m is None:
-            raise NotFoundError(f"cannot redo {record['label']}: its document was deleted")
+        m = lookup.row(session, Mention, mid,
+                       f"cannot redo {record['label']}: its document was deleted")
         if m.status != "suggested":
             raise ConflictError(f"cannot redo {record['label']}: it was decided again since")
         mentions.append(m)

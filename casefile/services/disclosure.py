@@ -75,7 +75,7 @@ from casefile.services.descriptions import (
     signature_block,
     strip_descriptions,
 )
-from casefile.store import Document, Item, Organization, Person, Place
+from casefile.store import Document, EvidenceLink, Item, Organization, Passage, Person, Place
 
 __all__ = [
     "DEFAULT_PROFILE", "PROFILES", "PSEUDONYM_EVIDENCE", "WITHHELD", "Disclosure", "ExportProfile",
@@ -610,8 +610,6 @@ def _unless(name: str, kept: Sequence[str]) -> str:
 def case_evidenced(session: Session, case_id: int) -> EvidenceSpans:
     """Where the case's items have evidence (``evidenced`` of :func:`disclosure_for`): item id
     -> (document id, start, end) of each linked passage."""
-    from casefile.store import EvidenceLink, Passage
-
     rows = session.execute(
         select(EvidenceLink.item_id, Passage.document_id, Passage.start, Passage.end,
                EvidenceLink.document_id)
@@ -621,6 +619,19 @@ def case_evidenced(session: Session, case_id: int) -> EvidenceSpans:
     for item_id, doc_id, start, end, whole in rows:
         out.setdefault(item_id, []).append((doc_id if doc_id is not None else whole, start, end))
     return out
+
+
+def case_links(session: Session, case_id: int,
+               ) -> list[tuple[EvidenceLink, Passage | None, int | None]]:
+    """Every evidence link of case ``case_id`` in id order, as (the link, its passage or None
+    for a whole document, the document id either way): what an export walks to write the
+    links it may show (``Disclosure.evidence_shown``)."""
+    rows = session.execute(
+        select(EvidenceLink, Passage)
+        .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
+        .where(EvidenceLink.case_id == case_id).order_by(EvidenceLink.id))
+    return [(link, passage, passage.document_id if passage is not None else link.document_id)
+            for link, passage in rows]
 
 
 def case_disclosure(

@@ -1,9 +1,9 @@
 """Copies of one story in a case, for the reporter to see (``casefile duplicates``, the
 window's Copies list): clusters of documents that share an origin
-(:mod:`casefile.services.copies`: most of one's text in the other, or one wire's credit).
+(:mod:`casefile.services.copies`: most of one's text in the other, boilerplate aside).
 
 A claim's corroboration counts these clusters, not documents (:mod:`casefile.services.claims`,
-rules 6 and 7). Reads only.
+rule 6). Reads only.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from casefile.store import Document
 class CopyCluster:
     """Documents that are copies of one story: ``document_ids`` and ``titles`` (in id order),
     ``reasons`` why they were joined (each once, e.g. "same text (92% shared)" — the lowest
-    share among the pairs — or "same wire (AP)"), ``wire`` the wire service all of them credit,
+    share among the pairs), ``wire`` the wire service all of them credit,
     if any, and ``label`` one line for people ("5 copies of one AP story")."""
 
     document_ids: tuple[int, ...]

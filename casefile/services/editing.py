@@ -14,6 +14,7 @@ from sqlalchemy import inspect, or_, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import ConflictError, NotFoundError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.evidence import link_evidence, unlink_evidence
 from casefile.services.items import MODELS, REF_FIELDS, get_item, reindex
@@ -60,9 +61,7 @@ def link_span(
 def unlink_span(session: Session, link_id: int, *, drop_unused_passage: bool = True) -> None:
     """Remove an evidence link; with ``drop_unused_passage`` its passage goes too when no other
     link uses it (so undoing :func:`link_span` leaves nothing behind). Raises NotFoundError."""
-    link = session.get(EvidenceLink, link_id)
-    if link is None:
-        raise NotFoundError(f"no evidence link with id {link_id}")
+    link = lookup.row(session, EvidenceLink, link_id, f"no evidence link with id {link_id}")
     passage_id = link.passage_id
     unlink_evidence(session, link_id)
     if drop_unused_passage and passage_id is not None:
@@ -197,9 +196,7 @@ class LinkSnapshot:
 
 def snapshot_link(session: Session, link_id: int) -> LinkSnapshot:
     """Capture an evidence link and its passage before removing them. Raises NotFoundError."""
-    link = session.get(EvidenceLink, link_id)
-    if link is None:
-        raise NotFoundError(f"no evidence link with id {link_id}")
+    link = lookup.row(session, EvidenceLink, link_id, f"no evidence link with id {link_id}")
     passage = session.get(Passage, link.passage_id) if link.passage_id is not None else None
     return LinkSnapshot(_row_values(link), _row_values(passage) if passage else None)
 

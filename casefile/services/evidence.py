@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.claims import refresh_claims_of
 from casefile.services.decisions import context_snippet, name_key
 from casefile.services.items import get_item
+from casefile.services.passages import source_document
 from casefile.store import Document, EvidenceLink, Item, Mention, Passage
 from casefile.store.evidence import EVIDENCE_RELATIONS
 
@@ -150,19 +152,7 @@ def link_evidence(
     item = get_item(session, item_id)
     if passage_id is None and document_id is None:
         raise ValidationError("evidence needs a passage or a document")
-    if passage_id is not None:
-        passage = session.get(Passage, passage_id)
-        if passage is None:
-            raise NotFoundError(f"no passage with id {passage_id}")
-        if passage.case_id != item.case_id:
-            raise ValidationError("the passage belongs to another case")
-        document_id = passage.document_id
-    else:
-        doc = session.get(Document, document_id)
-        if doc is None:
-            raise NotFoundError(f"no document with id {document_id}")
-        if doc.case_id != item.case_id:
-            raise ValidationError("the document belongs to another case")
+    document_id = source_document(session, item.case_id, passage_id, document_id)
     link = EvidenceLink(
         case_id=item.case_id, passage_id=passage_id,
         document_id=document_id if passage_id is None else None,
@@ -181,9 +171,7 @@ def update_link(
     session: Session, link_id: int, *, relation: str | None = None, note: str | None = None
 ) -> EvidenceLink:
     """Change the relation and/or note of an evidence link."""
-    link = session.get(EvidenceLink, link_id)
-    if link is None:
-        raise NotFoundError(f"no evidence link with id {link_id}")
+    link = lookup.row(session, EvidenceLink, link_id, f"no evidence link with id {link_id}")
     if relation is not None:
         if relation not in EVIDENCE_RELATIONS:
             raise ValidationError(f"relation must be one of {', '.join(EVIDENCE_RELATIONS)}")
@@ -199,9 +187,7 @@ def update_link(
 
 def unlink_evidence(session: Session, link_id: int) -> None:
     """Remove an evidence link (the passage itself stays)."""
-    link = session.get(EvidenceLink, link_id)
-    if link is None:
-        raise NotFoundError(f"no evidence link with id {link_id}")
+    link = lookup.row(session, EvidenceLink, link_id, f"no evidence link with id {link_id}")
     log_change(session, "evidence.unlink", case_id=link.case_id, item_id=link.item_id,
                data={"link_id": link.id, "passage_id": link.passage_id})
     item_id = link.item_id

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError
 from casefile.quoting import quoted
-from casefile.services import editing, evidence, items
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services import editing, evidence, items, lookup
+from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.services.editing import LinkSnapshot
 from casefile.store import EvidenceLink, Item, Passage
 
@@ -28,9 +27,8 @@ def _quote(text: str, limit: int = 40) -> str:
 
 def _link_parts(session: Session, link_id: int) -> tuple[EvidenceLink, Item, int | None]:
     """The link, its item and the document it points into. Raises NotFoundError."""
-    link = session.get(EvidenceLink, link_id)
-    if link is None:
-        raise NotFoundError(f"no evidence link with id {link_id} (it may have been removed)")
+    link = lookup.row(session, EvidenceLink, link_id,
+                      f"no evidence link with id {link_id} (it may have been removed)")
     item = items.get_item(session, link.item_id)
     document_id = link.document_id
     if link.passage_id is not None:
@@ -100,15 +98,21 @@ def restore(session: Session, snapshot: LinkSnapshot, *,
 
 
 @action("evidence.relation")
-def set_relation(session: Session, link_id: int, relation: str) -> Changes:
+def set_relation(session: Session, link_id: int, relation: str, expected: str | None = None,
+                 doing: str = "") -> Changes:
     """Change an evidence link's relation (supports, contradicts, mentions, context); ``undo``
-    puts the previous relation back. Raises ValidationError for an unknown relation,
-    NotFoundError when the link is gone."""
+    puts the previous relation back, expecting the one this call left. ``expected``: the
+    relation the link must have now (an undo or redo, named by ``doing``). Raises
+    ValidationError for an unknown relation, NotFoundError when the link is gone,
+    ConflictError when its relation is no longer ``expected`` (nothing is written)."""
     link, item, document_id = _link_parts(session, link_id)
     before = link.relation
+    if expected is not None and before != expected:
+        raise moved_on(f"The evidence link of {item.title}", doing)
     evidence.update_link(session, link_id, relation=relation)
     label = f"relation {before} → {relation}"
-    undo = Step("evidence.relation", {"link_id": link_id, "relation": before},
+    undo = Step("evidence.relation", {"link_id": link_id, "relation": before,
+                                      "expected": relation, "doing": next_doing(doing)},
                 label=f"Undo {label}")
     return changes(item.case_id, kinds={item.kind}, updated={item.id},
                    documents={document_id} if document_id is not None else (),

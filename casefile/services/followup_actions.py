@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import ValidationError
 from casefile.services import editing, items, passages, questions
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.store import Question
 
 #: The fields a status change or an answer may set, which its undo puts back.
@@ -41,8 +41,11 @@ def _answer_state(question: Question) -> dict[str, Any]:
 
 
 def _put_back_step(question: Question, values: dict[str, Any], on: date | str | None,
-                   label: str) -> Step:
-    return Step("followup.put_back", {"question_id": question.id, "values": values, "on": on},
+                   label: str, doing: str = "") -> Step:
+    """The step putting ``values`` back, expecting the fields as the action left them."""
+    left = {name: getattr(question, name) for name in values}
+    return Step("followup.put_back", {"question_id": question.id, "values": values, "on": on,
+                                      "expected": left, "doing": next_doing(doing)},
                 label=label)
 
 
@@ -94,12 +97,20 @@ def answer(
 
 @action("followup.put_back")
 def put_back(session: Session, question_id: int, values: Mapping[str, Any], *,
-             on: date | str | None = None) -> Changes:
+             on: date | str | None = None, expected: Mapping[str, Any] | None = None,
+             doing: str = "undo") -> Changes:
     """Set a follow-up's status and answer fields to ``values`` (field -> value, some of
     ANSWER_FIELDS), the status change dated ``on``: the undo of a status change or an
-    answer. ``undo`` puts back what it replaced (the redo). Raises ValidationError for a bad
-    value, NotFoundError when the follow-up is gone."""
+    answer. ``expected``: the fields as the action left them (field -> value); when another
+    program changed one since, nothing is written (ConflictError, the sentence naming the
+    undo or redo ``doing``). ``undo`` puts back what it replaced (the redo). Raises
+    ValidationError for a bad value, NotFoundError when the follow-up is gone, ConflictError.
+    """
     question = _question(session, question_id)
+    if expected is not None and any(getattr(question, name) != value
+                                    for name, value in expected.items()
+                                    if name in ANSWER_FIELDS):
+        raise moved_on(f"The follow-up “{question.title}”", doing)
     before = {name: getattr(question, name) for name in values if name in ANSWER_FIELDS}
     rest = {name: value for name, value in values.items() if name in ANSWER_FIELDS}
     status = rest.pop("status", None)
@@ -111,4 +122,4 @@ def put_back(session: Session, question_id: int, values: Mapping[str, Any], *,
     label = f"put back “{question.title}” as {now}"
     return changes(question.case_id, kinds={"question"}, updated={question_id}, label=label,
                    message=f"Follow-up “{question.title}” is {now} again.",
-                   undo=_put_back_step(question, before, on, f"Undo {label}"))
+                   undo=_put_back_step(question, before, on, f"Undo {label}", doing))

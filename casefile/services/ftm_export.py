@@ -77,23 +77,13 @@ from casefile.services.cases import get_case
 from casefile.services.disclosure import (
     Disclosure,
     case_evidenced,
+    case_links,
     contact_pieces,
     disclosure_for,
 )
 from casefile.services.relationships import AUTO_NOTE
-from casefile.store import (
-    Claim,
-    Document,
-    Event,
-    EvidenceLink,
-    Item,
-    Organization,
-    Passage,
-    Person,
-    Place,
-    Question,
-)
 from casefile.store.evidence import Relationship
+from casefile.store.items import Claim, Document, Event, Item, Organization, Person, Place, Question
 
 if TYPE_CHECKING:
     from followthemoney.proxy import EntityProxy
@@ -473,12 +463,7 @@ def _relationships(session: Session, case_id: int, b: _Builder, by_id: dict[int,
 
 
 def _evidence(session: Session, case_id: int, b: _Builder, ids: dict[int, str]) -> None:
-    rows = session.execute(
-        select(EvidenceLink, Passage)
-        .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
-        .where(EvidenceLink.case_id == case_id).order_by(EvidenceLink.id))
-    for link, passage in rows:
-        doc_id = passage.document_id if passage is not None else link.document_id
+    for link, passage, doc_id in case_links(session, case_id):
         if link.item_id not in ids or doc_id not in ids or link.item_id == doc_id \
                 or not b.d.evidence_shown(link.item_id, link.relation):
             continue

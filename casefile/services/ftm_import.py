@@ -65,17 +65,13 @@ from casefile.services.ftm_export import (
     SHA256,
     STATUS_REASON,
 )
-from casefile.store import (
-    Document,
-    Event,
+from casefile.store.evidence import (
+    EVIDENCE_RELATIONS,
+    RELATIONSHIP_KINDS,
     EvidenceLink,
-    Item,
-    Organization,
     Passage,
-    Person,
-    Place,
+    Relationship,
 )
-from casefile.store.evidence import EVIDENCE_RELATIONS, RELATIONSHIP_KINDS, Relationship
 from casefile.store.items import (
     CLAIM_STATUSES,
     DOCUMENT_KINDS,
@@ -84,6 +80,12 @@ from casefile.store.items import (
     QUESTION_KINDS,
     QUESTION_STATUSES,
     READING_STATES,
+    Document,
+    Event,
+    Item,
+    Organization,
+    Person,
+    Place,
 )
 
 if TYPE_CHECKING:

@@ -22,10 +22,18 @@ from casefile.errors import (
     NotFoundError,
     ValidationError,
 )
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.relationships import sync_affiliation
-from casefile.store import (
+from casefile.store import search, utcnow
+from casefile.store.conflicts import is_write_conflict
+from casefile.store.items import (
+    CLAIM_STATUSES,
+    DATE_PRECISIONS,
+    DOCUMENT_STATUSES,
+    QUESTION_KINDS,
+    QUESTION_STATUSES,
     Claim,
     Document,
     Event,
@@ -34,16 +42,6 @@ from casefile.store import (
     Person,
     Place,
     Question,
-    search,
-    utcnow,
-)
-from casefile.store.conflicts import is_write_conflict
-from casefile.store.items import (
-    CLAIM_STATUSES,
-    DATE_PRECISIONS,
-    DOCUMENT_STATUSES,
-    QUESTION_KINDS,
-    QUESTION_STATUSES,
 )
 
 MODELS: dict[str, type[Item]] = {
@@ -196,9 +194,8 @@ def create_item(session: Session, case_id: int, kind: str, title: str, **fields:
 
 def get_item(session: Session, item_id: int) -> Item:
     """The item with this id (its subclass instance). Raises NotFoundError."""
-    item = session.get(Item, item_id)
-    if item is None:
-        raise NotFoundError(f"no item with id {item_id} (it may have been deleted)")
+    item = lookup.row(session, Item, item_id,
+                      f"no item with id {item_id} (it may have been deleted)")
     return item
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError
+from casefile.services import lookup
 from casefile.store import Blob, Document
 
 PDF_MIME = "application/pdf"
@@ -84,9 +84,8 @@ class Original:
 
 def document_original(session: Session, document_id: int) -> Original:
     """The original bytes of a document and its page offsets. Raises NotFoundError."""
-    doc = session.get(Document, document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {document_id} (it may have been deleted)")
+    doc = lookup.row(session, Document, document_id,
+                     f"no document with id {document_id} (it may have been deleted)")
     data = b""
     if doc.sha256:
         data = session.scalar(select(Blob.data).where(Blob.sha256 == doc.sha256)) or b""

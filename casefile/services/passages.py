@@ -5,7 +5,8 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.store import Document, EvidenceLink, Passage
 
@@ -24,10 +25,28 @@ def fold_quotes(text: str) -> str:
 
 
 def _document(session: Session, document_id: int) -> Document:
-    doc = session.get(Document, document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {document_id}")
+    doc = lookup.row(session, Document, document_id, f"no document with id {document_id}")
     return doc
+
+
+def source_document(session: Session, case_id: int, passage_id: int | None,
+                    document_id: int | None, role: str = "") -> int | None:
+    """The document a source given as a passage or a whole document stands in (a passage's
+    own document; None when neither is given), checked to belong to case ``case_id``.
+
+    ``role`` names the source in the refusal ("answering": "the answering passage belongs to
+    another case"). Raises NotFoundError for an unknown passage or document, ValidationError
+    for one of another case.
+    """
+    what = f"{role} " if role else ""
+    if passage_id is not None:
+        passage = lookup.row(session, Passage, passage_id, f"no passage with id {passage_id}")
+        if passage.case_id != case_id:
+            raise ValidationError(f"the {what}passage belongs to another case")
+        return passage.document_id
+    if document_id is not None and _document(session, document_id).case_id != case_id:
+        raise ValidationError(f"the {what}document belongs to another case")
+    return document_id
 
 
 def add_passage(
@@ -90,9 +109,7 @@ def add_passage_by_quote(
 
 def delete_passage(session: Session, passage_id: int) -> None:
     """Delete a passage and the evidence links that use it."""
-    passage = session.get(Passage, passage_id)
-    if passage is None:
-        raise NotFoundError(f"no passage with id {passage_id}")
+    passage = lookup.row(session, Passage, passage_id, f"no passage with id {passage_id}")
     log_change(session, "passage.delete", case_id=passage.case_id, item_id=passage.document_id,
                summary=passage.quote[:200], data={"passage_id": passage.id})
     linked = list(session.scalars(

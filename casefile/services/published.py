@@ -30,9 +30,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError
+from casefile.services import lookup
 from casefile.services.audit import log_change
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.changes import Changes, Step, action, changes, moved_on
 from casefile.services.items import parse_date
 from casefile.store import Document, Event, Item, Mention, Question
 
@@ -69,9 +69,8 @@ def _iso(value: dt.date | None) -> str | None:
 
 
 def _document(session: Session, document_id: int) -> Document:
-    doc = session.get(Document, document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {document_id} (it may have been deleted)")
+    doc = lookup.row(session, Document, document_id,
+                     f"no document with id {document_id} (it may have been deleted)")
     return doc
 
 
@@ -202,19 +201,22 @@ def rederive(session: Session, doc: Document, old: dt.date | None,
 
 @action("document.set_published")
 def set_published(session: Session, document_id: int,
-                  published: dt.date | str | None) -> Changes:
+                  published: dt.date | str | None, expected: Any = ...) -> Changes:
     """Set a document's published date (``published``: a date, ISO ``YYYY-MM-DD`` or None)
     and re-derive the dates suggested from its text (see the module docstring).
 
     Returns Changes: ``updated`` holds the document and the items whose dates moved,
     ``value`` a dict ``{"moved": [item ids], "kept": [item ids edited by hand],
     "suggestions": number of suggestions whose dates changed}``, ``undo`` restores the old
-    date and values. Raises NotFoundError for an unknown document, ValidationError for a bad
-    date.
+    date and values. ``expected``: the date (ISO or None) the document must have now (a redo;
+    ``...`` for no check). Raises NotFoundError for an unknown document, ValidationError for a
+    bad date, ConflictError when the date is no longer ``expected`` (nothing is written).
     """
     doc = _document(session, document_id)
     new = parse_date(published, "published")
     old = doc.published
+    if expected is not ... and _iso(old) != expected:
+        raise moved_on(f"The published date of “{_short(doc.title)}”", "redo")
     label = f"set the published date of “{_short(doc.title)}”"
     if new == old:
         return changes(doc.case_id, label=label, value={"moved": [], "kept": [],
@@ -268,8 +270,11 @@ def _moved_phrase(session: Session, item_changes: Sequence[Sequence[Any]], kept:
 def restore_published(session: Session, record: dict[str, Any]) -> Changes:
     """Undo :func:`set_published`: the old published date, the suggestions' old dates, and
     the old dates of the items it moved (those edited since are left). Returns Changes whose
-    ``undo`` sets the new date again. Raises NotFoundError when the document is gone."""
+    ``undo`` sets the new date again. Raises NotFoundError when the document is gone,
+    ConflictError when its date is no longer the one the action set (nothing is written)."""
     doc = _document(session, int(record["document_id"]))
+    if _iso(doc.published) != record["after"]:
+        raise moved_on(f"The published date of “{_short(doc.title)}”", "undo")
     before = parse_date(record["before"], "published")
     for mid, detail_before, detail_after in record["mentions"]:
         m = session.get(Mention, mid)
@@ -304,4 +309,5 @@ def restore_published(session: Session, record: dict[str, Any]) -> Changes:
                  f" ({_plural(len(restored), 'date')} restored)."),
         value={"moved": restored},
         undo=Step("document.set_published",
-                  {"document_id": doc.id, "published": record["after"]}, f"redo {label}"))
+                  {"document_id": doc.id, "published": record["after"],
+                   "expected": record["before"]}, f"redo {label}"))

@@ -25,8 +25,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ValidationError
 from casefile.services.items import create_item, get_item, parse_date, update_item
+from casefile.services.passages import source_document
 from casefile.store import Document, Item, Passage, Question, QuestionStatusChange
 from casefile.store.items import QUESTION_STATUSES, STATUS_DATE_ATTR, STATUS_NOTE_ATTR
 
@@ -206,19 +207,8 @@ def answer_question(
         raise ValidationError("write the answer (a sentence is enough)")
     if passage_id is not None and document_id is not None:
         raise ValidationError("give the passage or the document that answered, not both")
-    if passage_id is not None:
-        passage = session.get(Passage, passage_id)
-        if passage is None:
-            raise NotFoundError(f"no passage with id {passage_id}")
-        if passage.case_id != question.case_id:
-            raise ValidationError("the answering passage belongs to another case")
-        document_id = passage.document_id
-    elif document_id is not None:
-        doc = session.get(Document, document_id)
-        if doc is None:
-            raise NotFoundError(f"no document with id {document_id}")
-        if doc.case_id != question.case_id:
-            raise ValidationError("the answering document belongs to another case")
+    document_id = source_document(session, question.case_id, passage_id, document_id,
+                                  "answering")
     day = parse_date(on, "on") or date.today()
     _stamp(question, day, note)
     try:

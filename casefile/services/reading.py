@@ -20,8 +20,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
 from casefile.errors import NotFoundError, ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.services.views import READING_WORDS
 from casefile.store import Document, Passage
 from casefile.store.base import utcnow
@@ -60,16 +61,22 @@ def _iso(value: dt.datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+def _ledger(docs: Iterable[Document]) -> dict[str, list[str | None]]:
+    """document id as a string -> [state, read_at as ISO 8601 or None]: what a step keeps."""
+    return {str(d.id): [d.reading, _iso(d.read_at)] for d in docs}
+
+
 @action("reading.mark")
 def mark_documents(session: Session, document_ids: Iterable[int], state: str) -> Changes:
     """Give the documents ``document_ids`` (of one case) the reading state ``state``; a
     document leaving ``unread`` gets ``read_at`` now, one going back to ``unread`` loses it.
     ``value`` is the number of documents whose state changed; ``undo`` gives every document
-    its state and ``read_at`` back. Raises ValidationError (unknown state, no ids, ids of
+    its state and ``read_at`` back, refused (ConflictError) when another program marked one
+    of them since. Raises ValidationError (unknown state, no ids, ids of
     several cases), NotFoundError."""
     check_state(state)
     docs = _documents(session, document_ids)
-    before = {str(d.id): [d.reading, _iso(d.read_at)] for d in docs}
+    before = _ledger(docs)
     now = utcnow()
     changed = []
     for d in docs:
@@ -91,7 +98,8 @@ def mark_documents(session: Session, document_ids: Iterable[int], state: str) ->
                    item_id=changed[0].id if len(changed) == 1 else None,
                    summary=f"{what} {word}", data={"state": state,
                                                    "documents": [d.id for d in changed]})
-    undo = Step("reading.restore", {"states": before}, label=f"Undo mark {what} {word}")
+    undo = Step("reading.restore", {"states": before, "expected": _ledger(docs)},
+                label=f"Undo mark {what} {word}")
     return changes(case_id, kinds={"document"} if changed else (),
                    updated=[d.id for d in changed], documents=[d.id for d in changed],
                    label=f"mark {what} {word}",
@@ -100,18 +108,29 @@ def mark_documents(session: Session, document_ids: Iterable[int], state: str) ->
 
 
 @action("reading.restore")
-def restore_states(session: Session, states: Mapping[str, list[str | None]]) -> Changes:
+def restore_states(session: Session, states: Mapping[str, list[str | None]],
+                   expected: Mapping[str, list[str | None]] | None = None,
+                   doing: str = "undo") -> Changes:
     """Put documents back in the states ``states`` gives (document id as a string -> [state,
-    read_at as ISO 8601 or None]): the undo of :func:`mark_documents`. ``undo`` is the state
-    they had before this call. Raises NotFoundError, ValidationError."""
+    read_at as ISO 8601 or None]): the undo of :func:`mark_documents`. ``expected`` (same
+    shape): the states the action left; when a document to be put back is no longer in it
+    (another program marked it since), nothing is written and ConflictError says so.
+    ``doing`` ("undo" or "redo") names the step in that sentence. ``undo`` is the state they
+    had before this call (expecting the states this call left). Raises NotFoundError,
+    ValidationError, ConflictError."""
     docs = _documents(session, (int(k) for k in states))
-    before = {str(d.id): [d.reading, _iso(d.read_at)] for d in docs}
+    before = _ledger(docs)
+    wanted = {d.id: _wanted(states[str(d.id)]) for d in docs}
+    touched = list(docs)
+    if expected is not None:  # only what the action changed, and only as it left it
+        left = {d.id: _wanted(expected.get(str(d.id), states[str(d.id)])) for d in docs}
+        touched = [d for d in docs if left[d.id] != wanted[d.id]]
+        for d in touched:
+            if (d.reading, d.read_at) != left[d.id]:
+                raise moved_on(f"The reading state of “{d.title}”", doing)
     changed = []
-    for d in docs:
-        state, read_at = states[str(d.id)]
-        assert state is not None
-        check_state(state)
-        when = dt.datetime.fromisoformat(read_at) if read_at else None
+    for d in touched:
+        state, when = wanted[d.id]
         if d.reading != state or d.read_at != when:
             d.reading, d.read_at = state, when
             changed.append(d)
@@ -126,21 +145,34 @@ def restore_states(session: Session, states: Mapping[str, list[str | None]]) -> 
                    updated=[d.id for d in changed], documents=[d.id for d in changed],
                    label=f"reading state of {what}",
                    message=f"Reading state of {what} put back.", value=len(changed),
-                   undo=Step("reading.restore", {"states": before},
+                   undo=Step("reading.restore",
+                             {"states": before, "expected": _ledger(docs),
+                              "doing": next_doing(doing)},
                              label=f"Redo reading state of {what}"))
 
 
+def _wanted(entry: list[str | None]) -> tuple[str, dt.datetime | None]:
+    """[state, read_at ISO or None] -> (state, read_at), the state checked."""
+    state, read_at = entry
+    assert state is not None
+    return check_state(state), dt.datetime.fromisoformat(read_at) if read_at else None
+
+
 @action("reading.star")
-def star_passage(session: Session, passage_id: int, starred: bool = True) -> Changes:
-    """Star (or unstar) passage ``passage_id``. ``undo`` sets it back. Raises NotFoundError."""
-    passage = session.get(Passage, passage_id)
-    if passage is None:
-        raise NotFoundError(f"no passage with id {passage_id}")
+def star_passage(session: Session, passage_id: int, starred: bool = True,
+                 expected: bool | None = None, doing: str = "") -> Changes:
+    """Star (or unstar) passage ``passage_id``. ``expected``: whether it must be starred now
+    (an undo or redo, named by ``doing``); when another program changed it since, nothing is
+    written and ConflictError says so. ``undo`` sets it back, expecting what this call left.
+    Raises NotFoundError, ConflictError."""
+    passage = lookup.row(session, Passage, passage_id, f"no passage with id {passage_id}")
     was = bool(passage.starred)
+    short = passage.quote if len(passage.quote) <= 60 else passage.quote[:57] + "…"
+    if expected is not None and was != bool(expected):
+        raise moved_on(f"The star of “{short}”", doing)
     passage.starred = bool(starred)
     session.flush()
     word = "Starred" if starred else "Unstarred"
-    short = passage.quote if len(passage.quote) <= 60 else passage.quote[:57] + "…"
     if was != bool(starred):
         log_change(session, "passage.star", case_id=passage.case_id, summary=short,
                    data={"passage": passage.id, "starred": bool(starred)})
@@ -148,7 +180,9 @@ def star_passage(session: Session, passage_id: int, starred: bool = True) -> Cha
                    documents=[passage.document_id] if was != bool(starred) else (),
                    label=f"{word.lower()} passage", message=f"{word} “{short}”.",
                    value=bool(starred),
-                   undo=Step("reading.star", {"passage_id": passage.id, "starred": was},
+                   undo=Step("reading.star", {"passage_id": passage.id, "starred": was,
+                                              "expected": bool(starred),
+                                              "doing": next_doing(doing)},
                              label=f"Undo {word.lower()} passage"))
 
 

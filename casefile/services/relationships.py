@@ -13,6 +13,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.store import Item, Person
 from casefile.store.evidence import RELATIONSHIP_KINDS, Relationship
@@ -97,9 +98,8 @@ def add_relationship(
 
 def remove_relationship(session: Session, rel_id: int) -> None:
     """Delete a relationship. Raises NotFoundError when it is gone."""
-    rel = session.get(Relationship, rel_id)
-    if rel is None:
-        raise NotFoundError(f"no relationship with id {rel_id} (it may have been removed)")
+    rel = lookup.row(session, Relationship, rel_id,
+                     f"no relationship with id {rel_id} (it may have been removed)")
     log_change(session, "relationship.delete", case_id=rel.case_id, item_id=rel.source_id,
                summary=rel.kind,
                data={"relationship_id": rel.id, "source_id": rel.source_id,

@@ -30,19 +30,8 @@ from casefile.export.profiles import ExportProfile, get_profile
 from casefile.export.sheets import Table
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.disclosure import case_evidenced, disclosure_for
-from casefile.store import (
-    Claim,
-    Document,
-    Event,
-    EvidenceLink,
-    Item,
-    Organization,
-    Passage,
-    Person,
-    Place,
-    Question,
-)
+from casefile.services.disclosure import case_evidenced, case_links, disclosure_for
+from casefile.store.items import Claim, Document, Event, Item, Organization, Person, Place, Question
 
 SECTIONS = ("people", "organizations", "places", "documents", "events", "follow-ups",
             "claims", "evidence links")
@@ -135,22 +124,17 @@ def case_tables(session: Session, case_id: int, *, include_confidential: bool = 
                             who, ref(c.via_id), c.confidential, notes(c)])
     links = Table("evidence links", ["id", "item", "item kind", "relation", "document",
                                      "page", "start", "end", "quote", "note"])
-    rows = session.execute(
-        select(EvidenceLink, Passage)
-        .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
-        .where(EvidenceLink.case_id == case_id).order_by(EvidenceLink.id))
-    for link, passage in rows:
-        doc_id = passage.document_id if passage is not None else link.document_id
+    for link, passage, doc_id in case_links(session, case_id):
         if link.item_id in hidden or (doc_id is not None and doc_id in hidden) \
                 or not d.evidence_shown(link.item_id, link.relation):
             continue
         item = by_id.get(link.item_id)
         # a source's offsets would point at the name in the document
-        offsets = passage is not None and link.item_id not in d.pseudonyms
+        span = passage if link.item_id not in d.pseudonyms else None
         links.rows.append([
             link.id, ref(link.item_id), item.kind if item else None, link.relation,
             ref(doc_id), passage.page if passage else None,
-            passage.start if offsets else None, passage.end if offsets else None,
+            span.start if span else None, span.end if span else None,
             d.quote(passage.quote) if passage else None,
             red(link.note) if chosen.notes else None])
     tables = [people, orgs, places, docs, events, follow, claims, links]

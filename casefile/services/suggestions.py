@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
 from casefile.extract.language import NOTE_PREFIX
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.changes import Changes, changes
 from casefile.services.decisions import link_mention, variant_of
@@ -163,9 +164,7 @@ def suggest_for_document(
     unknown document,
     ModelError if the chosen model cannot load.
     """
-    doc = session.get(Document, document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {document_id}")
+    doc = lookup.row(session, Document, document_id, f"no document with id {document_id}")
     _known, known_ids = _known_items(session, doc.case_id)
     result = extracted if extracted is not None else extract_for_document(
         session, document_id, mode=mode, model=model)

@@ -99,7 +99,12 @@ def read_table(path: Path) -> SheetRows:
             dialect: Any = csv.Sniffer().sniff(text[:8192], delimiters=",;\t")
         except csv.Error:
             dialect = csv.excel
-        grid = [[unguard(cell) for cell in row] for row in csv.reader(io.StringIO(text), dialect)]
+        try:
+            grid = [[unguard(cell) for cell in row]
+                    for row in csv.reader(io.StringIO(text), dialect)]
+        except csv.Error as exc:
+            raise ValidationError(f"{path.name} is not a CSV file Casefile can read ({exc}); "
+                                  "nothing was imported") from exc
     grid = [row for row in grid if any(cell.strip() for cell in row)]
     if not grid:
         raise ValidationError(f"{path.name} has no rows")

@@ -27,6 +27,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
+from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.changes import Changes, Step, action, changes
@@ -90,9 +91,8 @@ def list_trash(session: Session) -> list[TrashListing]:
 
 def get_entry(session: Session, entry_id: int) -> TrashEntry:
     """The Trash entry ``entry_id``. Raises NotFoundError."""
-    entry = session.get(TrashEntry, int(entry_id))
-    if entry is None:
-        raise NotFoundError(f"nothing in the Trash with id {entry_id} (see: casefile trash list)")
+    entry = lookup.row(session, TrashEntry, int(entry_id),
+                       f"nothing in the Trash with id {entry_id} (see: casefile trash list)")
     return entry
 
 

@@ -12,21 +12,12 @@ from typing import Any, NamedTuple
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ValidationError
+from casefile.services import lookup
 from casefile.services.items import MODELS
-from casefile.store import (
-    Case,
-    Claim,
-    Document,
-    Event,
-    EvidenceLink,
-    Item,
-    Organization,
-    Passage,
-    Person,
-    Place,
-    Question,
-)
+from casefile.store.case import Case
+from casefile.store.evidence import EvidenceLink, Passage
+from casefile.store.items import Claim, Document, Event, Item, Organization, Person, Place, Question
 from casefile.web_capture import capture_line
 
 #: Column headers of each section's table, in order; ``ItemRow.cells`` follows them.
@@ -236,9 +227,8 @@ def item_choices(
 
 def document_view(session: Session, document_id: int) -> DocumentView:
     """A document's text and its passages (by position) with their links. Raises NotFoundError."""
-    doc = session.get(Document, document_id)
-    if doc is None:
-        raise NotFoundError(f"no document with id {document_id} (it may have been deleted)")
+    doc = lookup.row(session, Document, document_id,
+                     f"no document with id {document_id} (it may have been deleted)")
     rows = session.execute(
         select(Passage, EvidenceLink, Item)
         .outerjoin(EvidenceLink, EvidenceLink.passage_id == Passage.id)

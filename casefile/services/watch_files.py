@@ -42,6 +42,8 @@ def read_names_file(path: Path | str) -> list[WatchEntry]:
     """The names of a CSV, XLSX or FollowTheMoney file (module docstring), in file order.
     Raises ValidationError for a file that cannot be read or holds no name."""
     path = Path(path)
+    if path.suffix.lower() != ".xlsx":
+        _check_text(path)
     if path.suffix.lower() in FTM_SUFFIXES:
         entries = list(_ftm_entries(path))
     else:
@@ -52,6 +54,24 @@ def read_names_file(path: Path | str) -> list[WatchEntry]:
         raise ValidationError(f"{path.name} holds {len(entries):,} names; the most Casefile "
                               f"watches from one file is {MAX_NAMES:,}")
     return entries
+
+
+#: Bytes of a file's start read to tell text from binary data.
+SNIFF_BYTES = 8192
+
+
+def _check_text(path: Path) -> None:
+    """Refuse a file that is no text (a NUL byte, or more than one byte in ten a control
+    character, in its first :data:`SNIFF_BYTES`): ValidationError naming the file."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(SNIFF_BYTES)
+    except OSError as exc:
+        raise ValidationError(f"cannot read {path.name}: {exc.strerror}") from exc
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
+    if b"\0" in head or controls * 10 > len(head):
+        raise ValidationError(f"{path.name} is not a CSV/XLSX/FtM file: it holds binary "
+                              "data, not text; nothing was added")
 
 
 def _squash(label: str) -> str:

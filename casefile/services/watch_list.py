@@ -28,7 +28,7 @@ from sqlalchemy import case, delete, func, insert, or_, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError, ValidationError
-from casefile.extract.watch_names import Match, Matcher, Name
+from casefile.extract.watch_names import Match, Matcher, Name, meaningful, same_name_key
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
 from casefile.services.changes import Changes, Step, action, changes
@@ -210,8 +210,9 @@ def _clean(entry: WatchEntry | Mapping[str, Any]) -> WatchEntry:
     if entry.kind not in WATCH_KINDS:
         raise ValidationError(f"unknown kind {entry.kind!r} for {name!r}; use one of "
                               f"{', '.join(WATCH_KINDS)}")
+    # an alias without a word of two letters would never match or match anything: dropped
     aliases = tuple(dict.fromkeys(a for a in (" ".join(x.split()) for x in entry.aliases)
-                                  if a and a.casefold() != name.casefold()))
+                                  if meaningful(a) and same_name_key(a) != same_name_key(name)))
     return WatchEntry(name[:500], aliases, entry.kind)
 
 
@@ -219,24 +220,33 @@ def _clean(entry: WatchEntry | Mapping[str, Any]) -> WatchEntry:
 def add_names(session: Session, entries: Sequence[WatchEntry | Mapping[str, Any]],
               case_id: int | None = None, source: str = "typed") -> Changes:
     """Put names on the watch list of case ``case_id`` (None: every case of the workspace)
-    and check the documents already there for them. A name already on that list (case and
-    spacing aside) is left as it is. ``value`` is ``{"added": [ids], "hits": documents that
-    mention a new name}``; ``undo`` removes the names added. Raises ValidationError (no
-    name, an unknown kind), NotFoundError (case)."""
+    and check the documents already there for them. A name already on that list (accents,
+    case, punctuation and spacing aside: "Jose Alvarez" is "José Álvarez") is left as it is.
+    ``value`` is ``{"added": [ids], "hits": documents that mention a new name}``; ``undo``
+    removes the names added. Raises ValidationError (no name, an unknown kind, a name without
+    a word of two or more letters: nothing is added), NotFoundError (case)."""
     if case_id is not None:
         get_case(session, case_id)
     cleaned = [e for e in (_clean(x) for x in entries) if e.name]
     if not cleaned:
         raise ValidationError("no name given to watch")
+    pointless = list(dict.fromkeys(e.name for e in cleaned if not meaningful(e.name)))
+    if pointless:
+        shown = ", ".join(f"“{n}”" for n in pointless[:3]) + (
+            f" and {len(pointless) - 3} more" if len(pointless) > 3 else "")
+        raise ValidationError(f"cannot watch {shown}: a name needs a word of two or more "
+                              "letters; nothing was added")
     conn = session.connection()
     where = (_NAMES.c.case_id.is_(None) if case_id is None else _NAMES.c.case_id == case_id)
-    taken = {n.casefold() for n in conn.execute(select(_NAMES.c.name).where(where)).scalars()}
+    # one name however its accents, case and spacing are written ("Jose" is "José")
+    taken = {same_name_key(n) for n in conn.execute(select(_NAMES.c.name).where(where))
+             .scalars()}
     now = utcnow()
     added: list[int] = []
     for e in cleaned:
-        if e.name.casefold() in taken:
+        if same_name_key(e.name) in taken:
             continue
-        taken.add(e.name.casefold())
+        taken.add(same_name_key(e.name))
         key = conn.execute(insert(_NAMES).values(
             case_id=case_id, name=e.name, aliases=list(e.aliases), kind=e.kind,
             source=source[:300], created=now)).inserted_primary_key
@@ -420,13 +430,13 @@ def _passage(around: str, start: int, end: int) -> str:
 
 
 def names_from_case(session: Session, case_id: int) -> list[WatchEntry]:
-    """The case's people and organizations as names to watch (titles, with their aliases).
-    Reads only."""
+    """The case's people and organizations as names to watch (titles, with their aliases),
+    but for titles without a word of two or more letters. Reads only."""
     get_case(session, case_id)
     out = [WatchEntry(p.title, tuple(p.aliases or ()), "person") for p in session.scalars(
         select(Person).where(Person.case_id == case_id).order_by(Person.id))]
     out += [WatchEntry(o.title, tuple(o.aliases or ()), "organization") for o in
             session.scalars(select(Organization).where(Organization.case_id == case_id)
                             .order_by(Organization.id))]
-    return out
+    return [e for e in out if meaningful(e.name)]
 

@@ -13,12 +13,22 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 from sqlalchemy.orm import Session
 
 from casefile.ui.operations import Job
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from casefile.ui.shell import WindowShell
+
+    class BackupWindow(WindowShell, Protocol):
+        """The window as its automatic backups see it: the shell, and whether it is restoring."""
+
+        restoring: bool
 
 log = logging.getLogger(__name__)
 
@@ -34,9 +44,9 @@ class AutoBackup(QObject):
     """The timer of one window; ``last_marker`` is the change-log id at the last backup,
     ``taken`` the backups this window took, ``job`` the running (or last) backup job."""
 
-    def __init__(self, window: Any, interval_ms: int | None = None,
+    def __init__(self, window: BackupWindow, interval_ms: int | None = None,
                  first_ms: int | None = None) -> None:
-        super().__init__(window)
+        super().__init__(window.qt_window())
         self.window = window
         self.last_marker: int | None = None
         self.taken = 0
@@ -60,7 +70,7 @@ class AutoBackup(QObject):
         from casefile.services.backups import backup_now
 
         window = self.window
-        if not window.isVisible():  # a closed window lets go of its workspace
+        if not window.qt_window().isVisible():  # a closed window lets go of its workspace
             return None
         if self.running or getattr(window, "restoring", False):
             return None
@@ -97,7 +107,7 @@ class AutoBackup(QObject):
         self.window.statusBar().showMessage(f"Automatic backup failed: {message}", 15000)
 
 
-def install_auto_backup(window: Any, enabled: bool = True) -> AutoBackup | None:
-    """Give ``window`` (a MainWindow) its automatic backups; returns the timer object (None
+def install_auto_backup(window: BackupWindow, enabled: bool = True) -> AutoBackup | None:
+    """Give ``window`` its automatic backups; returns the timer object (None
     when ``enabled`` is False: tests that must not see a backup job start)."""
     return AutoBackup(window) if enabled else None

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHeaderView,
     QLabel,
+    QMenu,
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
@@ -40,7 +41,24 @@ from casefile.store.items import ITEM_KINDS
 from casefile.ui.operations import Job
 
 if TYPE_CHECKING:  # the store's backups module loads when File ▸ Restore from backup… is used
+    from typing import Protocol
+
     from casefile.store.backups import Backup, Restored
+    from casefile.ui.navigator import CaseNavigator
+    from casefile.ui.shell import WindowShell
+    from casefile.ui.watch import WorkspaceWatch
+
+    class RestoreWindow(WindowShell, Protocol):
+        """The window as File ▸ Restore from backup… sees it: the shell, the case picker it
+        reloads, the workspace watch, the error boxes open and whether it is restoring."""
+
+        restoring: bool
+
+        messages: list[QMessageBox]
+        picker: CaseNavigator
+        watch: WorkspaceWatch
+
+        def load_cases(self) -> None: ...
 
 
 def taken_local(backup: Backup) -> str:
@@ -151,11 +169,11 @@ def confirm_restore(parent: QWidget | None, backup: Backup, others: bool = False
 
 
 class BackupRestorer:
-    """File ▸ Restore from backup… of ``window`` (a MainWindow; not imported here: no cycle).
+    """File ▸ Restore from backup… of ``window``.
     ``action`` is the menu action; ``job`` the running (or last) restore; ``restored`` what
     the last restore did."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: RestoreWindow) -> None:
         self.window = window
         self.job: Job | None = None
         self.restored: Restored | None = None
@@ -168,12 +186,12 @@ class BackupRestorer:
 
         window = self.window
         if window.workspace.folder is None:
-            QMessageBox.information(window, "Restore from backup",
+            QMessageBox.information(window.qt_window(), "Restore from backup",
                                     "A workspace on a database server has no backups here; "
                                     "restore it with the server's own tools.")
             return None
         if window.runner.busy:
-            QMessageBox.information(window, "Restore from backup",
+            QMessageBox.information(window.qt_window(), "Restore from backup",
                                     "Wait for the running job to finish, then try again.")
             return None
         try:
@@ -181,11 +199,11 @@ class BackupRestorer:
         except CasefileError as exc:
             window.report_error(str(exc))
             return None
-        chosen = RestoreBackupDialog.choose(window, listed)
+        chosen = RestoreBackupDialog.choose(window.qt_window(), listed)
         if chosen is None:
             return None
         others = bool(window.watch.presence.others())
-        if not confirm_restore(window, chosen, others):
+        if not confirm_restore(window.qt_window(), chosen, others):
             return None
         return self.restore(chosen.id)
 
@@ -205,7 +223,7 @@ class BackupRestorer:
             return outcome["done"]
 
         self.job = window.runner.start(
-            work, label="Restoring the backup…", change=None, parent=window,
+            work, label="Restoring the backup…", change=None, parent=window.qt_window(),
             on_done=lambda job: self._finished(job, outcome))
         return self.job
 
@@ -266,7 +284,7 @@ class BackupRestorer:
         if not box:
             return
         shown = QMessageBox(QMessageBox.Icon.Information, "Casefile", message,
-                            QMessageBox.StandardButton.Ok, window)
+                            QMessageBox.StandardButton.Ok, window.qt_window())
         shown.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         shown.finished.connect(lambda _r, b=shown: window.messages.remove(b)
                                if b in window.messages else None)
@@ -274,7 +292,7 @@ class BackupRestorer:
         shown.open()
 
 
-def install_backup_restore(window: Any, file_menu: Any) -> BackupRestorer:
+def install_backup_restore(window: RestoreWindow, file_menu: QMenu) -> BackupRestorer:
     """Add File ▸ Restore from backup… to ``file_menu`` (the controller's ``action``); returns
     the controller."""
     restorer = BackupRestorer(window)

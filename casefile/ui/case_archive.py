@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from casefile.ui.exporting import safe_file_name, start_export
 from casefile.ui.operations import Job, change
-from casefile.ui.recent_folder import dialog_folder, remember_folder
+from casefile.ui.recent_folder import ask_open_file, dialog_folder, remember_folder
 
 if TYPE_CHECKING:
     from casefile.services.archive import ArchiveImport
@@ -142,13 +142,10 @@ class ArchiveController(QObject):
         """Choose an archive (and its passphrase when sealed) and import it as a new case."""
         from casefile.export.archive_file import is_sealed
 
-        name, _f = QFileDialog.getOpenFileName(
-            self.window.qt_window(), "Import case", str(dialog_folder(self.window.settings)),
-            FILTER)
-        if not name:
+        path = ask_open_file(self.window.qt_window(), self.window.settings, "Import case",
+                             FILTER)
+        if path is None:
             return None
-        remember_folder(name, self.window.settings)
-        path = Path(name)
         passphrase = None
         try:
             sealed = is_sealed(path)

@@ -11,9 +11,9 @@ the case of a team workspace and lets its owners manage them (:mod:`casefile.ui.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox, QWidget
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QMenu, QMessageBox, QWidget
 
 from casefile.services import case_actions, cases, trash
 from casefile.ui.copies_dialog import CopiesController
@@ -22,6 +22,9 @@ from casefile.ui.members_dialog import MembersController
 from casefile.ui.operations import change
 from casefile.ui.shell import WindowShell
 from casefile.ui.undo import ActionCommand
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 
 def prompt_new_case(window: WindowShell) -> int | None:
@@ -84,12 +87,12 @@ def confirm_delete_case(parent: QWidget | None, title: str) -> bool:
 
 
 class CaseMenu:
-    """The Case menu of ``window`` (a MainWindow; not imported here: no cycle). Actions:
+    """The Case menu of ``window``. Actions:
     ``rename_action``, ``summary_action``, ``members_action``, ``copies_action``,
     ``delete_action`` (``actions``: all five); ``members`` runs the members dialog, ``copies``
     the copies dialog (:mod:`casefile.ui.copies_dialog`)."""
 
-    def __init__(self, window: Any, menu: Any) -> None:
+    def __init__(self, window: WindowShell, menu: QMenu) -> None:
         self.window = window
         self.members = MembersController(window)
         self.rename_action = menu.addAction("&Rename case…", self.prompt_rename)
@@ -111,7 +114,7 @@ class CaseMenu:
         """Case ▸ Rename case…: ask for the title and rename (undoable). True when renamed."""
         if self.window.case_id is None:
             return False
-        title = ask_title(self.window, self.window.case_title())
+        title = ask_title(self.window.qt_window(), self.window.case_title())
         return self.rename(title) if title is not None else False
 
     def rename(self, title: str) -> bool:
@@ -132,7 +135,7 @@ class CaseMenu:
         if case_id is None:
             return False
         current = self.window.runner.read(lambda s: cases.get_case(s, case_id).summary)
-        text = ask_summary(self.window, self.window.case_title(), current)
+        text = ask_summary(self.window.qt_window(), self.window.case_title(), current)
         if text is None or (text.strip() or None) == current:
             return False
         return self.edit_summary(text)
@@ -152,7 +155,7 @@ class CaseMenu:
         """Case ▸ Delete case…: confirm, then move the open case to the Trash."""
         if self.window.case_id is None:
             return False
-        if not confirm_delete_case(self.window, self.window.case_title()):
+        if not confirm_delete_case(self.window.qt_window(), self.window.case_title()):
             return False
         return self.delete()
 
@@ -171,6 +174,6 @@ class CaseMenu:
         return out.ok
 
 
-def install_case_menu(window: Any, menu: Any) -> CaseMenu:
+def install_case_menu(window: WindowShell, menu: QMenu) -> CaseMenu:
     """Fill ``menu`` (the window's Case menu); returns the controller."""
     return CaseMenu(window, menu)

@@ -35,12 +35,30 @@ from casefile.ui.recent_folder import dialog_folder
 from casefile.ui.viewer import DocumentViewer
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from PySide6.QtWidgets import QTabWidget
+
     from casefile.services.calendar import CalendarExport
     from casefile.services.graph import GraphEdge
     from casefile.ui.claims_view import ClaimsView
+    from casefile.ui.evidence_dock import EvidenceDock
+    from casefile.ui.followups_view import FollowupsPage
     from casefile.ui.graph_view import GraphView
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.items import ItemsController
+    from casefile.ui.navigator import CaseNavigator
+    from casefile.ui.shell import WindowShell
     from casefile.ui.timeline import TimelineView
+
+    class ViewsWindow(WindowShell, Protocol):
+        """The window as the case's views see it: the shell, its tabs, the Follow-ups page, the
+        Evidence dock, the Items page and the case picker."""
+
+        tabs: QTabWidget
+        followups_view: FollowupsPage
+        evidence: EvidenceDock
+        items: ItemsController
+        picker: CaseNavigator
 
 
 def overdue_message(count: int) -> str:
@@ -114,8 +132,8 @@ class CaseViews(QObject):
     """The issue-6 views of a window: ``timeline``, ``claims`` (and the window's follow-ups
     page), the calendar export action and the overdue notice."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: ViewsWindow) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.overdue_count = 0
         self.overdue_text = ""
@@ -144,19 +162,19 @@ class CaseViews(QObject):
         if isinstance(layout, QBoxLayout):
             layout.insertWidget(0, self.notice)
 
-        self.timeline_action = QAction("&Timeline", window)
+        self.timeline_action = QAction("&Timeline", window.qt_window())
         self.timeline_action.setShortcut(QKeySequence("Ctrl+Shift+T"))
         self.timeline_action.triggered.connect(
             lambda: window.tabs.setCurrentWidget(self.timeline_tab))
-        self.claims_action = QAction("&Claims", window)
+        self.claims_action = QAction("&Claims", window.qt_window())
         self.claims_action.setShortcut(QKeySequence("Ctrl+Shift+K"))
         self.claims_action.triggered.connect(
             lambda: window.tabs.setCurrentWidget(self.claims_tab))
-        self.graph_action = QAction("&Graph", window)
+        self.graph_action = QAction("&Graph", window.qt_window())
         self.graph_action.setShortcut(QKeySequence("Ctrl+Shift+G"))
         self.graph_action.triggered.connect(
             lambda: window.tabs.setCurrentWidget(self.graph_tab))
-        self.calendar_action = QAction("Export follow-ups to &calendar\u2026", window)
+        self.calendar_action = QAction("Export follow-ups to &calendar\u2026", window.qt_window())
         self.calendar_action.triggered.connect(self.prompt_export_calendar)
         for action in (self.timeline_action, self.claims_action, self.graph_action,
                        self.calendar_action):
@@ -344,7 +362,7 @@ class CaseViews(QObject):
 
         # The file type chosen is the export profile, as in the brief's save dialog.
         name, chosen = QFileDialog.getSaveFileName(
-            self.window, "Export follow-ups to calendar", str(suggested),
+            self.window.qt_window(), "Export follow-ups to calendar", str(suggested),
             ";;".join(profile_filters(DEFAULT_PROFILE, "*.ics")))
         if not name:
             return None
@@ -377,7 +395,7 @@ class CaseViews(QObject):
         return done
 
 
-def install_case_views(window: MainWindow) -> CaseViews:
+def install_case_views(window: ViewsWindow) -> CaseViews:
     """Add the Timeline and Claims views, the calendar export and the overdue notice to the
     window (see module docstring); returns them."""
     return CaseViews(window)

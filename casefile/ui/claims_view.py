@@ -26,15 +26,12 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFrame,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
-    QScrollArea,
-    QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -52,7 +49,7 @@ from casefile.store.items import CLAIM_STATUSES
 from casefile.ui.evidence_model import relation_colour
 from casefile.ui.models import ID_ROLE, is_dark_palette
 from casefile.ui.operations import CaseChange, OperationRunner, Outcome
-from casefile.ui.tables import set_up_row_table
+from casefile.ui.tables import set_up_row_table, table_over_details
 from casefile.ui.undo import ActionCommand
 
 Index = QModelIndex | QPersistentModelIndex
@@ -328,18 +325,7 @@ class ClaimsView(QWidget):
         details_layout.addWidget(chain_label)
         details_layout.addWidget(self.chain_tree, 1)
         details_layout.addWidget(override)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(self.details)
-
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.addWidget(self.table)
-        self.splitter.addWidget(scroll)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
-        self.splitter.setSizes([230, 430])
+        self.splitter = table_over_details(self.table, self.details, (2, 3), (230, 430))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.heading)

@@ -6,7 +6,7 @@ documents under it; activating a document shows it in the Documents section. Rea
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,6 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services.duplicates import CopyCluster, case_duplicates
+from casefile.ui.dialogs import DialogHolder
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 #: The item data role holding a document row's id.
 DOC_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -75,12 +79,12 @@ class CopiesDialog(QDialog):
             self.document_activated.emit(int(doc_id))
 
 
-class CopiesController:
-    """Case ▸ Copies of one story… of ``window`` (a MainWindow; not imported here)."""
+class CopiesController(DialogHolder[CopiesDialog]):
+    """Case ▸ Copies of one story… of ``window``."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: WindowShell) -> None:
         self.window = window
-        self.dialog: CopiesDialog | None = None
+        super().__init__()
 
     def prompt(self) -> CopiesDialog | None:
         """Open the dialog on the open case (window-modal, not blocking); None when no case
@@ -90,16 +94,11 @@ class CopiesController:
         if case_id is None:
             return None
         clusters = window.runner.read(lambda s: case_duplicates(s, case_id))
-        if self.dialog is None:
-            self.dialog = CopiesDialog(window)
-            self.dialog.document_activated.connect(
-                lambda i: window.select_item(i, "document"))
-            self.dialog.finished.connect(self._closed)
-        self.dialog.set_clusters(window.case_title(), clusters)
-        self.dialog.open()
-        return self.dialog
 
-    def _closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-            self.dialog = None
+        def make() -> CopiesDialog:
+            dialog = CopiesDialog(window.qt_window())
+            dialog.document_activated.connect(lambda i: window.select_item(i, "document"))
+            return dialog
+
+        return self.open_dialog(
+            make, lambda dialog: dialog.set_clusters(window.case_title(), clusters))

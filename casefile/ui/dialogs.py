@@ -1,10 +1,11 @@
 """Small dialogs: a new case (title and summary), choosing the item a passage is evidence for,
-and a combo-box delegate."""
+a combo-box delegate, OK and Cancel buttons, and :class:`DialogHolder` (a controller's one
+dialog, made when first shown and let go when closed)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -65,10 +66,7 @@ class NewCaseDialog(QDialog):
         form.addRow("&Title:", self.title_edit)
         form.addRow("", self.problem)
         form.addRow("&Summary:", self.summary_edit)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel_buttons(self)
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.title_edit.textChanged.connect(self._update_ok)
         layout = QVBoxLayout(self)
@@ -156,10 +154,7 @@ class LinkDialog(QDialog):
         self.relation_box = QComboBox()
         self.relation_box.addItems(list(EVIDENCE_RELATIONS))
         self.relation_box.setCurrentText(relation)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel_buttons(self)
         self.problem = QLabel()
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
 
@@ -249,3 +244,40 @@ def confirm_quit(parent: QWidget, running: Sequence[str]) -> bool:
     box.setDefaultButton(wait_button)
     box.exec()
     return box.clickedButton() is quit_button
+
+
+def ok_cancel_buttons(dialog: QDialog) -> QDialogButtonBox:
+    """OK and Cancel for ``dialog``, accepting and rejecting it; the caller lays them out."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                               | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
+
+
+DialogT = TypeVar("DialogT", bound=QDialog)
+
+
+class DialogHolder(Generic[DialogT]):
+    """A controller's one window-modal dialog: ``dialog`` is the dialog while it is open
+    (None otherwise); :meth:`open_dialog` makes it the first time (``make()``, its signals
+    connected there) and opens it; closing it lets it go."""
+
+    def __init__(self) -> None:
+        self.dialog: DialogT | None = None
+
+    def open_dialog(self, make: Callable[[], DialogT],
+                    fill: Callable[[DialogT], None]) -> DialogT:
+        """Make the dialog unless it is open, ``fill`` it, open it (not blocking); returns it."""
+        dialog = self.dialog
+        if dialog is None:
+            dialog = self.dialog = make()
+            dialog.finished.connect(self._closed)
+        fill(dialog)
+        dialog.open()
+        return dialog
+
+    def _closed(self, _result: int) -> None:
+        if self.dialog is not None:
+            self.dialog.deleteLater()
+            self.dialog = None

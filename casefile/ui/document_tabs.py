@@ -20,7 +20,17 @@ from casefile.ui.operations import CaseChange
 from casefile.ui.viewer import DocumentViewer
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from typing import Protocol
+
+    from PySide6.QtWidgets import QTabWidget
+
+    from casefile.ui.pdf_pages import PagesWindow
+
+    class TabsWindow(PagesWindow, Protocol):
+        """The window as its document tabs see it: the shell, its tab widget and what the
+        pages pane asks of it."""
+
+        tabs: QTabWidget
 
 
 class DocumentTabs(QObject):
@@ -33,8 +43,8 @@ class DocumentTabs(QObject):
     link_requested = Signal(int, int, int)
     new_item_requested = Signal(str, int, int, int)
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: TabsWindow) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.viewers: dict[int, DocumentViewer] = {}
         #: what :meth:`prepare` read ahead, by document id: (its view, its original)

@@ -16,23 +16,23 @@ from casefile.ui.operations import CaseChange
 from casefile.ui.panels import EvidencePanel
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.shell import WindowShell
 
 
 class EvidenceDock(QObject):
     """Adds the ``panel`` (EvidencePanel) in a right-hand ``dock`` ("evidence_dock") of the
     window; :meth:`show_item` shows one item's evidence."""
 
-    def __init__(self, window: MainWindow, items: ItemsController) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowShell, items: ItemsController) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.items = items
         self.panel = EvidencePanel()
         self.panel.passage_activated.connect(window.open_passage)
         self.panel.unlink_requested.connect(self._on_unlink_requested)
         self.panel.relation_change_requested.connect(self._on_relation_change_requested)
-        self.dock = make_dock(window, "Evidence", "evidence_dock", self.panel)
-        window.resizeDocks([self.dock], [350], Qt.Orientation.Horizontal)
+        self.dock = make_dock(window.qt_window(), "Evidence", "evidence_dock", self.panel)
+        window.qt_window().resizeDocks([self.dock], [350], Qt.Orientation.Horizontal)
 
     @Slot(object)
     def show_item(self, item_id: int | None) -> None:

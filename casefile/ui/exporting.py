@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, Qt, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QFileDialog,
     QGridLayout,
     QLabel,
@@ -91,6 +92,27 @@ def add_profile_box(dialog: QFileDialog, first: str = DEFAULT_PROFILE) -> QCombo
     elif layout is not None:
         layout.addWidget(box)
     return box
+
+
+def ask_export_path(window: WindowShell, title: str, start: Path, file_filter: str | None = None,
+                    ) -> tuple[Path, str] | None:
+    """Ask where a case export goes with a non-native file dialog and its "For:" profile row
+    (:func:`add_profile_box`): a file to save starting at ``start`` with ``file_filter``, or
+    with no filter a folder; the folder is remembered. Returns (the path chosen, the profile's
+    name), None when cancelled."""
+    dialog = QFileDialog(window.qt_window(), title, str(start), file_filter or "")
+    if file_filter is None:
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
+    else:
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    profile = add_profile_box(dialog)
+    if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+        return None
+    out = Path(dialog.selectedFiles()[0])
+    remember_folder(out if file_filter is None else out.parent, window.settings)
+    return out, str(profile.currentData())
 
 
 def profile_of_filter(selected: str, default: str) -> str:

@@ -36,8 +36,26 @@ from casefile.ui.operations import Job
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from PySide6.QtGui import QAction
+
     from casefile.services.batch import BatchResult, FileOutcome
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.importing import ImportController
+    from casefile.ui.ocr_runner import OcrController
+    from casefile.ui.shell import WindowShell
+
+    class FolderImportWindow(WindowShell, Protocol):
+        """The window as File ▸ Import folder… sees it: the shell, the import and export
+        actions it sits beside, the import and OCR controllers, and the undo step of an import."""
+
+        import_action: QAction
+        export_action: QAction
+        imports: ImportController
+        ocr: OcrController
+
+        def record_import(self, case_id: int, document_ids: list[int],
+                          attachments: Sequence[int] = ()) -> None: ...
 
 
 def reporter_reason(outcome: FileOutcome) -> str:
@@ -128,12 +146,12 @@ class FolderImport(QObject):
 
     finished = Signal(object)  # BatchResult
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: FolderImportWindow) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.summary: ImportSummaryDialog | None = None
         self.last_job: Job | None = None
-        self.action = QAction("Import &folder…", window)
+        self.action = QAction("Import &folder…", window.qt_window())
         self.action.setShortcut(QKeySequence("Ctrl+Shift+I"))
         self.action.setStatusTip("Import every document of a folder and its subfolders")
         self.action.triggered.connect(self.prompt)
@@ -154,7 +172,7 @@ class FolderImport(QObject):
         published-date question for its files that carry none, then the files). Returns the
         import's job."""
         folder = QFileDialog.getExistingDirectory(
-            self.window, "Import folder", str(dialog_folder(self.window.settings)))
+            self.window.qt_window(), "Import folder", str(dialog_folder(self.window.settings)))
         if not folder:
             return None
         remember_folder(folder, self.window.settings)  # the next dialogs open in it
@@ -178,7 +196,7 @@ class FolderImport(QObject):
         children = [c.document_id for o in batch.outcomes if o.result is not None
                     for c in o.result.children if c.created]
         window.statusBar().showMessage(f"Import: {batch.summary()}.", 10000)
-        dialog = ImportSummaryDialog(label, batch, window)
+        dialog = ImportSummaryDialog(label, batch, window.qt_window())
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.finished.connect(lambda _r: setattr(self, "summary", None)
                                 if self.summary is dialog else None)
@@ -197,6 +215,6 @@ class FolderImport(QObject):
         QTimer.singleShot(0, self, record)
 
 
-def install_folder_import(window: MainWindow) -> FolderImport:
+def install_folder_import(window: FolderImportWindow) -> FolderImport:
     """Add File ▸ Import folder… to the window; returns the controller."""
     return FolderImport(window)

@@ -35,8 +35,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
-    QSplitter,
     QTableView,
     QToolButton,
     QVBoxLayout,
@@ -53,7 +51,7 @@ from casefile.store.items import QUESTION_STATUSES
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.models import STATUS_COLUMN, FollowupsModel, due_phrase
 from casefile.ui.operations import OperationRunner, Outcome
-from casefile.ui.tables import set_up_row_table
+from casefile.ui.tables import set_up_row_table, table_over_details
 from casefile.ui.undo import ActionCommand
 
 #: (view name for ``questions.followup_view``, button label), in button order.
@@ -404,18 +402,7 @@ class FollowupsPage(QWidget):
             details_layout.addWidget(w)
         details_layout.addLayout(buttons)
         details_layout.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(self.details)
-
-        self.splitter = QSplitter(Qt.Orientation.Vertical)
-        self.splitter.addWidget(self.table)
-        self.splitter.addWidget(scroll)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([380, 260])
+        self.splitter = table_over_details(self.table, self.details, (3, 2), (380, 260))
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)

@@ -12,13 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QDialog, QFileDialog
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
-from casefile.ui.exporting import add_profile_box, profile_label, safe_file_name, start_export
+from casefile.ui.exporting import ask_export_path, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
-from casefile.ui.recent_folder import dialog_folder, remember_folder
+from casefile.ui.recent_folder import ask_open_file, dialog_folder
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -50,19 +49,15 @@ class FtmController(QObject):
         if window.case_id is None or not self.installed():
             return None
         stem = safe_file_name(window.case_title()) or "case"
-        dialog = QFileDialog(window.qt_window(), "Export case as FollowTheMoney entities",
-                             str(dialog_folder(window.settings) / f"{stem}{SUFFIX}"),
-                             "FollowTheMoney entities (*.ftm.json *.json *.ijson)")
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
-        profile = add_profile_box(dialog)
-        if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+        chosen = ask_export_path(window, "Export case as FollowTheMoney entities",
+                                 dialog_folder(window.settings) / f"{stem}{SUFFIX}",
+                                 "FollowTheMoney entities (*.ftm.json *.json *.ijson)")
+        if chosen is None:
             return None
-        out = Path(dialog.selectedFiles()[0])
-        remember_folder(out.parent, window.settings)
+        out, profile = chosen
         if not out.name.lower().endswith((".json", ".ijson")):
             out = out.with_name(out.name + SUFFIX)
-        return self.export(out, profile=str(profile.currentData()))
+        return self.export(out, profile=profile)
 
     def export(self, out: Path, *, include_confidential: bool = False,
                profile: str | None = None) -> Job:
@@ -86,12 +81,10 @@ class FtmController(QObject):
         """Choose a FtM file and import its entities into the case (undoable)."""
         if self.window.case_id is None or not self.installed():
             return False
-        name, _filter = QFileDialog.getOpenFileName(
-            self.window.qt_window(), "Import FollowTheMoney entities",
-            str(dialog_folder(self.window.settings)),
+        path = ask_open_file(
+            self.window.qt_window(), self.window.settings, "Import FollowTheMoney entities",
             "FollowTheMoney entities (*.ftm.json *.json *.ijson *.jsonl);;All files (*)")
-        remember_folder(name, self.window.settings)
-        return bool(name) and self.import_file(Path(name))
+        return path is not None and self.import_file(path)
 
     def import_file(self, path: Path) -> bool:
         """Read ``path`` and import its entities as one undoable command. Returns True when

@@ -32,9 +32,31 @@ from casefile.ui.passwords import ask_pdf_password
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
 if TYPE_CHECKING:  # the ingesters and the import service load with the first import
+    from typing import Protocol
+
     from casefile.services.batch import BatchResult
     from casefile.services.dating import DateGuess
-    from casefile.ui.main_window import MainWindow
+    from casefile.ui.document_tabs import DocumentTabs
+    from casefile.ui.folder_import import FolderImport
+    from casefile.ui.ocr_runner import OcrController
+    from casefile.ui.shell import WindowShell
+    from casefile.ui.suggesting import SuggestionsController
+    from casefile.ui.suggestions import SuggestionsPanel
+
+    class ImportWindow(WindowShell, Protocol):
+        """The window as its imports see it: the shell, the document tabs, the folder import,
+        OCR and suggestions that follow, the PDF passwords of the session and the undo step of
+        an import."""
+
+        documents: DocumentTabs
+        folder_import: FolderImport
+        ocr: OcrController
+        suggestions: SuggestionsController
+        suggestions_panel: SuggestionsPanel
+        pdf_passwords: dict[str, str]
+
+        def record_import(self, case_id: int, document_ids: list[int],
+                          attachments: Sequence[int] = ()) -> None: ...
 
 #: ``import_files``' default: ask for the published date of files that carry none.
 ASK = object()
@@ -51,8 +73,8 @@ def local_paths(urls: Sequence[Any]) -> list[Path]:
 class ImportController(QObject):
     """The window's file import: every import of the window starts in :meth:`start`."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: ImportWindow) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.last_job: Job | None = None
         self.date_dialog: PublishedDateDialog | None = None
@@ -60,7 +82,7 @@ class ImportController(QObject):
     def prompt(self) -> Job | None:
         """File ▸ Import: choose files (QFileDialog) and import them in the background."""
         names, _filter = QFileDialog.getOpenFileNames(
-            self.window, "Import documents", str(dialog_folder(self.window.settings)),
+            self.window.qt_window(), "Import documents", str(dialog_folder(self.window.settings)),
             FILE_FILTER)
         if not names:
             return None
@@ -178,7 +200,7 @@ class ImportController(QObject):
 
         job = window.runner.start_pieces(
             work, label=f"Importing {label}…", change=lambda r: _changed(case_id, r),
-            parent=window, answer=answer,
+            parent=window.qt_window(), answer=answer,
             cancel_text=("Cancelling after this file… the files already imported stay."
                          if several else "Cancelling… nothing of this will be stored."),
             on_done=lambda j: self._on_done(j, case_id, label, several, storing.is_set(),
@@ -202,7 +224,8 @@ class ImportController(QObject):
         ``passwords``; a declined file in ``declined``), a :class:`DateQuestion` in the
         published-date dialog (kept in ``date_dialog`` while open, :meth:`_question`)."""
         if isinstance(question, PasswordQuestion):
-            given = ask_pdf_password(self.window, question.path.name, wrong=question.wrong)
+            given = ask_pdf_password(self.window.qt_window(), question.path.name,
+                                     wrong=question.wrong)
             if given is None:
                 declined.append(question.path)
             else:
@@ -218,13 +241,14 @@ class ImportController(QObject):
         modification date, or a web page's own date) and ``reply`` a :class:`DateAnswer`
         once OK or No date is pressed, None on Cancel."""
         dialog = PublishedDateDialog([p.name for p in question.files], question.suggested,
-                                     question.source, self.window, position=question.position)
+                                     question.source, self.window.qt_window(),
+                                     position=question.position)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.date_dialog = dialog
 
         def finished(result: int) -> None:
             self.date_dialog = None
-            self.window.activateWindow()  # the window's shortcuts work again at once
+            self.window.qt_window().activateWindow()  # the window's shortcuts work again at once
             if result == QDialog.DialogCode.Rejected:
                 reply(None)
                 return
@@ -256,12 +280,12 @@ class ImportController(QObject):
             return
         (outcome,) = result.outcomes
         if outcome.result is None:
-            window.runner.fail(outcome.error or "cannot be imported", parent=window)
+            window.runner.fail(outcome.error or "cannot be imported", parent=window.qt_window())
             return
         done = outcome.result
         window.notify(f"Imported {int(done.created)} document{'s' if not done.created else ''}"
                       + ("" if done.created else "; 1 already in the case") + ".", 8000)
-        window.open_document(done.document_id)
+        window.open_document(done.document_id, asked=False)  # not read until worked with
         new = [done.document_id] if done.created else []
         children = [c.document_id for c in done.children if c.created] if done.created else []
         window.record_import(case_id, new, children)

@@ -11,7 +11,7 @@ instead of opening the dialog.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
@@ -33,6 +33,10 @@ from PySide6.QtWidgets import (
 from casefile.services import team
 from casefile.services.team import Member
 from casefile.store.teams import ROLES, is_team
+from casefile.ui.dialogs import DialogHolder
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 
 class MembersDialog(QDialog):
@@ -127,13 +131,13 @@ class MembersDialog(QDialog):
             self.remove_requested.emit(member.user)
 
 
-class MembersController:
-    """Case ▸ Members… of ``window`` (a MainWindow; not imported here: no cycle). ``dialog``
+class MembersController(DialogHolder[MembersDialog]):
+    """Case ▸ Members… of ``window``. ``dialog``
     is the dialog while it is open."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: WindowShell) -> None:
         self.window = window
-        self.dialog: MembersDialog | None = None
+        super().__init__()
 
     def prompt(self) -> MembersDialog | None:
         """Open the members dialog of the open case (window-modal, not blocking); returns it,
@@ -144,20 +148,14 @@ class MembersController:
         if not is_team(window.workspace.engine):
             window.report_error(str(team.NotATeamWorkspaceError()))
             return None
-        if self.dialog is None:
-            dialog = MembersDialog(window)
+
+        def make() -> MembersDialog:
+            dialog = MembersDialog(window.qt_window())
             dialog.add_requested.connect(self.add)
             dialog.remove_requested.connect(self.remove)
-            dialog.finished.connect(self._closed)
-            self.dialog = dialog
-        self.reload()
-        self.dialog.open()
-        return self.dialog
+            return dialog
 
-    def _closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-            self.dialog = None
+        return self.open_dialog(make, lambda _dialog: self.reload())
 
     def reload(self) -> None:
         """List the open case's members again in the open dialog."""

@@ -24,7 +24,15 @@ from casefile.ui.operations import Job, Transactions
 from casefile.ui.status_line import plural
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from typing import Protocol
+
+    from casefile.ui.shell import WindowShell
+    from casefile.ui.suggesting import SuggestionsController
+
+    class OcrWindow(WindowShell, Protocol):
+        """The window as OCR sees it: the shell, and the suggestions that follow OCR."""
+
+        suggestions: SuggestionsController
 
 
 @dataclass
@@ -48,8 +56,8 @@ def waiting_for_ocr(session: Session, document_ids: Sequence[int]) -> list[int]:
 class OcrController(QObject):
     """Runs OCR for a window after imports (``enabled``) or on demand (:meth:`start`)."""
 
-    def __init__(self, window: MainWindow, *, enabled: bool = True) -> None:
-        super().__init__(window)
+    def __init__(self, window: OcrWindow, *, enabled: bool = True) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.enabled = enabled
         self.last_job: Job | None = None
@@ -119,7 +127,7 @@ class OcrController(QObject):
         job = self.window.runner.start_pieces(
             work, label=f"Reading {plural(len(ids), 'scanned document')} (OCR)…",
             progress=False, change=lambda run: run.changes if run.changes.documents else None,
-            parent=self.window, cancellable=True,
+            parent=self.window.qt_window(), cancellable=True,
             on_done=lambda j: self._on_done(j, list(suggest)))
         self.last_job = job
         self.window.notify(f"Reading {plural(len(ids), 'scanned document')} with OCR… "

@@ -237,7 +237,10 @@ def _reporting_failures(job: Job, work: Callable[[], T]) -> tuple[bool, T | None
 
 
 class _Worker(QRunnable):
-    def __init__(self, workspace: Workspace, job: Job, fn: Callable[[Session, Job], Any]):
+    """Runs ``fn(session, job)`` in one transaction (``_PiecesWorker``: ``fn(transactions,
+    job)``)."""
+
+    def __init__(self, workspace: Workspace, job: Job, fn: Callable[[Any, Job], Any]):
         super().__init__()
         self.setAutoDelete(False)
         self._workspace = workspace
@@ -262,16 +265,8 @@ class _Worker(QRunnable):
             job.signals.succeeded.emit(result)
 
 
-class _PiecesWorker(QRunnable):
+class _PiecesWorker(_Worker):
     """Runs ``fn(transactions, job)``: the job opens its own transactions, one per piece."""
-
-    def __init__(self, workspace: Workspace, job: Job,
-                 fn: Callable[[Transactions, Job], Partial]):
-        super().__init__()
-        self.setAutoDelete(False)
-        self._workspace = workspace
-        self._job = job
-        self._fn = fn
 
     def run(self) -> None:
         job = self._job

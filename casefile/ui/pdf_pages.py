@@ -2,11 +2,18 @@
 
 PySide6 Essentials has no QtPdf, so pages are rendered with pypdfium2 (already used to read the
 text) into QImages: lazily, only the pages in or near the visible part of the scroll area, at the
-pane's width (and the screen's pixel ratio). A passage carries its page: selecting a passage (or
-any text) in the viewer scrolls the page pane to that page, frames it and, where PDFium can place
-the characters, paints the passage's boxes on the page. Scanned pages without a text layer are
-still shown (they are images). An encrypted PDF needs its password again to be shown: the window
-keeps the passwords given during this session; otherwise the pane offers "Enter password…".
+pane's width (and the screen's pixel ratio). The page widgets are lazy too: every page has its
+place in the scroll area from the start (so the scroll bar, the page count and jumping to a page
+work at once), but a :class:`PageWidget` is made only for the pages in or near view and dropped
+when they scroll far away, so a 300-page PDF opens with a handful of widgets, not 300 (making
+and showing 300 held the window's event loop ~40 ms on the turn that ends an import;
+ARCHITECTURE.md, "Import: the document first, suggestions after").
+
+A passage carries its page: selecting a passage (or any text) in the viewer scrolls the page
+pane to that page, frames it and, where PDFium can place the characters, paints the passage's
+boxes on the page. Scanned pages without a text layer are still shown (they are images). An
+encrypted PDF needs its password again to be shown: the window keeps the passwords given during
+this session; otherwise the pane offers "Enter password…".
 
 PDFium is not thread-safe and imports run on worker threads, so every call into it holds
 :data:`casefile.services.page_geometry.PDFIUM_LOCK`; the pane never waits for it on the GUI
@@ -16,11 +23,13 @@ Where a passage sits on a page comes from :mod:`casefile.services.page_geometry`
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -40,6 +49,17 @@ from PySide6.QtWidgets import (
 from casefile.services import page_geometry
 from casefile.services.originals import Original
 from casefile.services.page_geometry import PDFIUM_LOCK
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from casefile.ui.shell import WindowShell
+
+    class PagesWindow(WindowShell, Protocol):
+        """The window as the pages pane sees it: the shell, and the PDF passwords given this
+        session (by sha256)."""
+
+        pdf_passwords: dict[str, str]
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +131,11 @@ class PageWidget(QWidget):
         """Height of the page-number line under the page."""
         return self.fontMetrics().height() + 6
 
-    def set_page_size(self, size: QSize) -> None:
-        """Lay the page out at ``size`` pixels (the caption comes on top of that)."""
-        self.page_size = size
-        self.setFixedSize(size.width(), size.height() + self.caption_height)
+    def place(self, rect: QRect) -> None:
+        """Take the page's place in the pane: ``rect`` (container pixels, caption below)."""
+        self.page_size = QSize(rect.width(), rect.height() - self.caption_height)
+        self.setFixedSize(rect.size())
+        self.move(rect.topLeft())
 
     def page_rect(self) -> QRect:
         """Where the page itself is drawn, in this widget's coordinates."""
@@ -162,7 +183,8 @@ class PageWidget(QWidget):
 
 
 class PdfPagesView(QWidget):
-    """The pages pane: a scroll area of :class:`PageWidget`, rendered lazily, fit to width.
+    """The pages pane: a scroll area of :class:`PageWidget`, made and rendered lazily (only
+    near the view), fit to width.
 
     Signals: ``page_clicked(page)`` (1-based) when the reporter clicks a page;
     ``password_requested()`` when "Enter password…" is pressed on a locked PDF.
@@ -182,7 +204,11 @@ class PdfPagesView(QWidget):
         self.zoom = 1.0  # multiplier over "fit width"
         self._document: pdfium.PdfDocument | None = None
         self._pages: list[_PageState] = []
-        self._widgets: list[PageWidget] = []
+        #: the page widgets that exist: only the pages in or near view, by page (1-based)
+        self._widgets: dict[int, PageWidget] = {}
+        #: each page's place in the container (page and caption), and where each place ends
+        self._rects: list[QRect] = []
+        self._bottoms: list[int] = []
         self._target: tuple[int, QRectF | None] | None = None  # page to bring into view
         self._layout_width = 0
         self.renders = 0  # pages rendered so far (tests and logging)
@@ -227,14 +253,11 @@ class PdfPagesView(QWidget):
         self.container.setObjectName("pdf_pages_container")
         self.container.setBackgroundRole(QPalette.ColorRole.Mid)
         self.container.setAutoFillBackground(True)
-        self.pages_layout = QVBoxLayout(self.container)
-        self.pages_layout.setContentsMargins(_MARGIN, _MARGIN, _MARGIN, _MARGIN)
-        self.pages_layout.setSpacing(_SPACING)
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.container)
-        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidgetResizable(False)  # sized by the pages' places (_relayout)
         self.scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        self.scroll.verticalScrollBar().valueChanged.connect(lambda _v: self._schedule_render())
+        self.scroll.verticalScrollBar().valueChanged.connect(self._on_scrolled)
         self.scroll.viewport().installEventFilter(self)
 
         layout = QVBoxLayout(self)
@@ -343,20 +366,48 @@ class PdfPagesView(QWidget):
     def close_document(self) -> None:
         """Let go of the PDF and its rendered pages."""
         self.release()
-        for widget in self._widgets:
+        for widget in self._widgets.values():
             widget.setParent(None)
             widget.deleteLater()
-        self._widgets = []
+        self._widgets = {}
         self._pages = []
+        self._rects, self._bottoms = [], []
 
     def _build_pages(self) -> None:
-        for state in self._pages:
-            widget = PageWidget(state, len(self._pages), self.container)
-            widget.clicked.connect(self.page_clicked)
-            self._widgets.append(widget)
-            self.pages_layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
         self._layout_width = 0
         self._relayout()
+
+    def page_widget(self, page: int) -> PageWidget | None:
+        """The widget showing ``page`` (1-based); None while the page is far from view."""
+        return self._widgets.get(page)
+
+    def _sync_widgets(self) -> None:
+        """Make the widgets of the pages within a screen of the view, drop those more than
+        two screens away."""
+        if not self._rects:
+            return
+        near = self.visible_pages(margin=1.0)
+        keep = set(self.visible_pages(margin=2.0))
+        for page in [p for p in self._widgets if p not in keep]:
+            widget = self._widgets.pop(page)
+            widget.setParent(None)
+            widget.deleteLater()
+        for page in near:
+            if page not in self._widgets:
+                widget = PageWidget(self._pages[page - 1], len(self._pages), self.container)
+                widget.clicked.connect(self.page_clicked)
+                widget.place(self._rects[page - 1])
+                widget.show()
+                self._widgets[page] = widget
+
+    def _on_scrolled(self, _value: int) -> None:
+        self._sync_widgets()
+        self._schedule_render()
+
+    def _update_page(self, page: int) -> None:
+        widget = self._widgets.get(page)
+        if widget is not None:
+            widget.update()
 
     # -- geometry ---------------------------------------------------------------------------
 
@@ -375,6 +426,10 @@ class PdfPagesView(QWidget):
             self._target = (keep, None)
             self._scroll_to_target()
 
+    def _caption_height(self) -> int:
+        """A page's caption line, as :attr:`PageWidget.caption_height` (same font)."""
+        return self.container.fontMetrics().height() + 6
+
     def _available_width(self) -> int:
         return max(120, self.scroll.viewport().width() - 2 * _MARGIN)
 
@@ -390,11 +445,33 @@ class PdfPagesView(QWidget):
         if width == self._layout_width:
             return
         self._layout_width = width
+        bar = self.scroll.verticalScrollBar()
+        # the page at the top of the view stays there, at its new size
+        anchor = None
+        if self._rects and self._target is None:  # the first page not above the view
+            anchor = min(bisect.bisect_right(self._bottoms, bar.value()), len(self._rects) - 1)
+            place = self._rects[anchor]
+            within = (bar.value() - place.top()) / max(1, place.height())
         scale = self._scale()
-        for state, widget in zip(self._pages, self._widgets, strict=True):
-            w, h = state.size
-            widget.set_page_size(QSize(max(1, round(w * scale)), max(1, round(h * scale))))
-        self.container.adjustSize()
+        caption = self._caption_height()
+        sizes = [(max(1, round(w * scale)), max(1, round(h * scale)))
+                 for w, h in (state.size for state in self._pages)]
+        viewport = self.scroll.viewport()
+        full_width = max(viewport.width(), max(w for w, _h in sizes) + 2 * _MARGIN)
+        y = _MARGIN
+        self._rects, self._bottoms = [], []
+        for w, h in sizes:
+            self._rects.append(QRect((full_width - w) // 2, y, w, h + caption))
+            y += h + caption
+            self._bottoms.append(y)
+            y += _SPACING
+        self.container.setFixedSize(full_width, max(viewport.height(), y - _SPACING + _MARGIN))
+        for page, widget in self._widgets.items():
+            widget.place(self._rects[page - 1])
+        if anchor is not None:
+            place = self._rects[anchor]
+            bar.setValue(place.top() + round(within * place.height()))
+        self._sync_widgets()
         self._scroll_to_target()
         self._schedule_render()
 
@@ -415,21 +492,29 @@ class PdfPagesView(QWidget):
 
     def visible_pages(self, *, margin: float = 0.0) -> list[int]:
         """Pages (1-based) intersecting the viewport, grown by ``margin`` viewports."""
-        viewport = self.scroll.viewport()
-        top = self.scroll.verticalScrollBar().value()
-        extra = int(viewport.height() * margin)
-        area = QRect(0, top - extra, max(1, self.container.width()),
-                     viewport.height() + 2 * extra)
-        return [w.state.number for w in self._widgets if w.geometry().intersects(area)]
+        height = self.scroll.viewport().height()
+        extra = int(height * margin)
+        return self._pages_between(self.scroll.verticalScrollBar().value() - extra,
+                                   self.scroll.verticalScrollBar().value() + height + extra)
+
+    def _pages_between(self, top: int, bottom: int) -> list[int]:
+        """Pages (1-based) whose place overlaps container rows ``top`` to ``bottom``."""
+        pages = []
+        index = bisect.bisect_right(self._bottoms, top)
+        while index < len(self._rects) and self._rects[index].top() < bottom:
+            index += 1
+            pages.append(index)
+        return pages
 
     def current_page(self) -> int | None:
         """The page taking most of the viewport (None without pages)."""
-        if not self._widgets:
+        if not self._rects:
             return None
         top = self.scroll.verticalScrollBar().value()
-        area = QRect(0, top, max(1, self.container.width()), self.scroll.viewport().height())
-        best = max(self._widgets, key=lambda w: w.geometry().intersected(area).height())
-        return best.state.number
+        bottom = top + self.scroll.viewport().height()
+        shown = self._pages_between(top, bottom) or [1]
+        return max(shown, key=lambda page: min(bottom, self._bottoms[page - 1])
+                   - max(top, self._rects[page - 1].top()))
 
     @Slot()
     def render_visible(self) -> None:
@@ -457,7 +542,7 @@ class PdfPagesView(QWidget):
                 image.setDevicePixelRatio(self.devicePixelRatioF())
                 state.image, state.scale = image, scale
                 self.renders += 1
-                self._widgets[n - 1].update()
+                self._update_page(n)
         finally:
             PDFIUM_LOCK.release()
         self._drop_far_pages()
@@ -491,10 +576,10 @@ class PdfPagesView(QWidget):
 
     def clear_mark(self) -> None:
         """Remove the frame and boxes from every page."""
-        for state, widget in zip(self._pages, self._widgets, strict=True):
+        for state in self._pages:
             if state.marked or state.boxes:
                 state.marked, state.boxes = False, []
-                widget.update()
+                self._update_page(state.number)
 
     def mark_span(self, start: int, end: int) -> int | None:
         """Frame the page(s) holding ``text[start:end]`` (Python str offsets), paint the span's
@@ -533,7 +618,7 @@ class PdfPagesView(QWidget):
                     PDFIUM_LOCK.release()
             if first_box is None and state.boxes:
                 first_box = state.boxes[0]
-            self._widgets[page - 1].update()
+            self._update_page(page)
         if first > len(self._pages):
             return None
         self._target = (first, first_box)
@@ -547,17 +632,14 @@ class PdfPagesView(QWidget):
             self._scroll_to_target()
 
     def _scroll_to_target(self) -> None:
-        if self._target is None or not self._widgets:
-            return
-        page, box = self._target
-        widget = self._widgets[page - 1]
-        if widget.height() <= 1 or self._layout_width == 0:
+        if self._target is None or not self._rects or self._layout_width == 0:
             return  # not laid out yet: _relayout comes back here
-        self.pages_layout.activate()
+        page, box = self._target
+        place = self._rects[page - 1]
         bar = self.scroll.verticalScrollBar()
-        y = widget.geometry().top() - _MARGIN // 2
+        y = place.top() - _MARGIN // 2
         if box is not None:  # bring the passage to the upper third of the pane
-            box_y = widget.geometry().top() + int(box.y() * widget.page_size.height())
+            box_y = place.top() + int(box.y() * (place.height() - self._caption_height()))
             y = max(y, box_y - self.scroll.viewport().height() // 3)
             y = min(y, box_y)
         bar.setValue(max(0, min(y, bar.maximum())))
@@ -629,7 +711,7 @@ def attach_pdf_pages(
     return pane
 
 
-def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int, *,
+def install_pdf_pages(window: PagesWindow, viewer: QWidget, document_id: int, *,
                       original: Original | None = None) -> PdfPagesView | None:
     """The window's hook: read the document's original through ``window.runner`` (unless
     given, read ahead) and, for a PDF, add the pages pane to ``viewer``. Passwords given
@@ -639,8 +721,8 @@ def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int, *,
     from casefile.services.originals import document_original
     from casefile.ui.passwords import ask_pdf_password
 
-    runner = window.runner  # type: ignore[attr-defined]
-    passwords: dict[str, str] = getattr(window, "pdf_passwords", {})
+    runner = window.runner
+    passwords = window.pdf_passwords
     if original is None:
         try:
             original = runner.read(lambda s: document_original(s, document_id))
@@ -656,5 +738,5 @@ def install_pdf_pages(window: QWidget, viewer: QWidget, document_id: int, *,
 
     return attach_pdf_pages(
         viewer, original, password=passwords.get(key),
-        ask_password=lambda wrong: ask_pdf_password(window, name, wrong=wrong),
+        ask_password=lambda wrong: ask_pdf_password(window.qt_window(), name, wrong=wrong),
         remember_password=remember)

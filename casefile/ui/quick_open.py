@@ -28,8 +28,8 @@ from casefile.errors import CasefileError
 from casefile.services.quick_open import QuickHit, quick_open
 from casefile.ui.models import SECTION_TITLES
 
-if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+if TYPE_CHECKING:  # the window as Quick open sees it: as the Search panel does
+    from casefile.ui.search_panel import SearchWindow as QuickOpenWindow
 
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
 _KIND_LABELS = {
@@ -66,8 +66,8 @@ class QuickOpenDialog(QDialog):
     """The popup. ``hits()`` are the listed results; :meth:`open_current` opens the selected
     one through the window."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: QuickOpenWindow) -> None:
+        super().__init__(window.qt_window())
         self.window_ = window
         self.setObjectName("quick_open")
         self.setWindowTitle("Quick open")
@@ -106,9 +106,9 @@ class QuickOpenDialog(QDialog):
     def popup(self) -> None:
         """Show the popup near the top of the window, the previous query selected."""
         win = self.window_
-        width = min(640, max(420, win.width() - 200))
-        self.resize(width, min(420, max(260, win.height() // 2)))
-        top_left = win.mapToGlobal(QPoint((win.width() - width) // 2, 70))
+        width = min(640, max(420, win.qt_window().width() - 200))
+        self.resize(width, min(420, max(260, win.qt_window().height() // 2)))
+        top_left = win.qt_window().mapToGlobal(QPoint((win.qt_window().width() - width) // 2, 70))
         self.move(top_left)
         self.show()
         self.raise_()
@@ -163,7 +163,7 @@ class QuickOpenDialog(QDialog):
         hit: QuickHit = entry.data(HIT_ROLE)
         self.hide()
         window = self.window_
-        window.activateWindow()
+        window.qt_window().activateWindow()
         if hit.kind == "document":
             viewer = window.open_document(hit.item_id)
             if viewer is not None and hit.match:
@@ -194,11 +194,11 @@ class QuickOpenDialog(QDialog):
 class QuickOpen(QObject):
     """The window's quick open: the Ctrl+K action (Edit menu) and its popup."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: QuickOpenWindow) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.dialog: QuickOpenDialog | None = None
-        self.action = QAction("&Quick open…", window)
+        self.action = QAction("&Quick open…", window.qt_window())
         self.action.setShortcut(QKeySequence("Ctrl+K"))
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.setStatusTip("Go to any item by name, or a document by words of its text")
@@ -224,6 +224,6 @@ class QuickOpen(QObject):
         return self.dialog
 
 
-def install_quick_open(window: MainWindow) -> QuickOpen:
+def install_quick_open(window: QuickOpenWindow) -> QuickOpen:
     """Add Edit ▸ Quick open… (Ctrl+K) to the window; returns the controller."""
     return QuickOpen(window)

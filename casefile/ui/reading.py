@@ -2,38 +2,65 @@
 ledger").
 
 - A document shown in a viewer tab for :data:`READ_AFTER_MS` is marked read (unless it was
-  already read or decided); that mark is not an undo step of its own.
+  already read or decided); that mark is not an undo step of its own. A document the window
+  opened by itself (the file just imported) counts only once the reporter works with it: they
+  choose its tab, or click, scroll or type in its viewer; then the same time starts.
 - Reading ▸ Toggle relevant (Ctrl+Shift+R), Mark not relevant (Ctrl+Shift+X), Mark unread
   (Ctrl+Shift+M), Mark read: on the documents selected in the Documents section, or else the
   document of the current viewer tab; each is one undoable action
   (:func:`casefile.services.reading.mark_documents`). The shortcuts work from any focus.
 - Opening a case says in the status bar how many documents arrived since this user last
-  opened it (kept in the window's settings, per workspace and case) and how much is reviewed.
+  opened it (kept in the window's settings, per workspace and case), joined only to this
+  case's own overdue line. How much is reviewed is not a passing message: the status line's
+  counts say it, read again whenever the case changes (``MainWindow.refresh``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from casefile.services import reading
 from casefile.store.base import utcnow
 from casefile.ui.undo import ActionCommand
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from PySide6.QtWidgets import QTabWidget
+
+    from casefile.ui.case_views import CaseViews
+    from casefile.ui.items import ItemsController
+    from casefile.ui.ocr_runner import OcrController
+    from casefile.ui.shell import WindowShell
+    from casefile.ui.suggesting import SuggestionsController
+
+    class ReadingWindow(WindowShell, Protocol):
+        """The window as the Reading menu sees it: the shell, its tabs, the Items page, the
+        case's views (its overdue line), and the OCR and suggestion runs (what waits for
+        them)."""
+
+        tabs: QTabWidget
+        items: ItemsController
+        case_views: CaseViews
+        ocr: OcrController
+        suggestions: SuggestionsController
 
 #: How long a document must stay on screen to count as read (milliseconds).
 READ_AFTER_MS = 3000
 
 
 class ReadingController(QObject):
-    """The Reading menu of ``window`` (a MainWindow; not imported here: no cycle). Actions:
+    """The Reading menu of ``window``. Actions:
     ``relevant_action``, ``irrelevant_action``, ``unread_action``, ``read_action``; ``timer``
     marks the current viewer's document read."""
 
-    def __init__(self, window: Any, menu: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: ReadingWindow, menu: QMenu) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.relevant_action = self._action(menu, "Toggle &relevant", "Ctrl+Shift+R",
                                             self.toggle_relevant)
@@ -49,10 +76,14 @@ class ReadingController(QObject):
         self.timer.setInterval(READ_AFTER_MS)
         self.timer.timeout.connect(self._shown_long_enough)
         self._showing: int | None = None
+        self._unasked: set[int] = set()  # opened by the window, not yet worked with
+        self._watching_input = False
+        self._said = ""  # the opening line said for the case open now
         window.tabs.currentChanged.connect(self._tab_changed)
+        window.tabs.tabBar().tabBarClicked.connect(self._tab_chosen)
 
     def _action(self, menu: Any, text: str, keys: str | None, slot: Any) -> QAction:
-        action = QAction(text, self.window)
+        action = QAction(text, self.window.qt_window())
         if keys:
             action.setShortcut(QKeySequence(keys))
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -117,16 +148,61 @@ class ReadingController(QObject):
 
     # -- read by being shown ------------------------------------------------------------------
 
+    def opened_unasked(self, document_id: int) -> None:
+        """The window is about to open ``document_id`` by itself (after an import): it is not
+        counted as read until the reporter works with it (:meth:`attend`)."""
+        self._unasked.add(int(document_id))
+        if not self._watching_input:
+            app = QApplication.instance()
+            if app is not None:
+                app.installEventFilter(self)
+                self._watching_input = True
+
+    def attend(self, document_id: int) -> None:
+        """The reporter works with ``document_id`` (opened it, chose its tab, clicked, scrolled
+        or typed in it): from now on it counts as read after :data:`READ_AFTER_MS` on screen."""
+        if int(document_id) not in self._unasked:
+            return
+        self._unasked.discard(int(document_id))
+        if not self._unasked:
+            self._stop_watching_input()
+        if self.current_viewer_document() == int(document_id):
+            self._showing = int(document_id)
+            self.timer.start()
+
+    def _stop_watching_input(self) -> None:
+        if self._watching_input:
+            app = QApplication.instance()
+            if app is not None:
+                app.removeEventFilter(self)
+            self._watching_input = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in (QEvent.Type.MouseButtonPress, QEvent.Type.Wheel,
+                            QEvent.Type.KeyPress) and isinstance(watched, QWidget):
+            doc = self.current_viewer_document()
+            viewer = self.window.tabs.currentWidget()
+            if doc in self._unasked and viewer is not None and (
+                    watched is viewer or viewer.isAncestorOf(watched)):
+                self.attend(doc)
+        return super().eventFilter(watched, event)
+
+    def _tab_chosen(self, index: int) -> None:
+        doc = getattr(self.window.tabs.widget(index), "document_id", None)
+        if doc is not None:
+            self.attend(int(doc))
+
     def _tab_changed(self, _index: int) -> None:
         self._showing = self.current_viewer_document()
-        if self._showing is None:
+        if self._showing is None or self._showing in self._unasked:
             self.timer.stop()
         else:
             self.timer.start()
 
     def _shown_long_enough(self) -> None:
         doc = self.current_viewer_document()
-        if doc is None or doc != self._showing or self.window.case_id is None:
+        if (doc is None or doc != self._showing or doc in self._unasked
+                or self.window.case_id is None):
             return
         state = self.window.runner.read(
             lambda s: next((d.reading for d in reading.case_documents(s, self._case())
@@ -138,9 +214,17 @@ class ReadingController(QObject):
     # -- opening a case -----------------------------------------------------------------------
 
     def set_case(self, case_id: int | None) -> None:
-        """A case was opened: say what is new since this user last opened it and how much is
-        reviewed; remember now as its last opening."""
+        """A case was opened: say what is new since this user last opened it, and what waits
+        (scans for OCR, documents never read for suggestions), after this case's own overdue
+        line, never another case's message; remember now as its last opening. How much is
+        reviewed is in the status line's counts."""
         self.timer.stop()
+        self._unasked.clear()
+        self._stop_watching_input()
+        bar = self.window.statusBar()
+        if self._said and bar.currentMessage() == self._said:
+            bar.clearMessage()  # about the case shown before
+        self._said = ""
         for action in self.actions:
             action.setEnabled(case_id is not None)
         if case_id is None:
@@ -153,22 +237,23 @@ class ReadingController(QObject):
                 when = dt.datetime.fromisoformat(str(stored))
             except ValueError:
                 when = None
-        new, summary = self.window.runner.read(
-            lambda s: (reading.new_since(s, case_id, when), reading.reading_summary(s, case_id)))
+        new = self.window.runner.read(lambda s: reading.new_since(s, case_id, when))
         self.window.settings.setValue(key, utcnow().isoformat())
-        if summary.total:
-            said = f"{new} new since you last opened this case · " if new else ""
-            said += summary.as_text()
-            scans = len(self.window.ocr.waiting_in_case(case_id))
-            if scans:
-                said += (f" · {scans} scanned document{'s' if scans != 1 else ''} wait"
+        parts = [f"{new} new document{'s' if new != 1 else ''} since you last opened this "
+                 "case"] if new else []
+        scans = len(self.window.ocr.waiting_in_case(case_id))
+        if scans:
+            parts.append(f"{scans} scanned document{'s' if scans != 1 else ''} wait"
                          f"{'s' if scans == 1 else ''} for OCR: Case ▸ Read scans waiting "
                          "for OCR")
-            unread = len(self.window.suggestions.waiting_in_case(case_id))
-            if unread:
-                said += (f" · {unread} document{'s' if unread != 1 else ''} never read for "
+        unread = len(self.window.suggestions.waiting_in_case(case_id))
+        if unread:
+            parts.append(f"{unread} document{'s' if unread != 1 else ''} never read for "
                          "suggestions: Case ▸ Suggest for documents never read")
-            earlier = self.window.statusBar().currentMessage()  # e.g. overdue follow-ups first
-            if earlier and earlier != said:
-                said = f"{earlier} · {said}"
-            self.window.notify(said, 20000)
+        if not parts:
+            return
+        overdue = self.window.case_views.overdue_text  # this case's, said just before
+        if self.window.case_views.overdue_count and overdue:
+            parts.insert(0, overdue)
+        self._said = " · ".join(parts)
+        self.window.notify(self._said, 20000)

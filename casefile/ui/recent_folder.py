@@ -1,12 +1,14 @@
 """Where the window's file dialogs open: the folder last chosen in any of them (an import, an
 export, a save), kept in the window's settings, else the home folder. A reporter who saves a
-brief in the story's folder finds that folder again for the spreadsheet and the next import."""
+brief in the story's folder finds that folder again for the spreadsheet and the next import.
+:func:`ask_open_file` is the window's "choose a file to import" dialog over them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 #: The settings key of the last folder.
 KEY = "dialogs/last_folder"
@@ -36,3 +38,15 @@ def remember_folder(chosen: str | Path, settings: QSettings | None = None) -> No
     path = Path(chosen)
     folder = path if path.is_dir() else path.parent
     _settings(settings).setValue(KEY, str(folder))
+
+
+def ask_open_file(parent: QWidget, settings: QSettings, title: str, file_filter: str
+                  ) -> Path | None:
+    """Ask for a file to read, starting in :func:`dialog_folder`, and remember its folder;
+    None when cancelled."""
+    name, _filter = QFileDialog.getOpenFileName(parent, title, str(dialog_folder(settings)),
+                                                file_filter)
+    if not name:
+        return None
+    remember_folder(name, settings)
+    return Path(name)

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -32,6 +31,7 @@ from casefile.services import relationship_actions, relationships
 from casefile.services.changes import Changes
 from casefile.services.views import ItemChoice
 from casefile.store.evidence import RELATIONSHIP_KINDS
+from casefile.ui.dialogs import ok_cancel_buttons
 from casefile.ui.operations import CaseChange, OperationRunner
 from casefile.ui.undo import ActionCommand
 
@@ -60,10 +60,7 @@ class RelationshipDialog(QDialog):
         form.addRow(QLabel(title))
         form.addRow("Relationship:", self.kind_box)
         form.addRow("To:", self.target_box)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(buttons)

@@ -72,7 +72,17 @@ from casefile.ui.operations import CaseChange
 from casefile.ui.viewer import QUERY_HELP
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from typing import Protocol
+
+    from PySide6.QtGui import QAction
+
+    from casefile.ui.shell import WindowShell
+
+    class SearchWindow(WindowShell, Protocol):
+        """The window as the Search panel and Quick open see it: the shell and its Find
+        action."""
+
+        find_action: QAction
 
 #: The SearchResult of a row.
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -369,8 +379,8 @@ class SearchPanel(QWidget):
     hit_activated = Signal(object)
     searched = Signal(object)
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
+    def __init__(self, window: SearchWindow) -> None:
+        super().__init__(window.qt_window())
         self.window_ = window
         self.setObjectName("search_panel")
         self.case_id: int | None = None
@@ -562,7 +572,7 @@ class SearchPanel(QWidget):
         return super().eventFilter(watched, event)
 
 
-def open_hit(window: MainWindow, hit: SearchResult, query: str = "") -> bool:
+def open_hit(window: SearchWindow, hit: SearchResult, query: str = "") -> bool:
     """Open a hit in the window: switch to its case if needed; a document opens in the viewer
     with its first match (``hit.match``, str offsets) selected and the find bar showing
     ``query``'s matches; another item is selected in its section. True when it opened."""
@@ -584,13 +594,13 @@ def open_hit(window: MainWindow, hit: SearchResult, query: str = "") -> bool:
     return False
 
 
-def install_search_panel(window: MainWindow) -> SearchPanel:
+def install_search_panel(window: SearchWindow) -> SearchPanel:
     """Add the Search panel: a dock tabbed with the Evidence dock, Edit ▸ Search… (Ctrl+Shift+F)
     showing it with the cursor in its box, a View menu entry, and hits opening in the window.
     Call before the window restores its saved layout; call :meth:`SearchPanel.set_case` when
     the case changes."""
     panel = SearchPanel(window)
-    dock = add_tabbed_dock(window, "Search", "search_dock", panel)
+    dock = add_tabbed_dock(window.qt_window(), "Search", "search_dock", panel)
     dock.hide()  # until asked for: Ctrl+Shift+F, Edit ▸ Search…, View ▸ Search panel
     panel.dock = dock
 
@@ -599,7 +609,7 @@ def install_search_panel(window: MainWindow) -> SearchPanel:
         dock.raise_()
         panel.focus_query()
 
-    action = QAction("&Search…", window)
+    action = QAction("&Search…", window.qt_window())
     action.setShortcut(QKeySequence("Ctrl+Shift+F"))
     action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
     action.setStatusTip("Search the items and documents of this case or of all cases")

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from casefile.store.workspace import Workspace
     from casefile.ui.operations import Job, OperationRunner
+    from casefile.ui.viewer import DocumentViewer
 
 
 class WindowShell(Protocol):
@@ -58,8 +59,15 @@ class WindowShell(Protocol):
     def open_case(self, case_id: int | None) -> None: ...
 
     def open_document(self, document_id: int, start: int | None = None,
-                      end: int | None = None) -> object:
-        """Open a document in a tab, with ``text[start:end]`` selected when given."""
+                      end: int | None = None, *,
+                      asked: bool = True) -> DocumentViewer | None:
+        """Open a document in a tab, with ``text[start:end]`` selected when given (None: it
+        cannot be read, and the window said why); ``asked`` False when the window opens it by
+        itself (not counted as read until worked with)."""
+        ...
+
+    def open_passage(self, document_id: int, start: int, end: int) -> None:
+        """Open a document at ``text[start:end]`` (the whole document when start < 0)."""
         ...
 
     def select_item(self, item_id: int, kind: str) -> bool:

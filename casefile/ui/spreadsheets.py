@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
     QLabel,
     QTableWidget,
@@ -28,9 +27,9 @@ from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
 from casefile.services import table_import
-from casefile.ui.exporting import add_profile_box, profile_label, safe_file_name, start_export
+from casefile.ui.exporting import ask_export_path, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
-from casefile.ui.recent_folder import dialog_folder, remember_folder
+from casefile.ui.recent_folder import ask_open_file, dialog_folder
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -119,36 +118,26 @@ class SpreadsheetController(QObject):
         """Ask for a file name and write the case's workbook in the background."""
         if self.window.case_id is None:
             return None
-        dialog = QFileDialog(self.window.qt_window(), "Export case as Excel workbook",
-                             str(dialog_folder(self.window.settings)
-                                 / f"{self._stem()}.xlsx"),
-                             "Excel workbooks (*.xlsx)")
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
-        profile = add_profile_box(dialog)
-        if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+        chosen = ask_export_path(self.window, "Export case as Excel workbook",
+                                 dialog_folder(self.window.settings) / f"{self._stem()}.xlsx",
+                                 "Excel workbooks (*.xlsx)")
+        if chosen is None:
             return None
-        out = Path(dialog.selectedFiles()[0])
-        remember_folder(out.parent, self.window.settings)
+        out, profile = chosen
         if out.suffix.lower() != ".xlsx":
             out = out.with_suffix(".xlsx")
-        return self.export(out, "xlsx", profile=str(profile.currentData()))
+        return self.export(out, "xlsx", profile=profile)
 
     def prompt_csv(self) -> Job | None:
         """Ask for a folder and write a CSV file per section into it in the background."""
         if self.window.case_id is None:
             return None
-        dialog = QFileDialog(self.window.qt_window(), "Export case as CSV files (choose a folder)",
-                             str(dialog_folder(self.window.settings)))
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
-        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
-        profile = add_profile_box(dialog)
-        if dialog.exec() != QDialog.DialogCode.Accepted or not dialog.selectedFiles():
+        chosen = ask_export_path(self.window, "Export case as CSV files (choose a folder)",
+                                 dialog_folder(self.window.settings))
+        if chosen is None:
             return None
-        remember_folder(dialog.selectedFiles()[0], self.window.settings)
-        return self.export(Path(dialog.selectedFiles()[0]) / self._stem(), "csv",
-                           profile=str(profile.currentData()))
+        folder, profile = chosen
+        return self.export(folder / self._stem(), "csv", profile=profile)
 
     def _stem(self) -> str:
         return safe_file_name(self.window.case_title()) or "case"
@@ -177,12 +166,10 @@ class SpreadsheetController(QObject):
         """Choose a .csv or .xlsx file, map its columns, and import (undoable)."""
         if self.window.case_id is None:
             return False
-        name, _filter = QFileDialog.getOpenFileName(
-            self.window.qt_window(), "Import people or organizations",
-            str(dialog_folder(self.window.settings)),
-            "Spreadsheets (*.csv *.xlsx);;All files (*)")
-        remember_folder(name, self.window.settings)
-        return bool(name) and self.import_file(Path(name))
+        path = ask_open_file(self.window.qt_window(), self.window.settings,
+                             "Import people or organizations",
+                             "Spreadsheets (*.csv *.xlsx);;All files (*)")
+        return path is not None and self.import_file(path)
 
     def import_file(self, path: Path, *, ask: bool = True) -> bool:
         """Read ``path``, show the mapping dialog (``ask``; else take the guessed mapping) and

@@ -7,10 +7,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Slot
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QToolButton, QWidget
+from PySide6.QtWidgets import QLabel, QProgressBar, QSizeGrip, QStatusBar, QToolButton, QWidget
 
+from casefile.services.reading import ReadingSummary
 from casefile.services.views import CaseStatus
 from casefile.ui.operations import Job, OperationRunner
 
@@ -21,33 +22,68 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
 
 
 class MessageBar(QStatusBar):
-    """The window's status bar: a message longer than the room left of the permanent labels
+    """The window's status bar: a message longer than the room left of the permanent widgets
     is cut with "…" (it ran under the counts before), the whole of it in the bar's tooltip
-    and in :meth:`currentMessage`."""
+    and in :meth:`currentMessage`. The room is measured where Qt paints the message: from
+    its left margin to the first permanent widget shown, as laid out now; it is measured
+    again whenever a permanent widget shows, hides, moves or resizes (a busy bar appearing,
+    the counts growing) and when the bar is resized."""
+
+    #: Qt's margins around the message (QStatusBar paints it from x = 6 to 2 px before the
+    #: first permanent widget), and a few pixels kept free before that widget.
+    LEFT, GAP, SPARE = 6, 2, 6
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._whole = ""
         self._until: float | None = None  # time.monotonic() when the message goes
         self._permanent: list[QWidget] = []
+        self._fitting = False
 
     def addPermanentWidget(self, widget: QWidget, stretch: int | None = 0) -> None:  # noqa: N802
         self._permanent.append(widget)
         super().addPermanentWidget(widget, stretch or 0)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() in (QEvent.Type.Show, QEvent.Type.Hide, QEvent.Type.Move,
+                            QEvent.Type.Resize) and watched in self._permanent:
+            self.refit()
+        return super().eventFilter(watched, event)
 
     def showMessage(self, text: str, timeout: int | None = 0) -> None:  # noqa: N802 (Qt's)
         self._whole = text
         self._until = time.monotonic() + timeout / 1000 if timeout else None
         self._show_fitted(timeout or 0)
 
+    def message_room(self) -> int:
+        """The width in pixels the message may take now: from where Qt paints it to the
+        first permanent widget shown (or the size grip), less :attr:`SPARE`."""
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()  # the widgets' places after their last change
+        right = self.width() - 12  # Qt's own right margin with nothing permanent
+        grip = self.findChild(QSizeGrip)
+        if grip is not None and grip.isVisible():
+            right = min(right, grip.mapTo(self, QPoint(0, 0)).x())
+        for widget in self._permanent:
+            if widget.isVisible():
+                right = min(right, widget.mapTo(self, QPoint(0, 0)).x() - self.GAP)
+        return max(right - self.LEFT - self.SPARE, 40)
+
     def _show_fitted(self, timeout: int) -> None:
-        text = self._whole
-        if self.isVisible():  # before the first show the bar's width means nothing yet
-            taken = sum(w.sizeHint().width() + 8 for w in self._permanent if w.isVisible())
-            room = max(self.width() - taken - 24, 80)
-            text = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room)
-        self.setToolTip(self._whole if text != self._whole else "")
-        super().showMessage(text, timeout)
+        if self._fitting:
+            return
+        self._fitting = True
+        try:
+            text = self._whole
+            if self.isVisible():  # before the first show the bar's width means nothing yet
+                text = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight,
+                                                     self.message_room())
+            self.setToolTip(self._whole if text != self._whole else "")
+            super().showMessage(text, timeout)
+        finally:
+            self._fitting = False
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
@@ -55,7 +91,7 @@ class MessageBar(QStatusBar):
 
     def refit(self) -> None:
         """Cut the shown message again to the room left now (after a resize, or after a
-        permanent label changed its text), keeping what is left of its timeout."""
+        permanent widget changed), keeping what is left of its timeout."""
         if self._whole and super().currentMessage():
             left = 0 if self._until is None else int((self._until - time.monotonic()) * 1000)
             if self._until is None or left > 0:
@@ -104,18 +140,24 @@ class StatusLine(QObject):
         runner.job_finished.connect(self._on_job_finished)
         runner.job_progressed.connect(self._on_job_progressed)
 
-    def show_status(self, status: CaseStatus | None) -> None:
-        """Show the open case's counts and follow-ups due (None: no case, blank)."""
+    def show_status(self, status: CaseStatus | None,
+                    reviewed: ReadingSummary | None = None) -> None:
+        """Show the open case's counts, how many of its documents are reviewed (``reviewed``,
+        the whole line in the tooltip: "The reading ledger" of ARCHITECTURE.md) and
+        follow-ups due (None: no case, blank)."""
         if status is None:
             self.counts_label.setText("")
+            self.counts_label.setToolTip("")
             self.due_label.setText("")
             if isinstance(self.bar, MessageBar):
                 self.bar.refit()
             return
         total = sum(status.counts.values())
         people, docs = status.counts["person"], status.counts["document"]
+        read = f" ({reviewed.reviewed} reviewed)" if reviewed is not None and docs else ""
         self.counts_label.setText(f"{plural(total, 'item')}: {plural(people, 'person', 'people')}"
-                                  f", {plural(docs, 'document')}")
+                                  f", {plural(docs, 'document')}{read}")
+        self.counts_label.setToolTip(reviewed.as_text() if read and reviewed else "")
         text = f"{plural(status.due_this_week - status.overdue, 'follow-up')} due this week"
         if status.overdue:
             text = f"{status.overdue} overdue · " + text

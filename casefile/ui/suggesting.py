@@ -23,7 +23,22 @@ from casefile.ui.preferences import suggestion_model
 from casefile.ui.status_line import plural
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from typing import Protocol
+
+    from PySide6.QtWidgets import QDockWidget, QTabWidget
+
+    from casefile.ui.document_tabs import DocumentTabs
+    from casefile.ui.shell import WindowShell
+    from casefile.ui.suggestions import SuggestionsPanel
+
+    class SuggestingWindow(WindowShell, Protocol):
+        """The window as the suggestion runs see it: the shell, its tabs and docks, the document
+        tabs and the Suggestions panel."""
+
+        tabs: QTabWidget
+        docks: dict[str, QDockWidget]
+        documents: DocumentTabs
+        suggestions_panel: SuggestionsPanel
 
 
 def suggestions_available() -> bool:
@@ -37,8 +52,8 @@ class SuggestionsController(QObject):
     """Runs suggestions for a window. ``enabled`` (the window's ``suggest_after_import``) says
     whether :meth:`after_import` runs them at all."""
 
-    def __init__(self, window: MainWindow, *, enabled: bool = True) -> None:
-        super().__init__(window)
+    def __init__(self, window: SuggestingWindow, *, enabled: bool = True) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.enabled = enabled
         self.last_job: Job | None = None
@@ -79,7 +94,7 @@ class SuggestionsController(QObject):
 
         job = self.window.runner.start(
             work, label="Finding names and dates…", progress=False,
-            change=lambda c: c, parent=self.window, on_done=self._on_done)
+            change=lambda c: c, parent=self.window.qt_window(), on_done=self._on_done)
         self.last_job = job
         return job
 
@@ -142,7 +157,7 @@ class SuggestionsController(QObject):
         """Give the document tabs a context menu with "Suggest again" (the tabs must exist:
         call after the window built its widgets). ``suggest_again_action`` is the window's
         own action for the document shown."""
-        self.suggest_again_action = QAction("Suggest &again", self.window)
+        self.suggest_again_action = QAction("Suggest &again", self.window.qt_window())
         self.suggest_again_action.setStatusTip(
             "Find names, dates, follow-ups and claims again in the document shown")
         self.suggest_again_action.triggered.connect(lambda _checked=False: self.suggest_again())
@@ -157,7 +172,7 @@ class SuggestionsController(QObject):
         doc = next((d for d, v in self.window.documents.viewers.items() if v is widget), None)
         if doc is None:
             return None
-        menu = QMenu(self.window)
+        menu = QMenu(self.window.qt_window())
         again = menu.addAction("Suggest &again")
         again.setStatusTip(self.suggest_again_action.statusTip())
         again.triggered.connect(lambda _checked=False: self.suggest_again(doc))

@@ -11,7 +11,7 @@ a restored case is opened), Empty Trash asks first (nothing brings those back) a
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHeaderView,
     QLabel,
+    QMenu,
     QMessageBox,
     QPushButton,
     QTableWidget,
@@ -30,7 +31,11 @@ from PySide6.QtWidgets import (
 
 from casefile.services import trash
 from casefile.services.trash import TrashListing
+from casefile.ui.dialogs import DialogHolder
 from casefile.ui.undo import ActionCommand
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 
 def deleted_local(listing: TrashListing) -> str:
@@ -141,13 +146,13 @@ class TrashDialog(QDialog):
             self.restore_requested.emit(entry.id)
 
 
-class TrashController:
-    """File ▸ Trash… of ``window`` (a MainWindow; not imported here: no cycle). ``action`` is
+class TrashController(DialogHolder[TrashDialog]):
+    """File ▸ Trash… of ``window``. ``action`` is
     the menu action; ``dialog`` the Trash dialog while it is open."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, window: WindowShell) -> None:
         self.window = window
-        self.dialog: TrashDialog | None = None
+        super().__init__()
         self.action: Any = None
         window.runner.case_changed.connect(lambda _ch: self.reload())
 
@@ -157,20 +162,14 @@ class TrashController:
 
     def prompt(self) -> TrashDialog:
         """Open the Trash dialog (window-modal, not blocking); returns it."""
-        if self.dialog is None:
-            dialog = TrashDialog(self.window)
+
+        def make() -> TrashDialog:
+            dialog = TrashDialog(self.window.qt_window())
             dialog.restore_requested.connect(self.restore)
             dialog.empty_requested.connect(self.prompt_empty)
-            dialog.finished.connect(self._closed)
-            self.dialog = dialog
-        self.reload()
-        self.dialog.open()
-        return self.dialog
+            return dialog
 
-    def _closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-            self.dialog = None
+        return self.open_dialog(make, lambda _dialog: self.reload())
 
     def reload(self) -> None:
         """List the Trash again in the open dialog (nothing when it is closed)."""
@@ -208,7 +207,7 @@ class TrashController:
     def prompt_empty(self) -> bool:
         """Empty Trash…: ask, then delete every entry for good. True when emptied."""
         n = len(self.listed())
-        if not n or not confirm_empty(self.dialog or self.window, n):
+        if not n or not confirm_empty(self.dialog or self.window.qt_window(), n):
             return False
         return self.empty()
 
@@ -223,7 +222,7 @@ class TrashController:
         return out.ok
 
 
-def install_trash(window: Any, file_menu: Any) -> TrashController:
+def install_trash(window: WindowShell, file_menu: QMenu) -> TrashController:
     """Add File ▸ Trash… to ``file_menu`` (the controller's ``action``); returns the
     controller."""
     controller = TrashController(window)

@@ -1,6 +1,6 @@
 """Keeping a window current when another process writes to its workspace.
 
-:func:`install_workspace_watch` gives a MainWindow a timer (about once a second) that asks
+:func:`install_workspace_watch` gives a window a timer (about once a second) that asks
 :class:`casefile.store.watch.CommitWatch` whether another process committed, and if so emits the
 window's ``runner.case_changed`` with a :class:`Changes` that makes every view reload — the same
 signal the window's own actions use, so no view has a second way to refresh. When another
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Slot
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 from sqlalchemy.exc import DBAPIError
 
 from casefile.errors import CasefileError
@@ -29,6 +29,17 @@ from casefile.services.changes import Changes, changes
 from casefile.services.views import case_titles
 from casefile.store.items import ITEM_KINDS
 from casefile.store.watch import CommitWatch, ForeignCommits, Presence
+
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from casefile.ui.backup_restore import BackupRestorer
+    from casefile.ui.shell import WindowShell
+
+    class WatchedWindow(WindowShell, Protocol):
+        """The window as the workspace watch sees it: the shell, and File ▸ Restore from backup…."""
+
+        backup_restore: BackupRestorer
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +59,10 @@ class WorkspaceWatch(QObject):
     other-window message has been shown for the windows present now.
     """
 
-    def __init__(self, window: Any, interval_ms: int = POLL_MS) -> None:
-        main: Any = window  # a MainWindow (not imported: no cycle in casefile.ui)
-        workspace = main.workspace
-        if not isinstance(window, QWidget):
-            raise TypeError("install_workspace_watch needs the main window")
-        super().__init__(window)
-        self.window: Any = main
+    def __init__(self, window: WatchedWindow, interval_ms: int = POLL_MS) -> None:
+        workspace = window.workspace
+        super().__init__(window.qt_window())
+        self.window = window
         self.commits = CommitWatch(workspace)
         self.presence = Presence(workspace)
         self.presence.announce()
@@ -74,7 +82,7 @@ class WorkspaceWatch(QObject):
         app = QApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(let_go)
-        window.destroyed.connect(let_go)
+        window.qt_window().destroyed.connect(let_go)
 
     @Slot()
     def tick(self) -> None:
@@ -146,7 +154,7 @@ class WorkspaceWatch(QObject):
                        label=label)
 
     def _check_presence(self) -> None:
-        if not self.window.isVisible():
+        if not self.window.qt_window().isVisible():
             self.presence.withdraw()
             return
         if not self.presence.announced:
@@ -168,7 +176,7 @@ class WorkspaceWatch(QObject):
         self.commits.close()
 
 
-def install_workspace_watch(window: Any, interval_ms: int = POLL_MS) -> WorkspaceWatch:
-    """Make ``window`` (a MainWindow) reload when another process commits to its workspace and
+def install_workspace_watch(window: WatchedWindow, interval_ms: int = POLL_MS) -> WorkspaceWatch:
+    """Make ``window`` reload when another process commits to its workspace and
     say when another window has it open; returns the watch (owned by the window)."""
     return WorkspaceWatch(window, interval_ms)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -39,7 +40,11 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services import watch_files, watch_list
+from casefile.ui.dialogs import ok_cancel_buttons
 from casefile.ui.undo import ActionCommand
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 #: The window's shortcut for Case ▸ Watch list….
 SHORTCUT = "Ctrl+Shift+W"
@@ -84,10 +89,7 @@ class AddNamesDialog(QDialog):
                              ("Organizations", "organization")):
             self.kind.addItem(label, value)
         self.everywhere = QCheckBox("Watch in every case of the workspace")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        buttons = ok_cancel_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Names to watch (variants such as “Last, First”, initials, "
                                 "titles and other scripts are found too):"))
@@ -213,14 +215,14 @@ class WatchListDialog(QDialog):
 
 
 class WatchListController(QObject):
-    """Case ▸ Watch list… of ``window`` (a MainWindow; not imported here: no cycle):
+    """Case ▸ Watch list… of ``window``:
     ``action``, the dialog (made when first shown) and the actions on the list."""
 
-    def __init__(self, window: Any, menu: Any) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowShell, menu: QMenu) -> None:
+        super().__init__(window.qt_window())
         self.window = window
         self.dialog: WatchListDialog | None = None
-        self.action = QAction("&Watch list…", window)
+        self.action = QAction("&Watch list…", window.qt_window())
         self.action.setShortcut(QKeySequence(SHORTCUT))
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.triggered.connect(lambda: self.show())
@@ -239,7 +241,7 @@ class WatchListController(QObject):
             self.window.notify("Open a case to see its watch list", 5000)
             return None
         if self.dialog is None:
-            self.dialog = WatchListDialog(self, self.window)
+            self.dialog = WatchListDialog(self, self.window.qt_window())
         self.dialog.banner.setText(banner)
         self.dialog.banner.setVisible(bool(banner))
         self.reload()
@@ -309,14 +311,14 @@ class WatchListController(QObject):
 
     def prompt_add(self) -> None:
         """Ask for names (:class:`AddNamesDialog`) and watch them."""
-        dialog = AddNamesDialog(self.dialog or self.window)
+        dialog = AddNamesDialog(self.dialog or self.window.qt_window())
         if dialog.exec() == QDialog.DialogCode.Accepted:
             self.add_names(dialog.names(), dialog.kind.currentData(),
                            dialog.everywhere.isChecked())
 
     def prompt_load(self) -> None:
         """Ask for a file of names and watch them in this case."""
-        path, _ = QFileDialog.getOpenFileName(self.dialog or self.window,
+        path, _ = QFileDialog.getOpenFileName(self.dialog or self.window.qt_window(),
                                               "Load names to watch", "", FILE_FILTER)
         if path:
             self.load_file(Path(path))
@@ -351,6 +353,6 @@ class WatchListController(QObject):
                           lambda s: watch_list.remove_names(s, list(ids)))
 
 
-def install_watch_list(window: Any, menu: Any) -> WatchListController:
+def install_watch_list(window: WindowShell, menu: QMenu) -> WatchListController:
     """Add Case ▸ Watch list… to ``window``; returns the controller."""
     return WatchListController(window, menu)

@@ -23,6 +23,7 @@ from casefile.ui.watch_list import install_watch_list
 from casefile.ui.workspace_menu import install_workspace_actions
 
 if TYPE_CHECKING:
+    from casefile.services.encryption import EncryptionState
     from casefile.ui.backup_restore import BackupRestorer
     from casefile.ui.case_menu import CaseMenu
     from casefile.ui.main_window import MainWindow
@@ -36,6 +37,9 @@ class MenuParts:
     backup… and File ▸ Trash…, the docks by object name and their View actions."""
 
     new_case_action: QAction
+    new_workspace_action: QAction
+    encrypt_workspace_action: QAction
+    encryption_state: EncryptionState | None
     import_action: QAction
     import_table_action: QAction
     import_ftm_action: QAction

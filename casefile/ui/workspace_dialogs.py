@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from casefile.errors import CasefileError
 from casefile.store.encryption import MIN_PASSPHRASE, EncryptionState, WrongPassphraseError
 from casefile.store.workspace import Workspace, encrypted_database, open_workspace
+from casefile.ui.dialogs import ok_cancel_buttons
 
 WRONG_MESSAGE = "That passphrase is wrong. Try again:"
 
@@ -125,10 +126,7 @@ class NewWorkspaceDialog(QDialog):
         self.fields = NewPassphraseFields()
         self.fields.setEnabled(False)
         layout.addWidget(self.fields)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel_buttons(self)
         layout.addWidget(self.buttons)
         self.encrypt.toggled.connect(self._update)
         self.folder_edit.textChanged.connect(self._update)
@@ -169,10 +167,7 @@ class NewPassphraseDialog(QDialog):
         layout.addWidget(note)
         self.fields = NewPassphraseFields()
         layout.addWidget(self.fields)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel_buttons(self)
         layout.addWidget(self.buttons)
         for edit in (self.fields.first, self.fields.second):
             edit.textChanged.connect(self._update)

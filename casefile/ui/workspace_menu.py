@@ -11,7 +11,8 @@ the passphrase the window was opened with.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDialog, QMenu, QMessageBox, QWidget
@@ -26,14 +27,34 @@ from casefile.ui.workspace_dialogs import (
     unfinished_message,
 )
 
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from PySide6.QtGui import QAction
+
+    from casefile.services.encryption import EncryptionState
+    from casefile.ui.shell import WindowShell
+    from casefile.ui.watch import WorkspaceWatch
+
+    class WorkspaceWindow(WindowShell, Protocol):
+        """The window as File ▸ New workspace… and Encrypt workspace… see it: the shell, the
+        two actions and the workspace's encryption state they set, and the workspace watch
+        (stopped while the workspace is encrypted)."""
+
+        new_workspace_action: QAction
+        encrypt_workspace_action: QAction
+        encryption_state: EncryptionState | None
+
+        watch: WorkspaceWatch
+
 #: Windows opened from a menu here, kept alive until they close.
 _WINDOWS: set[QWidget] = set()
 
 
-def install_workspace_actions(window: Any, file_menu: QMenu) -> None:
-    """Add New workspace… and Encrypt workspace… to ``file_menu`` of ``window`` (a
-    MainWindow, not imported here: no cycle); sets ``window.new_workspace_action`` and
-    ``window.encrypt_workspace_action``."""
+def install_workspace_actions(window: WorkspaceWindow, file_menu: QMenu) -> None:
+    """Add New workspace… and Encrypt workspace… to ``file_menu`` of ``window``; sets
+    ``window.new_workspace_action``, ``window.encrypt_workspace_action`` and
+    ``window.encryption_state``."""
     window.new_workspace_action = file_menu.addAction(
         "New &workspace…", lambda: prompt_new_workspace(window))
     window.encrypt_workspace_action = file_menu.addAction(
@@ -64,11 +85,11 @@ def install_workspace_actions(window: Any, file_menu: QMenu) -> None:
         QTimer.singleShot(0, lambda: window.report_error(said))
 
 
-def open_window(like: Any, ws: Workspace, case_id: int | None = None) -> QWidget:
+def open_window(like: WindowShell, ws: Workspace, case_id: int | None = None) -> QWidget:
     """A new main window on ``ws`` of the same class as the window ``like`` (this module is
     imported by the main window, so it does not import it back), shown; ``ws`` is closed when
     the window is."""
-    window: QWidget = type(like)(ws, case_id=case_id)
+    window = cast("Callable[..., QWidget]", type(like))(ws, case_id=case_id)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     _WINDOWS.add(window)
 
@@ -81,21 +102,21 @@ def open_window(like: Any, ws: Workspace, case_id: int | None = None) -> QWidget
     return window
 
 
-def prompt_new_workspace(window: Any) -> QWidget | None:
+def prompt_new_workspace(window: WorkspaceWindow) -> QWidget | None:
     """Ask a folder (and optionally a passphrase), create the workspace, open it in a new
     window (returned; None when cancelled or refused, the reason shown)."""
-    dialog = NewWorkspaceDialog(window)
+    dialog = NewWorkspaceDialog(window.qt_window())
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return None
     try:
         ws = create_new(dialog.folder(), dialog.passphrase())
     except CasefileError as exc:
-        QMessageBox.warning(window, "New workspace", str(exc))
+        QMessageBox.warning(window.qt_window(), "New workspace", str(exc))
         return None
     return open_window(window, ws)
 
 
-def prompt_encrypt_workspace(window: Any) -> QWidget | None:
+def prompt_encrypt_workspace(window: WorkspaceWindow) -> QWidget | None:
     """Encrypt the window's plain workspace with a passphrase typed twice; on success the
     workspace reopens encrypted in a new window (returned) and this one closes."""
     ws: Workspace = window.workspace
@@ -105,14 +126,15 @@ def prompt_encrypt_workspace(window: Any) -> QWidget | None:
     if folder is None or (ws.encrypted and not finishing):
         return None
     if window.runner.busy:
-        QMessageBox.information(window, "Encrypt workspace",
+        QMessageBox.information(window.qt_window(), "Encrypt workspace",
                                 "Wait for the running job to finish, then try again.")
         return None
     if finishing:  # an interrupted encryption: its passphrase is the one this window holds
         assert ws.passphrase is not None
         passphrase = ws.passphrase
     else:
-        dialog = NewPassphraseDialog("Encrypt workspace", encrypt_message(folder), window)
+        dialog = NewPassphraseDialog("Encrypt workspace", encrypt_message(folder),
+                                     window.qt_window())
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         passphrase = dialog.passphrase()
@@ -126,11 +148,11 @@ def prompt_encrypt_workspace(window: Any) -> QWidget | None:
         result = encrypt_workspace(folder, passphrase, own_window=window.watch.presence.name)
     except CasefileError as exc:
         window.watch.timer.start()
-        QMessageBox.warning(window, "Encrypt workspace", f"Not encrypted: {exc}")
+        QMessageBox.warning(window.qt_window(), "Encrypt workspace", f"Not encrypted: {exc}")
         return None
     reopened = open_window(window, open_workspace(folder, passphrase=passphrase),
                            window.case_id)
-    window.close()
+    window.qt_window().close()
     if result.resumed:
         message = (f"The workspace is encrypted: {len(result.backups)} backups encrypted and "
                    f"{len(result.erased)} plain files overwritten and removed.")

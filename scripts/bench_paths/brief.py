@@ -22,10 +22,8 @@ of items (passages are twice that).
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from scripts import synthetic
-from scripts.bench_paths._common import ROOT, main, row, turns
+from scripts.bench_paths._common import ROOT, main, row, timed_process, turns
 
 TITLE = "Brief bench"
 N_DOCUMENTS = 40
@@ -141,17 +139,6 @@ def raw_brief(db: Path, case_id: int, out: Path) -> None:
 # -- measurement ----------------------------------------------------------------------------
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled bytecode, as an installed app runs
-    env["PYTHONPATH"] = str(ROOT)
-    return env
-
-
-def _timed_run(cmd: list[str]) -> float:
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True, env=_env(), cwd=ROOT)
-    return time.perf_counter() - t
 
 
 def plan(sizes: list[int], rounds: int) -> tuple[list[int], int]:
@@ -182,7 +169,7 @@ def _measure_one(n: int, rounds: int) -> list[dict[str, Any]]:
         out = Path(tmp) / "brief.pdf"
         raw_out = Path(tmp) / "raw.pdf"
         py = sys.executable
-        _timed_run([py, "-m", "compileall", "-q", str(ROOT / "casefile")])
+        timed_process([py, "-m", "compileall", "-q", str(ROOT / "casefile")])
         ws = open_workspace(folder)
 
         def in_process() -> float:
@@ -201,10 +188,10 @@ def _measure_one(n: int, rounds: int) -> list[dict[str, Any]]:
         raw_cli = [py, "-m", "scripts.bench_paths.brief", "--raw", str(db), str(cid),
                    str(raw_out)]
         in_process(), reference()  # warm: fonts registered, caches filled
-        _timed_run(cli), _timed_run(raw_cli)
+        timed_process(cli), timed_process(raw_cli)
         times = turns({"casefile": in_process, "reference": reference,
-                       "casefile cli": lambda: _timed_run(cli),
-                       "reference cli": lambda: _timed_run(raw_cli)}, rounds)
+                       "casefile cli": lambda: timed_process(cli),
+                       "reference cli": lambda: timed_process(raw_cli)}, rounds)
         ws.close()
         pages = [len(re.findall(rb"/Type /Page[^s]", f.read_bytes())) for f in (out, raw_out)]
         notes = (f"{n} items, {2 * n} passages, {pages[0]} pages (raw {pages[1]}); built in "

@@ -17,30 +17,17 @@ number of cases listed.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from scripts.bench_paths._common import ROOT, main, row, turns
+from scripts.bench_paths._common import ROOT, main, process_env, row, timed_process, turns
 
 CASES = 3
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled bytecode, as an installed app runs
-    env["PYTHONPATH"] = str(ROOT)
-    return env
-
-
-def _timed(cmd: list[str]) -> float:
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True, env=_env(), cwd=ROOT)
-    return time.perf_counter() - t
 
 
 def plan(sizes: list[int], rounds: int) -> tuple[list[int], int]:
@@ -52,23 +39,23 @@ def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
     """Two rows: ``cli start-up`` (``--version``) and ``cli case list``, seconds, p50."""
     py = sys.executable
     subprocess.run([py, "-m", "compileall", "-q", str(ROOT / "casefile")], check=True,
-                   env=_env())
+                   env=process_env())
     with tempfile.TemporaryDirectory(prefix="casefile-bench-cli-") as tmp:
         folder = Path(tmp) / "ws"
         base = [py, "-m", "casefile", "--workspace", str(folder)]
         subprocess.run([*base, "--new-workspace", "case", "new", "Case 1"], check=True,
-                       capture_output=True, env=_env(), cwd=ROOT)
+                       capture_output=True, env=process_env(), cwd=ROOT)
         for i in range(2, CASES + 1):
             subprocess.run([*base, "case", "new", f"Case {i}"], check=True,
-                           capture_output=True, env=_env(), cwd=ROOT)
+                           capture_output=True, env=process_env(), cwd=ROOT)
         version = [py, "-m", "casefile", "--version"]
         listing = [*base, "case", "list"]
         reference = [py, "-c", "import sqlite3"]
         for cmd in (version, listing, reference):  # warm-up: OS caches, any missing .pyc
-            _timed(cmd)
-        times = turns({"version": lambda: _timed(version),
-                       "case list": lambda: _timed(listing),
-                       "reference": lambda: _timed(reference)}, rounds)
+            timed_process(cmd)
+        times = turns({"version": lambda: timed_process(version),
+                       "case list": lambda: timed_process(listing),
+                       "reference": lambda: timed_process(reference)}, rounds)
     notes = ("`python -m casefile` vs `python -c \"import sqlite3\"`, whole processes, compiled "
              "bytecode")
     return [

@@ -44,7 +44,7 @@ if str(ROOT) not in sys.path:
 from scripts import synthetic  # noqa: E402
 from scripts.bench_paths._common import load, pct  # noqa: E402
 from scripts.bench_paths._common import main as run_main  # noqa: E402
-from scripts.bench_paths.search import QUERIES, build_workspace  # noqa: E402
+from scripts.bench_paths.search import QUERIES, build_reference, build_workspace  # noqa: E402
 
 HITS = 100
 TARGET_RATIO = 1.5
@@ -69,16 +69,7 @@ def prepared(n: int) -> tuple[Path, Path]:
         docs = list(synthetic.news(n, seed=7))
         ws, _case = build_workspace(folder, docs)
         ws.close()
-        conn = sqlite3.connect(ref)
-        conn.execute("CREATE VIRTUAL TABLE ref USING fts5(title, body, "
-                     "tokenize = 'unicode61 remove_diacritics 2')")
-        with conn:
-            conn.executemany("INSERT INTO ref (rowid, title, body) VALUES (?, ?, ?)",
-                             ((1_000 + k, d.title, d.text) for k, d in enumerate(docs)))
-        conn.execute("INSERT INTO ref (ref, rank) VALUES ('rank', 'bm25(10.0, 1.0)')")
-        conn.execute("INSERT INTO ref (ref) VALUES ('optimize')")
-        conn.commit()
-        conn.close()
+        build_reference(ref, docs).close()
         done.write_text("ok")
     return folder, ref
 

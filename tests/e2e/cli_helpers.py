@@ -219,6 +219,20 @@ def run_main(argv: list[str], env: Mapping[str, str | None] | None = None,
     return Run(int(code), out.getvalue(), err.getvalue())
 
 
+
+def row_counts(workspace: Path) -> dict[str, int]:
+    """Rows in every table of the workspace's SQLite database (FTS shadow tables included)."""
+    import sqlite3
+
+    db = sqlite3.connect(workspace / DB_FILENAME)
+    try:
+        tables = [r[0] for r in db.execute(
+            "select name from sqlite_master where type='table' and name not like 'sqlite_%'"
+        )]
+        return {t: db.execute(f'select count(*) from "{t}"').fetchone()[0] for t in tables}
+    finally:
+        db.close()
+
 def pdf_text(path: Path) -> str:
     """The text of a PDF as pdftotext extracts it (poppler-utils), or pypdf when missing."""
     if shutil.which("pdftotext"):

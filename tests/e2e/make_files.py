@@ -17,8 +17,9 @@ from typing import Any
 import docx
 from docx.oxml.ns import qn
 from docx.oxml.parser import OxmlElement
-from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
+
+from tests.ingest.ingest_helpers import make_pdf
 
 CYRILLIC = ("Полиция округа Броуард начала расследование после стрельбы в школе. "
             "Шериф заявил журналистам, что отчёт будет готов через неделю.")
@@ -27,20 +28,22 @@ KOREAN = ("경찰은 학교 총격 사건 이후 조사를 시작했다. 보안�
 
 
 def pdf_bytes(pages: list[str], *, title: str | None = None) -> bytes:
-    """A PDF with one page per string (lines split on newlines), made with reportlab."""
-    buffer = io.BytesIO()
-    pdf = canvas.Canvas(buffer, pagesize=A4, invariant=True)
-    if title:
-        pdf.setTitle(title)
-    for page in pages:
-        y = 780.0
-        for line in page.split("\n"):
-            pdf.drawString(72, y, line)
-            y -= 16
-        pdf.showPage()
-    pdf.save()
-    return buffer.getvalue()
+    """A PDF with one page per string (lines split on newlines), made with reportlab, the
+    same bytes on every run."""
+    return make_pdf(pages, title=title, invariant=True)
 
+
+
+def write_encrypted_pdf(path: Path, password: str = "secret") -> None:
+    """Write a one-page PDF encrypted with ``password`` to ``path``."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for page in PdfReader(io.BytesIO(pdf_bytes(["Sealed memo about the audit."]))).pages:
+        writer.add_page(page)
+    writer.encrypt(password)
+    with path.open("wb") as out:
+        writer.write(out)
 
 def truncated_pdf(pages: list[str]) -> bytes:
     """The first half of a real PDF: what an interrupted download leaves."""
@@ -87,7 +90,7 @@ def latin1_header_email() -> bytes:
     ).encode("latin-1")
 
 
-def _run(text: str) -> Any:
+def docx_run(text: str) -> Any:
     run = OxmlElement("w:r")
     t = OxmlElement("w:t")
     t.text = text
@@ -107,7 +110,7 @@ def docx_bytes(paragraphs: list[str], *, inserted: str | None = None) -> bytes:
         change.set(qn("w:id"), "1")
         change.set(qn("w:author"), "Editor")
         change.set(qn("w:date"), "2018-02-23T10:00:00Z")
-        change.append(_run(inserted))
+        change.append(docx_run(inserted))
         paragraph._p.append(change)
     buffer = io.BytesIO()
     document.save(buffer)

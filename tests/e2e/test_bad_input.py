@@ -3,23 +3,11 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.cli_helpers import casefile
-
-
-def _row_counts(workspace: Path) -> dict[str, int]:
-    db = sqlite3.connect(workspace / "casefile.sqlite3")
-    try:
-        tables = [r[0] for r in db.execute(
-            "select name from sqlite_master where type='table' and name not like 'sqlite_%'"
-        )]
-        return {t: db.execute(f'select count(*) from "{t}"').fetchone()[0] for t in tables}
-    finally:
-        db.close()
+from tests.e2e.cli_helpers import casefile, row_counts
 
 
 @pytest.fixture
@@ -58,14 +46,14 @@ def test_bad_file_gives_one_line_exit_1_and_changes_nothing(
     ws: Path, tmp_path: Path, what: str
 ) -> None:
     path = _bad_files(tmp_path)[what]
-    before = _row_counts(ws)
+    before = row_counts(ws)
     run = casefile(ws, "import", str(path), "--case", "Harbor audit")
     assert run.code == 1, (what, run)
     lines = run.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("casefile: "), (what, run.err)
     assert "Traceback" not in run.err + run.out
     assert path.name in lines[0]
-    assert _row_counts(ws) == before
+    assert row_counts(ws) == before
 
 
 def test_unknown_case_is_a_user_error(ws: Path, tmp_path: Path) -> None:
@@ -96,7 +84,7 @@ def test_same_file_twice_leaves_one_document_and_says_so(ws: Path, tmp_path: Pat
     second = casefile(ws, "import", str(copy), "--case", "Harbor audit", "--no-suggest")
     assert first.out.startswith("imported: ")
     assert second.code == 0 and second.out.startswith("already there: ")
-    assert _row_counts(ws)["documents"] == 2  # good.txt from the fixture + memo.txt
+    assert row_counts(ws)["documents"] == 2  # good.txt from the fixture + memo.txt
 
 
 def test_latin1_text_imports_with_accents_and_a_note(ws: Path, tmp_path: Path) -> None:

@@ -9,7 +9,6 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from alembic import command
 from sqlalchemy import text
 
 from casefile.store import backups as store_backups
@@ -25,6 +24,7 @@ from tests.e2e.crypt_helpers import (
     leaks,
     write_document,
 )
+from tests.store.old_rows import upgrade_to
 
 PASS = "tide tables at dawn"
 KEY = {"CASEFILE_PASSPHRASE": PASS}
@@ -90,12 +90,9 @@ def test_encrypted_workspace_shows_no_word_and_opens_only_with_its_passphrase(
 
 def _encrypted_at_0006(folder: Path) -> None:
     url = wsmod.sqlite_url(folder)
-    cfg = wsmod.alembic_config(url)
     engine = wsmod.make_engine(url, PASS)
     try:
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0006")
+        upgrade_to(engine, "0006")
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO cases (id, title, created, updated) "
                               "VALUES (1, :title, :t, :t)"),
@@ -124,12 +121,9 @@ def test_the_pre_upgrade_backup_of_an_encrypted_workspace_is_encrypted(tmp_path:
 
 def _plain_at_0006_with_backup(folder: Path) -> None:
     url = wsmod.sqlite_url(folder)
-    cfg = wsmod.alembic_config(url)
     engine = wsmod.make_engine(url)
     try:
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0006")
+        upgrade_to(engine, "0006")
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO cases (id, title, summary, created, updated) "
                               "VALUES (1, 'Harbor inquiry', :summary, :t, :t)"),

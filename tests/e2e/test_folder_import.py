@@ -3,27 +3,16 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.cli_helpers import casefile
+from tests.e2e.cli_helpers import casefile, row_counts
 from tests.e2e.make_files import email_bytes, mixed_folder, pdf_bytes, truncated_pdf
 
 CASE = "Harbor audit"
 
 
-def row_counts(workspace: Path) -> dict[str, int]:
-    """Rows in every table of the workspace's SQLite database (FTS shadow tables included)."""
-    db = sqlite3.connect(workspace / "casefile.sqlite3")
-    try:
-        tables = [r[0] for r in db.execute(
-            "select name from sqlite_master where type='table' and name not like 'sqlite_%'"
-        )]
-        return {t: db.execute(f'select count(*) from "{t}"').fetchone()[0] for t in tables}
-    finally:
-        db.close()
 
 
 def new_workspace(tmp_path: Path, *files: Path) -> Path:

@@ -6,8 +6,8 @@ The scoring is ``scripts/score_halves.py``'s (itself the shared scorers' own fun
 per module: each file goes the way `casefile extract FILE --published DATE` takes it. The printed
 lines are the corpus report (one line per article, then the whole / half table). Two kinds of
 assert: the measured floors (a change that lowers any of them fails), and the acceptance
-thresholds of ARCHITECTURE.md's "Suggestions" section, expected to fail (strict) until they are
-met, so that the day they are met the mark must be taken off.
+thresholds (ARCHITECTURE.md, "Names: typed by their own context, joined when unambiguous"), met
+whole and on each half.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ HALVES = ("whole", "A", "B")
 # Measured on the development articles (whole, half A, half B); a change may raise these,
 # never lower them. People and organizations are F1; due dates the share of required ones found.
 FLOORS: dict[str, tuple[float, float, float]] = {
-    "casefile_people_f1": (0.965, 0.98, 0.95),
-    "casefile_organizations_f1": (0.89, 0.86, 0.925),
-    "claims_found": (0.87, 0.865, 0.875),
+    "casefile_people_f1": (0.97, 0.985, 0.95),
+    "casefile_organizations_f1": (0.91, 0.88, 0.94),
+    "claims_found": (0.875, 0.865, 0.88),
     "speaker_right": (0.955, 0.95, 0.955),
     "right_f1": (0.875, 0.87, 0.88),
     "due_share": (1.0, 1.0, 1.0),
@@ -75,8 +75,10 @@ def test_measured_floors_hold(table: dict[str, Any], measure: str) -> None:
         assert table[half][measure] >= floor, (measure, half, table[half][measure])
 
 
-@pytest.mark.xfail(strict=True, reason="the acceptance thresholds are not all met yet")
 def test_acceptance_thresholds(table: dict[str, Any]) -> None:
+    """People F1 >= 0.95 and organizations >= 0.88, each 0.05 above the raw model; claims
+    right F1 >= 0.80 with the speaker right >= 0.90; due dates >= 80% of the required ones:
+    whole and on each half."""
     short = []
     for half in HALVES:
         r = table[half]

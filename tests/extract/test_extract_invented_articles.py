@@ -15,15 +15,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from casefile.extract import extract_suggestions
-from tests.extract.conftest import SCORER, needs_model
+from tests.extract.conftest import assert_floors, needs_model, norm, role_right, run_scorer
 
 ARTICLES = Path(__file__).parent / "articles"
 GOLDS = sorted(ARTICLES.glob("*-invented-gold.json"))
@@ -34,43 +31,15 @@ THRESHOLDS = {"people_recall": 1.0, "people_precision": 0.9, "org_recall": 1.0,
               "org_precision": 0.85, "roles_share": 5 / 6}
 
 
-def _norm(s: str | None) -> str:
-    return (s or "").replace("\u2019", "'").strip().lower()
 
 
-def _run_scorer(gold: Path, result: dict, tmp_path: Path) -> dict[str, dict[str, float]]:
-    """Run the shared scorer on ``result``; print its lines and parse them."""
-    path = tmp_path / "suggestions.json"
-    path.write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
-    out = subprocess.run([sys.executable, str(SCORER), str(gold), str(path)],
-                         capture_output=True, text=True, check=True).stdout
-    print(f"\n[{gold.name} {result['mode']}]\n{out}", end="")
-    scores: dict[str, dict[str, float]] = {}
-    for key in ("people", "organizations"):
-        m = re.search(rf"^{key}: recall ([\d.]+) precision ([\d.]+) F1 ([\d.]+) duplicates (\d+)",
-                      out, re.M)
-        assert m, out
-        scores[key] = {"recall": float(m.group(1)), "precision": float(m.group(2)),
-                       "duplicates": float(m.group(4))}
-    m = re.search(r"^followup due dates: (\d+)/(\d+)", out, re.M)
-    assert m, out
-    scores["due"] = {"got": float(m.group(1)), "want": float(m.group(2))}
-    return scores
 
 
 def _find(people: list[dict], want: dict) -> dict | None:
-    forms = {_norm(f) for f in [want["name"], *want["surface_forms"]]}
-    return next((p for p in people if _norm(p["name"]) in forms), None)
+    forms = {norm(f) for f in [want["name"], *want["surface_forms"]]}
+    return next((p for p in people if norm(p["name"]) in forms), None)
 
 
-def _role_right(pred: dict | None, want: dict) -> bool:
-    """As in the sample's acceptance test: the predicted role's head (before any parenthesis)
-    starts the gold role, and the affiliation is equal (None for none)."""
-    if pred is None:
-        return False
-    role = _norm((pred["role"] or "").split(" (")[0])
-    return (bool(role) and _norm(want["role"]).startswith(role)
-            and _norm(pred["affiliation"]) == _norm(want["affiliation"]))
 
 
 def _check(key: str, mode: str, tmp_path: Path) -> None:
@@ -80,40 +49,34 @@ def _check(key: str, mode: str, tmp_path: Path) -> None:
     published = dt.date.fromisoformat(gold["document"]["published"])
     result = extract_suggestions(text, published, mode=mode)  # type: ignore[arg-type]
     assert result["mode"] == ("spacy" if mode == "auto" else "rules")
-    scores = _run_scorer(gold_path, result, tmp_path)
+    scores = run_scorer(gold_path, result, tmp_path)
 
     required = gold["people"]["required"]
     right = []
     for want in required:
         pred = _find(result["people"], want)
-        ok = _role_right(pred, want)
+        ok = role_right(pred, want)
         right.append(ok)
         if not ok:
             print(f"  role/affiliation {want['name']}: got {pred and pred['role']!r} / "
                   f"{pred and pred['affiliation']!r}")
     print(f"  role and affiliation right for {sum(right)}/{len(right)} required people")
 
-    assert scores["people"]["recall"] >= THRESHOLDS["people_recall"]
-    assert scores["people"]["precision"] >= THRESHOLDS["people_precision"]
-    assert scores["organizations"]["recall"] >= THRESHOLDS["org_recall"]
-    assert scores["organizations"]["precision"] >= THRESHOLDS["org_precision"]
-    assert scores["people"]["duplicates"] == 0
-    assert scores["organizations"]["duplicates"] == 0
-    assert scores["due"]["got"] == scores["due"]["want"]
+    assert_floors(scores, THRESHOLDS)
     assert sum(right) >= math.ceil(THRESHOLDS["roles_share"] * len(right))
 
     # people (or organisations) the gold says are different stay apart
     for a, b in gold["must_not_merge"]:
         for group in ("people", "organizations"):
             for item in result[group]:
-                texts = {_norm(m["text"]) for m in item["mentions"]}
-                assert not ({_norm(a)} <= texts and {_norm(b)} <= texts), (a, b)
+                texts = {norm(m["text"]) for m in item["mentions"]}
+                assert not ({norm(a)} <= texts and {norm(b)} <= texts), (a, b)
     # the gold's events are dated
     dates = {e["date"] for e in result["events"]}
     assert {e["date"] for e in gold["events"]} <= dates
     # no suggested person is one of the gold's "not people"
-    names = {_norm(p["name"]) for p in result["people"]}
-    assert not names & {_norm(n) for n in gold["not_people"]}
+    names = {norm(p["name"]) for p in result["people"]}
+    assert not names & {norm(n) for n in gold["not_people"]}
 
 
 @pytest.mark.nlp

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from casefile.extract import extract_suggestions
-from tests.extract.conftest import ARTICLE, GOLD, SCORER, needs_model
+from tests.extract.conftest import (
+    ARTICLE,
+    GOLD,
+    assert_floors,
+    needs_model,
+    role_right,
+    run_scorer,
+)
 
 PUBLISHED = dt.date(2018, 2, 23)
 
@@ -28,24 +32,6 @@ THRESHOLDS = {
 }
 
 
-def score(result: dict, tmp_path: Path) -> dict[str, dict[str, float]]:
-    """Write ``result`` as JSON, run the scorer on it, print and parse its lines."""
-    path = tmp_path / "suggestions.json"
-    path.write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
-    out = subprocess.run([sys.executable, str(SCORER), str(GOLD), str(path)],
-                         capture_output=True, text=True, check=True).stdout
-    print(f"\n[{result['mode']}]\n{out}")
-    scores: dict[str, dict[str, float]] = {}
-    for key in ("people", "organizations"):
-        m = re.search(rf"^{key}: recall ([\d.]+) precision ([\d.]+) F1 ([\d.]+) duplicates (\d+)",
-                      out, re.M)
-        assert m, out
-        scores[key] = {"recall": float(m.group(1)), "precision": float(m.group(2)),
-                       "f1": float(m.group(3)), "duplicates": float(m.group(4))}
-    m = re.search(r"^followup due dates: (\d+)/(\d+)", out, re.M)
-    assert m, out
-    scores["due"] = {"got": float(m.group(1)), "want": float(m.group(2))}
-    return scores
 
 
 @pytest.fixture(scope="module")
@@ -53,17 +39,8 @@ def gold() -> dict:
     return json.loads(GOLD.read_text(encoding="utf-8"))
 
 
-def _norm(s: str | None) -> str:
-    return (s or "").replace("\u2019", "'").strip().lower()
 
 
-def _role_right(pred: dict, want: dict) -> bool:
-    """Role matches when the predicted role's head (before any parenthesis) starts the gold
-    role ("Deputy" for "Deputy (school resource officer)", "Author" for "Author of the
-    article"); affiliation must be equal (None for none)."""
-    role = _norm((pred["role"] or "").split(" (")[0])
-    role_ok = bool(role) and _norm(want["role"]).startswith(role)
-    return role_ok and _norm(pred["affiliation"]) == _norm(want["affiliation"])
 
 
 @pytest.mark.parametrize("mode", ["rules", pytest.param("auto", marks=[pytest.mark.nlp,
@@ -72,15 +49,9 @@ def test_sample_article_scores(mode: str, tmp_path: Path, gold: dict) -> None:
     text = ARTICLE.read_text(encoding="utf-8")
     result = extract_suggestions(text, PUBLISHED, mode=mode)  # type: ignore[arg-type]
     assert result["mode"] == ("spacy" if mode == "auto" else "rules")
-    scores = score(result, tmp_path)
+    scores = run_scorer(GOLD, result, tmp_path)
     want = THRESHOLDS[mode]
-    assert scores["people"]["recall"] >= want["people_recall"]
-    assert scores["people"]["precision"] >= want["people_precision"]
-    assert scores["organizations"]["recall"] >= want["org_recall"]
-    assert scores["organizations"]["precision"] >= want["org_precision"]
-    assert scores["people"]["duplicates"] == 0
-    assert scores["organizations"]["duplicates"] == 0
-    assert scores["due"]["got"] == scores["due"]["want"]
+    assert_floors(scores, want)
 
     people = {p["name"]: p for p in result["people"]}
     # never merged: different people with similar first names
@@ -92,7 +63,7 @@ def test_sample_article_scores(mode: str, tmp_path: Path, gold: dict) -> None:
     right = []
     for want_p in gold["people"]["required"]:
         pred = people.get(want_p["name"])
-        ok = pred is not None and _role_right(pred, want_p)
+        ok = pred is not None and role_right(pred, want_p)
         print(f"  {want_p['name']}: role {pred and pred['role']!r} affiliation "
               f"{pred and pred['affiliation']!r} -> {'ok' if ok else 'WRONG'}")
         right.append(ok)

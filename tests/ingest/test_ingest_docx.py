@@ -13,6 +13,7 @@ from docx.oxml.parser import OxmlElement
 
 from casefile.errors import IngestError
 from casefile.ingest import ingest_bytes
+from tests.e2e.make_files import docx_run as _run
 
 DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
@@ -21,15 +22,6 @@ def _save(document: docx.document.Document) -> bytes:
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()
-
-
-def _run(text: str) -> OxmlElement:
-    run = OxmlElement("w:r")
-    t = OxmlElement("w:t")
-    t.text = text
-    t.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")
-    run.append(t)
-    return run
 
 
 def _tracked(tag: str, text: str) -> OxmlElement:

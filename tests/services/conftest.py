@@ -21,3 +21,18 @@ def parkland(workspace, case_id) -> tuple[int, int]:
     with workspace.transaction() as s:
         suggest_for_document(s, doc_id, mode="rules")
     return case_id, doc_id
+
+
+def import_with_suggestions(ws, case_id: int, path=ARTICLE, published: str = "2018-02-23"):
+    """Import ``path`` as ``casefile import`` does (a batch of one), read it and store its
+    suggestions (the default model); returns the document's id."""
+    from casefile.services import batch
+    from casefile.services.suggestions import extract_for_document
+
+    done = batch.import_paths(ws.transaction, case_id, [path], published=published)
+    doc = done.outcomes[0].result.document_id
+    with ws.transaction() as s:
+        found = extract_for_document(s, doc)
+    with ws.transaction() as s:
+        suggest_for_document(s, doc, extracted=found)
+    return doc

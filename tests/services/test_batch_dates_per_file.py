@@ -11,22 +11,11 @@ from pathlib import Path
 
 from casefile.services import batch, items
 from casefile.services.undated import files_without_date
-from tests.e2e.make_files import pdf_bytes
+from tests.e2e.make_files import write_encrypted_pdf
 
 BODY = "The county commission met on a Tuesday to discuss the harbor audit.\n"
 
 
-def _encrypted_pdf(path: Path) -> None:
-    from io import BytesIO
-
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    for page in PdfReader(BytesIO(pdf_bytes(["Sealed memo about the audit."]))).pages:
-        writer.add_page(page)
-    writer.encrypt("secret")
-    with path.open("wb") as out:
-        writer.write(out)
 
 
 def test_only_new_readable_files_without_a_date_need_one(workspace, case_id,
@@ -38,7 +27,7 @@ def test_only_new_readable_files_without_a_date_need_one(workspace, case_id,
                                         encoding="utf-8")
     (folder / "c-empty.txt").write_bytes(b"")
     (folder / "d-binary.txt").write_bytes(bytes(range(256)) * 8)
-    _encrypted_pdf(folder / "e-sealed.pdf")
+    write_encrypted_pdf(folder / "e-sealed.pdf")
     (folder / "f-copy.txt").write_text("A plain note. " + BODY, encoding="utf-8")
     old = tmp_path / "old.txt"
     old.write_text("Already in the case. " + BODY, encoding="utf-8")

@@ -17,7 +17,7 @@ from casefile.ingest import ingest_file
 from casefile.ingest.html import KEPT_METADATA, main_text_and_metadata, trafilatura_result
 from casefile.services import batch
 from casefile.services.cases import create_case
-from casefile.services.dating import guess_published
+from casefile.services.dating import guess_published, new_note
 from casefile.services.documents import store_document
 from casefile.services.items import parse_date
 from casefile.services.suggest_pool import SuggestionPool, suggest_in_background
@@ -43,7 +43,9 @@ def _one_by_one(ws, case_id: int, files: list[Path]) -> list[tuple[str, str]]:
             except CasefileError:
                 in_metadata = None
             guess = guess_published(path, ingested.text, in_metadata)
-            ingested.notes.append(guess.note)
+            note = new_note(guess, ingested.notes)
+            if note:
+                ingested.notes.append(note)
             with ws.transaction() as s:
                 result = store_document(s, case_id, data, ingested, published=guess.date,
                                         filename=path.name)

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from casefile.services import batch, brief, cases, decisions
-from casefile.services.suggestions import extract_for_document, suggest_for_document
-from tests.conftest import ARTICLE
+from casefile.services import brief, cases, decisions
+from tests.services.conftest import import_with_suggestions
 
 SUMMARY = ("Why did the deputies stay outside the school during the shooting, and what did "
            "the officers of the next town see?")
@@ -33,12 +32,7 @@ def parkland_brief(sqlite_workspace, tmp_path: Path) -> list[str]:
     ws = sqlite_workspace
     with ws.transaction() as s:
         cid = cases.create_case(s, "Parkland", SUMMARY).id
-    done = batch.import_paths(ws.transaction, cid, [ARTICLE], published="2018-02-23")
-    doc = done.outcomes[0].result.document_id
-    with ws.transaction() as s:
-        found = extract_for_document(s, doc)
-    with ws.transaction() as s:
-        suggest_for_document(s, doc, extracted=found)
+    import_with_suggestions(ws, cid)
     with ws.transaction() as s:
         waiting = decisions.list_suggestions(s, cid)
         for kind, name in [("person", "Scott Israel"), ("person", "Scot Peterson"),

@@ -42,6 +42,15 @@ def _case(workspace, case_id: int) -> None:
                           question_kind="call back")
 
 
+
+def _briefed_case(workspace, case_id: int, folder: Path) -> Path:
+    """:func:`_case`, and its brief exported to ``folder``/brief.pdf (returned)."""
+    _case(workspace, case_id)
+    out = folder / "brief.pdf"
+    with workspace.transaction() as s:
+        brief.export_brief(s, case_id, out, today=date(2024, 3, 1))
+    return out
+
 def _readable_bytes(pdf: Path) -> bytes:
     """The file's bytes outside streams, plus every stream decoded except embedded font
     programs (binary glyph data, where any short string turns up by chance)."""
@@ -70,10 +79,7 @@ def test_metadata_names_no_user_path_or_machine(
     monkeypatch.setenv("LOGNAME", "zqvuserx")
     folder = tmp_path / "Zqvfolder-private"  # a brief saved in a folder that names someone
     folder.mkdir()
-    _case(workspace, case_id)
-    out = folder / "brief.pdf"
-    with workspace.transaction() as s:
-        brief.export_brief(s, case_id, out, today=date(2024, 3, 1))
+    out = _briefed_case(workspace, case_id, folder)
     raw = _readable_bytes(out)
     reader = PdfReader(str(out))
     meta = {k: str(v) for k, v in (reader.metadata or {}).items()}
@@ -91,10 +97,7 @@ def test_metadata_names_no_user_path_or_machine(
 def test_withheld_source_leaves_no_trace_and_the_check_passes(
     workspace, case_id, tmp_path: Path
 ) -> None:
-    _case(workspace, case_id)
-    out = tmp_path / "brief.pdf"
-    with workspace.transaction() as s:
-        brief.export_brief(s, case_id, out, today=date(2024, 3, 1))
+    out = _briefed_case(workspace, case_id, tmp_path)
     text = _every_text(out)
     assert "Harlan Voss" in text and "declined to comment" in text
     assert "[withheld]" in text
@@ -124,10 +127,7 @@ def test_a_leak_deletes_the_file_and_names_the_string_and_place(
 def test_an_earlier_brief_at_the_path_is_not_replaced_by_a_leaking_one(
     workspace, case_id, tmp_path: Path
 ) -> None:
-    _case(workspace, case_id)
-    out = tmp_path / "brief.pdf"
-    with workspace.transaction() as s:
-        brief.export_brief(s, case_id, out, today=date(2024, 3, 1))
+    out = _briefed_case(workspace, case_id, tmp_path)
     before = out.read_bytes()
     with workspace.transaction() as s:
         cases.get_case(s, case_id).title = "Calls to (954) 555-0187"

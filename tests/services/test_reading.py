@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ConflictError, NotFoundError, ValidationError
 from casefile.ingest import ingest_bytes
 from casefile.services import (
     archive,
@@ -91,6 +91,70 @@ def test_a_starred_passage_stays_starred_and_undo_unstars(ws):
         assert s.get(Passage, p.id).starred is True
         run_step(s, starred.undo)
         assert s.get(Passage, p.id).starred is False
+
+
+@pytest.fixture()
+def other(ws):
+    """A second writer on the same workspace file: another program's own Workspace."""
+    from casefile.store.workspace import open_workspace
+
+    second = open_workspace(ws.folder)
+    yield second
+    second.close()
+
+
+def test_an_undo_never_overwrites_another_programs_later_mark(ws, other):
+    case_id, ids = _case(ws, 2)
+    with ws.transaction() as s:
+        marked = reading.mark_documents(s, [ids[0]], "relevant")
+    with other.transaction() as s:  # another program, after this one
+        reading.mark_documents(s, [ids[0]], "irrelevant")
+    with ws.transaction() as s, pytest.raises(ConflictError) as refused:
+        run_step(s, marked.undo)
+    assert str(refused.value) == ("The reading state of “Memo 0” was changed since (by another "
+                                  "program); nothing was undone")
+    assert _states(ws, case_id)[ids[0]] == "irrelevant"
+    # untouched by the other program, an undo and its redo still run; the redo checks too
+    with ws.transaction() as s:
+        marked = reading.mark_documents(s, ids, "relevant")
+    with ws.transaction() as s:
+        undone = run_step(s, marked.undo)
+    assert _states(ws, case_id) == {ids[0]: "irrelevant", ids[1]: "unread"}
+    with other.transaction() as s:
+        reading.mark_documents(s, [ids[1]], "read")
+    with ws.transaction() as s, pytest.raises(ConflictError, match="nothing was redone"):
+        run_step(s, undone.undo)
+    assert _states(ws, case_id) == {ids[0]: "irrelevant", ids[1]: "read"}
+
+
+def test_a_mark_that_changed_nothing_leaves_a_later_mark_alone_on_undo(ws, other):
+    case_id, ids = _case(ws, 2)
+    with ws.transaction() as s:
+        reading.mark_documents(s, [ids[0]], "relevant")
+        marked = reading.mark_documents(s, ids, "relevant")  # only the second one changes
+    with other.transaction() as s:
+        reading.mark_documents(s, [ids[0]], "irrelevant")
+    with ws.transaction() as s:
+        run_step(s, marked.undo)
+    assert _states(ws, case_id) == {ids[0]: "irrelevant", ids[1]: "unread"}
+
+
+def test_an_unstar_undo_never_overwrites_another_programs_star(ws, other):
+    _case_id, ids = _case(ws, 1)
+    with ws.transaction() as s:
+        p = passages.add_passage_by_quote(s, ids[0], "the levee contract").id
+        starred = reading.star_passage(s, p)
+    with other.transaction() as s:
+        reading.star_passage(s, p, False)
+    with ws.transaction() as s, pytest.raises(ConflictError) as refused:
+        run_step(s, starred.undo)
+    assert "“the levee contract” was changed since (by another program); nothing was " \
+        "undone" in str(refused.value)
+
+
+def _states(ws, case_id: int) -> dict[int, str]:
+    with ws.transaction(write=False) as s:
+        return {d.id: d.reading for d in reading.case_documents(s, case_id)}
 
 
 def test_new_since_counts_documents_added_after_the_last_opening(ws):

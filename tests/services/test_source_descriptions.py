@@ -298,18 +298,25 @@ def test_the_sentence_keeps_its_news_without_the_description(planted):
     assert statement == "[withheld] said it was signed before the vote."
 
 
-@pytest.mark.parametrize("fmt", ["pdf", "csv", "xlsx", "ics", "ftm"])
-def test_without_the_description_remover_the_self_check_refuses(planted, tmp_path,
-                                                                monkeypatch, fmt):
+def _unstripped_appositive(planted, monkeypatch, fmt: str):
+    """The planted case whose source has an appositive and every field filled, with the
+    description remover switched off (skipped for FtM without followthemoney); returns (the
+    planted source, its case id, the workspace)."""
     if fmt == "ftm" and not _ftm_installed():
         pytest.skip("followthemoney is not installed")
     from casefile.services import disclosure
 
     ws, ids = planted
     index = next(n for n, p in enumerate(CASES) if p.variant == "appositive" and p.with_fields)
-    p, case = CASES[index], ids[index]
     monkeypatch.setattr(disclosure, "strip_descriptions", lambda text, *a, **kw: text)
-    texts = export_all(ws, case["case"], "legal", tmp_path)
+    return CASES[index], ids[index]["case"], ws
+
+
+@pytest.mark.parametrize("fmt", ["pdf", "csv", "xlsx", "ics", "ftm"])
+def test_without_the_description_remover_the_self_check_refuses(planted, tmp_path,
+                                                                monkeypatch, fmt):
+    p, case_id, ws = _unstripped_appositive(planted, monkeypatch, fmt)
+    texts = export_all(ws, case_id, "legal", tmp_path)
     refused = dict(texts.get("refused", []))
     assert fmt in refused, texts.keys()
     assert "export refused" in refused[fmt]
@@ -334,20 +341,14 @@ def parkland_source(tmp_path_factory):
     """The sample article imported as the CLI does (batch import, suggestions, every
     suggestion accepted), the deputy's person item marked confidential; (workspace, case id,
     the names that identify him)."""
-    from casefile.services import batch, decisions, item_actions
-    from casefile.services.suggestions import extract_for_document, suggest_for_document
+    from casefile.services import decisions, item_actions
     from casefile.store.workspace import open_workspace
-    from tests.conftest import ARTICLE
+    from tests.services.conftest import import_with_suggestions
 
     ws = open_workspace(tmp_path_factory.mktemp("parkland") / "ws")
     with ws.transaction() as s:
         case_id = cases.create_case(s, "Parkland").id
-    done = batch.import_paths(ws.transaction, case_id, [ARTICLE], published="2018-02-23")
-    doc = done.outcomes[0].result.document_id
-    with ws.transaction() as s:
-        found = extract_for_document(s, doc)
-    with ws.transaction() as s:
-        suggest_for_document(s, doc, extracted=found)
+    import_with_suggestions(ws, case_id)
     with ws.transaction() as s:
         waiting = decisions.list_suggestions(s, case_id)
         pending = [(e.kind, e.name, e.variant) for es in waiting.by_kind.values() for e in es]
@@ -391,17 +392,10 @@ def test_the_written_file_itself_is_read_back_and_deleted_when_a_description_is_
         planted, tmp_path, monkeypatch, fmt):
     """With both the description remover and the check of the values before writing turned
     off, the re-read of the written file refuses the export and deletes what was written."""
-    if fmt == "ftm" and not _ftm_installed():
-        pytest.skip("followthemoney is not installed")
-    from casefile.services import disclosure
-
-    ws, ids = planted
-    index = next(n for n, p in enumerate(CASES) if p.variant == "appositive" and p.with_fields)
-    p, case = CASES[index], ids[index]
-    monkeypatch.setattr(disclosure, "strip_descriptions", lambda text, *a, **kw: text)
+    p, case_id, ws = _unstripped_appositive(planted, monkeypatch, fmt)
     monkeypatch.setattr(sheets, "_check", lambda *a, **kw: None)
     monkeypatch.setattr(ftm_export, "_check_protected", lambda *a, **kw: None)
-    texts = export_all(ws, case["case"], "legal", tmp_path)
+    texts = export_all(ws, case_id, "legal", tmp_path)
     refused = dict(texts.get("refused", []))
     assert fmt in refused, texts.keys()
     message = refused[fmt]

@@ -13,17 +13,8 @@ from casefile.errors import ValidationError
 from casefile.services import items, sheets, table_import
 from casefile.services.changes import run_step
 from casefile.services.demo import build_demo
-from casefile.store import (
-    Claim,
-    Document,
-    Event,
-    EvidenceLink,
-    Item,
-    Organization,
-    Person,
-    Place,
-    Question,
-)
+from casefile.store.evidence import EvidenceLink
+from casefile.store.items import Claim, Document, Event, Item, Organization, Person, Place, Question
 
 
 def _count(s, model) -> int:

@@ -217,19 +217,15 @@ def test_the_command_line_adds_loads_lists_and_shows_hits(tmp_path: Path):
 
 def test_a_0012_workspace_upgrades_with_an_empty_list_and_its_documents_are_checked(
         tmp_path: Path):
-    from alembic import command
     from sqlalchemy import text
 
     from casefile.store import workspace as wsmod
-    from tests.store.old_rows import old_document
+    from tests.store.old_rows import old_document, upgrade_to
 
     url = wsmod.sqlite_url(tmp_path / "ws")
-    cfg = wsmod.alembic_config(url)
     engine = wsmod.make_engine(url)
     try:
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0012")
+        upgrade_to(engine, "0012")
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO cases (id, title, created, updated) "
                               "VALUES (1, 'Harbor', '2021-03-04', '2021-03-04')"))

@@ -111,3 +111,30 @@ def test_the_command_line_imports_a_web_archive_and_lists_its_capture(tmp_path: 
     assert doc["url"] == URL
     assert doc["capture"] == {"url": URL, "captured": "2026-11-30T22:40:05Z",
                               "sha256": hashlib.sha256(PAGE).hexdigest(), "format": "WARC"}
+
+
+def test_a_saved_page_says_once_where_its_date_came_from(tmp_path: Path) -> None:
+    """The page's reader names where it found the date; the import does not say it again as
+    "taken from the file's metadata"."""
+    from casefile.services.batch import import_paths
+    from casefile.services.cases import create_case
+    from casefile.store.workspace import open_workspace
+
+    page = (b"<html><head><title>Fees</title><meta property='article:published_time' "
+            b"content='2026-11-29T08:00:00Z'></head><body><article><p>The harbour board "
+            b"raised fees for every berth on Monday, the board said.</p></article></body>"
+            b"</html>")
+    path = tmp_path / "fees.warc.gz"
+    path.write_bytes(warc([(URL, page, "2026-11-30T22:40:05Z")]))
+    ws = open_workspace(tmp_path / "ws")
+    try:
+        with ws.transaction() as s:
+            case_id = create_case(s, "Fees").id
+        import_paths(ws.transaction, case_id, [path], workers=0, guess_dates=True)
+        with ws.transaction() as s:
+            (doc,) = s.query(Document).all()
+            notes = [n for n in doc.import_notes if "ublished date" in n]
+    finally:
+        ws.close()
+    assert doc.published == date(2026, 11, 29)
+    assert len(notes) == 1 and notes[0].startswith("Published date 2026-11-29 from ")

@@ -1,13 +1,34 @@
 """Rows written as an older schema had them, for migration tests: the ORM classes carry the
-columns of the newest schema, which an older database does not have."""
+columns of the newest schema, which an older database does not have. :func:`upgrade_to` brings
+a database to such a revision first."""
 
 from __future__ import annotations
 
-from sqlalchemy import insert, text
+from sqlalchemy import Engine, insert, text
 from sqlalchemy.orm import Session
 
-from casefile.store import Item
+from casefile.store import Blob, Case, Item
+from casefile.store.workspace import alembic_config
 
+
+def upgrade_to(engine: Engine, revision: str, *, down: bool = False) -> None:
+    """Bring ``engine``'s database (empty, or at an older revision) to Alembic ``revision``
+    ("0006", "head"), in one transaction; with ``down``, take a newer one back to it."""
+    from alembic import command
+
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        (command.downgrade if down else command.upgrade)(cfg, revision)
+
+
+def old_case(session: Session) -> int:
+    """Add a case and the placeholder original (sha256 "0" * 64) that :func:`old_document`
+    rows point at; returns the case's id."""
+    case = Case(title="Old case")
+    session.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
+    session.flush()
+    return case.id
 
 def old_person(session: Session, case_id: int, title: str, notes: str | None = None) -> int:
     """Add a person with only the columns every revision has (an ``items`` row and a ``people``

@@ -7,12 +7,12 @@ from datetime import date, datetime
 from pathlib import Path
 
 import pytest
-from alembic import command
 from sqlalchemy import create_engine, text
 
 from casefile.services import questions
 from casefile.store import workspace as wsmod
 from tests.conftest import BACKENDS
+from tests.store.old_rows import upgrade_to
 
 ROWS = [
     # id, title, status, status_changed, created
@@ -23,12 +23,9 @@ ROWS = [
 
 
 def _fill_0001(url: str) -> None:
-    cfg = wsmod.alembic_config(url)
     engine = wsmod.make_engine(url)
     try:
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0001")
+        upgrade_to(engine, "0001")
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO cases (id, title, created, updated) "
                               "VALUES (1, 'Parkland', :t, :t)"), {"t": datetime(2018, 2, 23)})
@@ -90,10 +87,7 @@ def test_downgrade_to_0001_and_back(tmp_path: Path) -> None:
     wsmod.open_workspace(db_url=url).close()
     engine = create_engine(url)
     try:
-        cfg = wsmod.alembic_config(url)
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "0001")
+        upgrade_to(engine, "0001", down=True)
         with engine.connect() as conn:
             cols = [r[1] for r in conn.execute(text("PRAGMA table_info(questions)"))]
             assert "uid" not in cols

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from alembic import command
 from sqlalchemy import text
 
 from casefile.services import decisions
@@ -15,6 +14,7 @@ from casefile.services.suggestion_list import FOLLOWUP_KIND_MAP, SUGGESTION_KIND
 from casefile.store import workspace as wsmod
 from casefile.store.items import QUESTION_KINDS
 from casefile.store.mention_groups import _grouped_sql, _variant
+from tests.store.old_rows import upgrade_to
 
 TEXT = "Nadia Ferreira met the Harbor Police Department. The vote was held on 3 March."
 MENTIONS = [
@@ -27,12 +27,9 @@ MENTIONS = [
 
 
 def _fill_0013(url: str) -> None:
-    cfg = wsmod.alembic_config(url)
     engine = wsmod.make_engine(url)
     try:
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0013")
+        upgrade_to(engine, "0013")
         with engine.begin() as conn:
             t = {"t": datetime(2024, 1, 1)}
             conn.execute(text("INSERT INTO cases (id, title, created, updated) "
@@ -101,10 +98,7 @@ def test_downgrade_to_0013_drops_the_index_and_keeps_the_mentions(tmp_path: Path
     wsmod.open_workspace(db_url=url).close()
     engine = wsmod.make_engine(url)
     try:
-        cfg = wsmod.alembic_config(url)
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "0013")
+        upgrade_to(engine, "0013", down=True)
         with engine.connect() as conn:
             indexes = {r[1] for r in conn.execute(text("PRAGMA index_list(mentions)"))}
             assert "ix_mentions_pending" not in indexes

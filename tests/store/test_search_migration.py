@@ -3,17 +3,13 @@ the new matching rules (accents folded), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from alembic import command
 from sqlalchemy import insert, text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case, Item
+from casefile.store import Item
 from casefile.store import search as search_backend
-from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
-from tests.store.old_rows import old_document
+from casefile.store.workspace import make_engine, open_workspace
+from tests.store.old_rows import old_case, old_document, upgrade_to
 
 OLD_ROWS = {
     "Łódź harbour audit": "The audit of the Łódź harbour found unpaid invoices.",
@@ -21,31 +17,18 @@ OLD_ROWS = {
 }
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        (tmp_path / "ws").mkdir()
-        return sqlite_url(tmp_path / "ws")
-    return str(request.getfixturevalue("pg_database"))
-
-
 def test_workspace_made_at_0001_with_documents_is_reindexed_on_upgrade(url: str) -> None:
     engine = make_engine(url)
-    cfg = alembic_config()
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+    upgrade_to(engine, "0001")
     sqlite = engine.dialect.name == "sqlite"
     with Session(engine) as s, s.begin():
-        case = Case(title="Old case")
-        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
-        s.flush()
+        case_id = old_case(s)
         ids = {}
         for title, body in OLD_ROWS.items():
-            ids[title] = old_document(s, case.id, title, body)
+            ids[title] = old_document(s, case_id, title, body)
         # the person's rows as 0001 had them (the Person class has columns added since)
         person_id = s.execute(insert(Item.__table__).values(
-            case_id=case.id, kind="person", title="Seán O’Brien", notes="Harbour master")
+            case_id=case_id, kind="person", title="Seán O’Brien", notes="Harbour master")
             .returning(Item.__table__.c.id)).scalar_one()
         s.execute(text("INSERT INTO people (id, aliases) VALUES (:i, '[]')"), {"i": person_id})
         # the index as 0001 wrote it
@@ -54,7 +37,7 @@ def test_workspace_made_at_0001_with_documents_is_reindexed_on_upgrade(url: str)
         for item_id, title, body in rows:
             s.execute(text(f"INSERT INTO {'search_fts' if sqlite else 'search_pg'} "
                            "(item_id, case_id, title, body) VALUES (:i, :c, :t, :b)"),
-                      {"i": item_id, "c": case.id, "t": title, "b": body})
+                      {"i": item_id, "c": case_id, "t": title, "b": body})
         # a document deleted at 0001 whose index row stayed behind (SQLite had no cascade)
         s.execute(text("DELETE FROM documents WHERE id = :i"), {"i": ids["Deleted memo"]})
         s.execute(text("DELETE FROM items WHERE id = :i"), {"i": ids["Deleted memo"]})

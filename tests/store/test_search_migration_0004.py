@@ -3,27 +3,14 @@ its documents are still found, with the same snippets, and deleting a case empti
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from alembic import command
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case
 from casefile.store import search as search_backend
-from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
-from tests.store.old_rows import old_document, old_person
+from casefile.store.workspace import make_engine, open_workspace
+from tests.store.old_rows import old_case, old_document, old_person, upgrade_to
 
 MEMO = "The audit of the Łódź harbour found unpaid invoices.\n\nA second paragraph."
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        (tmp_path / "ws").mkdir()
-        return sqlite_url(tmp_path / "ws")
-    return str(request.getfixturevalue("pg_database"))
 
 
 def _index_as_0003(s: Session, sqlite: bool, item_id: int, case_id: int, title: str,
@@ -46,24 +33,19 @@ def _index_as_0003(s: Session, sqlite: bool, item_id: int, case_id: int, title: 
 def test_workspace_made_at_0003_keeps_results_and_snippets_without_the_text_copy(
         url: str) -> None:
     engine = make_engine(url)
-    cfg = alembic_config()
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0003")
+    upgrade_to(engine, "0003")
     sqlite = engine.dialect.name == "sqlite"
     with Session(engine) as s, s.begin():
-        case = Case(title="Old case")
-        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
-        s.flush()
-        memo_id = old_document(s, case.id, "Harbour audit", MEMO)
-        noted_id = old_document(s, case.id, "Noted", "Zanzibar ledger entries.",
+        case_id = old_case(s)
+        memo_id = old_document(s, case_id, "Harbour audit", MEMO)
+        noted_id = old_document(s, case_id, "Noted", "Zanzibar ledger entries.",
                                 notes="Call the clerk", outlet="Gazette")
-        person_id = old_person(s, case.id, "Seán O’Brien", "Harbour master")
-        case_id, ids = case.id, {"memo": memo_id, "noted": noted_id, "person": person_id}
-        _index_as_0003(s, sqlite, memo_id, case.id, "Harbour audit", MEMO)
-        _index_as_0003(s, sqlite, noted_id, case.id, "Noted",
+        person_id = old_person(s, case_id, "Seán O’Brien", "Harbour master")
+        case_id, ids = case_id, {"memo": memo_id, "noted": noted_id, "person": person_id}
+        _index_as_0003(s, sqlite, memo_id, case_id, "Harbour audit", MEMO)
+        _index_as_0003(s, sqlite, noted_id, case_id, "Noted",
                        "Call the clerk\nGazette\nZanzibar ledger entries.")
-        _index_as_0003(s, sqlite, person_id, case.id, "Seán O’Brien", "Harbour master")
+        _index_as_0003(s, sqlite, person_id, case_id, "Seán O’Brien", "Harbour master")
     engine.dispose()
 
     ws = open_workspace(db_url=url)

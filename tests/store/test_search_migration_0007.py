@@ -4,29 +4,16 @@ PostgreSQL); the other items' index rows are left as they were."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from alembic import command
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from casefile.store import Blob, Case
 from casefile.store import search as search_backend
-from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
-from tests.store.old_rows import old_document, old_person
+from casefile.store.workspace import make_engine, open_workspace
+from tests.store.old_rows import old_case, old_document, old_person, upgrade_to
 
 CJK_DOC = "Memo\n港口の知事は来年度の予算について記者会見を開いた。"
 LATIN_DOC = "The harbour master kept the ledger."
 KOREAN_NOTES = "시의회 예산안은 다음 달에 표결된다"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        (tmp_path / "ws").mkdir()
-        return sqlite_url(tmp_path / "ws")
-    return str(request.getfixturevalue("pg_database"))
 
 
 def _old_row(s: Session, sqlite: bool, item_id: int, case_id: int, title: str, body: str,
@@ -51,23 +38,18 @@ def _old_row(s: Session, sqlite: bool, item_id: int, case_id: int, title: str, b
 def test_items_with_cjk_text_are_reindexed_on_upgrade(url: str) -> None:
     engine = make_engine(url)
     sqlite = engine.dialect.name == "sqlite"
-    cfg = alembic_config()
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0006")
+    upgrade_to(engine, "0006")
     with Session(engine) as s, s.begin():
-        case = Case(title="Old case")
-        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
-        s.flush()
+        case_id = old_case(s)
         ids = {}
         for name, body in (("cjk", CJK_DOC), ("latin", LATIN_DOC)):
-            ids[name] = old_document(s, case.id, name, body)
-        ids["person"] = old_person(s, case.id, "City council", KOREAN_NOTES)
-        _old_row(s, sqlite, ids["cjk"], case.id, "cjk", "", "memo")
+            ids[name] = old_document(s, case_id, name, body)
+        ids["person"] = old_person(s, case_id, "City council", KOREAN_NOTES)
+        _old_row(s, sqlite, ids["cjk"], case_id, "cjk", "", "memo")
         # "oldmarker": a word only this old row holds, gone if the row were written again
-        _old_row(s, sqlite, ids["latin"], case.id, "latin", "",
+        _old_row(s, sqlite, ids["latin"], case_id, "latin", "",
                  " ".join(search_backend.tokens(LATIN_DOC)) + " oldmarker")
-        _old_row(s, sqlite, ids["person"], case.id, "City council", KOREAN_NOTES, "")
+        _old_row(s, sqlite, ids["person"], case_id, "City council", KOREAN_NOTES, "")
     engine.dispose()
 
     ws = open_workspace(db_url=url)  # upgrades to head

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from alembic import command
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from casefile.services import cases, items
 from casefile.services.reindex import rebuild_search_index
-from casefile.store import Blob, Case, search
-from casefile.store.workspace import alembic_config, make_engine, open_workspace, sqlite_url
+from casefile.store import search
+from casefile.store.workspace import make_engine, open_workspace, sqlite_url
 from tests.store.helpers import add_documents
-from tests.store.old_rows import old_document
+from tests.store.old_rows import old_case, old_document, upgrade_to
 
 DOCS = {
     "auditor": "The auditor signed the harbour accounts.",
@@ -103,19 +102,14 @@ def test_revision_0006_lists_the_words_of_a_workspace_indexed_before_it(tmp_path
     (tmp_path / "ws").mkdir()
     url = sqlite_url(tmp_path / "ws")
     engine = make_engine(url)
-    cfg = alembic_config()
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0005")
+    upgrade_to(engine, "0005")
     with Session(engine) as s, s.begin():  # a document indexed as 0005 did: no word list
-        case = Case(title="Old case")
-        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
-        s.flush()
-        doc_id = old_document(s, case.id, "Ledger", DOCS["auditor"])
+        case_id = old_case(s)
+        doc_id = old_document(s, case_id, "Ledger", DOCS["auditor"])
         s.execute(text("INSERT INTO search_fts (rowid, title, body) VALUES (:i, :t, :b)"),
                   {"i": doc_id, "t": "ledger", "b": " ".join(search.tokens(DOCS["auditor"]))})
         s.execute(text("INSERT INTO search_fts_docs (item_id, case_id, title, body) "
-                       "VALUES (:i, :c, 'Ledger', '')"), {"i": doc_id, "c": case.id})
+                       "VALUES (:i, :c, 'Ledger', '')"), {"i": doc_id, "c": case_id})
     engine.dispose()
     ws = open_workspace(db_url=url)  # upgrades to head
     try:

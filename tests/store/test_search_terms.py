@@ -17,7 +17,7 @@ from casefile.services.documents import store_document
 from casefile.store import search
 from casefile.store.search import index, running
 from casefile.store.workspace import Workspace, open_workspace
-from tests.store.old_rows import old_document
+from tests.store.old_rows import old_case, old_document, upgrade_to
 
 
 def _add(ws, case_id: int, bodies: list[str]) -> list[int]:
@@ -128,34 +128,26 @@ def test_postgresql_widens_the_id_window_only_as_far_as_needed(
 
 @pytest.mark.postgres
 def test_revision_0005_fills_terms_of_a_workspace_indexed_before_it(pg_database: str) -> None:
-    from alembic import command
     from sqlalchemy.orm import Session
 
-    from casefile.store import Blob, Case
-    from casefile.store.workspace import alembic_config, make_engine
+    from casefile.store.workspace import make_engine
 
     engine = make_engine(pg_database)
-    cfg = alembic_config()
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0004")
+    upgrade_to(engine, "0004")
     body = "The Harbor Police Department kept the ledger."
     with Session(engine) as s, s.begin():
-        case = Case(title="Old case")
-        s.add_all([case, Blob(sha256="0" * 64, size=1, data=b"x")])
-        s.flush()
+        case_id = old_case(s)
         texts = [body, "Police met the harbor master."]
-        ids = [old_document(s, case.id, f"Memo {n}", text_) for n, text_ in enumerate(texts)]
+        ids = [old_document(s, case_id, f"Memo {n}", text_) for n, text_ in enumerate(texts)]
         for n, (doc_id, text_) in enumerate(zip(ids, texts, strict=True)):
             # the index rows 0004 wrote: no terms column yet
             s.execute(text("INSERT INTO search_pg (item_id, case_id, title, body, tsv) "
                            "VALUES (:i, :c, :t, '', CAST(:v AS tsvector))"),
-                      {"i": doc_id, "c": case.id, "t": f"Memo {n}",
+                      {"i": doc_id, "c": case_id, "t": f"Memo {n}",
                        "v": search.tsvector_literal(f"Memo {n}", text_)})
         memo, other = ids
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+    upgrade_to(engine, "head")
+    with engine.connect() as conn:
         indexes = {r[0] for r in conn.execute(text(
             "SELECT indexname FROM pg_indexes WHERE tablename = 'search_pg'"))}
     engine.dispose()

@@ -28,3 +28,28 @@ def answer_date_questions(monkeypatch) -> None:
     from casefile.ui.date_question import PublishedDateDialog
 
     monkeypatch.setattr(PublishedDateDialog, "open", lambda self: self.accept())
+
+
+def import_story(window, qtbot, monkeypatch, path, story: str, timeout: int = 60000):
+    """Write ``story`` to ``path`` and import it as File ▸ Import does (its date question
+    answered), with suggestions after; returns the suggestion job, finished."""
+    answer_date_questions(monkeypatch)
+    path.write_text(story, encoding="utf-8")
+    jobs: list = []
+    window.runner.job_started.connect(jobs.append)
+    window.imports.import_files([path])
+    qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=timeout)
+    return jobs[1]
+
+
+def import_through_window(window, qtbot, monkeypatch, path):
+    """Import ``path`` with File ▸ Import documents… (the file dialog answered with it, the
+    date question with the date offered); returns the import job, finished."""
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(path)], ""))
+    answer_date_questions(monkeypatch)
+    window.import_action.trigger()
+    job = window.last_job
+    qtbot.waitUntil(lambda: job.done, timeout=30000)
+    return job

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import os
 from datetime import date, datetime
-from io import BytesIO
 from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 
 from casefile.services import batch
 from casefile.store import Document
-from tests.e2e.make_files import pdf_bytes
+from tests.e2e.make_files import write_encrypted_pdf
 from tests.ui.helpers import make_case
 
 BODY = "The county commission met to discuss the harbor audit.\n"
@@ -126,15 +125,6 @@ def test_import_folder_asks_the_date_question(make_window, ui_workspace, qtbot, 
                    for note in notes)
 
 
-def _encrypted_pdf(path: Path) -> None:
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    for page in PdfReader(BytesIO(pdf_bytes(["Sealed memo about the audit."]))).pages:
-        writer.add_page(page)
-    writer.encrypt("secret")
-    with path.open("wb") as out:
-        writer.write(out)
 
 
 def test_the_question_counts_only_files_the_import_will_store(make_window, ui_workspace, qtbot,
@@ -149,7 +139,7 @@ def test_the_question_counts_only_files_the_import_will_store(make_window, ui_wo
     binary = tmp_path / "binary.txt"
     binary.write_bytes(bytes(range(256)) * 8)
     sealed = tmp_path / "sealed.pdf"
-    _encrypted_pdf(sealed)
+    write_encrypted_pdf(sealed)
     notes = [_note(tmp_path, f"note-{n}.txt", date(2017, 5, 1)) for n in range(3)]
     window = make_window(cid)
     _import_documents(window, monkeypatch, [empty, binary, sealed, old, *notes])

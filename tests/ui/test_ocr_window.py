@@ -6,23 +6,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog
-
 from casefile.services.passages import add_passage_by_quote
 from casefile.store import Document
 from tests.e2e.make_files import scan_line_box, scan_png
-from tests.ui.helpers import answer_date_questions, make_case
+from tests.ui.helpers import import_through_window, make_case
 
 LINES = ["Harbor commission, minutes of March 2021", "The inspector reported the pier unsafe",
          "and asked that it be closed at once."]
 
 
-def _import(window, qtbot, monkeypatch, path: Path):
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(path)], ""))
-    answer_date_questions(monkeypatch)
-    window.import_action.trigger()
-    job = window.last_job
-    qtbot.waitUntil(lambda: job.done, timeout=30000)
 
 
 def test_an_imported_png_is_read_in_the_background_and_its_passage_boxed_on_its_words(
@@ -31,7 +23,7 @@ def test_an_imported_png_is_read_in_the_background_and_its_passage_boxed_on_its_
     window = make_window(cid, ocr_after_import=True)
     path = tmp_path / "minutes.png"
     path.write_bytes(scan_png(LINES))
-    _import(window, qtbot, monkeypatch, path)
+    import_through_window(window, qtbot, monkeypatch, path)
     job = window.ocr.last_job
     assert job is not None and job.cancellable
     assert window.status_line.cancel_button.isVisible()
@@ -74,7 +66,7 @@ def test_cancelling_ocr_in_the_status_line_leaves_the_document_as_it_was(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(ocr_service, "ocr_document", cancel_first)
-    _import(window, qtbot, monkeypatch, path)
+    import_through_window(window, qtbot, monkeypatch, path)
     job = window.ocr.last_job
     qtbot.waitUntil(lambda: job.done, timeout=60000)
     assert job.outcome == "cancelled"
@@ -95,7 +87,7 @@ def test_a_scan_whose_ocr_never_ran_is_named_on_opening_and_read_from_the_case_m
     window = make_window(cid, ocr_after_import=False)
     path = tmp_path / "minutes.png"
     path.write_bytes(scan_png(LINES))
-    _import(window, qtbot, monkeypatch, path)
+    import_through_window(window, qtbot, monkeypatch, path)
     assert window.ocr.last_job is None
     window.open_case(cid)
     assert ("1 scanned document waits for OCR: Case ▸ Read scans waiting for OCR"

@@ -4,7 +4,6 @@ window."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -16,7 +15,7 @@ from casefile.store import Blob, Document, Passage
 from casefile.ui.pdf_pages import PdfPagesView
 from tests.e2e.make_files import pdf_bytes
 from tests.ui.conftest import SAMPLES
-from tests.ui.helpers import answer_date_questions, make_case
+from tests.ui.helpers import answer_date_questions, import_through_window, make_case
 
 PAGES = [
     "Page one: the sheriff arrived at 9:10.\nHe spoke to the press.",
@@ -26,13 +25,6 @@ PAGES = [
 AES_256 = SAMPLES / "real" / "aes-256-r6.pdf"  # user password "usersecret" (SOURCES.md)
 
 
-def _import_through_window(window, qtbot, monkeypatch, path: Path):
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(path)], ""))
-    answer_date_questions(monkeypatch)
-    window.import_action.trigger()
-    job = window.last_job
-    qtbot.waitUntil(lambda: job.done, timeout=30000)
-    return job
 
 
 def _pane(viewer) -> PdfPagesView:
@@ -61,7 +53,7 @@ def test_a_three_page_pdf_imported_through_the_window_shows_three_pages(
     window = make_window(cid)
     path = tmp_path / "incident-report.pdf"
     path.write_bytes(pdf_bytes(PAGES))
-    job = _import_through_window(window, qtbot, monkeypatch, path)
+    job = import_through_window(window, qtbot, monkeypatch, path)
     assert job.outcome == "succeeded"
     (doc_id,) = window.documents.viewers
     viewer = window.documents.viewers[doc_id]
@@ -89,7 +81,8 @@ def test_a_three_page_pdf_imported_through_the_window_shows_three_pages(
     assert inked > 40
     assert img.width() >= 200  # rendered at the pane's width, not a thumbnail
     # page numbers are drawn under each page
-    widget = pane._widgets[2]
+    widget = pane.page_widget(3)
+    assert widget is not None
     assert widget.count == 3 and widget.state.number == 3
 
 
@@ -99,7 +92,7 @@ def test_activating_a_passage_on_page_three_scrolls_the_pages_to_page_three(
     window = make_window(cid)
     path = tmp_path / "report.pdf"
     path.write_bytes(pdf_bytes(PAGES))
-    _import_through_window(window, qtbot, monkeypatch, path)
+    import_through_window(window, qtbot, monkeypatch, path)
     (doc_id,) = window.documents.viewers
     person = window.items.create_item("person", "County press officer")
     with ui_workspace.transaction() as s:
@@ -137,7 +130,7 @@ def test_scanned_pdf_without_text_layer_is_still_viewable(
         make_window, ui_workspace, qtbot, monkeypatch):
     cid = make_case(ui_workspace)
     window = make_window(cid)
-    _import_through_window(window, qtbot, monkeypatch, SAMPLES / "real" / "pdf-with-jbig2.pdf")
+    import_through_window(window, qtbot, monkeypatch, SAMPLES / "real" / "pdf-with-jbig2.pdf")
     (viewer,) = window.documents.viewers.values()
     pane = _pane(viewer)
     assert "no text layer" in pane.info.text()
@@ -193,7 +186,7 @@ def test_wrong_password_then_cancel_leaves_nothing_stored(
     path = tmp_path / "sealed.pdf"
     path.write_bytes(_encrypted(pdf_bytes(PAGES), "s3cret"))
     prompts = _answers(monkeypatch, [("guess", True), ("", False)])
-    job = _import_through_window(window, qtbot, monkeypatch, path)
+    job = import_through_window(window, qtbot, monkeypatch, path)
     qtbot.waitUntil(lambda: len(prompts) == 2 and window.last_job.done, timeout=30000)
     assert job.outcome == "cancelled" and window.last_job.outcome == "cancelled"
     assert "wrong" in prompts[1]
@@ -226,3 +219,47 @@ def test_pages_of_an_encrypted_pdf_ask_for_the_password_in_a_new_session(
     assert not pane.is_locked and pane.scroll.isVisible()
     qtbot.waitUntil(lambda: 1 in pane.rendered_pages(), timeout=5000)
     assert window.pdf_passwords  # kept for the rest of the session
+
+
+def test_a_long_pdf_shows_every_page_but_makes_widgets_only_near_the_view(qtbot):
+    """A 120-page PDF: the pane says 120 pages and its scroll area holds them all, yet only
+    the pages near the view have widgets (a long PDF opens without making one per page);
+    jumping to a page or marking a passage on it builds, renders and frames that page, and
+    the pages left far behind let go of their widgets."""
+    from casefile.services.originals import Original
+
+    pages = [f"Page {n}: the commission heard witness number {n}." for n in range(1, 121)]
+    text = "\n\n".join(pages)
+    starts = tuple(sum(len(p) + 2 for p in pages[:n]) for n in range(len(pages)))
+    original = Original(1, "Transcript", "transcript.pdf", "application/pdf", "0" * 64,
+                        pdf_bytes(pages), starts, ())
+    pane = PdfPagesView()
+    qtbot.addWidget(pane)
+    pane.resize(420, 600)
+    pane.show()
+    qtbot.waitExposed(pane)
+    assert pane.set_original(original, text)
+    assert pane.page_count == 120 and "120 pages" in pane.info.text()
+    qtbot.waitUntil(lambda: 1 in pane.rendered_pages(), timeout=5000)
+    made = [p for p in range(1, 121) if pane.page_widget(p) is not None]
+    assert 1 in made and len(made) < 10
+    # the scroll area is as tall as all 120 pages: the last one can be scrolled to
+    bar = pane.scroll.verticalScrollBar()
+    assert bar.maximum() > 100 * pane.scroll.viewport().height() // 2
+
+    pane.show_page(100)
+    qtbot.waitUntil(lambda: pane.current_page() == 100, timeout=5000)
+    qtbot.waitUntil(lambda: 100 in pane.rendered_pages(), timeout=5000)
+    widget = pane.page_widget(100)
+    assert widget is not None and widget.isVisible() and widget.state.number == 100
+    assert widget.count == 120
+    assert pane.page_widget(1) is None  # far behind: let go
+
+    start = text.index("witness number 90.")
+    assert pane.mark_span(start, start + len("witness number 90")) == 90
+    assert pane.marked_pages() == [90]
+    qtbot.waitUntil(lambda: pane.current_page() == 90, timeout=5000)
+    qtbot.waitUntil(lambda: 90 in pane.rendered_pages(), timeout=5000)
+    marked = pane.page_widget(90)
+    assert marked is not None and marked.state.marked and pane.page_boxes(90)
+    pane.close_document()

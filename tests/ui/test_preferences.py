@@ -16,7 +16,8 @@ from casefile.services.suggestions import pending_suggestions
 from casefile.ui.operations import Job
 from casefile.ui.preferences import MODEL_SETTING, PreferencesDialog, suggestion_model
 from tests.model_dir import MODEL_DIR
-from tests.ui.helpers import answer_date_questions, make_case
+from tests.ui import helpers
+from tests.ui.helpers import make_case
 
 STORY = ("Harbor Police Chief Nadia Ferreira said Tuesday that Officer Tom Becker had been "
          "placed on leave. The Harbor Authority did not respond to questions.")
@@ -45,16 +46,8 @@ def answer_preferences(monkeypatch, qtbot, typed: str, shown: list[PreferencesDi
 
 
 def import_story(window, qtbot, monkeypatch, tmp_path: Path) -> Job:
-    """Import a story as File ▸ Import does (its date question answered); returns the
-    suggestion job, finished."""
-    answer_date_questions(monkeypatch)
-    path = tmp_path / "story.txt"
-    path.write_text(STORY, encoding="utf-8")
-    jobs: list[Job] = []
-    window.runner.job_started.connect(jobs.append)
-    window.imports.import_files([path])
-    qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=60000)
-    return jobs[1]
+    """Import :data:`STORY` as File ▸ Import does; returns the suggestion job, finished."""
+    return helpers.import_story(window, qtbot, monkeypatch, tmp_path / "story.txt", STORY)
 
 
 def test_preferences_refuse_a_model_that_is_not_installed_and_store_a_real_one(

@@ -77,3 +77,41 @@ def test_a_message_is_cut_again_when_the_counts_grow(make_window, ui_workspace):
     assert shown.endswith("…")
     assert bar.fontMetrics().horizontalAdvance(shown) < label.mapTo(bar, label.rect()
                                                                     .topLeft()).x()
+
+
+def _fits(window) -> bool:
+    """The painted message ends before the first widget of the status line shown (Qt paints
+    it from x = 6 and clips it 2 px before that widget)."""
+    from PySide6.QtCore import QPoint
+
+    bar, line = window.statusBar(), window.status_line
+    shown = QStatusBar.currentMessage(bar)
+    first = min(w.mapTo(bar, QPoint(0, 0)).x()
+                for w in (line.job_bar, line.cancel_button, line.counts_label, line.due_label,
+                          line.workspace_label) if w.isVisible())
+    return 6 + bar.fontMetrics().horizontalAdvance(shown) <= first - 2
+
+
+def test_a_message_is_cut_before_the_busy_bar_of_a_quiet_job(make_window, ui_workspace, qtbot):
+    """A quiet job (suggestions after an import) shows its busy bar left of the counts: the
+    message on screen is cut again so that its end is not hidden under the bar."""
+    import threading
+
+    window = make_window(make_case(ui_workspace))
+    window.resize(1024, 640)
+    QApplication.processEvents()
+    bar = window.statusBar()
+    message = ("0 of 1 documents reviewed (0 relevant, 0 not relevant); 1 unread · 1 document "
+               "never read for suggestions: Case ▸ Suggest for documents never read")
+    window.notify(message, 0)
+    assert _fits(window)
+    release = threading.Event()
+    window.runner.start(lambda s, job: release.wait(20), label="Suggesting", change=None,
+                        progress=False)
+    qtbot.waitUntil(lambda: window.status_line.job_bar.isVisible(), timeout=5000)
+    QApplication.processEvents()
+    assert QStatusBar.currentMessage(bar).endswith("…") and _fits(window)
+    release.set()
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=5000)
+    QApplication.processEvents()
+    assert _fits(window)

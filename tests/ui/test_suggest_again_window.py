@@ -13,7 +13,7 @@ from casefile.services.suggestions import pending_suggestions
 from casefile.ui.operations import Job
 from casefile.ui.preferences import MODEL_SETTING, set_suggestion_model
 from casefile.ui.suggestions import RejectedNamesDialog
-from tests.ui.helpers import answer_date_questions, make_case
+from tests.ui.helpers import answer_date_questions, import_story, make_case
 from tests.ui.test_suggestions_panel import STORY, open_panel, rows, suggested_case
 
 
@@ -86,14 +86,8 @@ def test_suggest_again_after_a_failed_run_finds_the_documents_names(
     cid = make_case(ui_workspace)
     window = make_window(cid, suggest_after_import=True)
     window.settings.setValue(MODEL_SETTING, "no_such_spacy_model")  # a bad model chosen
-    answer_date_questions(monkeypatch)
-    path = tmp_path / "story.txt"
-    path.write_text(STORY, encoding="utf-8")
-    jobs: list[Job] = []
-    window.runner.job_started.connect(jobs.append)
-    window.imports.import_files([path])
-    qtbot.waitUntil(lambda: len(jobs) == 2 and jobs[1].done, timeout=90000)
-    assert jobs[1].outcome == "failed"
+    job = import_story(window, qtbot, monkeypatch, tmp_path / "story.txt", STORY, 90000)
+    assert job.outcome == "failed"
     for box in list(window.messages):
         box.done(0)
     [doc_id] = list(window.documents.viewers)

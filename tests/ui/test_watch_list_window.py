@@ -45,3 +45,27 @@ def test_an_import_mentioning_a_watched_name_is_announced_and_opens_the_passage(
     viewer = window.tabs.currentWidget()
     assert getattr(viewer, "document_id", None) == hit.document_id
     assert viewer.text_view.textCursor().selectedText() == "Brightwater, Ansel"
+
+
+def test_a_binary_file_or_a_pointless_name_is_said_in_one_line(make_window, ui_workspace,
+                                                                tmp_path):
+    import os
+
+    with ui_workspace.transaction() as s:
+        case_id = cases.create_case(s, "Harbor").id
+    window = make_window(case_id)
+    junk = tmp_path / "bin.csv"
+    junk.write_bytes(os.urandom(3000) + b"\0")
+    controller = window.watch_list
+    controller.action.trigger()
+    assert controller.load_file(junk) is False  # Load from file… with that file chosen
+    said = window.statusBar().currentMessage()
+    assert said.startswith("bin.csv is not a CSV/XLSX/FtM file: "), said
+    assert any(box.text() == said for box in window.messages)
+    assert controller.dialog.names.rowCount() == 0
+    # a name that could never be meant is refused the same way
+    assert controller.add_names(["X"], kind="person") is False
+    assert "a name needs a word of two or more letters" in window.statusBar().currentMessage()
+    assert controller.dialog.names.rowCount() == 0
+    with ui_workspace.transaction(write=False) as s:
+        assert watch_list.list_names(s, case_id) == []

@@ -17,7 +17,8 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from casefile.errors import NotFoundError, ValidationError
+from casefile.errors import ValidationError
+from casefile.services import lookup
 from casefile.services.graph.building import NODE_KINDS, CaseGraph, GraphFilter, case_graph
 from casefile.services.graph.layout import layout_graph
 from casefile.store import Case, Item
@@ -35,9 +36,7 @@ class SavedLayout:
 def saved_layout(session: Session, case_id: int) -> SavedLayout:
     """The positions and pins kept for case ``case_id`` (empty when its graph was never drawn;
     a malformed entry is skipped). Raises NotFoundError for an unknown case."""
-    case = session.get(Case, case_id)
-    if case is None:
-        raise NotFoundError(f"no case with id {case_id}")
+    case = lookup.row(session, Case, case_id, f"no case with id {case_id}")
     raw = case.graph_layout or {}
     positions: dict[int, tuple[float, float]] = {}
     for key, value in dict(raw.get("positions") or {}).items():

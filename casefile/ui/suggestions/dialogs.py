@@ -33,6 +33,7 @@ from casefile.services import decisions, rejections
 from casefile.services.decisions import SuggestionEntry
 from casefile.services.rejections import RejectedName
 from casefile.services.views import ItemChoice
+from casefile.ui.dialogs import ok_cancel_buttons
 from casefile.ui.operations import CaseChange
 from casefile.ui.suggestions.model import (
     KIND_SINGULAR,
@@ -53,10 +54,7 @@ class RenameDialog(QDialog):
         self.name_edit = QLineEdit(entry.name if entry.kind in ("person", "organization", "place")
                                    else _short(entry.name, decisions.TITLE_LIMIT))
         self.name_edit.selectAll()
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel_buttons(self)
         intro = QLabel(f"Accept the suggested {KIND_SINGULAR.get(entry.kind, entry.kind)} "
                        f"“{_short(entry.name, 80)}” under this name:")
         intro.setTextFormat(Qt.TextFormat.PlainText)
@@ -102,10 +100,7 @@ class MergeDialog(QDialog):
         self.item_edit.setCompleter(self.completer)
         self.problem = QLabel()
         self.problem.setTextFormat(Qt.TextFormat.PlainText)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = ok_cancel_buttons(self)
         intro = QLabel(f"Merge the suggested {kind} “{_short(entry.name, 80)}” into an "
                        f"existing {kind}; its mentions become evidence for it"
                        + (" and the name one of its aliases." if entry.kind in

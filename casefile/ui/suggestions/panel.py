@@ -86,7 +86,15 @@ from casefile.ui.suggestions.model import (
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
-    from casefile.ui.main_window import MainWindow
+    from typing import Protocol
+
+    from casefile.ui.shell import WindowShell
+    from casefile.ui.suggesting import SuggestionsController
+
+    class PanelWindow(WindowShell, Protocol):
+        """The window as the Suggestions panel sees it: the shell and the suggestion runs."""
+
+        suggestions: SuggestionsController
 
 
 log = logging.getLogger(__name__)
@@ -711,13 +719,13 @@ class SuggestionsPanel(QWidget):
             self.reload()
 
 
-def install_suggestions_panel(window: MainWindow) -> SuggestionsPanel:
+def install_suggestions_panel(window: PanelWindow) -> SuggestionsPanel:
     """Add the Suggestions panel to the main window: a dock tabbed with the Evidence dock
     (title "Suggestions (N)"), a View menu entry to show it, double-click opening the document
     at the mention, decisions reported in the status bar. Call before the window restores its
     saved layout; call :meth:`SuggestionsPanel.set_case` when the case changes."""
-    panel = SuggestionsPanel(window.runner, window, undo_stack=window.undo_stack)
-    dock = add_tabbed_dock(window, "Suggestions", "suggestions_dock", panel)
+    panel = SuggestionsPanel(window.runner, window.qt_window(), undo_stack=window.undo_stack)
+    dock = add_tabbed_dock(window.qt_window(), "Suggestions", "suggestions_dock", panel)
     toggle = dock.toggleViewAction()
     toggle.setText("&Suggestions")
     toggle.setShortcut(QKeySequence("Ctrl+Shift+S"))

@@ -1,0 +1,132 @@
+"""An undo or redo never writes over what another program saved since the action: with a second
+writer on the same workspace (its own Workspace object, as a second process has), the undo of
+a relation change, a claim's status override, a follow-up's status and a published date is
+refused with one sentence, and the other program's value stays."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+
+import pytest
+
+from casefile.errors import ConflictError
+from casefile.ingest.types import Ingested
+from casefile.services import (
+    claim_actions,
+    claims,
+    documents,
+    evidence_actions,
+    followup_actions,
+    item_actions,
+    published,
+    questions,
+)
+from casefile.services.changes import Changes, Step, run_step
+from casefile.store import Document, EvidenceLink, Question
+from casefile.store.workspace import Workspace, open_workspace
+
+TEXT = "Ada Quill signed the permit on Monday. The harbour board said so."
+NAME = (TEXT.index("Ada Quill"), TEXT.index("Ada Quill") + len("Ada Quill"))
+
+
+@pytest.fixture()
+def other(workspace: Workspace) -> Iterator[Workspace]:
+    """Another program on the same workspace."""
+    second = open_workspace(db_url=workspace.url)
+    yield second
+    second.close()
+
+
+def _refused(workspace: Workspace, step: Step | None, what: str, done: str = "undone") -> None:
+    assert step is not None
+    with workspace.transaction() as s, pytest.raises(ConflictError) as refused:
+        run_step(s, step)
+    assert str(refused.value) == (f"{what} was changed since (by another program); nothing "
+                                  f"was {done}")
+
+
+def _step(workspace: Workspace, step: Step | None) -> Changes:
+    assert step is not None
+    with workspace.transaction() as s:
+        return run_step(s, step)
+
+
+def _doc(workspace: Workspace, case_id: int) -> int:
+    with workspace.transaction() as s:
+        return documents.store_document(
+            s, case_id, TEXT.encode(), Ingested(text=TEXT, mime_type="text/plain"),
+            filename="permit.txt", title="Permit memo").document_id
+
+
+def _new(workspace: Workspace, case_id: int, kind: str, title: str) -> int:
+    with workspace.transaction() as s:
+        return int(item_actions.create(s, case_id, kind, title).value.item_id)
+
+
+def test_relation_undo_and_redo_keep_a_later_relation(workspace, other, case_id) -> None:
+    doc_id = _doc(workspace, case_id)
+    pid = _new(workspace, case_id, "person", "Ada Quill")
+    with workspace.transaction() as s:
+        link = evidence_actions.link_span(s, pid, doc_id, *NAME).value.link_id
+        done = evidence_actions.set_relation(s, link, "contradicts")
+    with other.transaction() as s:
+        evidence_actions.set_relation(s, link, "context")
+    _refused(workspace, done.undo, "The evidence link of Ada Quill")
+
+    def relation() -> str:
+        with workspace.transaction(write=False) as s:
+            return str(s.get(EvidenceLink, link).relation)
+
+    assert relation() == "context"
+    with workspace.transaction() as s:  # undone with nobody in between; then the redo checks
+        done = evidence_actions.set_relation(s, link, "mentions")
+    undone = _step(workspace, done.undo)
+    assert relation() == "context"
+    with other.transaction() as s:
+        evidence_actions.set_relation(s, link, "supports")
+    _refused(workspace, undone.undo, "The evidence link of Ada Quill", "redone")
+    assert relation() == "supports"
+
+
+def test_claim_override_undo_keeps_a_later_override(workspace, other, case_id) -> None:
+    cid = _new(workspace, case_id, "claim", "The permit was signed on Monday")
+    with workspace.transaction() as s:
+        done = claim_actions.set_override(s, cid, "false", "the minutes say Tuesday")
+    with other.transaction() as s:
+        claim_actions.set_override(s, cid, "corroborated", "two records agree")
+    _refused(workspace, done.undo, "The status of “The permit was signed on Monday”")
+    with workspace.transaction(write=False) as s:
+        now = claims.assess_claim(s, cid)
+    assert (now.status, now.reason) == ("corroborated", "two records agree")
+
+
+def test_followup_status_undo_keeps_a_later_status(workspace, other, case_id) -> None:
+    day = date(2024, 5, 6)
+    with workspace.transaction() as s:
+        qid = questions.create_question(s, case_id, "Ask the board for the minutes", on=day).id
+        done = followup_actions.set_status(s, qid, "waiting", on=day)
+    with other.transaction() as s:
+        followup_actions.answer(s, qid, "They sent them.", on=day)
+    _refused(workspace, done.undo, "The follow-up “Ask the board for the minutes”")
+    with workspace.transaction(write=False) as s:
+        q = s.get(Question, qid)
+        assert q is not None and (q.status, q.answer) == ("answered", "They sent them.")
+
+
+def test_published_date_undo_keeps_a_later_date(workspace, other, case_id) -> None:
+    doc_id = _doc(workspace, case_id)
+    with workspace.transaction() as s:
+        done = published.set_published(s, doc_id, "2024-05-06")
+    with other.transaction() as s:
+        published.set_published(s, doc_id, "2024-06-01")
+    _refused(workspace, done.undo, "The published date of “Permit memo”")
+    with workspace.transaction(write=False) as s:
+        doc = s.get(Document, doc_id)
+        assert doc is not None and doc.published == date(2024, 6, 1)
+    with workspace.transaction() as s:  # nobody in between: undo, then the redo checks
+        done = published.set_published(s, doc_id, "2024-07-01")
+    undone = _step(workspace, done.undo)
+    with other.transaction() as s:
+        published.set_published(s, doc_id, "2024-08-01")
+    _refused(workspace, undone.undo, "The published date of “Permit memo”", "redone")
