@@ -42,7 +42,7 @@ from casefile.cli import (
     watch,
     workspace,
 )
-from casefile.cli.common import READING_STATES, close_opened
+from casefile.cli.common import READING_STATES, close_opened, load_core
 from casefile.errors import CasefileError
 
 if TYPE_CHECKING:
@@ -149,6 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in (None, "gui"):
             return app.run_gui(args)
+        load_core()
         return COMMANDS[args.command](args)
     except CasefileError as exc:
         print(f"casefile: {exc}", file=sys.stderr)

@@ -39,9 +39,10 @@ def reading_state(text: str) -> str:
 
 
 def print_json(value: Any) -> None:
-    """``value`` as ``--json`` output on stdout: indented, non-ASCII kept as it is."""
-    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    """``value`` as ``--json`` output on stdout: indented, non-ASCII kept as it is. Written
+    at once: ``json.dump`` writes each of its tens of thousands of pieces (an import of 1,000
+    files) to the stream apart."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
 def parse_days(value: str) -> int:
@@ -100,6 +101,33 @@ def ask_new_passphrase(what: str, env: str) -> str:
         return check_new_passphrase(os.environ[env])
     first = ask_passphrase(f"{what}: ", env)
     return check_new_passphrase(first, ask_passphrase(f"{what} again: ", env))
+
+
+#: What nearly every command reads through, loaded by :func:`load_core` before it runs.
+CORE_MODULES = ("casefile.store.workspace", "casefile.services.cases")
+
+
+def load_core() -> None:
+    """Import :data:`CORE_MODULES` (SQLAlchemy, the models, the store) with the garbage
+    collector paused, then move what the imports made into the collector's permanent generation
+    (``gc.freeze``): a cold command otherwise spends about 0.2 s of CPU on collections that
+    walk SQLAlchemy's hundreds of thousands of long-lived objects, during the imports, the
+    command and the interpreter's exit. Once per process: a no-op when the core is loaded
+    already (``main`` run again in the same process), so nothing made later is frozen."""
+    if all(name in sys.modules for name in CORE_MODULES):
+        return
+    import gc
+    import importlib
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for name in CORE_MODULES:
+            importlib.import_module(name)
+    finally:
+        if was_enabled:
+            gc.enable()
+    gc.freeze()
 
 
 #: The workspaces :func:`open_workspace` opened during this run of ``main``, closed by

@@ -28,7 +28,8 @@ MHTML = "multipart/related"  # a web page saved as one file (.mht, .mhtml)
 WARC = "application/warc"  # a web archive (.warc, .warc.gz)
 WACZ = "application/wacz"  # a zip of web archives with a page list (.wacz)
 
-_MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
+#: File name endings read as Markdown (when the bytes are text).
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
 
 # Signatures of common binary formats, so that the refusal can name what the file is.
 _MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -230,7 +231,7 @@ def detect_type(data: bytes, filename: str) -> str:
     if looks_binary(data):
         return BINARY
     body = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
-    is_markdown = filename.lower().endswith(_MARKDOWN_SUFFIXES)
+    is_markdown = filename.lower().endswith(MARKDOWN_SUFFIXES)
     html_rule = _STRICT_HTML_START if is_markdown else _HTML_START
     if html_rule.match(body):
         return HTML
@@ -270,6 +271,6 @@ def _is_mhtml(head: bytes, filename: str) -> bool:
 
 
 def _text_type(filename: str) -> str:
-    if filename.lower().endswith(_MARKDOWN_SUFFIXES):
+    if filename.lower().endswith(MARKDOWN_SUFFIXES):
         return MARKDOWN
     return PLAIN

@@ -10,8 +10,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import sys
 from collections.abc import Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from copy import copy
 from functools import cache
 from html.parser import HTMLParser
@@ -354,18 +355,23 @@ def _same(a: str | None, b: str | None) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
+#: Elements whose class or id (ASCII letters lower-cased) holds "logo", "brand" or
+#: "masthead": the words are ASCII, and no character outside ASCII lower-cases into one of
+#: their letters, so this finds what ``str.lower`` would.
+_BRANDED = lxml.etree.XPath(" | ".join(
+    "//*[contains(translate(concat(@class, ' ', @id), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', "
+    f"'abcdefghijklmnopqrstuvwxyz'), '{word}')]" for word in ("logo", "brand", "masthead")))
+
+
 def _banners(root: Any) -> set[str]:
     """Texts that name the site, not the article: the page's logo or brand element (class or
     id with "logo", "brand" or "masthead") and its link to its own home page ("/")."""
     out = set()
-    # the only candidates: elements with a class or an id, and links (document order)
-    for element in root.xpath("//*[@class or @id] | //a[@href]"):
-        marks = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
-        home = element.tag == "a" and (element.get("href") or "").strip() in ("/", "./")
-        if home or any(word in marks for word in ("logo", "brand", "masthead")):
-            text = " ".join(element.text_content().split())
-            if 0 < len(text) <= 60:
-                out.add(text)
+    home = [a for a in root.iter("a") if (a.get("href") or "").strip() in ("/", "./")]
+    for element in [*_BRANDED(root), *home]:
+        text = " ".join(element.text_content().split())
+        if 0 < len(text) <= 60:
+            out.add(text)
     return out
 
 
@@ -468,7 +474,8 @@ def trafilatura_result(markup: str) -> dict[str, Any] | None:
     """What ``trafilatura.bare_extraction(markup, fast=True, with_metadata=True,
     include_comments=False, include_tables=True)`` gives, as a dict (None when it finds
     nothing): the library's own call, which :func:`main_text_and_metadata` must equal."""
-    import trafilatura
+    with _no_language_identifier():
+        import trafilatura
 
     found = trafilatura.bare_extraction(markup, fast=True, with_metadata=True,
                                         include_comments=False, include_tables=True)
@@ -487,6 +494,26 @@ def main_text_and_metadata(markup: str) -> dict[str, Any] | None:
     library call when this trafilatura's internals differ from those this was written for
     (2.x). Raises what trafilatura raises on broken markup."""
     return _extract(markup)[0]
+
+
+@contextmanager
+def _no_language_identifier() -> Iterator[None]:
+    """While trafilatura is imported for the first time, hide py3langid from it.
+
+    trafilatura imports py3langid (and with it numpy: about 0.13 s of every process that
+    reads a web page) only for its ``target_language`` filter, which Casefile never asks for;
+    without it the same text and metadata come out. py3langid stays importable afterwards
+    (``casefile.extract.language`` uses it). Nothing is hidden when either is loaded already."""
+    if "trafilatura" in sys.modules or "py3langid" in sys.modules:
+        yield
+        return
+    # a None entry makes ``import py3langid`` raise ImportError
+    sys.modules["py3langid"] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if "py3langid" in sys.modules and sys.modules["py3langid"] is None:
+            del sys.modules["py3langid"]
 
 
 #: What lxml.html.fromstring reads as a whole page rather than a fragment.
@@ -532,6 +559,8 @@ def _fast_extraction() -> tuple[Any, Any, Any, Any] | None:
     """(prebuilt Extractor, load_html, metadata function, bare_extraction), or None when this
     trafilatura does not have the internals they use."""
     try:
+        with _no_language_identifier():
+            import trafilatura.core  # noqa: F401  (first, without py3langid: see that function)
         from trafilatura.core import bare_extraction
         from trafilatura.metadata import (
             META_URL,

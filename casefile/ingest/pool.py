@@ -45,11 +45,25 @@ def read_one(data: bytes, filename: str, password: str | None) -> Ingested | str
 
 
 def _ready() -> bool:
-    """Run once in each worker: load the readers (trafilatura, pypdfium2, python-docx)."""
-    from casefile.ingest.html import main_text_and_metadata
+    """Run once in each worker: load the readers (trafilatura, pypdfium2, python-docx), with
+    the garbage collector paused while they load and their objects frozen out of its reach
+    afterwards (``gc.freeze``: later collections in the worker skip them)."""
+    import gc
 
-    main_text_and_metadata("<html><body><p>warm</p></body></html>")
+    gc.disable()
+    try:
+        from casefile.ingest.html import main_text_and_metadata
+
+        main_text_and_metadata("<html><body><p>warm</p></body></html>")
+    finally:
+        gc.enable()
+    gc.freeze()
     return True
+
+
+#: File name endings of formats read in the calling process (:data:`LIGHT_TYPES`), for
+#: :meth:`ReaderPool.expect`'s guess before the files are read.
+LIGHT_SUFFIXES = (".txt", ".text", *detect.MARKDOWN_SUFFIXES)
 
 
 def default_workers() -> int:
@@ -70,6 +84,10 @@ class ReaderPool:
         self.broken = False
         #: how many files the workers read (the rest were read here); for tests and benchmarks
         self.read_by_workers = 0
+        #: files handed over by :meth:`read_ahead`, for the next :meth:`read` to hand on
+        self._next: list[Job] = []
+        #: files the workers were given ahead of their turn, by ``id`` of their bytes
+        self._ahead: dict[int, tuple[Job, Future[Ingested | str]]] = {}
 
     def __enter__(self) -> ReaderPool:
         return self
@@ -79,6 +97,8 @@ class ReaderPool:
 
     def close(self) -> None:
         """Stop the workers (files being read are finished first)."""
+        self._next = []
+        self._ahead.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
@@ -100,25 +120,69 @@ class ReaderPool:
             return None
         return self._pool
 
+    @property
+    def started(self) -> bool:
+        """True once the worker processes were started (ready or not)."""
+        return self._pool is not None
+
+    def expect(self, names: Sequence[str]) -> None:
+        """Start the workers now (without waiting for them) when the files about to be read,
+        by their ``names``, hold :data:`MIN_SLOW_FILES` or more that are likely slow (not
+        named like plain text or Markdown), so they load their readers while the first
+        files are read here. A guess by name only: :meth:`read` still sorts files by their
+        bytes."""
+        slow = sum(1 for name in names if not name.lower().endswith(LIGHT_SUFFIXES))
+        if self._pool is None and slow >= MIN_SLOW_FILES:
+            self._started(slow)
+
+    def read_ahead(self, jobs: Sequence[Job]) -> None:
+        """Files to be read by a later :meth:`read` (the next group of an import): once the
+        next :meth:`read` has handed the workers its own slow files, they get these slow files
+        too, so they read them while this process stores what it has (instead of waiting).
+        A later :meth:`read` of the same job (the same bytes object, name and password) takes
+        the worker's answer instead of reading it again. Nothing is handed on while the
+        workers are not ready. At most one batch waits: a new call replaces the last."""
+        self._next = list(jobs)
+
+    def _given_ahead(self, job: Job) -> Future[Ingested | str] | None:
+        """The worker's future for ``job`` handed on by :meth:`read_ahead` (taken out)."""
+        found = self._ahead.pop(id(job[0]), None)
+        if found is None:
+            return None
+        given, future = found
+        if given[0] is job[0] and given[1:] == job[1:]:
+            return future
+        future.cancel()
+        return None
+
     def read(self, jobs: Sequence[Job]) -> list[Ingested | str]:
         """Read every job (see :func:`read_one`); results in the order of ``jobs``.
 
-        Slow files go to the workers when they are ready; this process reads the light files,
+        Slow files go to the workers when they are ready (those handed on by
+        :meth:`read_ahead` are with them already); this process reads the light files,
         then takes the slow files the workers have not started, from the end of the list,
-        until the two meet."""
+        until the two meet. Then the workers get the files of :meth:`read_ahead`."""
         results: list[Ingested | str | None] = [None] * len(jobs)
         slow = [i for i, (data, name, _pw) in enumerate(jobs)
                 if detect.detect_type(data, name) not in LIGHT_TYPES]
         pool = self._started(len(slow))
         futures: dict[int, Future[Ingested | str]] = {}
+        ahead, self._next = self._next, []
         if pool is not None:
             from concurrent.futures.process import BrokenProcessPool
 
             try:
-                futures = {i: pool.submit(read_one, *jobs[i]) for i in slow}
+                for i in slow:
+                    given = self._given_ahead(jobs[i])
+                    futures[i] = given if given is not None else pool.submit(read_one, *jobs[i])
+                for job in ahead:
+                    if (id(job[0]) not in self._ahead
+                            and detect.detect_type(job[0], job[1]) not in LIGHT_TYPES):
+                        self._ahead[id(job[0])] = (job, pool.submit(read_one, *job))
             except (BrokenProcessPool, RuntimeError):
                 self.broken = True
                 futures = {}
+                self._ahead.clear()
         for i, job in enumerate(jobs):
             if i not in futures:
                 results[i] = read_one(*job)

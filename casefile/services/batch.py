@@ -12,7 +12,8 @@ A file that fails, or a crash half-way, never undoes or half-stores another file
 leaves half a document: files are taken in groups (at most :data:`GROUP_FILES` and
 :data:`GROUP_BYTES`; the first groups hold 1, 2, 4... new files, so the first documents are
 there at once), each group is checked for duplicates once, read (slow formats in worker
-processes, see :class:`casefile.ingest.pool.ReaderPool`) and stored in one transaction, and a
+processes, see :class:`casefile.ingest.pool.ReaderPool`; while a group is stored, the workers
+already read the next group's slow files) and stored in one transaction, and a
 file is reported (``on_file``) only once that transaction is committed. A group in which a
 file cannot be stored is stored again one file per transaction, so that file alone fails. A
 crash loses at most the group not yet reported, whole.
@@ -249,9 +250,11 @@ def import_paths(
                        dict(published_by_file or {}), list(notes), dict(parsed or {}))
     abandon = cancelled if cancel_current else None
     with ReaderPool(workers) as readers:
+        readers.expect([f.name for f in files])
         at = 0
         limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once
         group: list[_File] = []  # files read and not stored yet, in order
+        ahead: list[_File] = []  # the files after ``at`` whose bytes were read early, in order
         while (at < len(files) or group) and not batch.cancelled:
             size = sum(len(f.data) for f in group)
             while at < len(files) and len(group) < GROUP_FILES and size < GROUP_BYTES:
@@ -260,9 +263,11 @@ def import_paths(
                     break
                 if progress is not None:
                     progress(at, len(files), files[at])
-                group.append(_read(files[at]))
+                group.append(ahead.pop(0) if ahead else _read(files[at]))
                 size += len(group[-1].data)
                 at += 1
+            if readers.started and not batch.cancelled:
+                ahead = _read_ahead(files, at, ahead, options, readers)
             # once cancelled, the files already read are stored (as the current file was)
             most_new = len(group) if batch.cancelled else limit
             outcomes, group = _import_group(transaction, options, group, readers, most_new,
@@ -278,6 +283,25 @@ def import_paths(
     if progress is not None:
         progress(len(batch.outcomes), len(files), None)
     return batch
+
+
+def _read_ahead(files: list[Path], at: int, ahead: list[_File], options: _Options,
+                readers: ReaderPool) -> list[_File]:
+    """The bytes of the next group's files (``files[at:]``, up to a group's size), read now and
+    handed to the reader workers (:meth:`ReaderPool.read_ahead`), so that they parse them while
+    this process stores the current group. Until its turn such a file counts as not read: the
+    progress callback and the cancel check come when the group takes it, and a cancelled
+    batch leaves it alone. Returns ``ahead`` with the files read added."""
+    size = sum(len(f.data) for f in ahead)
+    at += len(ahead)
+    while at < len(files) and len(ahead) < GROUP_FILES and size < GROUP_BYTES:
+        ahead.append(_read(files[at]))
+        size += len(ahead[-1].data)
+        at += 1
+    readers.read_ahead([(f.data, f.path.name, options.password) for f in ahead
+                        if f.error is None
+                        and options.ready.get(f.path, ("", None))[0] != f.sha256])
+    return ahead
 
 
 @dataclass

@@ -13,7 +13,9 @@ Importing this module has no other effect; it must never import Qt.
 
 from __future__ import annotations
 
+import gc
 import importlib
+import sys
 
 #: Imported in this order by :func:`load`; each pulls in what it needs of the store.
 MODULES = (
@@ -57,9 +59,22 @@ MODULES = (
 
 
 def load() -> None:
-    """Import :data:`MODULES` (a no-op for those already imported)."""
-    for name in MODULES:
-        importlib.import_module(name)
+    """Import :data:`MODULES` (a no-op for those already imported), with the garbage collector
+    paused, then move what they made into its permanent generation (``gc.freeze``): collections
+    walking SQLAlchemy's long-lived objects cost a cold start about 0.1 s of CPU otherwise, and
+    every later full collection of the window's life walks fewer objects. When every module is
+    loaded already (a test process), nothing is paused or frozen."""
+    if all(name in sys.modules for name in MODULES):
+        return
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for name in MODULES:
+            importlib.import_module(name)
+    finally:
+        if was_enabled:
+            gc.enable()
+    gc.freeze()
 
 
 load()

@@ -103,3 +103,47 @@ def test_a_mislabelled_file_is_read_by_its_content_with_a_note() -> None:
     assert "The file is named .png but holds plain text; it was read as such." in text.notes
     plain = ingest_bytes(b"Minutes of the harbor board", "minutes.txt")
     assert not any("is named" in n for n in plain.notes)
+
+
+def test_a_batch_of_web_pages_starts_the_readers_before_its_first_file_is_read() -> None:
+    """Worker processes load their readers while the first files are read here (so a big
+    import of web pages has them sooner); a batch of plain text files starts none."""
+    from casefile.ingest.pool import MIN_SLOW_FILES, ReaderPool
+
+    with ReaderPool(1) as pool:
+        pool.expect([f"note-{i}.txt" for i in range(50)] + ["notes.md", "page.html"])
+        assert not pool.started
+        pool.expect([f"page-{i}.html" for i in range(MIN_SLOW_FILES)])
+        assert pool.started
+        page = b"<html><body><p>The council met on Monday about the harbor.</p></body></html>"
+        done = pool.read([(page, f"p{i}.html", None) for i in range(MIN_SLOW_FILES)])
+        assert all(not isinstance(r, str) and "council met" in r.text for r in done)
+    with ReaderPool(0) as pool:
+        pool.expect([f"page-{i}.html" for i in range(50)])
+        assert not pool.started
+
+
+def test_pages_handed_to_the_workers_ahead_come_back_as_read_here() -> None:
+    """The next group's pages, handed to the workers while this group is stored, come back
+    in order and as this process reads them; a file whose bytes changed before its turn is
+    read from its new bytes."""
+    from casefile.ingest.pool import ReaderPool, read_one
+
+    def page(i: int, word: str = "audit") -> bytes:
+        return (f"<html><head><title>Page {i}</title></head><body><p>Page {i} of the harbor "
+                f"{word}, which the council delayed again on Monday.</p></body></html>").encode()
+
+    first = [(page(i), f"a{i}.html", None) for i in range(8)]
+    second = [(page(i + 8), f"b{i}.html", None) for i in range(8)]
+    with ReaderPool(1) as pool:
+        pool.expect([name for _d, name, _p in first + second])
+        while pool.read_by_workers == 0:  # until the worker has loaded its readers
+            pool.read(first)
+        pool.read_ahead(second)
+        got_first = pool.read(first)
+        changed = (page(15, "budget"), "b7.html", None)  # new bytes under the same name
+        got_second = pool.read([*second[:7], changed])
+    expected = [read_one(*job) for job in [*first, *second[:7], changed]]
+    got = got_first + got_second
+    assert [(r.title, r.text) for r in got] == [(r.title, r.text) for r in expected]
+    assert "harbor budget" in got[-1].text

@@ -144,3 +144,42 @@ def test_text_nested_deeper_than_the_tree_parser_goes_is_still_read(depth: int) 
     doc = ingest_bytes(page.encode(), "deep.html")
     assert doc.text == "The harbor commission signed the dredging contract."
     assert any(note.startswith("The HTML parser could not build the page") for note in doc.notes)
+
+
+_READ_PAGES = """
+import json, sys
+from pathlib import Path
+if sys.argv[2] == "with":
+    import py3langid  # loaded first: trafilatura then imports it as it always did
+from casefile.ingest.html import ingest_html
+pages = sorted(Path(sys.argv[1]).iterdir())
+out = [[p.name, r.text, r.title, r.author, r.outlet, r.url, r.published, r.notes, r.extra]
+       for p in pages for r in [ingest_html(p.read_bytes(), p.name)]]
+print(json.dumps({"pages": out, "numpy": "numpy" in sys.modules}))
+"""
+
+
+def test_pages_read_the_same_without_trafilaturas_language_identifier(tmp_path) -> None:
+    """Web pages are read without loading py3langid and numpy (a cold import's time), and
+    their text, title, dates and notes are what trafilatura gives with them loaded."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from scripts.bench_paths.importing import make_corpus
+
+    make_corpus(tmp_path / "pages", 12, "html")
+    (tmp_path / "pages" / "article.html").write_text(ARTICLE, encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get(
+        "PYTHONPATH", "")])}
+    runs = {how: json.loads(subprocess.run(
+        [sys.executable, "-c", _READ_PAGES, str(tmp_path / "pages"), how], check=True,
+        capture_output=True, text=True, env=env, cwd=root, timeout=300).stdout)
+        for how in ("with", "without")}
+    assert runs["without"]["pages"] == runs["with"]["pages"]
+    assert len(runs["without"]["pages"]) == 13
+    assert runs["without"]["pages"][0][2] == "Deputies waited outside"
+    assert runs["without"]["numpy"] is False
