@@ -185,15 +185,8 @@ class MainWindow(QMainWindow, MenuParts):
 
     def open_document(self, document_id: int, start: int | None = None,
                       end: int | None = None, *, asked: bool = True) -> DocumentViewer | None:
-        """Open a document in a tab (:meth:`DocumentTabs.open`). ``asked``: the reporter
-        opened it; False when the window opens it by itself (after an import), so it is not
-        counted as read until they work with it (:class:`ReadingController`)."""
-        if not asked and document_id not in self.documents.viewers:
-            self.reading.opened_unasked(document_id)
-        viewer = self.documents.open(document_id, start, end)
-        if asked:
-            self.reading.attend(document_id)
-        return viewer
+        """Open a document in a tab (:meth:`ReadingController.open_document`)."""
+        return self.reading.open_document(self.documents, document_id, start, end, asked)
 
     def select_item(self, item_id: int, kind: str) -> bool:
         """Show an item in the Items page (:meth:`ItemsController.select_item`)."""
@@ -425,10 +418,9 @@ class MainWindow(QMainWindow, MenuParts):
             self.status_line.show_status(None)
             return
         case_id, today = self.case_id, self.clock()
-        status, reviewed = self.runner.read(lambda s: (
-            views.case_status(s, case_id, today=today), reading.reading_summary(s, case_id)))
-        open_count = self.runner.read(lambda s: questions.followup_view_counts(
-            s, case_id, ("open",), today=today))["open"]
+        status, reviewed, open_count = self.runner.read(lambda s: (
+            views.case_status(s, case_id, today=today), reading.reading_summary(s, case_id),
+            questions.followup_view_counts(s, case_id, ("open",), today=today)["open"]))
         self.picker.set_counts(status.counts, open_count)
         self.status_line.show_status(status, reviewed)
 

@@ -35,10 +35,12 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QTabWidget
 
     from casefile.ui.case_views import CaseViews
+    from casefile.ui.document_tabs import DocumentTabs
     from casefile.ui.items import ItemsController
     from casefile.ui.ocr_runner import OcrController
     from casefile.ui.shell import WindowShell
     from casefile.ui.suggesting import SuggestionsController
+    from casefile.ui.viewer import DocumentViewer
 
     class ReadingWindow(WindowShell, Protocol):
         """The window as the Reading menu sees it: the shell, its tabs, the Items page, the
@@ -148,6 +150,18 @@ class ReadingController(QObject):
         return int(case_id)
 
     # -- read by being shown ------------------------------------------------------------------
+
+    def open_document(self, tabs: DocumentTabs, document_id: int, start: int | None,
+                      end: int | None, asked: bool) -> DocumentViewer | None:
+        """Open ``document_id`` in ``tabs`` (:meth:`DocumentTabs.open`). ``asked``: the
+        reporter opened it; False when the window opens it by itself (after an import), so it
+        is not counted as read until they work with it (:meth:`attend`)."""
+        if not asked and document_id not in tabs.viewers:
+            self.opened_unasked(document_id)
+        viewer = tabs.open(document_id, start, end)
+        if asked:
+            self.attend(document_id)
+        return viewer
 
     def opened_unasked(self, document_id: int) -> None:
         """The window is about to open ``document_id`` by itself (after an import): it is not
