@@ -74,6 +74,11 @@ _GROUP = 0  # internalId of group rows; suggestion rows carry their group's row 
 FETCH_ROWS = 32
 
 _Index = QModelIndex | QPersistentModelIndex
+_SELECTABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+#: The roles a suggestion row answers (:meth:`SuggestionsModel.data`); None for the others.
+_ROW_ROLES = frozenset({int(ENTRY_ROLE), int(KIND_ROLE), int(Qt.ItemDataRole.ForegroundRole),
+                        int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole),
+                        int(Qt.ItemDataRole.TextAlignmentRole)})
 
 
 def _short(text: str, limit: int) -> str:
@@ -398,10 +403,12 @@ class SuggestionsModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         if index.internalId() == _GROUP:
             return Qt.ItemFlag.ItemIsEnabled
+        if not self._decided:  # the view asks for every cell it paints: no lookup then
+            return _SELECTABLE
         entry = self.entry(index)
         if entry is not None and entry.key in self._decided:
             return Qt.ItemFlag.ItemIsEnabled  # shown, but not selectable for a decision
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _SELECTABLE
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -428,6 +435,8 @@ class SuggestionsModel(QAbstractItemModel):
                 return font
             if role == KIND_ROLE:
                 return kind
+            return None
+        if role not in _ROW_ROLES:  # the view asks a cell for a dozen roles as it paints it
             return None
         entry = self.entry(index)
         if entry is None:

@@ -53,6 +53,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QScrollArea,
+    QStyledItemDelegate,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -171,6 +172,11 @@ class SuggestionsPanel(QWidget):
         # each span re-lays the tree out, and every re-layout hands the view the next rows of
         # each open group, so a long list would be read whole
         self.tree.setItemDelegate(ClaimRowDelegate(self.tree))
+        # ... in the first column only: the others are drawn by Qt's own delegate, without a
+        # call into Python for each cell painted
+        self._plain_delegate = QStyledItemDelegate(self.tree)
+        for column in range(1, len(COLUMNS)):
+            self.tree.setItemDelegateForColumn(column, self._plain_delegate)
         self.tree.viewport().installEventFilter(self)
         self.tree.setIndentation(12)
         self.tree.setColumnHidden(CONTEXT_COLUMN, True)
