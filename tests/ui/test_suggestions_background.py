@@ -1,7 +1,7 @@
 """A case with many suggestions opens without waiting for its list: the Suggestions panel reads
 it on a worker thread (ARCHITECTURE.md, "The window": cold start and responsiveness), says so
 meanwhile, then shows the same rows a read on the GUI thread shows; a read made stale by a
-change of case is dropped."""
+change of case is dropped; a row's context is made when it is shown, not for every row."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from casefile.services import decisions
 from casefile.services.suggestions import suggest_for_document
 from casefile.ui.suggestions import loading
 from tests.ui.helpers import add_text_document, make_case
-from tests.ui.test_suggestions_panel import STORY, open_panel, rows
+from tests.ui.test_suggestions_panel import STORY, click_row, open_panel, rows
 
 
 def suggested_case(ws, title: str, text: str) -> int:
@@ -79,3 +79,29 @@ def test_a_read_for_a_case_left_meanwhile_is_dropped(make_window, ui_workspace, 
     qtbot.wait(50)  # the first read's answer, if it comes late, must change nothing
     assert ("person", "Nadia Okafor") in rows(panel)
     assert ("person", "Nadia Ferreira") not in rows(panel)
+
+
+def test_a_rows_context_is_made_when_the_row_is_shown(make_window, ui_workspace, qtbot,
+                                                     monkeypatch) -> None:
+    from casefile.services import suggestion_list
+
+    made: list[tuple[int, int]] = []
+    real = suggestion_list.context_snippet
+
+    def counted(text: str, start: int, end: int, **kw: int) -> tuple[str, tuple[int, int]]:
+        made.append((start, end))
+        return real(text, start, end, **kw)
+
+    monkeypatch.setattr(suggestion_list, "context_snippet", counted)
+    cid = suggested_case(ui_workspace, "Harbor crash", STORY)
+    window = make_window(cid)
+    panel = open_panel(window)
+    qtbot.waitUntil(lambda: not panel.is_loading)
+    assert len(rows(panel)) == 10
+    # the first row is selected and its preview shown: its context alone was made
+    assert len(made) == 1
+    assert "Harbor Police Chief <b>Nadia Ferreira</b> said Tuesday" in (
+        panel.context_label.text())
+    click_row(qtbot, panel, "person", "Tom Becker")
+    assert "whether Officer <b>Tom Becker</b> had been" in panel.context_label.text()
+    assert 1 < len(made) < 10
