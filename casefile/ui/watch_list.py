@@ -281,8 +281,14 @@ class WatchListController(QObject):
         return n
 
     def open_hit(self, document_id: int, start: int, end: int) -> None:
-        """Open the document at the words found."""
+        """Open the document at the words found. The list steps aside (it would stay in front
+        of the document it opened); the status bar says how to bring it back."""
         self.window.open_passage(document_id, start, end)
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.hide()
+            keys = self.action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            self.window.notify("Case ▸ Watch list… " + (f"({keys}) " if keys else "")
+                               + "shows the other hits again", 8000)
 
     # -- changing the list --------------------------------------------------------------------
 

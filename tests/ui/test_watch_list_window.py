@@ -45,6 +45,9 @@ def test_an_import_mentioning_a_watched_name_is_announced_and_opens_the_passage(
     viewer = window.tabs.currentWidget()
     assert getattr(viewer, "document_id", None) == hit.document_id
     assert viewer.text_view.textCursor().selectedText() == "Brightwater, Ansel"
+    assert not dialog.isVisible()  # the list steps aside, not left in front of the passage
+    assert window.statusBar().currentMessage() == (
+        "Case ▸ Watch list… (Ctrl+Shift+W) shows the other hits again")
 
 
 def test_a_binary_file_or_a_pointless_name_is_said_in_one_line(make_window, ui_workspace,
