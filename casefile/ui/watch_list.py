@@ -298,7 +298,11 @@ class WatchListController(QObject):
         command = ActionCommand(self.window.runner, case_id, text, action)
         self.window.undo_stack.push(command)
         if command.changes is not None:
-            self.window.notify(command.changes.message, 8000)
+            said = command.changes.message
+            self.window.notify(said, 8000)
+            if self.dialog is not None and self.dialog.isVisible() and said:
+                self.dialog.banner.setText(said)  # the status bar is behind the list
+                self.dialog.banner.setVisible(True)
         return not command.failed
 
     def add_names(self, names: Sequence[str | watch_list.WatchEntry], kind: str = "name",

@@ -20,6 +20,8 @@ def test_an_import_mentioning_a_watched_name_is_announced_and_opens_the_passage(
     assert dialog is not None and dialog.isVisible()
     assert controller.add_names(["Ansel Brightwater"], kind="person")
     assert dialog.names.rowCount() == 1 and dialog.names.item(0, 0).text() == "Ansel Brightwater"
+    assert dialog.banner.isVisible() and dialog.banner.text().startswith(
+        "Added “Ansel Brightwater” to the watch list")  # said where the reporter looks
     window.undo_stack.undo()
     assert dialog.names.rowCount() == 0
     window.undo_stack.redo()
