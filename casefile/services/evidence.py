@@ -213,8 +213,8 @@ def evidence_for(session: Session, item_id: int) -> list[EvidenceView]:
     """The evidence of an item, grouped by document (document date, then position in the text).
 
     Bare-name mentions are marked (``mention``, with their ``context``; see
-    :class:`EvidenceView`). An unknown item has no evidence (an empty list). Plain rows from
-    one query (no ORM object per link), plus the texts of the documents a mention is in.
+    :class:`EvidenceView`). An unknown item has no evidence (an empty list). Plain rows, no
+    ORM object (see :func:`evidence_for_items`).
     """
     return evidence_for_items(session, [item_id]).get(item_id, [])
 
