@@ -114,20 +114,9 @@ def load_core() -> None:
     walk SQLAlchemy's hundreds of thousands of long-lived objects, during the imports, the
     command and the interpreter's exit. Once per process: a no-op when the core is loaded
     already (``main`` run again in the same process), so nothing made later is frozen."""
-    if all(name in sys.modules for name in CORE_MODULES):
-        return
-    import gc
-    import importlib
+    from casefile.collector import loaded_and_frozen
 
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for name in CORE_MODULES:
-            importlib.import_module(name)
-    finally:
-        if was_enabled:
-            gc.enable()
-    gc.freeze()
+    loaded_and_frozen(CORE_MODULES)
 
 
 #: The workspaces :func:`open_workspace` opened during this run of ``main``, closed by

@@ -50,13 +50,12 @@ def _ready() -> bool:
     afterwards (``gc.freeze``: later collections in the worker skip them)."""
     import gc
 
-    gc.disable()
-    try:
+    from casefile.collector import paused
+
+    with paused():
         from casefile.ingest.html import main_text_and_metadata
 
         main_text_and_metadata("<html><body><p>warm</p></body></html>")
-    finally:
-        gc.enable()
     gc.freeze()
     return True
 

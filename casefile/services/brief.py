@@ -28,6 +28,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, with_polymorphic
 
+from casefile.collector import paused as collector_paused
 from casefile.export.brief_data import (
     BriefData,
     ClaimEntry,
@@ -497,8 +498,11 @@ def export_brief(
     from casefile.export.brief import render_brief  # reportlab loads when a brief is printed
 
     chosen = get_profile(profile, include_confidential=include_confidential)
-    data, shown = _gather(session, case_id, chosen, today=today)
-    render_brief(data, out, progress=progress, protected=shown.protected)
+    # the case's rows and reportlab's flowables are many objects that live until the file is
+    # written: the collector's passes over the whole heap meanwhile find nothing to free
+    with collector_paused():
+        data, shown = _gather(session, case_id, chosen, today=today)
+        render_brief(data, out, progress=progress, protected=shown.protected)
     log_change(session, "brief.export", case_id=case_id,
                summary=str(out) if isinstance(out, Path) else "brief",
                data={"include_confidential": chosen.confidential_items,

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, FromClause, func, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import ValidationError
@@ -25,8 +26,20 @@ from casefile.services.claims import refresh_claims_of
 from casefile.services.decisions import context_snippet, name_key
 from casefile.services.items import get_item
 from casefile.services.passages import source_document
-from casefile.store import Document, EvidenceLink, Item, Mention, Passage
+from casefile.store import (
+    Document,
+    EvidenceLink,
+    Item,
+    Mention,
+    Organization,
+    Passage,
+    Person,
+    Place,
+)
 from casefile.store.evidence import EVIDENCE_RELATIONS
+
+_LINKS, _PASSAGES, _MENTIONS = (t.__table__ for t in (EvidenceLink, Passage, Mention))
+_DOCUMENTS, _ITEMS = Document.__table__, Item.__table__
 
 
 @dataclass(frozen=True)
@@ -200,8 +213,8 @@ def evidence_for(session: Session, item_id: int) -> list[EvidenceView]:
     """The evidence of an item, grouped by document (document date, then position in the text).
 
     Bare-name mentions are marked (``mention``, with their ``context``; see
-    :class:`EvidenceView`). An unknown item has no evidence (an empty list). Plain rows from
-    one query (no ORM object per link), plus the texts of the documents a mention is in.
+    :class:`EvidenceView`). An unknown item has no evidence (an empty list). Plain rows, no
+    ORM object (see :func:`evidence_for_items`).
     """
     return evidence_for_items(session, [item_id]).get(item_id, [])
 
@@ -210,67 +223,101 @@ def evidence_for_items(session: Session,
                        item_ids: Iterable[int]) -> dict[int, list[EvidenceView]]:
     """:func:`evidence_for` of several items at once: ``{item_id: [EvidenceView, ...]}`` for
     those that have evidence (each list in :func:`evidence_for` order). A fixed handful of
-    queries however many items and links: the links' rows, the items' names, the mentions
-    tied to them, and the texts of the documents holding bare-name mentions."""
+    queries however many items and links, plain rows (no ORM object): the links' rows, their
+    documents' titles and dates (a row per document, not per link), the items' names, the
+    mentions tied to them, and the texts of the documents holding bare-name mentions."""
     ids = sorted(set(item_ids))
     if not ids:
         return {}
-    doc_id = func.coalesce(Passage.document_id, EvidenceLink.document_id)
-    rows = session.execute(
-        select(EvidenceLink.item_id, EvidenceLink.id, EvidenceLink.relation, EvidenceLink.note,
-               Document.id, Document.title, Document.outlet, Document.published,
-               Document.confidential, Passage.id, Passage.quote, Passage.start, Passage.end,
-               Passage.page)
-        .select_from(EvidenceLink)
-        .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
-        .join(Document, Document.id == doc_id)
-        .where(EvidenceLink.item_id.in_(ids))
-        .order_by(EvidenceLink.id)
+    session.flush()  # the plain reads below see the session's changes, as its own queries do
+    conn = session.connection()
+    links, passages, docs, items = _LINKS, _PASSAGES, _DOCUMENTS, _ITEMS
+    doc_id = func.coalesce(passages.c.document_id, links.c.document_id)
+    joined = links.outerjoin(passages, passages.c.id == links.c.passage_id)
+    rows = conn.execute(
+        select(links.c.item_id, links.c.id, links.c.relation, links.c.note, doc_id,
+               passages.c.id, passages.c.quote, passages.c.start, passages.c.end,
+               passages.c.page)
+        .select_from(joined).where(links.c.item_id.in_(ids)).order_by(links.c.id)
     ).all()
     if not rows:
         return {}
+    # each document once: (title, outlet, ISO date, confidential)
+    sources = {d: (title, outlet, published.isoformat() if published else None,
+                   bool(confidential))
+               for d, title, outlet, published, confidential in conn.execute(
+                   select(docs.c.id, items.c.title, docs.c.outlet, docs.c.published,
+                          items.c.confidential)
+                   .select_from(docs.join(items, items.c.id == docs.c.id))
+                   .where(docs.c.id.in_(select(doc_id).select_from(joined)
+                                        .where(links.c.item_id.in_(ids))))).all()}
     # a link "mentions" of a passage may be the bare name (see EvidenceView)
-    candidates = [n for n, r in enumerate(rows) if r[2] == "mentions" and r[9] is not None]
+    candidates = [n for n, r in enumerate(rows) if r[2] == "mentions" and r[5] is not None]
     names: dict[int, set[str]] = {}
     spans: set[tuple[int | None, int, int, int]] = set()
     if candidates:
         with_mentions = sorted({rows[n][0] for n in candidates})
-        for item in session.scalars(select(Item).where(Item.id.in_(with_mentions))):
-            names[item.id] = {name_key(n) for n in
-                              [item.title, *(getattr(item, "aliases", None) or [])]}
-        spans = {(i, d, a, b) for i, d, a, b in session.execute(
-            select(Mention.item_id, Mention.document_id, Mention.start, Mention.end)
-            .where(Mention.item_id.in_(with_mentions)))}
-    mentions = {n for n in candidates
-                if name_key(rows[n][10]) in names.get(rows[n][0], ())
-                or tuple(rows[n][i] for i in (0, 4, 11, 12)) in spans}
+        names = _names_of(conn, with_mentions)
+        mentions_table = _MENTIONS
+        spans = {(i, d, a, b) for i, d, a, b in conn.execute(
+            select(mentions_table.c.item_id, mentions_table.c.document_id,
+                   mentions_table.c.start, mentions_table.c.end)
+            .where(mentions_table.c.item_id.in_(with_mentions)))}
+    mentions = {rows[n][1] for n in candidates
+                if name_key(rows[n][6]) in names.get(rows[n][0], ())
+                or (rows[n][0], rows[n][4], rows[n][7], rows[n][8]) in spans}
     texts: dict[int, str] = {}
     if mentions:
-        docs = sorted({rows[n][4] for n in mentions})
-        texts = {d: t for d, t in session.execute(
-            select(Document.id, Document.text).where(Document.id.in_(docs)))}
-    # document date, then position (then link id, the query's order): sorted before the rows
-    # become views, each date written once per document
-    dates = {r[4]: r[7].isoformat() if r[7] else None for r in rows}
-    order = sorted(range(len(rows)), key=lambda n: (
-        dates[rows[n][4]] or "9999", rows[n][4], rows[n][11] or 0))
+        texts = dict(conn.execute(
+            select(docs.c.id, docs.c.text).where(docs.c.id.in_(sorted(
+                {rows[n][4] for n in candidates if rows[n][1] in mentions})))).all())
+    # document date, then position (then link id, the query's order): the documents sorted,
+    # then each one's rows; a link whose document is gone (none: the join of the links' rows)
+    # is left out
+    by_document: dict[int, list[Any]] = {}
+    for r in rows:
+        by_document.setdefault(r[4], []).append(r)
     out: dict[int, list[EvidenceView]] = {}
-    for n in order:
-        (item_id, link_id, relation, note, document_id, title, outlet, _published,
-         confidential, passage_id, quote, start, end, page) = rows[n]
-        mention = n in mentions
-        context: str | None = None
-        context_span: tuple[int, int] | None = None
-        if mention:
-            context, context_span = context_snippet(texts[document_id], start, end)
-        out.setdefault(item_id, []).append(EvidenceView(
-            link_id=link_id, relation=relation, note=note, document_id=document_id,
-            document_title=title, outlet=outlet, published=dates[document_id],
-            confidential_source=bool(confidential), passage_id=passage_id, quote=quote,
-            start=start, end=end, page=page, mention=mention, context=context,
-            context_span=context_span,
-        ))
+    for document_id in sorted(sources.keys() & by_document.keys(),
+                              key=lambda d: (sources[d][2] or "9999", d)):
+        title, outlet, published, confidential = sources[document_id]
+        text = texts.get(document_id)
+        for (item_id, link_id, relation, note, _doc, passage_id, quote, start, end,
+             page) in sorted(by_document[document_id], key=_position):
+            # positional: a view per link, ten thousand for a well-covered item
+            if text is not None and link_id in mentions:
+                context, context_span = context_snippet(text, start, end)
+                view = EvidenceView(link_id, relation, note, document_id, title, outlet,
+                                    published, confidential, passage_id, quote, start, end,
+                                    page, True, context, context_span)
+            else:
+                view = EvidenceView(link_id, relation, note, document_id, title, outlet,
+                                    published, confidential, passage_id, quote, start, end,
+                                    page)
+            out.setdefault(item_id, []).append(view)
     return out
+
+
+def _position(row: Any) -> int:
+    """A link's place in its document: its passage's start (0 for the whole document)."""
+    return row[7] or 0
+
+
+def _names_of(conn: Connection, item_ids: list[int]) -> dict[int, set[str]]:
+    """``{item_id: {name_key of its title and each alias}}``: one plain query (the kinds that
+    have aliases joined in), no ORM load of the polymorphic items."""
+    items = _ITEMS
+    alias_tables = [t.__table__ for t in (Person, Organization, Place)]
+    stmt = select(items.c.id, items.c.title, *(t.c.aliases for t in alias_tables))
+    joined: FromClause = items
+    for t in alias_tables:
+        joined = joined.outerjoin(t, t.c.id == items.c.id)
+    names: dict[int, set[str]] = {}
+    for item_id, title, *aliases in conn.execute(
+            stmt.select_from(joined).where(items.c.id.in_(item_ids))).all():
+        names[item_id] = {name_key(n) for n in
+                          [title, *(a for some in aliases if some for a in some)]}
+    return names
 
 
 def evidence_groups(session: Session, item_id: int) -> EvidenceGroups:

@@ -219,8 +219,11 @@ def _sentence_bounds(text: str, start: int, end: int, limit: int) -> tuple[int, 
     return left, right
 
 
+_WHITESPACE = re.compile(r"\s+")
+
+
 def _collapse(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+    return _WHITESPACE.sub(" ", text)
 
 
 def context_snippet(

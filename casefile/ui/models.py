@@ -14,10 +14,9 @@ window runs as a service call; the model refreshes when ``case_changed`` comes b
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from datetime import date
 from typing import Any
 
@@ -31,6 +30,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 
+from casefile.collector import paused as collector_paused
 from casefile.services.questions import FollowUp
 from casefile.services.views import SECTION_COLUMNS, ItemRow
 from casefile.store.items import QUESTION_STATUSES
@@ -86,19 +86,6 @@ def warning_colour() -> QColor:
     return QColor("#ff7b72") if is_dark_palette() else QColor("#b42318")
 
 
-@contextmanager
-def _bulk() -> Iterator[None]:
-    """Pause the cyclic garbage collector while many small row tuples are made (it would
-    otherwise run dozens of times for 100,000 rows, for nothing: rows hold no cycles)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 class LazyTableModel(QAbstractTableModel):
     """A table whose rows come from ``count()`` and ``fetch(offset, limit)``, a page at a time.
 
@@ -148,7 +135,7 @@ class LazyTableModel(QAbstractTableModel):
             total = len(self._rows)  # that was everything
         if self._sort_column >= 0:
             if len(self._rows) < total:
-                with _bulk():
+                with collector_paused():
                     self._rows.extend(self.fetch(len(self._rows), None))
             total = len(self._rows)
             self._sort_rows()
@@ -185,7 +172,7 @@ class LazyTableModel(QAbstractTableModel):
     def fetch_all(self) -> None:
         """Load every remaining page now (before sorting, filtering or jumping to the end)."""
         if len(self._rows) < self._total:
-            with _bulk():
+            with collector_paused():
                 rest = self.fetch(len(self._rows), None)
             self._append(rest)
 
@@ -215,7 +202,7 @@ class LazyTableModel(QAbstractTableModel):
         """The filter text of every loaded row, in row order (made in one pass)."""
         cache = self._haystacks
         out = []
-        with _bulk():
+        with collector_paused():
             for obj in self._rows:
                 text = cache.get(obj.id)
                 if text is None:
@@ -296,7 +283,7 @@ class LazyTableModel(QAbstractTableModel):
 
     def _sort_rows(self) -> None:
         column = self._sort_column
-        with _bulk():
+        with collector_paused():
             self._rows.sort(key=lambda r: sort_key(self.cell(r, column)),
                             reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
 
@@ -332,7 +319,7 @@ class ItemTableModel(LazyTableModel):
 
     def _sort_rows(self) -> None:
         column = self._sort_column
-        with _bulk():
+        with collector_paused():
             self._rows.sort(key=lambda r: sort_key(r.cells[column]),
                             reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
 
@@ -417,7 +404,7 @@ class SectionProxyModel(QSortFilterProxyModel):
         if needle and isinstance(source, LazyTableModel):
             source.fetch_all()
             hays = source.haystacks()
-            with _bulk():
+            with collector_paused():
                 if len(words) == 1:
                     word = words[0]
                     verdicts = {hay: word in hay for hay in hays}

@@ -13,9 +13,7 @@ Importing this module has no other effect; it must never import Qt.
 
 from __future__ import annotations
 
-import gc
-import importlib
-import sys
+from casefile.collector import loaded_and_frozen
 
 #: Imported in this order by :func:`load`; each pulls in what it needs of the store.
 MODULES = (
@@ -64,17 +62,7 @@ def load() -> None:
     walking SQLAlchemy's long-lived objects cost a cold start about 0.1 s of CPU otherwise, and
     every later full collection of the window's life walks fewer objects. When every module is
     loaded already (a test process), nothing is paused or frozen."""
-    if all(name in sys.modules for name in MODULES):
-        return
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for name in MODULES:
-            importlib.import_module(name)
-    finally:
-        if was_enabled:
-            gc.enable()
-    gc.freeze()
+    loaded_and_frozen(MODULES)
 
 
 load()

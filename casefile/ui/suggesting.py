@@ -117,10 +117,14 @@ class SuggestionsController(QObject):
             self.window.notify("Suggest again works on a document: open it in its tab first.",
                                8000)
             return None
+        return self._start_if_available([doc])
+
+    def _start_if_available(self, document_ids: list[int]) -> Job | None:
+        """:meth:`start`, or None and a word in the status bar without an extractor."""
         if not suggestions_available():
             self.window.notify("No suggestions: the name finder is not installed.", 8000)
             return None
-        return self.start([doc])
+        return self.start(document_ids)
 
     def waiting_in_case(self, case_id: int) -> list[int]:
         """The documents of the case never read for suggestions (a run cancelled or ended with
@@ -148,10 +152,7 @@ class SuggestionsController(QObject):
             self.window.notify("Every document of this case has been read for suggestions.",
                                5000)
             return None
-        if not suggestions_available():
-            self.window.notify("No suggestions: the name finder is not installed.", 8000)
-            return None
-        return self.start(waiting)
+        return self._start_if_available(waiting)
 
     def install_tab_menu(self) -> None:
         """Give the document tabs a context menu with "Suggest again" (the tabs must exist:

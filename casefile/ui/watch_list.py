@@ -281,8 +281,14 @@ class WatchListController(QObject):
         return n
 
     def open_hit(self, document_id: int, start: int, end: int) -> None:
-        """Open the document at the words found."""
+        """Open the document at the words found. The list steps aside (it would stay in front
+        of the document it opened); the status bar says how to bring it back."""
         self.window.open_passage(document_id, start, end)
+        if self.dialog is not None and self.dialog.isVisible():
+            self.dialog.hide()
+            keys = self.action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            self.window.notify("Case ▸ Watch list… " + (f"({keys}) " if keys else "")
+                               + "shows the other hits again", 8000)
 
     # -- changing the list --------------------------------------------------------------------
 
@@ -292,7 +298,11 @@ class WatchListController(QObject):
         command = ActionCommand(self.window.runner, case_id, text, action)
         self.window.undo_stack.push(command)
         if command.changes is not None:
-            self.window.notify(command.changes.message, 8000)
+            said = command.changes.message
+            self.window.notify(said, 8000)
+            if self.dialog is not None and self.dialog.isVisible() and said:
+                self.dialog.banner.setText(said)  # the status bar is behind the list
+                self.dialog.banner.setVisible(True)
         return not command.failed
 
     def add_names(self, names: Sequence[str | watch_list.WatchEntry], kind: str = "name",

@@ -184,6 +184,26 @@ def test_a_mention_tied_to_the_item_is_the_bare_name_even_by_surname(workspace, 
     assert groups.summary() == "mentioned 2 times in 1 document"
 
 
+def test_an_organization_or_place_alias_is_the_bare_name_too(workspace, case_id) -> None:
+    text = "The Port Authority met on Monday. The PA said little. The Point flooded again."
+    doc_id = _doc(workspace, case_id, text)
+    with workspace.transaction() as s:
+        org = items.create_item(s, case_id, "organization", "Port Authority", aliases=["PA"]).id
+        place = items.create_item(s, case_id, "place", "Harbor Point", aliases=["the Point"]).id
+        claim = items.create_item(s, case_id, "claim", "The authority was silent").id
+        for item, quote in ((org, "PA"), (place, "The Point"), (claim, "The PA said little.")):
+            p = passages.add_passage_by_quote(s, doc_id, quote)
+            evidence.link_evidence(s, item, passage_id=p.id, relation="mentions")
+    with workspace.transaction() as s:
+        views = evidence.evidence_for_items(s, [org, place, claim])
+    assert [(v.quote, v.mention, v.context) for v in views[org]] == [
+        ("PA", True, "The PA said little.")]
+    assert [(v.quote, v.mention, v.context) for v in views[place]] == [
+        ("The Point", True, "The Point flooded again.")]
+    # a longer passage is a quote, whatever the relation
+    assert [(v.mention, v.context) for v in views[claim]] == [(False, None)]
+
+
 def test_an_item_without_evidence_says_so(workspace, case_id) -> None:
     with workspace.transaction() as s:
         pid = items.create_item(s, case_id, "person", "Nobody Yet").id

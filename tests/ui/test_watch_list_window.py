@@ -20,6 +20,8 @@ def test_an_import_mentioning_a_watched_name_is_announced_and_opens_the_passage(
     assert dialog is not None and dialog.isVisible()
     assert controller.add_names(["Ansel Brightwater"], kind="person")
     assert dialog.names.rowCount() == 1 and dialog.names.item(0, 0).text() == "Ansel Brightwater"
+    assert dialog.banner.isVisible() and dialog.banner.text().startswith(
+        "Added “Ansel Brightwater” to the watch list")  # said where the reporter looks
     window.undo_stack.undo()
     assert dialog.names.rowCount() == 0
     window.undo_stack.redo()
@@ -45,6 +47,9 @@ def test_an_import_mentioning_a_watched_name_is_announced_and_opens_the_passage(
     viewer = window.tabs.currentWidget()
     assert getattr(viewer, "document_id", None) == hit.document_id
     assert viewer.text_view.textCursor().selectedText() == "Brightwater, Ansel"
+    assert not dialog.isVisible()  # the list steps aside, not left in front of the passage
+    assert window.statusBar().currentMessage() == (
+        "Case ▸ Watch list… (Ctrl+Shift+W) shows the other hits again")
 
 
 def test_a_binary_file_or_a_pointless_name_is_said_in_one_line(make_window, ui_workspace,

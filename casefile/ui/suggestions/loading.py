@@ -1,23 +1,21 @@
 """Reading what the Suggestions panel shows (:func:`read_contents`, plain values, any thread),
 read ahead by a job (:class:`PanelContents`) or on a worker when a case opens, with Python's
-collector paused while a big read builds its objects (:func:`collector_paused`).
+collector paused while a big read builds its objects (:func:`casefile.collector.paused`).
 """
 
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from sqlalchemy.orm import Session
 
+from casefile.collector import paused as collector_paused
 from casefile.services import decisions
 from casefile.services.decisions import SuggestionList, pending_at_least
 from casefile.services.suggestions import last_suggestion_model, unread_language_notes
@@ -43,33 +41,6 @@ class PanelContents:
     suggested_by: str | None
     stamp: int
     unread: tuple[str, ...] = ()  # documents left unread for their language (their notes)
-
-
-_PAUSES = threading.Lock()
-_paused = 0  # collector_paused blocks running now
-_was_on = True  # whether the collector ran before the first of them
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a big read builds its objects (a case's
-    suggestions: several objects per mention). A full collection holds the interpreter lock,
-    so the GUI thread waits for it, and while a read grows the heap the collector runs full
-    passes over it again and again (seconds for 50,000 mentions). Nested and concurrent uses
-    resume it when the last one ends (if it was on before the first)."""
-    global _paused, _was_on
-    with _PAUSES:
-        if _paused == 0:
-            _was_on = gc.isenabled()
-            gc.disable()
-        _paused += 1
-    try:
-        yield
-    finally:
-        with _PAUSES:
-            _paused -= 1
-            if _paused == 0 and _was_on:
-                gc.enable()
 
 
 def read_contents(session: Session, case_id: int
