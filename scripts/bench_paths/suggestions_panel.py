@@ -3,7 +3,8 @@
 The case (``scripts/bench_paths/_suggest_case.py``: 2,000 invented documents, 50,000 pending
 mentions of ~1,000 people, organizations, places, events, follow-ups and claims) is built once
 and kept in the temp folder (``casefile-bench-suggest-50000``); the reference reads a copy of
-its database file (its own file, its own connection).
+its database file made at each run, after the workspace was opened (and so brought to the
+current schema, indexes included), with its own connection.
 
 Rows:
 
@@ -72,12 +73,14 @@ def prepared() -> tuple[Path, Path, int, int]:
         ws.close()
         shutil.copy(folder / "casefile.sqlite3", copy)
         (base / "complete").write_text("ok")
-    ws = open_workspace(folder)
+    ws = open_workspace(folder)  # brings a case kept from an older Casefile to this schema
     try:
         with ws.transaction(write=False) as s:
             ids = {c.title: c.id for c in cases.list_cases(s)}
     finally:
         ws.close()
+    # the reference reads the same schema (its indexes too): copied afresh from the closed file
+    shutil.copy(folder / "casefile.sqlite3", copy)
     return folder, copy, ids["Suggestions bench"], ids["A small case"]
 
 
