@@ -102,7 +102,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_brief(args: argparse.Namespace) -> int:
-    from casefile.services import brief, cases
+    from casefile.collector import paused
+
+    with paused():  # the brief's modules load with the collector out of the way
+        from casefile.services import brief, cases
 
     out = Path(args.output)
     if out.is_dir():

@@ -495,12 +495,12 @@ def export_brief(
             the place ("text of page 3", "metadata Title"...). An ExportError.
         ExportError (a CasefileError): the PDF cannot be written.
     """
-    from casefile.export.brief import render_brief  # reportlab loads when a brief is printed
-
     chosen = get_profile(profile, include_confidential=include_confidential)
-    # the case's rows and reportlab's flowables are many objects that live until the file is
-    # written: the collector's passes over the whole heap meanwhile find nothing to free
+    # reportlab's modules, the case's rows and the flowables are many objects that live until
+    # the file is written: the collector's passes over the whole heap meanwhile free nothing
     with collector_paused():
+        from casefile.export.brief import render_brief  # reportlab loads when a brief is printed
+
         data, shown = _gather(session, case_id, chosen, today=today)
         render_brief(data, out, progress=progress, protected=shown.protected)
     log_change(session, "brief.export", case_id=case_id,
