@@ -381,7 +381,7 @@ class GraphView(QWidget):
             for k, item in enumerate(old):
                 self.scene.removeItem(item)
                 self.placed.discard(item)
-                if k % 50 == 49:
+                if k % 10 == 9:
                     yield None
         finally:
             self.scene.blockSignals(False)
