@@ -30,6 +30,12 @@ How a name is found:
   but particles ("de", "van", "of") and titles is capitalized in the text (or its script has
   no case), so "the white house" is not "White House".
 
+A name the list spells in another script ("Владимир Зеленский", from a Russian-language
+export) is also found where a Latin text spells it its own way ("Volodymyr Zelenskiy"): its
+variants are kept in consonant skeletons too, and a Latin text whose words' skeletons hold a
+family name's is read along them (capitalized words only; initials and names of too few
+consonants are left out of this reading, as skeletons they would match too much).
+
 Initials alone ("J.S.") and a family name alone ("Smith") are not matched: on a list of a
 thousand names they would match most texts.
 
@@ -236,6 +242,10 @@ class Matcher:
         # for each anchor, the words of each variant holding it (a text needs all of one)
         self._needs: dict[bytes, set[frozenset[bytes]]] = {}
         self._needs_str: dict[str, set[frozenset[str]]] = {}
+        # names spelled in another script, read in Latin text by their consonant skeletons:
+        # a trie of skeleton keys and the skeleton every variant holds (module docstring)
+        self._foreign_root = _Node()
+        self._foreign_anchors: set[str] = set()
         self.size = 0
         for name in names:
             self.size += 1
@@ -301,11 +311,14 @@ class Matcher:
                 variants[tuple(keys)] = 0
             self._person_variants(ref, keys, variants)
         family = self._family_name(keys) if person else None
+        foreign = not all(_latin(w) for w in WORD.findall(spelling))
         for variant, tail in variants.items():
             self._insert(variant, ref, tail)
             self._anchor(variant, family or max(variant, key=len))
             if self._pending is not None and (not tail or len(variant[tail]) > 1):
                 self._pending.append((ref, variant, tail))
+            if foreign and not tail:
+                self._add_foreign(ref, variant, family)
 
     def _anchor(self, variant: Sequence[str], anchor: str) -> None:
         """``anchor``, a word of ``variant``, is what a text is first checked for."""
@@ -313,6 +326,52 @@ class Matcher:
         words = frozenset(k for k in variant if k != _WILD)
         self._needs_str.setdefault(anchor, set()).add(words)
         self._needs.setdefault(anchor.encode(), set()).add(frozenset(k.encode() for k in words))
+
+    def _add_foreign(self, ref: int, variant: Sequence[str], family: str | None) -> None:
+        """A variant of a name spelled in another script, in skeleton keys, for Latin texts
+        that spell it their own way ("Зеленский": "Zelensky", "Zelenskiy", "Selenskyj")."""
+        # initials and short words are left out: as skeletons they match too much ("N.
+        # Modi" would be "New Media")
+        if any(len(k) < 2 for k in variant):
+            return
+        bones = [_skeleton_key(k) for k in variant]
+        if not all(bones) or max(len(b) for b in bones) < 4 or sum(len(b) for b in bones) < 6:
+            return
+        node = self._foreign_root
+        for key in bones:
+            node = node.next.setdefault(key, _Node())
+        node.refs.add(ref)
+        anchor = _skeleton_key(family) if family else max(bones, key=len)
+        if anchor and anchor != _WILD:
+            self._foreign_anchors.add(anchor)
+
+    def _find_foreign(self, text: str, vocabulary: Iterable[str]) -> list[Match]:
+        """The names spelled in another script, in ``text`` (whose distinct lower-case words
+        are ``vocabulary``) written in Latin letters: capitalized words read by their
+        consonant skeletons, along the skeleton trie; the longest variant at each start."""
+        if self._foreign_anchors.isdisjoint(_skeleton_key(w) for w in vocabulary
+                                            if w.isascii()):
+            return []
+        words = WORD.findall(text)
+        keys = [_skeleton_key(w.lower()) if w.isascii() else "" for w in words]
+        found: list[tuple[int, int, int]] = []
+        for i in range(len(words)):
+            if not keys[i] or not words[i][0].isupper():
+                continue
+            node: _Node | None = self._foreign_root
+            best: tuple[int, set[int]] | None = None
+            j = i
+            while node is not None and j < len(words) and words[j][0].isupper():
+                step = node.next.get(keys[j])
+                if step is None:
+                    break
+                node = step
+                if node.refs:
+                    best = (j, node.refs)
+                j += 1
+            if best is not None:
+                found.extend((ref, i, best[0]) for ref in best[1])
+        return _matches(text, _SPLIT.split(text), found) if found else []
 
     @staticmethod
     def _family_name(keys: Sequence[str]) -> str | None:
@@ -358,11 +417,28 @@ class Matcher:
         """Every name of the list in ``text``: for each place a name starts, its longest
         variant there; a match inside a longer match of the same name is dropped. In text
         order. Costs one pass over the text's words; a text in ASCII (the common case) is
-        keyed and checked for the list's words in C, and most texts end there.
+        keyed and checked for the list's words in C, and most texts end there. A name the
+        list spells in another script is also found written in Latin letters, its way or
+        another (by consonant skeletons), when the list holds such names.
 
         ``words``, when given, are the text's distinct words in lower-case ASCII (its search
         index words): the text is then not cut again to see which of the list's words it
         holds. Extra words only cost time; every word of the text must be there."""
+        found = self._find_exact(text, words)
+        if not self._foreign_anchors or not text:
+            return found
+        vocabulary = words if words is not None else set(WORD.findall(text.lower()))
+        seen = {(m.ref, m.start, m.end) for m in found}
+        extra = [m for m in self._find_foreign(text, vocabulary)
+                 if (m.ref, m.start, m.end) not in seen
+                 and not any(f.ref == m.ref and f.start <= m.start and m.end <= f.end
+                             for f in found)]
+        if not extra:
+            return found
+        return sorted([*found, *extra], key=lambda m: (m.start, -m.end, m.ref))
+
+    def _find_exact(self, text: str, words: AbstractSet[str] | None) -> list[Match]:
+        """:meth:`find` without the skeleton reading of names spelled in another script."""
         if not self.size or not text:
             return []
         # first, mostly in C: without a word every variant holds (a family name, an

@@ -160,3 +160,45 @@ def test_the_index_words_give_the_same_hits_as_cutting_the_text_again():
         assert matcher.find(text, words) == matcher.find(text)
     assert by_words >= 30  # the articles as written are indexed in ASCII words
     assert sum(len(matcher.find(t, set(token_text(t).split()))) for t in originals) > 300
+
+
+def test_names_listed_in_cyrillic_are_found_in_the_articles_latin_spelling():
+    """A list from a Russian-language source (an OpenSanctions or Aleph export) spells names
+    in Cyrillic; the articles spell them in Latin letters, their own way. The gold people of
+    the 32 articles, listed in Cyrillic (ICU's Latin-Cyrillic), are found by consonant
+    skeletons where the articles name them in full, and not elsewhere."""
+    icu = pytest.importorskip("icu")
+    from casefile.extract.watch_names import Matcher, Name
+
+    to_cyrillic = icu.Transliterator.createInstance("Latin-Cyrillic")
+    people: dict[str, str] = {}
+    texts: dict[str, str] = {}
+    gold: dict[str, set[str]] = {}
+    allowed: dict[str, set[str]] = {}
+    for folder in FOLDERS:
+        for gold_path in sorted(folder.glob("*-gold.json")):
+            key = gold_path.name[:-len("-gold.json")]
+            data = json.loads(gold_path.read_text(encoding="utf-8"))
+            texts[key] = gold_path.with_name(f"{key}.txt").read_text(encoding="utf-8")
+            gold[key] = {e["name"] for e in data["people"]["required"]}
+            allowed[key] = gold[key] | {o for s in ("people", "organizations")
+                                        for o in data[s].get("optional", [])
+                                        if isinstance(o, str)}
+            for entity in data["people"]["required"]:
+                if len(entity["name"].split()) >= 2:
+                    people.setdefault(entity["name"], to_cyrillic.transliterate(entity["name"]))
+    names = sorted(people)
+    assert all(not any("a" <= c <= "z" for c in people[n].lower()) for n in names[:20])
+    matcher = Matcher(Name(i, (people[n],), "person") for i, n in enumerate(names))
+    right = wanted = 0
+    wrong = []
+    for key, text in texts.items():
+        found = {names[m.ref] for m in matcher.find(text)}
+        named = {n for n in gold[key] if n in people and n in text}
+        wanted += len(named)
+        right += len(found & named)
+        wrong += [(key, n) for n in found - allowed[key]]
+    print(f"\nCyrillic list, Latin articles: {right}/{wanted} found, wrong {wrong}")
+    assert wanted >= 150
+    assert right >= 0.85 * wanted
+    assert len(wrong) <= 2
