@@ -55,6 +55,53 @@ def test_opening_the_window_on_a_workspace_loads_no_heavy_library(tmp_path: Path
     assert result["loaded"] == []
 
 
+def test_the_window_frame_is_painted_before_the_core_loads(tmp_path: Path) -> None:
+    """``casefile gui`` paints its frame with PySide6 alone, then loads SQLAlchemy, the store,
+    the services and the window's modules (casefile.ui.startup), and shows the case."""
+    from casefile.services import cases, items
+    from casefile.store.workspace import open_workspace
+    from casefile.ui import startup
+    from casefile.ui.main_window import OPENING_MESSAGE
+
+    ws = open_workspace(tmp_path / "ws")
+    with ws.transaction() as s:
+        case_id = cases.create_case(s, "Start-up").id
+        items.create_item(s, case_id, "person", "A Person")
+    ws.close()
+    code = (
+        "from casefile.ui import startup\n"
+        "core = ('sqlalchemy', 'casefile.store', 'casefile.services', 'casefile.ui.main_window')\n"
+        "seen = {}\n"
+        "made = startup.StartupFrame.__init__\n"
+        "def frame_made(self):\n"
+        "    made(self)\n"
+        "    self.painted.insert(0, lambda: seen.update(\n"
+        "        at_paint=sorted(m for m in core if m in sys.modules),\n"
+        "        frame=[self.isVisible(), self.windowTitle(), self.statusBar().currentMessage(),\n"
+        "               [a.text() for a in self.menuBar().actions()]]))\n"
+        "startup.StartupFrame.__init__ = frame_made\n"
+        "def shown(app):\n"
+        "    from PySide6.QtWidgets import QApplication\n"
+        "    (window,) = [w for w in QApplication.topLevelWidgets() if w.isVisible()]\n"
+        "    seen['window'] = [type(window).__name__, window.windowTitle(),\n"
+        "                      window.picker.navigator.item(0).text(),\n"
+        "                      window.statusBar().currentMessage()]\n"
+        "    app.quit()\n"
+        "startup.quit_after_show = shown\n"
+        "from casefile.cli import main\n"
+        f"result = {{'code': main(['--workspace', {str(tmp_path / 'ws')!r}, 'gui'])}}\n"
+        "result.update(seen)\n"
+    )
+    result = _loaded_after(code, {"CASEFILE_EXIT_AFTER_SHOW": "1",
+                                  "XDG_CONFIG_HOME": str(tmp_path / "config")})
+    assert result["code"] == 0
+    assert result["at_paint"] == []
+    assert result["frame"] == [True, "Casefile", startup.OPENING_TEXT, list(startup.MENU_TITLES)]
+    kind, title, people, status = result["window"]  # the frame hidden, the window in its place
+    assert (kind, title, people) == ("MainWindow", "Start-up — Casefile", "People (1)")
+    assert status != OPENING_MESSAGE
+
+
 def test_the_first_import_and_brief_load_what_they_need(tmp_path: Path) -> None:
     """What start-up leaves out still loads when used: an HTML import and a brief."""
     page = tmp_path / "page.html"

@@ -6,7 +6,6 @@ starts without loading Qt).
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from pathlib import Path
@@ -54,23 +53,18 @@ def _check_display() -> None:
 
 def run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
     _check_display()
-    # the window's modules (the store, PySide6, the controllers) load with the garbage
-    # collector paused and are then frozen out of its reach, as the commands' core is
-    # (casefile.cli.common.load_core)
-    first = "casefile.ui.app" not in sys.modules
-    was_enabled = gc.isenabled()
-    gc.disable()
+    # PySide6 and the frame painted first; the core and the window's modules load after it, on
+    # a thread, with the garbage collector paused and then frozen out of its reach, as the
+    # commands' core is (casefile.cli.common.load_core; casefile.ui.startup)
+    from casefile.collector import paused
+
     try:
-        from casefile.ui.app import run_app
+        with paused():
+            from casefile.ui.startup import start_app
     except ImportError as exc:
         raise GuiUnavailable(f"the desktop app cannot start: {exc}") from exc
-    finally:
-        if was_enabled:
-            gc.enable()
-    if first:
-        gc.freeze()
-    return run_app(workspace=args.workspace, db_url=args.db, case_id=case_id,
-                   new_workspace=args.new_workspace, encrypt=args.encrypt)
+    return start_app(workspace=args.workspace, db_url=args.db, case_id=case_id,
+                     new_workspace=args.new_workspace, encrypt=args.encrypt)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 
 import casefile.ui.preload  # noqa: F401  (the core first, before PySide6: see that module)
 
 # isort: split
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from casefile.errors import CasefileError
@@ -21,12 +20,13 @@ from casefile.store.workspace import (
     missing_workspace,
     open_workspace,
 )
+from casefile.ui.application import EXIT_AFTER_SHOW, ensure_application, quit_after_show
 from casefile.ui.main_window import MainWindow
+from casefile.ui.window_state import app_settings
 from casefile.ui.workspace_dialogs import NewPassphraseDialog, open_asking
 
-#: Set to 1 to quit at the first event-loop turn after the window is shown, printing
-#: ``casefile: shown CPU_SECONDS`` on stdout (the start-up benchmark times the process to it).
-EXIT_AFTER_SHOW = "CASEFILE_EXIT_AFTER_SHOW"
+__all__ = ["EXIT_AFTER_SHOW", "close_on_terminate", "confirm_new_workspace", "ensure_application",
+           "keep_settings_private", "open_chosen", "run_app"]
 
 
 def close_on_terminate(app: QApplication, window: MainWindow) -> QTimer:
@@ -45,25 +45,6 @@ def close_on_terminate(app: QApplication, window: MainWindow) -> QTimer:
     ticker.timeout.connect(lambda: None)
     ticker.start(500)
     return ticker
-
-
-def _quit_after_show(app: QApplication) -> None:
-    print(f"casefile: shown {time.process_time():.3f}", flush=True)
-    app.quit()
-
-
-def ensure_application(argv: list[str] | None = None) -> QApplication:
-    """The running QApplication, created (named "Casefile", organization "Casefile") if needed.
-
-    Follows the system palette and style: no theme or stylesheet is forced.
-    """
-    app = QApplication.instance()
-    if app is None:
-        app = QApplication(argv if argv is not None else sys.argv[:1])
-    QCoreApplication.setOrganizationName("Casefile")
-    QCoreApplication.setApplicationName("Casefile")
-    assert isinstance(app, QApplication)
-    return app
 
 
 def confirm_new_workspace(folder: Path, parent: QWidget | None = None) -> bool:
@@ -108,6 +89,27 @@ def run_app(
     1); ``encrypt`` makes a workspace created here encrypted, its passphrase typed twice.
     """
     app = ensure_application()
+    ws = open_chosen(workspace, db_url, new_workspace, encrypt)
+    if not isinstance(ws, Workspace):
+        return ws
+    try:
+        window = MainWindow(ws, case_id=case_id)
+        window.show()
+        close_on_terminate(app, window)
+        if os.environ.get(EXIT_AFTER_SHOW) == "1":
+            QTimer.singleShot(0, lambda: quit_after_show(app))
+        code = app.exec()
+    finally:
+        ws.close()
+        keep_settings_private()
+    return int(code)
+
+
+def open_chosen(workspace: str | Path | None, db_url: str | None, new_workspace: bool,
+                encrypt: bool) -> Workspace | int:
+    """The workspace :func:`run_app` names, opened (asking what it must ask), or the exit
+    code 1 when it is not: no to "Create a new workspace here?", no passphrase given, or one
+    it cannot open (said in a message box). Prints the command line's one line on stderr."""
     missing = None if new_workspace else missing_workspace(workspace, db_url)
     if missing is not None and not confirm_new_workspace(missing.folder):
         print(f"casefile: {missing}", file=sys.stderr)
@@ -123,17 +125,7 @@ def run_app(
     except CasefileError as exc:
         QMessageBox.critical(None, "Casefile", f"The workspace cannot be opened:\n{exc}")
         return 1
-    try:
-        window = MainWindow(ws, case_id=case_id)
-        window.show()
-        close_on_terminate(app, window)
-        if os.environ.get(EXIT_AFTER_SHOW) == "1":
-            QTimer.singleShot(0, lambda: _quit_after_show(app))
-        code = app.exec()
-    finally:
-        ws.close()
-        keep_settings_private()
-    return int(code)
+    return ws
 
 
 def keep_settings_private() -> None:
@@ -141,8 +133,6 @@ def keep_settings_private() -> None:
     folder, the workspace's path, recent places) readable by this user only, as the workspace
     is: ``Casefile/Casefile.ini`` and ``QtProject.conf`` in the user's config folder, and the
     ``Casefile`` folder itself. Missing files are skipped; a failure is not an error."""
-    from casefile.ui.main_window import app_settings
-
     settings = app_settings()
     settings.sync()
     ini = Path(settings.fileName())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 
-from PySide6.QtCore import QModelIndex, QSettings, Qt, Slot
+from PySide6.QtCore import QModelIndex, QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QDragMoveEvent, QDropEvent, QUndoStack
 from PySide6.QtWidgets import (
     QMainWindow,
@@ -49,17 +49,15 @@ from casefile.ui.suggestions import install_suggestions_panel
 from casefile.ui.viewer import DocumentViewer
 from casefile.ui.watch import install_workspace_watch
 from casefile.ui.window_menus import MenuParts, build_menus, build_status_bar, install_keyboard
-from casefile.ui.window_state import remembered_case, restore_window_state, save_window_state
+from casefile.ui.window_state import (
+    app_settings,
+    remembered_case,
+    restore_window_state,
+    save_window_state,
+)
 
-
-def app_settings() -> QSettings:
-    """The application's settings (organization and application "Casefile", INI format).
-
-    Tests redirect the INI location with ``QSettings.setPath`` so they never touch the user's.
-    """
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "Casefile", "Casefile")
-
-
+#: The status line while the window's first case is read (see ``open_now``).
+OPENING_MESSAGE = "Opening case…"
 #: The status line of a workspace with no case (cleared once a case is open).
 NO_CASE_MESSAGE = "Create a case to begin: File ▸ New case…"
 
@@ -75,13 +73,16 @@ class MainWindow(QMainWindow, MenuParts):
     controllers themselves (``items``, ``documents``, ``imports``, ``suggestions``...).
     ``today`` gives the window's date (follow-ups due, overdue; default the local date).
     ``auto_backup`` False: no automatic backups (tests; File ▸ Restore from backup… stays).
+    ``open_now`` False: the case is opened by a later :meth:`open_first_case` (the window's
+    start shows the window first, then the case: ARCHITECTURE.md, "The window"); meanwhile
+    the status line says :data:`OPENING_MESSAGE`.
     """
 
     def __init__(
         self, workspace: Workspace, *, case_id: int | None = None,
         settings: QSettings | None = None, suggest_after_import: bool = True,
         parent: QWidget | None = None, today: Callable[[], date] | None = None,
-        ocr_after_import: bool = True, auto_backup: bool = True,
+        ocr_after_import: bool = True, auto_backup: bool = True, open_now: bool = True,
     ) -> None:
         super().__init__(parent)
         self.workspace = workspace
@@ -121,10 +122,12 @@ class MainWindow(QMainWindow, MenuParts):
         self.status_line = build_status_bar(self)
         restore_window_state(self, self.settings, (self.splitter, self.items.splitter))
         self.load_cases()
-        chosen = case_id if case_id is not None else remembered_case(self.settings,
-                                                                     self.workspace.url)
-        ids = self.picker.case_ids()
-        self.open_case(chosen if chosen in ids else (ids[0] if ids else None))
+        self._first_case = case_id
+        if open_now:
+            self.open_first_case()
+        else:
+            self._enable_case_actions(False)
+            self.statusBar().showMessage(OPENING_MESSAGE)
         self.watch = install_workspace_watch(self)  # other processes' commits, other windows
         self.auto_backup = install_auto_backup(self, enabled=auto_backup)
 
@@ -251,6 +254,18 @@ class MainWindow(QMainWindow, MenuParts):
         """Fill the case list afresh (the case shown stays chosen)."""
         self.picker.set_cases(self.runner.read(views.case_titles), self.case_id)
 
+    def open_first_case(self, *, status_later: bool = False) -> None:
+        """Open the case the window was made for: the ``case_id`` given, else the last one used
+        in this workspace, else the first (none in an empty workspace); ``status_later`` as
+        for :meth:`open_case`."""
+        chosen = self._first_case if self._first_case is not None else remembered_case(
+            self.settings, self.workspace.url)
+        ids = self.picker.case_ids()
+        if self.statusBar().currentMessage() == OPENING_MESSAGE:
+            self.statusBar().clearMessage()
+        self.open_case(chosen if chosen in ids else (ids[0] if ids else None),
+                       status_later=status_later)
+
     @Slot(int)
     def _on_case_chosen(self, case_id: int) -> None:
         if case_id != self.case_id:
@@ -260,9 +275,11 @@ class MainWindow(QMainWindow, MenuParts):
         """The open case's title ("" with none)."""
         return self.picker.case_box.currentText() if self.case_id is not None else ""
 
-    def open_case(self, case_id: int | None) -> None:
+    def open_case(self, case_id: int | None, *, status_later: bool = False) -> None:
         """Show a case (None: no case). Pending edits are saved, the undo history is cleared,
-        document tabs are closed."""
+        document tabs are closed. ``status_later``: the status line's counts and what the
+        reading ledger says on opening come at a later turn of the event loop, each step
+        short (the window's start: ARCHITECTURE.md, "The window")."""
         self.flush_edits()
         self.undo_stack.clear()
         self.documents.close_all()
@@ -276,20 +293,32 @@ class MainWindow(QMainWindow, MenuParts):
         else:
             self.setWindowTitle("Casefile")
             self.statusBar().showMessage(NO_CASE_MESSAGE)
-        for action in (self.import_action, self.export_action, self.export_confidential_action,
-                       self.export_archive_action, self.export_xlsx_action,
-                       self.export_csv_action, self.import_table_action,
-                       self.export_ftm_action, self.import_ftm_action,
-                       *self.case_menu.actions):
-            action.setEnabled(case_id is not None)
-        self._refresh_counts()
+        self._enable_case_actions(case_id is not None)
+        if not status_later:
+            self._refresh_counts()
         self.suggestions_panel.set_case(case_id)
         self.case_views.set_case(case_id)
         self.search_panel.set_case(case_id)
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.items.set_case(case_id)
-        self.reading.set_case(case_id)
+        if status_later:
+            QTimer.singleShot(1, self, lambda: self._show_case_status(case_id))
+        else:
+            self.reading.set_case(case_id)
         self.watch_list.reload()
+
+    def _show_case_status(self, case_id: int | None) -> None:
+        if case_id == self.case_id:
+            self._refresh_counts()
+            self.reading.set_case(case_id)
+
+    def _enable_case_actions(self, enabled: bool) -> None:
+        for action in (self.import_action, self.export_action, self.export_confidential_action,
+                       self.export_archive_action, self.export_xlsx_action,
+                       self.export_csv_action, self.import_table_action,
+                       self.export_ftm_action, self.import_ftm_action,
+                       *self.case_menu.actions):
+            action.setEnabled(enabled)
 
     def _show_title(self) -> None:
         self.setWindowTitle(f"{self.picker.case_box.currentText()} — Casefile")

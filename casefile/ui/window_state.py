@@ -15,6 +15,14 @@ DEFAULT_SIZE = (1280, 800)
 FRAME_ALLOWANCE = (16, 40)
 
 
+def app_settings() -> QSettings:
+    """The application's settings (organization and application "Casefile", INI format).
+
+    Tests redirect the INI location with ``QSettings.setPath`` so they never touch the user's.
+    """
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "Casefile", "Casefile")
+
+
 def available_geometry(window: QMainWindow) -> QRect:
     """The available geometry (without panels and docks of the desktop) of the screen the
     window is on, else of the primary screen."""
@@ -54,13 +62,7 @@ def restore_window_state(window: QMainWindow, settings: QSettings,
                          available: QRect | None = None) -> None:
     """Restore what :func:`save_window_state` stored, kept on the screen; a first run fits
     the screen (:func:`fit_to_screen`). ``available`` defaults to the window's screen's."""
-    area = available if available is not None else available_geometry(window)
-    geometry = settings.value("window/geometry")
-    if isinstance(geometry, QByteArray) and not geometry.isEmpty() \
-            and window.restoreGeometry(geometry):
-        clamp_to_screen(window, area)
-    else:
-        fit_to_screen(window, area)
+    restore_geometry(window, settings, available)
     state = settings.value("window/state")
     if isinstance(state, QByteArray) and not state.isEmpty():
         window.restoreState(state)
@@ -68,6 +70,19 @@ def restore_window_state(window: QMainWindow, settings: QSettings,
         sizes = settings.value(f"window/{splitter.objectName()}")
         if isinstance(sizes, QByteArray) and not sizes.isEmpty():
             splitter.restoreState(sizes)
+
+
+def restore_geometry(window: QMainWindow, settings: QSettings,
+                     available: QRect | None = None) -> None:
+    """Only the window's size and place of :func:`restore_window_state` (the frame painted
+    while the window loads takes the window's)."""
+    area = available if available is not None else available_geometry(window)
+    geometry = settings.value("window/geometry")
+    if isinstance(geometry, QByteArray) and not geometry.isEmpty() \
+            and window.restoreGeometry(geometry):
+        clamp_to_screen(window, area)
+    else:
+        fit_to_screen(window, area)
 
 
 def save_window_state(window: QMainWindow, settings: QSettings,

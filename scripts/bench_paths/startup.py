@@ -9,13 +9,18 @@ first, ``PYTHONDONTWRITEBYTECODE`` unset, one warm-up run of each side not count
 in a fresh ``XDG_CONFIG_HOME``, ``QT_QPA_PLATFORM=offscreen``:
 
 - ``casefile``: ``python -m casefile --workspace W gui`` with ``CASEFILE_EXIT_AFTER_SHOW=1``
-  (casefile.ui.app quits at the first event-loop turn after the window is shown and prints
-  ``casefile: shown``): wall time from process start to that line on its stdout;
+  (casefile.ui.startup prints ``casefile: painted`` at the first event-loop turn after its
+  frame's first paint, ``casefile: stall S``, the longest the event loop was held from then
+  on, and ``casefile: shown`` at the first turn after the window was shown with its case
+  opened, then quits): wall time from process start to each line on its stdout;
 - ``reference``: a bare ``QApplication`` + ``QMainWindow`` (1280x800) shown, timed to the line
-  it prints at its first event-loop turn.
+  it prints at the first event-loop turn after its first paint.
 
-Run alone: ``python -m scripts.bench_paths.startup --sizes 1000,10000 --json OUT``. Target:
-p50 <= 1.0 s and <= 4x the bare window.
+Two rows: ``cold start (first paint)`` (target <= 4x the bare window) and ``cold start (case
+shown)`` (target <= 1.0 s; the ratio to the same bare window reported), whose notes give the
+longest stall of the event loop between the two (p50 and max over the turns).
+
+Run alone: ``python -m scripts.bench_paths.startup --sizes 1000,10000 --json OUT``.
 """
 
 from __future__ import annotations
@@ -35,14 +40,21 @@ from scripts.bench_paths._common import ROOT, main, row, turns
 
 BARE = (
     "import sys, time\n"
-    "from PySide6.QtCore import QTimer\n"
+    "from PySide6.QtCore import QEvent, QTimer\n"
     "from PySide6.QtWidgets import QApplication, QMainWindow\n"
     "app = QApplication(sys.argv[:1])\n"
-    "w = QMainWindow()\n"
+    "class Bare(QMainWindow):\n"
+    "    waiting = True\n"
+    "    def event(self, e):\n"
+    "        done = super().event(e)\n"
+    "        if self.waiting and e.type() == QEvent.Type.Paint:\n"
+    "            self.waiting = False\n"
+    "            QTimer.singleShot(0, lambda: (print(f'bare: painted {time.process_time():.3f}',"
+    " flush=True), app.quit()))\n"
+    "        return done\n"
+    "w = Bare()\n"
     "w.resize(1280, 800)\n"
     "w.show()\n"
-    "QTimer.singleShot(0, lambda: (print(f'bare: shown {time.process_time():.3f}', flush=True),"
-    " app.quit()))\n"
     "app.exec()\n"
 )
 
@@ -109,27 +121,41 @@ def _env(config: Path) -> dict[str, str]:
     return env
 
 
-#: CPU seconds (``time.process_time``) each side reported at its first turn, by marker: less
+#: The lines the window prints (casefile.ui.startup.EXIT_AFTER_SHOW), in order.
+MARKS = ("casefile: painted", "casefile: stall", "casefile: shown")
+#: CPU seconds (``time.process_time``) each side reported at its lines, by marker: less
 #: sensitive to the load of a shared machine than the wall time.
 CPU: dict[str, list[float]] = {}
+#: Wall seconds to each marker after the first one :func:`time_to_line` was asked for, and the
+#: stalls the window reported (seconds), by marker.
+LATER: dict[str, list[float]] = {}
 
 
-def time_to_line(cmd: list[str], env: dict[str, str], marker: str) -> float:
+def time_to_line(cmd: list[str], env: dict[str, str], marker: str,
+                 *later: str) -> float:
     """Seconds from starting ``cmd`` to the first line of its stdout that starts with
-    ``marker`` (``MARKER CPU_SECONDS``; the CPU time is kept in :data:`CPU`). The process is
-    then waited for; a failure raises RuntimeError."""
+    ``marker`` (``MARKER SECONDS``; the number is kept in :data:`CPU`); the seconds to each of
+    ``later`` markers go to :data:`LATER`. The process is then waited for; a failure raises
+    RuntimeError."""
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                             cwd=ROOT, text=True)
     assert proc.stdout is not None
     elapsed = None
+    waiting = [marker, *later]
     for line in proc.stdout:
-        if line.startswith(marker):
-            elapsed = time.perf_counter() - t
-            CPU.setdefault(marker, []).append(float(line.split()[-1]))
-            break
+        if waiting and line.startswith(waiting[0]):
+            now = time.perf_counter() - t
+            name = waiting.pop(0)
+            if name == marker:
+                elapsed = now
+            else:
+                LATER.setdefault(name, []).append(now)
+            CPU.setdefault(name, []).append(float(line.split()[-1]))
+            if not waiting:
+                break
     _out, err = proc.communicate(timeout=60)
-    if elapsed is None or proc.returncode != 0:
+    if elapsed is None or waiting or proc.returncode != 0:
         raise RuntimeError(f"{cmd} failed ({proc.returncode}): {err[-2000:]}")
     return elapsed
 
@@ -141,7 +167,8 @@ def plan(sizes: list[int], rounds: int) -> tuple[list[int], int]:
 
 
 def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
-    """One row per size: process start to the first event-loop turn after show, seconds, p50."""
+    """Two rows per size: process start to the first paint, and to the case shown; seconds,
+    p50."""
     py = sys.executable
     subprocess.run([py, "-m", "compileall", "-q", str(ROOT / "casefile")], check=True,
                    env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
@@ -155,20 +182,33 @@ def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
             env = _env(config)
             app = [py, "-m", "casefile", "--workspace", str(folder), "gui"]
             bare = [py, "-c", BARE]
-            time_to_line(app, env, "casefile: shown")  # warm-up: OS caches, any missing .pyc
-            time_to_line(bare, env, "bare: shown")
+            time_to_line(app, env, *MARKS)  # warm-up: OS caches, any missing .pyc
+            time_to_line(bare, env, "bare: painted")
             CPU.clear()
+            LATER.clear()
             times = turns({
-                "casefile": lambda app=app, env=env: time_to_line(app, env, "casefile: shown"),
-                "reference": lambda bare=bare, env=env: time_to_line(bare, env, "bare: shown"),
+                "casefile": lambda app=app, env=env: time_to_line(app, env, *MARKS),
+                "reference": lambda bare=bare, env=env: time_to_line(bare, env, "bare: painted"),
             }, rounds)
-            cpu = {k.split(":")[0]: round(statistics.median(v), 3) for k, v in CPU.items()}
+            cpu = {k: round(statistics.median(v), 3)
+                   for k, v in CPU.items() if k != "casefile: stall"}
+            stalls = CPU["casefile: stall"]
+            common = (f"{n}-document case + 200 people (built in {built:.1f} s); compiled "
+                      f"bytecode, offscreen; CPU s p50 {cpu}; longest stall of the event loop "
+                      f"from paint to case shown p50 {statistics.median(stalls):.3f} s, max "
+                      f"{max(stalls):.3f} s")
             rows.append(row(
-                "cold start", n, times, unit="s", stat="p50", target_ratio=4.0,
-                target_abs=1.0, target="<= 1.0 s and <= 4x a bare QMainWindow (p50)",
-                notes=f"{n}-document case + 200 people (built in {built:.1f} s); "
-                      "`python -m casefile gui` to the first event-loop turn after show, "
-                      f"compiled bytecode, offscreen; CPU s p50 {cpu}"))
+                "cold start (first paint)", n, times, unit="s", stat="p50", target_ratio=4.0,
+                target_abs=None, target="<= 4x a bare QMainWindow's first paint (p50)",
+                notes="`python -m casefile gui` to the first event-loop turn after its frame's "
+                      f"first paint; {common}"))
+            rows.append(row(
+                "cold start (case shown)", n,
+                {"casefile": LATER["casefile: shown"], "reference": times["reference"]},
+                unit="s", stat="p50", target_ratio=float("inf"), target_abs=1.0,
+                target="<= 1.0 s (p50; ratio to the bare window's first paint reported)",
+                notes="`python -m casefile gui` to the first event-loop turn after the window "
+                      f"was shown with its case opened; {common}"))
     return rows
 
 

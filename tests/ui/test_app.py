@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from casefile.services import demo
 from casefile.store import Mention
 from casefile.ui import app as app_module
+from casefile.ui import startup
 from casefile.ui.main_window import MainWindow, app_settings
 from casefile.ui.suggesting import suggestions_available
 from tests.ui.helpers import make_case
@@ -50,6 +51,11 @@ def test_run_app_reports_a_workspace_it_cannot_open(qapp, tmp_path, monkeypatch)
     (not_a_db / "casefile.sqlite3").write_bytes(b"this is not a database at all" * 100)
     assert app_module.run_app(workspace=not_a_db) == 1
     assert shown and "cannot be opened" in shown[0]
+
+
+def test_the_frame_has_the_windows_menus(make_window, ui_workspace):
+    window = make_window(make_case(ui_workspace))
+    assert [a.text() for a in window.menuBar().actions()] == list(startup.MENU_TITLES)
 
 
 def test_window_geometry_and_splitters_are_restored(make_window, ui_workspace):

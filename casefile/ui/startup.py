@@ -1,0 +1,238 @@
+"""The window's start: a frame painted before the core loads, then the window, then its case.
+
+See ARCHITECTURE.md, "The window". A cold start spends about half a second loading SQLAlchemy,
+the store, the services and the window's modules before anything could be drawn. So
+:func:`start_app` first shows a :class:`StartupFrame` (the window's title, size and place, its
+menu bar's menus, "Opening case…"), which needs PySide6 alone; after its first paint a thread
+loads the rest (``casefile.ui.app``, as :func:`~casefile.ui.app.run_app` would) while the event
+loop keeps the frame answering; then, one event-loop turn each, the workspace is opened (with
+the same questions as :func:`~casefile.ui.app.run_app`: create it? its passphrase?), the
+:class:`~casefile.ui.main_window.MainWindow` is made, it is shown in the frame's place, its
+case is opened, and the status line says what the case holds: no turn holds the event loop
+long (the start-up benchmark reports the longest).
+
+Importing this module loads PySide6 and none of the core (``tests/test_startup_imports.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QLabel, QMainWindow
+
+from casefile.ui.application import EXIT_AFTER_SHOW, ensure_application, quit_after_show
+from casefile.ui.window_state import app_settings, restore_geometry
+
+if TYPE_CHECKING:
+    from casefile.ui.main_window import MainWindow
+
+#: The menu bar's menus, as ``casefile.ui.window_menus.build_menus`` makes them.
+MENU_TITLES = ("&File", "&Edit", "&View", "&Reading", "&Case", "&Help")
+#: What the frame says while the window loads.
+OPENING_TEXT = "Opening case…"
+#: How long the frame waits for its first paint before loading all the same, milliseconds
+#: (a window that is never exposed is never painted).
+PAINT_WAIT_MS = 300
+#: The delay between two steps of the start, milliseconds: a timer, not a zero-time call (Qt
+#: runs those in the same pass as the step that posted them), so that input, paints and other
+#: timers are served between the steps.
+NEXT_TURN_MS = 1
+
+
+class StartupFrame(QMainWindow):
+    """What the window looks like while it loads: its title, its size and place (restored as
+    the window restores them), the menus of its menu bar (disabled) and "Opening case…" in the
+    middle and on the status line. ``painted`` is called once, at the first event-loop turn
+    after its first paint; ``closed`` is True once the user closed it."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.painted: list[Any] = []  # callables, run once after the first paint
+        self._waiting = True
+        super().__init__()
+        self.setWindowTitle("Casefile")
+        for title in MENU_TITLES:
+            self.menuBar().addMenu(title).setEnabled(False)
+        label = QLabel(OPENING_TEXT)
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setCentralWidget(label)
+        self.statusBar().showMessage(OPENING_TEXT)
+        restore_geometry(self, app_settings())
+        QTimer.singleShot(PAINT_WAIT_MS, self._after_paint)
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if self._waiting and event.type() == QEvent.Type.Paint:
+            QTimer.singleShot(0, self._after_paint)
+        return done
+
+    def _after_paint(self) -> None:
+        if not self._waiting:
+            return
+        self._waiting = False
+        for call in self.painted:
+            call()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.closed = True
+        super().closeEvent(event)
+
+
+class _Loader(QObject):
+    """Imports ``casefile.ui.app`` (the core, the window's modules) on a thread of its own;
+    ``loaded`` is emitted, to the GUI thread, when it is done (``error``: what it raised)."""
+
+    loaded = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.error: BaseException | None = None
+        self.worker: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.worker = threading.Thread(target=self._load, name="casefile-start", daemon=True)
+        self.worker.start()
+
+    def _load(self) -> None:
+        import gc
+
+        from casefile.collector import paused
+
+        try:
+            with paused():
+                importlib.import_module("casefile.ui.app")
+            gc.freeze()  # as a command's core is (casefile.cli.common.load_core)
+        except BaseException as exc:  # raised again on the GUI thread by start_app
+            self.error = exc
+        self.loaded.emit()
+
+
+class _StallMeter(QObject):
+    """The longest gap between two ticks of a 10 ms timer (:data:`EXIT_AFTER_SHOW` only)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.longest = 0.0
+        self._last = time.perf_counter()
+        self._timer = QTimer(self)
+        self._timer.setInterval(10)
+        self._timer.timeout.connect(self.tick)
+        self._timer.start()
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self._last)
+        self._last = now
+
+
+def start_app(workspace: str | Path | None = None, db_url: str | None = None,
+              case_id: int | None = None, new_workspace: bool = False,
+              encrypt: bool = False) -> int:
+    """:func:`casefile.ui.app.run_app` for a cold process: the same questions, window and exit
+    codes, with the :class:`StartupFrame` painted before the core loads (module docstring).
+    An error raised while loading or opening is raised again after the event loop ends.
+    When ``casefile.ui.app`` is loaded already (``main`` run again in one process, as the
+    end-to-end tests do) there is nothing to wait for: :func:`~casefile.ui.app.run_app`."""
+    if "casefile.ui.app" in sys.modules:
+        from casefile.ui.app import run_app
+
+        return run_app(workspace=workspace, db_url=db_url, case_id=case_id,
+                       new_workspace=new_workspace, encrypt=encrypt)
+    app = ensure_application()
+    trace = os.environ.get(EXIT_AFTER_SHOW) == "1"
+    frame = StartupFrame()
+    loader = _Loader()
+    state: dict[str, Any] = {}
+    meter: list[_StallMeter] = []
+
+    def failed(exc: BaseException) -> None:
+        state["error"] = exc
+        app.exit(1)
+
+    def painted() -> None:
+        if trace:
+            print(f"casefile: painted {time.process_time():.3f}", flush=True)
+            meter.append(_StallMeter())
+        loader.start()
+
+    def open_workspace() -> None:
+        if loader.error is not None:
+            failed(loader.error)
+            return
+        if frame.closed:
+            return
+        try:
+            from casefile.ui import app as app_module
+
+            ws = app_module.open_chosen(workspace, db_url, new_workspace, encrypt)
+            if isinstance(ws, int):
+                app.exit(ws)
+                return
+            state["workspace"] = ws
+        except BaseException as exc:
+            failed(exc)
+            return
+        QTimer.singleShot(NEXT_TURN_MS, make_window)
+
+    def make_window() -> None:
+        try:
+            from casefile.ui import app as app_module
+            from casefile.ui.main_window import MainWindow
+
+            window = MainWindow(state["workspace"], case_id=case_id, open_now=False)
+            state["window"] = window
+            app_module.close_on_terminate(app, window)
+        except BaseException as exc:
+            failed(exc)
+            return
+        QTimer.singleShot(NEXT_TURN_MS, show_window)
+
+    def show_window() -> None:
+        window: MainWindow = state["window"]
+        window.show()  # in the frame's place: both restore the same geometry
+        frame.hide()
+        QTimer.singleShot(NEXT_TURN_MS, open_case)
+
+    def open_case() -> None:
+        window: MainWindow = state["window"]
+        try:
+            window.open_first_case(status_later=True)
+        except BaseException as exc:
+            failed(exc)
+            return
+        if trace:  # after the status line's step (MainWindow.open_case)
+            QTimer.singleShot(NEXT_TURN_MS + 1, shown)
+
+    def shown() -> None:
+        if meter:
+            meter[0].tick()  # the turn that ran the last step counts too
+        print(f"casefile: stall {meter[0].longest if meter else 0.0:.3f}", flush=True)
+        quit_after_show(app)
+
+    frame.painted.append(painted)
+    loader.loaded.connect(open_workspace, Qt.ConnectionType.QueuedConnection)
+    frame.show()
+    try:
+        code = app.exec()
+    finally:
+        if loader.worker is not None:
+            loader.worker.join()
+        frame.close()
+        ws = state.get("workspace")
+        if ws is not None:
+            ws.close()
+        if "casefile.ui.app" in sys.modules:  # loaded: the window may have written settings
+            from casefile.ui.app import keep_settings_private
+
+            keep_settings_private()
+    if "error" in state:
+        raise state["error"]
+    return int(code)
