@@ -51,4 +51,4 @@ def loaded_and_frozen(modules: Iterable[str]) -> None:
     with paused():
         for name in names:
             importlib.import_module(name)
-    gc.freeze()
+        gc.freeze()  # before the collector resumes: its first pass would walk them all

@@ -42,7 +42,7 @@ from casefile.cli import (
     watch,
     workspace,
 )
-from casefile.cli.common import READING_STATES, close_opened, load_core
+from casefile.cli.common import READING_STATES, close_opened, ending_process, load_core
 from casefile.errors import CasefileError
 
 if TYPE_CHECKING:
@@ -184,6 +184,7 @@ def run() -> NoReturn:
     here). The objects are frozen first (``gc.freeze``): teardown skips those passes, what
     reference counting frees is freed as before, and the memory of the rest goes back with the
     process. A window's process keeps the usual teardown (Qt's objects go in their order)."""
+    ending_process()
     code = main()
     if "PySide6" not in sys.modules:
         import gc

@@ -6,12 +6,13 @@ starts without loading Qt).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from casefile.cli.common import open_workspace, parse_date
+from casefile.cli.common import open_workspace, parse_date, process_ends
 from casefile.errors import CasefileError, ValidationError
 from casefile.export.profiles import PROFILE_HELP, PROFILE_NAMES
 
@@ -95,19 +96,33 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return 0
 
 
-def cmd_brief(args: argparse.Namespace) -> int:
-    from casefile.collector import paused
+#: What ``casefile brief`` loads beyond the core: the brief's services, its renderer and
+#: reportlab.
+BRIEF_MODULES = ("casefile.services.brief", "casefile.export.brief")
 
-    with paused():  # the brief's modules load with the collector out of the way
-        from casefile.services import brief, cases
+
+def cmd_brief(args: argparse.Namespace) -> int:
+    from casefile.collector import loaded_and_frozen, paused
+
+    # the brief's modules load with the collector out of the way and are then frozen out of its
+    # reach, as the core is (load_core): the first collection after would walk them all
+    loaded_and_frozen(BRIEF_MODULES)
+    from casefile.services import brief, cases
 
     out = Path(args.output)
     if out.is_dir():
         raise ValidationError(f"{out} is a folder; give a file name ending in .pdf")
     ws = open_workspace(args)
-    with ws.transaction(write=False) as s:  # reads; the PDF goes to a temp file renamed into place
-        case_id = cases.find_case(s, args.case).id
-        data = brief.export_brief(s, case_id, out, include_confidential=args.include_confidential,
-                                  profile=args.profile, today=args.today)
+    # a brief's rows, flowables and layout are many objects made fast; in a process that ends
+    # with the command (casefile.cli.run) they are frozen before the collector resumes, whose
+    # first pass would walk every one of them for the few cycles the exit frees anyway
+    with paused():
+        with ws.transaction(write=False) as s:  # reads; the PDF goes to a temp file renamed
+            case_id = cases.find_case(s, args.case).id
+            data = brief.export_brief(s, case_id, out,
+                                      include_confidential=args.include_confidential,
+                                      profile=args.profile, today=args.today)
+        if process_ends():
+            gc.freeze()
     print(f"wrote {out} (profile {data.profile})")
     return 0

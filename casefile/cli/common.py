@@ -119,6 +119,21 @@ def load_core() -> None:
     loaded_and_frozen(CORE_MODULES)
 
 
+_process = {"ends": False}
+
+
+def ending_process() -> None:
+    """Say that this process ends when the command does (``casefile.cli.run``, not ``main``
+    run by a test or a script)."""
+    _process["ends"] = True
+
+
+def process_ends() -> bool:
+    """Whether the process ends when the command does (:func:`ending_process`): what it made
+    may then be frozen out of the collector's reach (``gc.freeze``) rather than walked."""
+    return _process["ends"]
+
+
 #: The workspaces :func:`open_workspace` opened during this run of ``main``, closed by
 #: :func:`close_opened` when it returns (a command need not close its own; ``main`` may run
 #: again in the same process).

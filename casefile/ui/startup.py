@@ -107,9 +107,9 @@ class _Loader(QObject):
         from casefile.collector import paused
 
         try:
-            with paused():
+            with paused():  # then frozen, as a command's core is (collector.loaded_and_frozen)
                 importlib.import_module("casefile.ui.app")
-            gc.freeze()  # as a command's core is (casefile.cli.common.load_core)
+                gc.freeze()
         except BaseException as exc:  # raised again on the GUI thread by start_app
             self.error = exc
         self.loaded.emit()
