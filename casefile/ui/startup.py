@@ -2,14 +2,14 @@
 
 See ARCHITECTURE.md, "The window". A cold start spends about half a second loading SQLAlchemy,
 the store, the services and the window's modules before anything could be drawn. So
-:func:`start_app` first shows a :class:`StartupFrame` (the window's title, size and place, its
-menu bar's menus, "Opening case…"), which needs PySide6 alone; after its first paint a thread
-loads the rest (``casefile.ui.app``, as :func:`~casefile.ui.app.run_app` would) while the event
-loop keeps the frame answering; then, one event-loop turn each, the workspace is opened (with
-the same questions as :func:`~casefile.ui.app.run_app`: create it? its passphrase?), the
-:class:`~casefile.ui.main_window.MainWindow` is made, it is shown in the frame's place, its
-case is opened, and the status line says what the case holds: no turn holds the event loop
-long (the start-up benchmark reports the longest).
+:func:`start_app` first shows a :class:`StartupFrame` (the window's title, size and place,
+its menus, tool bar and docks, "Opening case…"), which needs PySide6 alone; after its first
+paint a thread loads the rest (``casefile.ui.app``, as :func:`~casefile.ui.app.run_app`
+would) while the event loop keeps the frame answering; then, one event-loop turn each, the
+workspace is opened (with the same questions as :func:`~casefile.ui.app.run_app`: create it?
+its passphrase?), the :class:`~casefile.ui.main_window.MainWindow` is made, it is shown in the
+frame's place, its case is opened, and the status line says what the case holds: no turn holds
+the event loop long (the start-up benchmark reports the longest).
 
 Importing this module loads PySide6 and none of the core (``tests/test_startup_imports.py``).
 """
@@ -26,16 +26,22 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QLabel, QMainWindow
+from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
 from casefile.ui.application import EXIT_AFTER_SHOW, ensure_application, quit_after_show
-from casefile.ui.window_state import app_settings, restore_geometry
+from casefile.ui.docks import add_tabbed_dock
+from casefile.ui.window_state import app_settings, restore_window_state
 
 if TYPE_CHECKING:
     from casefile.ui.main_window import MainWindow
 
 #: The menu bar's menus, as ``casefile.ui.window_menus.build_menus`` makes them.
 MENU_TITLES = ("&File", "&Edit", "&View", "&Reading", "&Case", "&Help")
+#: The tool bar's buttons (None: a separator), as ``build_menus`` makes them.
+TOOLBAR = ("&Import documents…", "&Export brief…", None, "&Undo", "&Redo")
+#: The docks on the window's side, (title, object name), the first in front of the others.
+DOCKS = (("Evidence", "evidence_dock"), ("Suggestions", "suggestions_dock"),
+         ("Search", "search_dock"))
 #: What the frame says while the window loads.
 OPENING_TEXT = "Opening case…"
 #: How long the frame waits for its first paint before loading all the same, milliseconds
@@ -48,10 +54,11 @@ NEXT_TURN_MS = 1
 
 
 class StartupFrame(QMainWindow):
-    """What the window looks like while it loads: its title, its size and place (restored as
-    the window restores them), the menus of its menu bar (disabled) and "Opening case…" in the
-    middle and on the status line. ``painted`` is called once, at the first event-loop turn
-    after its first paint; ``closed`` is True once the user closed it."""
+    """What the window looks like while it loads: its title, its size, place and docks
+    (restored as the window restores them; the docks empty), the menus of its menu bar and
+    its tool bar's buttons (disabled) and "Opening case…" in the middle and on the status line.
+    ``painted`` is called once, at the first event-loop turn after its first paint; ``closed``
+    is True once the user closed it."""
 
     def __init__(self) -> None:
         self.closed = False
@@ -61,11 +68,22 @@ class StartupFrame(QMainWindow):
         self.setWindowTitle("Casefile")
         for title in MENU_TITLES:
             self.menuBar().addMenu(title).setEnabled(False)
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main_toolbar")
+        toolbar.setMovable(False)
+        for text in TOOLBAR:
+            if text is None:
+                toolbar.addSeparator()
+            else:
+                toolbar.addAction(text).setEnabled(False)
+        for title, name in DOCKS:
+            add_tabbed_dock(self, title, name, QWidget())
         label = QLabel(OPENING_TEXT)
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setCentralWidget(label)
         self.statusBar().showMessage(OPENING_TEXT)
-        restore_geometry(self, app_settings())
+        # the window's size, place and dock layout as it will restore them
+        restore_window_state(self, app_settings(), ())
         QTimer.singleShot(PAINT_WAIT_MS, self._after_paint)
 
     def event(self, event: QEvent) -> bool:

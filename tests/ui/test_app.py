@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QToolBar
 
 from casefile.services import demo
 from casefile.store import Mention
@@ -53,9 +53,22 @@ def test_run_app_reports_a_workspace_it_cannot_open(qapp, tmp_path, monkeypatch)
     assert shown and "cannot be opened" in shown[0]
 
 
-def test_the_frame_has_the_windows_menus(make_window, ui_workspace):
+def test_the_frame_has_the_windows_menus_tool_bar_and_docks(make_window, ui_workspace):
+    """The frame painted while the window loads (casefile.ui.startup) looks like the window."""
     window = make_window(make_case(ui_workspace))
     assert [a.text() for a in window.menuBar().actions()] == list(startup.MENU_TITLES)
+    (toolbar,) = window.findChildren(QToolBar)
+    assert [None if a.isSeparator() else a.text() for a in toolbar.actions()] == list(
+        startup.TOOLBAR)
+    docks = {d.objectName(): d.windowTitle() for d in window.findChildren(QDockWidget)}
+    assert {name: title for title, name in startup.DOCKS} == docks
+    frame = startup.StartupFrame()
+    try:
+        assert {d.objectName(): d.windowTitle()
+                for d in frame.findChildren(QDockWidget)} == docks
+        assert [a.text() for a in frame.menuBar().actions()] == list(startup.MENU_TITLES)
+    finally:
+        frame.close()
 
 
 def test_window_geometry_and_splitters_are_restored(make_window, ui_workspace):
