@@ -45,6 +45,37 @@ def print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
 
 
+def print_outcome(args: argparse.Namespace, message: str, as_json: Any) -> None:
+    """An action's outcome on stdout: ``as_json`` (any JSON-able value) with ``--json``, else
+    the one ``message`` line the service wrote."""
+    if args.json:
+        print_json(as_json)
+    else:
+        print(message)
+
+
+def add_actions(sub: Any, command: str, help: str) -> Any:
+    """Add ``casefile COMMAND ACTION ...`` to the subparsers ``sub``: the command's parser with
+    its own subparsers, one of which the user must name (kept as ``args.COMMAND_command``).
+    Returns those subparsers, for the actions' parsers."""
+    parser = sub.add_parser(command, help=help)
+    return parser.add_subparsers(dest=f"{command}_command", metavar="ACTION", required=True)
+
+
+def id_type(what: str, where: str) -> Callable[[str], int]:
+    """An argument type: a row id, as a number; the message of a value that is none names
+    ``what`` ("a Trash id") and ``where`` the user finds one (a command)."""
+
+    def parse(value: str) -> int:
+        try:
+            return int(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(
+                f"not {what} (a number from `{where}`): {value!r}") from exc
+
+    return parse
+
+
 def parse_days(value: str) -> int:
     """An argument type: a whole number of days, 0 or more."""
     try:

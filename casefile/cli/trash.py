@@ -12,31 +12,23 @@ import argparse
 import sys
 from typing import Any
 
-from casefile.cli.common import open_workspace, print_json
+from casefile.cli.common import add_actions, id_type, open_workspace, print_json, print_outcome
 from casefile.errors import ValidationError
 
 
 def add_trash_parser(sub: Any) -> None:
     """``casefile trash list [--json] | restore ID [--json] | empty [--yes]``."""
-    tr = sub.add_parser("trash", help="list, restore or empty the Trash (deleted cases and "
-                                      "items)")
-    acts = tr.add_subparsers(dest="trash_command", metavar="ACTION", required=True)
+    acts = add_actions(sub, "trash", help="list, restore or empty the Trash (deleted cases and "
+                                          "items)")
     lst = acts.add_parser("list", help="what is in the Trash, newest first")
     lst.add_argument("--json", action="store_true")
     res = acts.add_parser("restore", help="bring an entry back exactly as it was deleted")
-    res.add_argument("entry_id", type=_entry_id, metavar="ID")
+    res.add_argument("entry_id", metavar="ID",
+                     type=id_type("a Trash id", "casefile trash list"))
     res.add_argument("--json", action="store_true")
     emp = acts.add_parser("empty", help="delete everything in the Trash for good")
     emp.add_argument("--yes", action="store_true", help="do not ask (for scripts)")
     emp.add_argument("--json", action="store_true")
-
-
-def _entry_id(value: str) -> int:
-    try:
-        return int(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(
-            f"not a Trash id (a number from `casefile trash list`): {value!r}") from exc
 
 
 def cmd_trash(args: argparse.Namespace) -> int:
@@ -60,11 +52,9 @@ def cmd_trash(args: argparse.Namespace) -> int:
         if args.trash_command == "restore":
             with ws.transaction() as s:
                 ch = trash.restore(s, args.entry_id)
-            if args.json:
-                print_json({"id": args.entry_id, "case_id": ch.case_id,
-                             "item_ids": sorted(ch.created), "message": ch.message})
-            else:
-                print(ch.message)
+            print_outcome(args, ch.message, {"id": args.entry_id, "case_id": ch.case_id,
+                                             "item_ids": sorted(ch.created),
+                                             "message": ch.message})
             return 0
         with ws.transaction() as s:
             n = len(trash.list_trash(s))
@@ -72,10 +62,7 @@ def cmd_trash(args: argparse.Namespace) -> int:
             _confirm_empty(n)
         with ws.transaction() as s:
             ch = trash.empty(s)
-        if args.json:
-            print_json({"deleted": ch.value})
-        else:
-            print(ch.message)
+        print_outcome(args, ch.message, {"deleted": ch.value})
         return 0
     finally:
         ws.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from casefile.cli.common import add_actions, print_outcome
 from casefile.errors import ValidationError
 
 KIND_CHOICES = ("person", "organization", "name")
@@ -18,9 +19,8 @@ KIND_CHOICES = ("person", "organization", "name")
 
 def add_watch_parser(sub: Any) -> None:
     """``casefile watch add NAME… | load FILE | list | remove ID… | hits --case T``."""
-    wa = sub.add_parser("watch", help="names to watch: every import says which new documents "
-                                      "mention them")
-    acts = wa.add_subparsers(dest="watch_command", metavar="ACTION", required=True)
+    acts = add_actions(sub, "watch", help="names to watch: every import says which new "
+                                          "documents mention them")
     add = acts.add_parser("add", help="watch names (the case's documents are checked for them "
                                       "at once)")
     add.add_argument("names", nargs="*", metavar="NAME")
@@ -98,11 +98,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
             source = "typed" if args.watch_command == "add" else _file_name(args.file)
             with ws.transaction() as s:
                 ch = watch_list.add_names(s, entries, case_id, source=source)
-        if args.json:
-            _print_json({"message": ch.message, **(ch.value if isinstance(ch.value, dict)
-                                                   else {"removed": ch.value})})
-        else:
-            print(ch.message)
+        print_outcome(args, ch.message, {
+            "message": ch.message,
+            **(ch.value if isinstance(ch.value, dict) else {"removed": ch.value})})
         return 0
     finally:
         ws.close()
