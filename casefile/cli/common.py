@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from casefile.store.workspace import Workspace
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 #: The reading states (casefile.store.items.READING_STATES, repeated here so that parsing the
@@ -52,6 +53,18 @@ def print_outcome(args: argparse.Namespace, message: str, as_json: Any) -> None:
         print_json(as_json)
     else:
         print(message)
+
+
+def print_rows(args: argparse.Namespace, rows: Sequence[R], as_json: Callable[[R], Any],
+               line: Callable[[R], str], empty: str) -> None:
+    """A listing on stdout: with ``--json`` the list of ``as_json(row)``, else ``line(row)``
+    for each row (a row's text may run over several lines), or ``empty`` when there is none."""
+    if args.json:
+        print_json([as_json(row) for row in rows])
+    elif not rows:
+        print(empty)
+    for row in rows if not args.json else ():
+        print(line(row))
 
 
 def add_actions(sub: Any, command: str, help: str) -> Any:

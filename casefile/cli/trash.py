@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from casefile.cli.common import add_actions, id_type, open_workspace, print_json, print_outcome
+from casefile.cli.common import add_actions, id_type, open_workspace, print_outcome, print_rows
 from casefile.errors import ValidationError
+
+if TYPE_CHECKING:
+    from casefile.services.trash import TrashListing
 
 
 def add_trash_parser(sub: Any) -> None:
@@ -40,14 +43,7 @@ def cmd_trash(args: argparse.Namespace) -> int:
         if args.trash_command == "list":
             with ws.transaction() as s:
                 listed = trash.list_trash(s)
-            if args.json:
-                print_json([e.as_json() for e in listed])
-            elif not listed:
-                print("the Trash is empty")
-            for e in listed if not args.json else ():
-                where = "" if e.what == "case" else f" from case “{e.case_title}”"
-                print(f"{e.id:>4}  {e.deleted.replace('T', ' ')} UTC  {e.label}{where}  "
-                      f"({e.holds})")
+            print_rows(args, listed, trash.TrashListing.as_json, _entry_line, "the Trash is empty")
             return 0
         if args.trash_command == "restore":
             with ws.transaction() as s:
@@ -66,6 +62,11 @@ def cmd_trash(args: argparse.Namespace) -> int:
         return 0
     finally:
         ws.close()
+
+
+def _entry_line(e: TrashListing) -> str:
+    where = "" if e.what == "case" else f" from case “{e.case_title}”"
+    return f"{e.id:>4}  {e.deleted.replace('T', ' ')} UTC  {e.label}{where}  ({e.holds})"
 
 
 def _confirm_empty(n: int) -> None:

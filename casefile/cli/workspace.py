@@ -16,6 +16,7 @@ from casefile.cli.common import (
     ask_passphrase,
     open_workspace,
     print_json,
+    print_rows,
 )
 from casefile.errors import CasefileError
 
@@ -126,14 +127,13 @@ def cmd_backup(args: argparse.Namespace) -> int:
     try:
         if args.backup_command == "list":
             listed = backups.list_backups(ws)
-            if args.json:
-                print_json([{"id": b.id, "taken": b.taken.isoformat(), "reason": b.reason,
-                              "size": b.size, "path": str(b.path)} for b in listed])
-            elif not listed:
-                print("no backups yet")
-            for b in listed if not args.json else ():
-                print(f"{b.id:<32} {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason:<15} "
-                      f"{b.size / 1e6:.1f} MB")
+            print_rows(
+                args, listed,
+                lambda b: {"id": b.id, "taken": b.taken.isoformat(), "reason": b.reason,
+                           "size": b.size, "path": str(b.path)},
+                lambda b: (f"{b.id:<32} {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason:<15} "
+                           f"{b.size / 1e6:.1f} MB"),
+                "no backups yet")
             return 0
         if args.backup_command == "now":
             made = backups.backup_now(ws)
