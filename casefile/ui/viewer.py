@@ -379,12 +379,9 @@ class DocumentViewer(QWidget):
         return self._text[span[0]:span[1]] if span else ""
 
     def select_span(self, start: int, end: int) -> None:
-        """Select ``text[start:end]`` (Python str offsets) and scroll it into view."""
-        cursor = QTextCursor(self.text_view.document())
-        cursor.setPosition(self._map.to_qt(start))
-        cursor.setPosition(self._map.to_qt(end), QTextCursor.MoveMode.KeepAnchor)
-        self.text_view.setTextCursor(cursor)
-        self.text_view.centerCursor()
+        """Select ``text[start:end]`` (Python str offsets), scroll it into view and give the
+        text the focus."""
+        self._select_quietly(start, end)
         self.text_view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _select_quietly(self, start: int, end: int) -> None:
