@@ -255,6 +255,17 @@ def ok_cancel_buttons(dialog: QDialog) -> QDialogButtonBox:
     return buttons
 
 
+def stack_with_close(dialog: QDialog, *widgets: QWidget) -> QVBoxLayout:
+    """Lay ``widgets`` out in ``dialog`` one under the other, with a Close button (rejecting
+    the dialog) below them; returns the layout."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    for widget in (*widgets, buttons):
+        layout.addWidget(widget)
+    return layout
+
+
 DialogT = TypeVar("DialogT", bound=QDialog)
 
 

@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QHeaderView,
     QMainWindow,
     QMenu,
@@ -17,10 +16,10 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
+from casefile.ui.dialogs import stack_with_close
 from casefile.ui.resource_files import resource_text
 
 
@@ -73,11 +72,7 @@ class ShortcutsDialog(QDialog):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table)
-        layout.addWidget(buttons)
+        stack_with_close(self, self.table)
         self.resize(560, 480)
 
 
@@ -96,11 +91,7 @@ class GettingStartedDialog(QDialog):
         self.browser.setObjectName("getting_started")
         self.browser.setHtml(getting_started_html())
         self.browser.setOpenLinks(False)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.browser)
-        layout.addWidget(buttons)
+        stack_with_close(self, self.browser)
         self.resize(560, 520)
 
 
