@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services import questions, views
+from casefile.ui.actions import menu_named
 from casefile.ui.docks import show_dock
 from casefile.ui.items import keep_title_readable
 from casefile.ui.recent_folder import dialog_folder
@@ -179,24 +180,20 @@ class CaseViews(QObject):
         for action in (self.timeline_action, self.claims_action, self.graph_action,
                        self.calendar_action):
             window.addAction(action)
-        for action in window.menuBar().actions():
-            menu = action.menu()
-            if not isinstance(menu, QMenu):
-                continue
-            name = action.text().replace("&", "")
-            if name == "View":
-                menu.addAction(self.timeline_action)
-                menu.addAction(self.claims_action)
-                menu.addAction(self.graph_action)
-            elif name == "File":
-                entries = menu.actions()
-                anchor = next((a for a in entries if a.isSeparator()
-                               and entries.index(a) > 0
-                               and "Quit" in entries[entries.index(a) + 1].text()), None)
-                if anchor is not None:
-                    menu.insertAction(anchor, self.calendar_action)
-                else:
-                    menu.addAction(self.calendar_action)
+        view_menu = menu_named(window.menuBar(), "View")
+        if view_menu is not None:
+            for action in (self.timeline_action, self.claims_action, self.graph_action):
+                view_menu.addAction(action)
+        file_menu = menu_named(window.menuBar(), "File")
+        if file_menu is not None:
+            entries = file_menu.actions()
+            anchor = next((a for a in entries if a.isSeparator()
+                           and entries.index(a) > 0
+                           and "Quit" in entries[entries.index(a) + 1].text()), None)
+            if anchor is not None:
+                file_menu.insertAction(anchor, self.calendar_action)
+            else:
+                file_menu.addAction(self.calendar_action)
 
     # -- the lazy views ------------------------------------------------------------------------
 

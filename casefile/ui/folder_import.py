@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHeaderView,
     QLabel,
-    QMenu,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.filenames import printable_name
+from casefile.ui.actions import menu_holding
 from casefile.ui.operations import Job
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
@@ -156,9 +156,7 @@ class FolderImport(QObject):
         self.action.setStatusTip("Import every document of a folder and its subfolders")
         self.action.triggered.connect(self.prompt)
         window.addAction(self.action)
-        menu = next((m for a in window.menuBar().actions()
-                     if isinstance(m := a.menu(), QMenu) and window.import_action in m.actions()),
-                    None)
+        menu = menu_holding(window.menuBar(), window.import_action)
         if menu is not None:
             menu.insertAction(window.export_action, self.action)
         window.import_action.changed.connect(

@@ -21,11 +21,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMenu,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
+
+from casefile.ui.actions import menu_named
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -137,12 +138,10 @@ class PreferencesController:
         self.action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.action.setStatusTip("Choose the spaCy model that suggests names")
         self.action.triggered.connect(lambda _checked=False: self.prompt())
-        for entry in window.menuBar().actions():
-            menu = entry.menu()
-            if isinstance(menu, QMenu) and entry.text().replace("&", "") == "Edit":
-                menu.addSeparator()
-                menu.addAction(self.action)
-                break
+        edit_menu = menu_named(window.menuBar(), "Edit")
+        if edit_menu is not None:
+            edit_menu.addSeparator()
+            edit_menu.addAction(self.action)
 
     def prompt(self) -> bool:
         """Show Preferences (modal); on OK store the suggestion model and say it in the status

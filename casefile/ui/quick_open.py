@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMenu,
     QVBoxLayout,
 )
 
 from casefile.errors import CasefileError
 from casefile.services.quick_open import QuickHit, quick_open
+from casefile.ui.actions import insert_after, menu_holding
 from casefile.ui.models import SECTION_TITLES
 
 if TYPE_CHECKING:  # the window as Quick open sees it: as the Search panel does
@@ -204,16 +204,9 @@ class QuickOpen(QObject):
         self.action.setStatusTip("Go to any item by name, or a document by words of its text")
         self.action.triggered.connect(self.show)
         window.addAction(self.action)
-        menu = next((m for a in window.menuBar().actions()
-                     if isinstance(m := a.menu(), QMenu) and window.find_action in m.actions()),
-                    None)
+        menu = menu_holding(window.menuBar(), window.find_action)
         if menu is not None:
-            actions = menu.actions()
-            after = actions.index(window.find_action) + 1
-            if after < len(actions):
-                menu.insertAction(actions[after], self.action)
-            else:
-                menu.addAction(self.action)
+            insert_after(menu, window.find_action, self.action)
 
     @Slot()
     def show(self) -> QuickOpenDialog:

@@ -55,7 +55,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
-    QMenu,
     QRadioButton,
     QStyle,
     QStyledItemDelegate,
@@ -66,6 +65,7 @@ from PySide6.QtWidgets import (
 
 from casefile.errors import CasefileError
 from casefile.services.search import SearchResult, SearchResults, search_workspace
+from casefile.ui.actions import insert_after, menu_named
 from casefile.ui.docks import add_tabbed_dock
 from casefile.ui.models import SECTION_TITLES
 from casefile.ui.operations import CaseChange
@@ -618,21 +618,13 @@ def install_search_panel(window: SearchWindow) -> SearchPanel:
     panel.action = action
     toggle = dock.toggleViewAction()
     toggle.setText("Search &panel")
-    for entry in window.menuBar().actions():
-        menu = entry.menu()
-        if not isinstance(menu, QMenu):
-            continue
-        name = entry.text().replace("&", "")
-        if name == "Edit":
-            actions = menu.actions()
-            anchor = next((a for a in actions if a.shortcut() == QKeySequence("Ctrl+K")),
-                          window.find_action)
-            after = actions.index(anchor) + 1 if anchor in actions else len(actions)
-            if after < len(actions):
-                menu.insertAction(actions[after], action)
-            else:
-                menu.addAction(action)
-        elif name == "View":
-            menu.addAction(toggle)
+    edit_menu = menu_named(window.menuBar(), "Edit")
+    if edit_menu is not None:  # after Quick open (Ctrl+K), else after Find
+        anchor = next((a for a in edit_menu.actions() if a.shortcut() == QKeySequence("Ctrl+K")),
+                      window.find_action)
+        insert_after(edit_menu, anchor, action)
+    view_menu = menu_named(window.menuBar(), "View")
+    if view_menu is not None:
+        view_menu.addAction(toggle)
     panel.hit_activated.connect(lambda hit: open_hit(window, hit, panel.edit.text()))
     return panel

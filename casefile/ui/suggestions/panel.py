@@ -50,7 +50,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHeaderView,
     QLabel,
-    QMenu,
     QPushButton,
     QScrollArea,
     QStyledItemDelegate,
@@ -63,6 +62,7 @@ from sqlalchemy.orm import Session
 from casefile.services import decisions, rejections, views
 from casefile.services.changes import Changes, Step
 from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
+from casefile.ui.actions import menu_named
 from casefile.ui.docks import DOCK_MIN_WIDTH, add_tabbed_dock
 from casefile.ui.operations import CaseChange, OperationRunner, Outcome
 from casefile.ui.suggestions import loading
@@ -735,11 +735,9 @@ def install_suggestions_panel(window: PanelWindow) -> SuggestionsPanel:
     toggle = dock.toggleViewAction()
     toggle.setText("&Suggestions")
     toggle.setShortcut(QKeySequence("Ctrl+Shift+S"))
-    for action in window.menuBar().actions():
-        menu = action.menu()
-        if isinstance(menu, QMenu) and action.text().replace("&", "") == "View":
-            menu.addAction(toggle)
-            break
+    view_menu = menu_named(window.menuBar(), "View")
+    if view_menu is not None:
+        view_menu.addAction(toggle)
     window.addAction(toggle)
     panel.count_changed.connect(
         lambda n: dock.setWindowTitle(f"Suggestions ({n})" if n else "Suggestions"))
