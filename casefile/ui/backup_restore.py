@@ -21,14 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
     QLabel,
     QMenu,
     QMessageBox,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -38,6 +36,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import CasefileError
 from casefile.services.changes import changes
 from casefile.store.items import ITEM_KINDS
+from casefile.ui.dialogs import listing_table
 from casefile.ui.operations import Job
 
 if TYPE_CHECKING:  # the store's backups module loads when File ▸ Restore from backup… is used
@@ -105,12 +104,7 @@ class RestoreBackupDialog(QDialog):
             "opens, and every few minutes while there are changes.")
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.table = QTableWidget(len(listed), 3)
-        self.table.setHorizontalHeaderLabels(["Taken", "Why", "Size"])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
+        self.table = listing_table(("Taken", "Why", "Size"), len(listed), single=True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)

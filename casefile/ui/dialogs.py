@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     Slot,
 )
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QCompleter,
     QDialog,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTableWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -253,6 +255,23 @@ def ok_cancel_buttons(dialog: QDialog) -> QDialogButtonBox:
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)
     return buttons
+
+
+def listing_table(headers: Sequence[str], rows: int = 0, *, name: str = "",
+                  single: bool = False) -> QTableWidget:
+    """A read-only table of ``rows`` rows under ``headers``, as the window's dialogs list
+    things: no row numbers, whole rows selected (one at a time when ``single``); ``name`` is
+    its object name (tests find it by it)."""
+    table = QTableWidget(rows, len(headers))
+    if name:
+        table.setObjectName(name)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    if single:
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    return table
 
 
 def stack_with_close(dialog: QDialog, *widgets: QWidget) -> QVBoxLayout:

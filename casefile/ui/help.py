@@ -13,13 +13,12 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
-    QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
     QWidget,
 )
 
-from casefile.ui.dialogs import stack_with_close
+from casefile.ui.dialogs import listing_table, stack_with_close
 from casefile.ui.resource_files import resource_text
 
 
@@ -59,12 +58,7 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent or window)
         self.setWindowTitle("Keyboard shortcuts")
         rows = shortcut_rows(window)
-        self.table = QTableWidget(len(rows), 3)
-        self.table.setObjectName("shortcuts_table")
-        self.table.setHorizontalHeaderLabels(["Action", "Keys", "Where"])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table = listing_table(("Action", "Keys", "Where"), len(rows), name="shortcuts_table")
         for r, row in enumerate(rows):
             for c, text in enumerate(row):
                 self.table.setItem(r, c, QTableWidgetItem(text))

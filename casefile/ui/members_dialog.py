@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -24,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -33,7 +31,7 @@ from PySide6.QtWidgets import (
 from casefile.services import team
 from casefile.services.team import Member
 from casefile.store.teams import ROLES, is_team
-from casefile.ui.dialogs import DialogHolder
+from casefile.ui.dialogs import DialogHolder, listing_table
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -55,13 +53,8 @@ class MembersDialog(QDialog):
         self.intro = QLabel()
         self.intro.setWordWrap(True)
         layout.addWidget(self.intro)
-        self.table = QTableWidget(0, 3)
-        self.table.setObjectName("members_table")
-        self.table.setHorizontalHeaderLabels(["Database user", "Role", "Added by"])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
+        self.table = listing_table(("Database user", "Role", "Added by"), name="members_table",
+                                   single=True)
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)

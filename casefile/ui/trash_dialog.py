@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
@@ -23,7 +22,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -31,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from casefile.services import trash
 from casefile.services.trash import TrashListing
-from casefile.ui.dialogs import DialogHolder
+from casefile.ui.dialogs import DialogHolder, listing_table
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -75,13 +73,8 @@ class TrashDialog(QDialog):
         self.intro = QLabel()
         self.intro.setWordWrap(True)
         layout.addWidget(self.intro)
-        self.table = QTableWidget(0, 4)
-        self.table.setObjectName("trash_table")
-        self.table.setHorizontalHeaderLabels(["Deleted", "What", "From case", "Holds"])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
+        self.table = listing_table(("Deleted", "What", "From case", "Holds"), name="trash_table",
+                                   single=True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         # what was deleted is read first: as wide as its title (at most WHAT_WIDTH px); what
