@@ -274,6 +274,24 @@ def listing_table(headers: Sequence[str], rows: int = 0, *, name: str = "",
     return table
 
 
+class ListingDialog(QDialog):
+    """Base of a dialog that lists rows to act on (the members of a case, the Trash, the
+    backups): ``intro``, a word-wrapped sentence, over ``table``, a :func:`listing_table`
+    selecting one row at a time, in the vertical layout ``body``, where a subclass adds its
+    buttons below them."""
+
+    def __init__(self, parent: QWidget | None, title: str, headers: Sequence[str], *,
+                 name: str = "", rows: int = 0, intro: str = "") -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.body = QVBoxLayout(self)
+        self.intro = QLabel(intro)
+        self.intro.setWordWrap(True)
+        self.table = listing_table(headers, rows, name=name, single=True)
+        self.body.addWidget(self.intro)
+        self.body.addWidget(self.table)
+
+
 def stack_with_close(dialog: QDialog, *widgets: QWidget) -> QVBoxLayout:
     """Lay ``widgets`` out in ``dialog`` one under the other, with a Close button (rejecting
     the dialog) below them; returns the layout."""
