@@ -18,7 +18,7 @@ from casefile.errors import CasefileError
 from casefile.ui.exporting import ask_export_path, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.recent_folder import ask_open_file, dialog_folder
-from casefile.ui.undo import ActionCommand
+from casefile.ui.undo import push_case_action
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -97,10 +97,6 @@ class FtmController(QObject):
         except CasefileError as exc:
             window.runner.operation_failed.emit(str(exc))
             return False
-        assert window.case_id is not None
-        case_id = window.case_id
-        command = ActionCommand(
-            window.runner, case_id, f"Import {len(entities)} entities from {path.name}",
-            lambda s: ftm_import.import_entities(s, case_id, entities, source=path.name))
-        window.undo_stack.push(command)
-        return not command.failed
+        return push_case_action(
+            window, f"Import {len(entities)} entities from {path.name}",
+            lambda s, case_id: ftm_import.import_entities(s, case_id, entities, source=path.name))

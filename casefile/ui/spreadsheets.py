@@ -30,7 +30,7 @@ from casefile.services import table_import
 from casefile.ui.exporting import ask_export_path, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.recent_folder import ask_open_file, dialog_folder
-from casefile.ui.undo import ActionCommand
+from casefile.ui.undo import push_case_action
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -194,10 +194,6 @@ class SpreadsheetController(QObject):
         except CasefileError as exc:
             window.runner.operation_failed.emit(str(exc))
             return False
-        assert window.case_id is not None
-        case_id = window.case_id
-        command = ActionCommand(
-            window.runner, case_id, f"Import {len(records)} rows from {path.name}",
-            lambda s: table_import.import_records(s, case_id, kind, records))
-        window.undo_stack.push(command)
-        return not command.failed
+        return push_case_action(
+            window, f"Import {len(records)} rows from {path.name}",
+            lambda s, case_id: table_import.import_records(s, case_id, kind, records))

@@ -13,7 +13,7 @@ is made obsolete and leaves the stack.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoCommand
 from sqlalchemy.orm import Session
@@ -23,6 +23,9 @@ from casefile.services import evidence_actions, item_actions
 from casefile.services.changes import Changes, Step, changes
 from casefile.services.editing import LinkedSpan
 from casefile.ui.operations import OperationRunner, Outcome
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 EDIT_COMMAND_ID = 1001
 
@@ -113,6 +116,19 @@ class ActionCommand(_ServiceCommand):
             return False
         self._redo_step = done.undo
         return True
+
+
+def push_case_action(window: WindowShell, label: str,
+                     action: Callable[[Session, int], Changes]) -> bool:
+    """Run ``action(session, case_id)`` (one service call) on the window's open case as one
+    :class:`ActionCommand` on its undo stack, named ``label``. Returns True when it ran; False
+    when no case is open or it was refused (the runner has said why)."""
+    case_id = window.case_id
+    if case_id is None:
+        return False
+    command = ActionCommand(window.runner, case_id, label, lambda s: action(s, case_id))
+    window.undo_stack.push(command)
+    return not command.failed
 
 
 class ImportedCommand(ActionCommand):
