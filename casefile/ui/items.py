@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -39,6 +39,7 @@ from casefile.ui.editor import ItemEditor
 from casefile.ui.models import ID_ROLE, SECTION_TITLES, ItemTableModel, SectionProxyModel
 from casefile.ui.operations import CaseChange
 from casefile.ui.tables import set_up_row_table
+from casefile.ui.timers import debounce_timer
 from casefile.ui.undo import (
     CreateItemCommand,
     DeleteItemsCommand,
@@ -131,10 +132,7 @@ class ItemsController(QObject):
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("filter_edit")
         self.filter_edit.setClearButtonEnabled(True)
-        self.filter_timer = QTimer(self)
-        self.filter_timer.setSingleShot(True)
-        self.filter_timer.setInterval(120)
-        self.filter_timer.timeout.connect(self.apply_filter)
+        self.filter_timer = debounce_timer(self, 120, self.apply_filter)
         self.filter_edit.textChanged.connect(lambda _t: self.filter_timer.start())
         self.state_box = QComboBox()  # the Documents section's reading states
         self.state_box.setObjectName("reading_state_box")

@@ -14,7 +14,6 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
-    QTimer,
     Signal,
     Slot,
 )
@@ -47,6 +46,7 @@ from casefile.services.evidence import EvidenceGroups, EvidenceView
 from casefile.store.evidence import EVIDENCE_RELATIONS
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.evidence_model import RELATION_COLUMN, SPAN_ROLE, EvidenceModel
+from casefile.ui.timers import debounce_timer
 
 
 class _WrappingDelegate(QStyledItemDelegate):
@@ -191,10 +191,7 @@ class EvidencePanel(QWidget):
         self.tree.setModel(self.model)
         # more top rows when the tree reaches its end: after the scroll or layout that got
         # there (once, however many signals), not inside it
-        self._fetch_timer = QTimer(self)
-        self._fetch_timer.setSingleShot(True)
-        self._fetch_timer.setInterval(0)
-        self._fetch_timer.timeout.connect(self._fetch_if_at_end)
+        self._fetch_timer = debounce_timer(self, 0, self._fetch_if_at_end)
         bar = self.tree.verticalScrollBar()
         bar.valueChanged.connect(lambda *_: self._fetch_timer.start())
         bar.rangeChanged.connect(lambda *_: self._fetch_timer.start())

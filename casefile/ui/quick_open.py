@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Slot
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -27,6 +27,7 @@ from casefile.errors import CasefileError
 from casefile.services.quick_open import QuickHit, quick_open
 from casefile.ui.actions import insert_after, menu_holding
 from casefile.ui.models import SECTION_TITLES
+from casefile.ui.timers import debounce_timer
 
 if TYPE_CHECKING:  # the window as Quick open sees it: as the Search panel does
     from casefile.ui.search_panel import SearchWindow as QuickOpenWindow
@@ -93,10 +94,7 @@ class QuickOpenDialog(QDialog):
         layout.addWidget(self.edit)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.status)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(120)
-        self.timer.timeout.connect(self.refresh)
+        self.timer = debounce_timer(self, 120, self.refresh)
         self.edit.textChanged.connect(lambda _t: self.timer.start())
         self.edit.returnPressed.connect(self.open_current)
         self.setStyleSheet("QDialog#quick_open { border: 1px solid palette(mid); }")

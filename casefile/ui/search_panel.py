@@ -30,7 +30,6 @@ from PySide6.QtCore import (
     QRectF,
     QSize,
     Qt,
-    QTimer,
     Signal,
     Slot,
 )
@@ -69,6 +68,7 @@ from casefile.ui.actions import insert_after, menu_named
 from casefile.ui.docks import add_tabbed_dock
 from casefile.ui.models import SECTION_TITLES
 from casefile.ui.operations import CaseChange
+from casefile.ui.timers import debounce_timer
 from casefile.ui.viewer import QUERY_HELP
 
 if TYPE_CHECKING:
@@ -421,10 +421,7 @@ class SearchPanel(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.activated.connect(self._on_activated)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(250)
-        self.timer.timeout.connect(self.run_search)
+        self.timer = debounce_timer(self, 250, self.run_search)
         self.edit.textChanged.connect(lambda _t: self.timer.start())
         scope_row = QHBoxLayout()
         scope_row.setContentsMargins(0, 0, 0, 0)

@@ -44,6 +44,7 @@ from casefile.services.views import DocumentView, PassageMark
 from casefile.store.textfind import FoldedText
 from casefile.ui.evidence_model import RELATION_PRECEDENCE, relation_colour
 from casefile.ui.offsets import OffsetMap
+from casefile.ui.timers import debounce_timer
 
 #: The query syntax, shown as the find box's and the Search panel's tooltip.
 QUERY_HELP = (
@@ -230,10 +231,7 @@ class DocumentViewer(QWidget):
         self.find_bar.next_requested.connect(self.find_next)
         self.find_bar.previous_requested.connect(self.find_previous)
         self.find_bar.close_requested.connect(self.close_find_bar)
-        self.find_timer = QTimer(self)
-        self.find_timer.setSingleShot(True)
-        self.find_timer.setInterval(200)
-        self.find_timer.timeout.connect(self._refresh_find)
+        self.find_timer = debounce_timer(self, 200, self._refresh_find)
         self.find_bar.edit.textChanged.connect(self._on_find_text_changed)
         self.find_next_action = QAction("Find next", self)
         self.find_next_action.setShortcuts(_with_standard("F3", QKeySequence.StandardKey.FindNext))

@@ -35,7 +35,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     Qt,
-    QTimer,
     Signal,
     Slot,
 )
@@ -84,6 +83,7 @@ from casefile.ui.suggestions.model import (
     SuggestionsModel,
     claim_speaker,
 )
+from casefile.ui.timers import debounce_timer
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -183,10 +183,7 @@ class SuggestionsPanel(QWidget):
         self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.doubleClicked.connect(self._on_double_clicked)
         # more rows are fetched after the view's own handling (never inside its layout)
-        self._fetch_timer = QTimer(self)
-        self._fetch_timer.setSingleShot(True)
-        self._fetch_timer.setInterval(0)
-        self._fetch_timer.timeout.connect(self._fetch_visible)
+        self._fetch_timer = debounce_timer(self, 0, self._fetch_visible)
         self.tree.verticalScrollBar().valueChanged.connect(self._fetch_timer.start)
         self.tree.expanded.connect(self._fetch_timer.start)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
