@@ -52,7 +52,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListView,
     QRadioButton,
     QStyle,
@@ -69,7 +68,7 @@ from casefile.ui.docks import add_tabbed_dock
 from casefile.ui.models import SECTION_TITLES
 from casefile.ui.operations import CaseChange
 from casefile.ui.timers import debounce_timer
-from casefile.ui.viewer import QUERY_HELP
+from casefile.ui.viewer import query_edit
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -387,12 +386,7 @@ class SearchPanel(QWidget):
         self.results: SearchResults | None = None
         self.dock: QDockWidget | None = None  # set by install_search_panel
         self.action: QAction | None = None  # Edit ▸ Search… (Ctrl+Shift+F)
-        self.edit = QLineEdit()
-        self.edit.setObjectName("search_edit")
-        self.edit.setPlaceholderText("Search items and documents")
-        self.edit.setClearButtonEnabled(True)
-        self.edit.setToolTip(QUERY_HELP)
-        self.edit.installEventFilter(self)
+        self.edit = query_edit("search_edit", "Search items and documents", self)
         self.this_case = QRadioButton("This case")
         self.this_case.setObjectName("search_this_case")
         self.all_cases = QRadioButton("All cases")

@@ -54,6 +54,21 @@ QUERY_HELP = (
     "-word  leave out items containing it (Search panel)\n"
     "one OR other  either word"
 )
+
+
+def query_edit(name: str, placeholder: str, keys_to: QObject) -> QLineEdit:
+    """The box a query is typed in (the find bar's, the Search panel's): object name
+    ``name``, ``placeholder`` shown while empty, a clear button, :data:`QUERY_HELP` as its
+    tooltip, and its keys seen first by ``keys_to`` (its event filter: Esc, Enter, arrows)."""
+    edit = QLineEdit()
+    edit.setObjectName(name)
+    edit.setPlaceholderText(placeholder)
+    edit.setClearButtonEnabled(True)
+    edit.setToolTip(QUERY_HELP)
+    edit.installEventFilter(keys_to)
+    return edit
+
+
 #: At most this many matches are painted (all are counted; Next walks through all of them).
 MAX_PAINTED_MATCHES = 5000
 #: Texts up to this many characters are searched at each keystroke; longer ones after a pause.
@@ -116,12 +131,7 @@ class FindBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("find_bar")
-        self.edit = QLineEdit()
-        self.edit.setObjectName("find_edit")
-        self.edit.setPlaceholderText("Find in this document")
-        self.edit.setClearButtonEnabled(True)
-        self.edit.setToolTip(QUERY_HELP)
-        self.edit.installEventFilter(self)
+        self.edit = query_edit("find_edit", "Find in this document", self)
         self.count = QLabel()
         self.count.setObjectName("find_count")
         self.count.setTextFormat(Qt.TextFormat.PlainText)
