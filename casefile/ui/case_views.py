@@ -23,13 +23,12 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from casefile.services import questions, views
-from casefile.ui.actions import menu_named
+from casefile.ui.actions import flat_button, menu_named
 from casefile.ui.docks import show_dock
 from casefile.ui.items import keep_title_readable
 from casefile.ui.recent_folder import dialog_folder
@@ -82,11 +81,7 @@ class OverdueNotice(QFrame):
         self.label.setTextFormat(Qt.TextFormat.PlainText)
         self.label.setWordWrap(True)  # the notice never widens the Items page
         self.show_button = QPushButton("Show overdue")
-        self.close_button = QToolButton()
-        self.close_button.setText("\u2715")
-        self.close_button.setToolTip("Hide this notice")
-        self.close_button.setAutoRaise(True)
-        self.close_button.clicked.connect(self.hide)
+        self.close_button = flat_button("\u2715", "Hide this notice", self.hide)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 4, 4)
         layout.addWidget(self.label, 1)

@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSplitter,
     QTextEdit,
-    QToolButton,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -42,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from casefile.services.views import DocumentView, PassageMark
 from casefile.store.textfind import FoldedText
+from casefile.ui.actions import flat_button
 from casefile.ui.evidence_model import RELATION_PRECEDENCE, relation_colour
 from casefile.ui.offsets import OffsetMap
 from casefile.ui.timers import debounce_timer
@@ -137,21 +137,10 @@ class FindBar(QWidget):
         self.count.setTextFormat(Qt.TextFormat.PlainText)
         self.count.setMinimumWidth(self.count.fontMetrics().horizontalAdvance("No matches")
                                    + 8)
-        self.previous_button = QToolButton()
-        self.previous_button.setText("Previous")
-        self.previous_button.setToolTip("Previous match (Shift+Enter, Shift+F3)")
-        self.previous_button.setAutoRaise(True)
-        self.previous_button.clicked.connect(self.previous_requested)
-        self.next_button = QToolButton()
-        self.next_button.setText("Next")
-        self.next_button.setToolTip("Next match (Enter, F3)")
-        self.next_button.setAutoRaise(True)
-        self.next_button.clicked.connect(self.next_requested)
-        self.close_button = QToolButton()
-        self.close_button.setText("✕")
-        self.close_button.setToolTip("Close the find bar (Esc)")
-        self.close_button.setAutoRaise(True)
-        self.close_button.clicked.connect(self.close_requested)
+        self.previous_button = flat_button(
+            "Previous", "Previous match (Shift+Enter, Shift+F3)", self.previous_requested)
+        self.next_button = flat_button("Next", "Next match (Enter, F3)", self.next_requested)
+        self.close_button = flat_button("✕", "Close the find bar (Esc)", self.close_requested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 2)
         layout.setSpacing(4)
