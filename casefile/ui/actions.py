@@ -1,13 +1,12 @@
-"""Actions shared by the window's menus and toolbar, finding the menu bar's menus that
-controllers add their actions to, and the flat buttons of the window's bars."""
+"""Actions shared by the window's menus and toolbar, and finding the menu bar's menus that
+controllers add their actions to."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import SignalInstance
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
-from PySide6.QtWidgets import QMenu, QMenuBar, QToolButton, QWidget
+from PySide6.QtWidgets import QMenu, QMenuBar, QWidget
 
 
 def undo_redo_actions(parent: QWidget, stack: QUndoStack, undo: Callable[[], None],
@@ -56,15 +55,3 @@ def insert_after(menu: QMenu, anchor: QAction, action: QAction) -> None:
     else:
         menu.addAction(action)
 
-
-def flat_button(text: str, tip: str, on_click: Callable[[], object] | SignalInstance
-                ) -> QToolButton:
-    """A flat button of a bar (the find bar's Previous, Next and ✕, a notice's ✕): ``text``,
-    ``tip`` as its tooltip, raised only under the mouse; a click calls (or emits)
-    ``on_click``."""
-    button = QToolButton()
-    button.setText(text)
-    button.setToolTip(tip)
-    button.setAutoRaise(True)
-    button.clicked.connect(on_click)
-    return button

@@ -28,11 +28,12 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services import questions, views
-from casefile.ui.actions import flat_button, menu_named
+from casefile.ui.actions import menu_named
 from casefile.ui.docks import show_dock
 from casefile.ui.items import keep_title_readable
 from casefile.ui.recent_folder import dialog_folder
 from casefile.ui.viewer import DocumentViewer
+from casefile.ui.widgets import flat_button
 
 if TYPE_CHECKING:
     from typing import Protocol

@@ -38,7 +38,7 @@ from casefile.store.items import (
 )
 from casefile.ui.operations import OperationRunner
 from casefile.ui.relationships import RELATED_KINDS, RelationshipsPanel
-from casefile.ui.timers import debounce_timer
+from casefile.ui.widgets import debounce_timer
 
 AUTOSAVE_MS = 700
 

@@ -89,7 +89,7 @@ from casefile.ui.graph_items import (
 )
 from casefile.ui.operations import CaseChange, Job, OperationRunner
 from casefile.ui.recent_folder import dialog_folder, remember_folder
-from casefile.ui.timers import debounce_timer
+from casefile.ui.widgets import debounce_timer
 
 #: Seconds of the GUI thread a graph's build takes at most in one event-loop turn (see
 #: GraphView._show): a slice of node items made, then the window paints and answers (a

@@ -39,7 +39,6 @@ from casefile.ui.editor import ItemEditor
 from casefile.ui.models import ID_ROLE, SECTION_TITLES, ItemTableModel, SectionProxyModel
 from casefile.ui.operations import CaseChange
 from casefile.ui.tables import set_up_row_table
-from casefile.ui.timers import debounce_timer
 from casefile.ui.undo import (
     CreateItemCommand,
     DeleteItemsCommand,
@@ -48,6 +47,7 @@ from casefile.ui.undo import (
     RelationCommand,
     UnlinkCommand,
 )
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell

@@ -46,7 +46,7 @@ from casefile.services.evidence import EvidenceGroups, EvidenceView
 from casefile.store.evidence import EVIDENCE_RELATIONS
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.evidence_model import RELATION_COLUMN, SPAN_ROLE, EvidenceModel
-from casefile.ui.timers import debounce_timer
+from casefile.ui.widgets import debounce_timer
 
 
 class _WrappingDelegate(QStyledItemDelegate):

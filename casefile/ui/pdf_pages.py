@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 from casefile.services import page_geometry
 from casefile.services.originals import Original
 from casefile.services.page_geometry import PDFIUM_LOCK
-from casefile.ui.timers import debounce_timer
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:
     from typing import Protocol

@@ -27,7 +27,7 @@ from casefile.errors import CasefileError
 from casefile.services.quick_open import QuickHit, quick_open
 from casefile.ui.actions import insert_after, menu_holding
 from casefile.ui.models import SECTION_TITLES
-from casefile.ui.timers import debounce_timer
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:  # the window as Quick open sees it: as the Search panel does
     from casefile.ui.search_panel import SearchWindow as QuickOpenWindow

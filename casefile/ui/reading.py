@@ -27,8 +27,8 @@ from PySide6.QtWidgets import QApplication, QMenu, QWidget
 from casefile.errors import CasefileError
 from casefile.services import reading, waiting
 from casefile.store.base import utcnow
-from casefile.ui.timers import debounce_timer
 from casefile.ui.undo import ActionCommand
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:
     from typing import Protocol

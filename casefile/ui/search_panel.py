@@ -67,8 +67,8 @@ from casefile.ui.actions import insert_after, menu_named
 from casefile.ui.docks import add_tabbed_dock
 from casefile.ui.models import SECTION_TITLES
 from casefile.ui.operations import CaseChange
-from casefile.ui.timers import debounce_timer
 from casefile.ui.viewer import query_edit
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:
     from typing import Protocol

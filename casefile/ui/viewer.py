@@ -41,10 +41,9 @@ from PySide6.QtWidgets import (
 
 from casefile.services.views import DocumentView, PassageMark
 from casefile.store.textfind import FoldedText
-from casefile.ui.actions import flat_button
 from casefile.ui.evidence_model import RELATION_PRECEDENCE, relation_colour
 from casefile.ui.offsets import OffsetMap
-from casefile.ui.timers import debounce_timer
+from casefile.ui.widgets import debounce_timer, flat_button
 
 #: The query syntax, shown as the find box's and the Search panel's tooltip.
 QUERY_HELP = (

@@ -83,8 +83,8 @@ from casefile.ui.suggestions.model import (
     SuggestionsModel,
     claim_speaker,
 )
-from casefile.ui.timers import debounce_timer
 from casefile.ui.undo import ActionCommand
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:
     from typing import Protocol
