@@ -13,14 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFileDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QMenu,
     QPushButton,
     QVBoxLayout,
@@ -33,7 +32,7 @@ from casefile.ui.docks import show_dock
 from casefile.ui.items import keep_title_readable
 from casefile.ui.recent_folder import dialog_folder
 from casefile.ui.viewer import DocumentViewer
-from casefile.ui.widgets import flat_button
+from casefile.ui.widgets import flat_button, wrapped_label
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -78,9 +77,7 @@ class OverdueNotice(QFrame):
         super().__init__()
         self.setObjectName("overdue_notice")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.label = QLabel()
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.label.setWordWrap(True)  # the notice never widens the Items page
+        self.label = wrapped_label()
         self.show_button = QPushButton("Show overdue")
         self.close_button = flat_button("\u2715", "Hide this notice", self.hide)
         layout = QHBoxLayout(self)

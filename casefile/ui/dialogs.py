@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from casefile.quoting import quoted
 from casefile.services.views import ItemChoice
 from casefile.store.evidence import EVIDENCE_RELATIONS
+from casefile.ui.widgets import wrapped_label
 
 
 class NewCaseDialog(QDialog):
@@ -53,10 +54,7 @@ class NewCaseDialog(QDialog):
         self.title_edit = QLineEdit(title)
         self.title_edit.setObjectName("case_title")
         self.title_edit.setPlaceholderText("e.g. School shooting: the police response")
-        self.problem = QLabel()
-        self.problem.setObjectName("case_title_problem")
-        self.problem.setTextFormat(Qt.TextFormat.PlainText)
-        self.problem.setWordWrap(True)
+        self.problem = wrapped_label(name="case_title_problem")
         self.problem.setStyleSheet("color: #b3261e;")
         self.problem.hide()
         self.summary_edit = QPlainTextEdit(summary or "")
@@ -144,9 +142,7 @@ class LinkDialog(QDialog):
             for alias in c.aliases:
                 self._labels.setdefault(alias_label(alias, c), c)
         words = list(self._labels)
-        self.quote_label = QLabel(quoted(quote, 240))
-        self.quote_label.setWordWrap(True)
-        self.quote_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.quote_label = wrapped_label(quoted(quote, 240))
         self.item_edit = QLineEdit()
         self.item_edit.setPlaceholderText("Type a name: person, organization, question…")
         self.completer = QCompleter(QStringListModel(words, self), self)

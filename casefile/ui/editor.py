@@ -38,7 +38,7 @@ from casefile.store.items import (
 )
 from casefile.ui.operations import OperationRunner
 from casefile.ui.relationships import RELATED_KINDS, RelationshipsPanel
-from casefile.ui.widgets import debounce_timer
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 AUTOSAVE_MS = 700
 
@@ -129,9 +129,7 @@ class ItemEditor(QWidget):
         # A long title wraps instead of setting the form's width (no horizontal scrollbar).
         self.heading.setWordWrap(True)
         self.heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.state = QLabel()
-        self.state.setTextFormat(Qt.TextFormat.PlainText)
-        self.state.setWordWrap(True)
+        self.state = wrapped_label()
         self.form_host = QWidget()
         self.form = QFormLayout(self.form_host)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)

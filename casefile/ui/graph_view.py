@@ -89,7 +89,7 @@ from casefile.ui.graph_items import (
 )
 from casefile.ui.operations import CaseChange, Job, OperationRunner
 from casefile.ui.recent_folder import dialog_folder, remember_folder
-from casefile.ui.widgets import debounce_timer
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 #: Seconds of the GUI thread a graph's build takes at most in one event-loop turn (see
 #: GraphView._show): a slice of node items made, then the window paints and answers (a
@@ -221,10 +221,7 @@ class GraphView(QWidget):
         self.export_button.setMenu(export_menu)
         group(self.find_edit, self.fit_button, self.export_button, self.relayout_button)
 
-        self.status = QLabel()
-        self.status.setObjectName("graph_status")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)  # else its one long line sets the window's least width
+        self.status = wrapped_label(name="graph_status")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

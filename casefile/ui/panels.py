@@ -46,7 +46,7 @@ from casefile.services.evidence import EvidenceGroups, EvidenceView
 from casefile.store.evidence import EVIDENCE_RELATIONS
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.evidence_model import RELATION_COLUMN, SPAN_ROLE, EvidenceModel
-from casefile.ui.widgets import debounce_timer
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 
 class _WrappingDelegate(QStyledItemDelegate):
@@ -174,9 +174,7 @@ class EvidencePanel(QWidget):
         self.model = EvidenceModel(self)
         self.model.relation_change_requested.connect(self.relation_change_requested)
         self._open_lone_fold = False
-        self.title = QLabel("No item selected")
-        self.title.setTextFormat(Qt.TextFormat.PlainText)
-        self.title.setWordWrap(True)
+        self.title = wrapped_label("No item selected")
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)

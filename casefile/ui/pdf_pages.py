@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 from casefile.services import page_geometry
 from casefile.services.originals import Original
 from casefile.services.page_geometry import PDFIUM_LOCK
-from casefile.ui.widgets import debounce_timer
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -215,9 +215,7 @@ class PdfPagesView(QWidget):
         self.renders = 0  # pages rendered so far (tests and logging)
         self.damaged = False  # PDFium could not open the file at all
 
-        self.info = QLabel()
-        self.info.setTextFormat(Qt.TextFormat.PlainText)
-        self.info.setWordWrap(True)
+        self.info = wrapped_label()
         self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.zoom_out = QToolButton()
         self.zoom_out.setText("−")

@@ -51,7 +51,6 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QDockWidget,
     QHBoxLayout,
-    QLabel,
     QListView,
     QRadioButton,
     QStyle,
@@ -68,7 +67,7 @@ from casefile.ui.docks import add_tabbed_dock
 from casefile.ui.models import SECTION_TITLES
 from casefile.ui.operations import CaseChange
 from casefile.ui.viewer import query_edit
-from casefile.ui.widgets import debounce_timer
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -396,10 +395,7 @@ class SearchPanel(QWidget):
         self.scope.addButton(self.this_case)
         self.scope.addButton(self.all_cases)
         self.scope.buttonToggled.connect(self._on_scope_toggled)
-        self.count_label = QLabel()
-        self.count_label.setObjectName("search_count")
-        self.count_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.count_label.setWordWrap(True)
+        self.count_label = wrapped_label(name="search_count")
         self.model = SearchResultsModel(self)
         self.list = QListView()
         self.list.setObjectName("search_results")

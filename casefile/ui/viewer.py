@@ -43,7 +43,7 @@ from casefile.services.views import DocumentView, PassageMark
 from casefile.store.textfind import FoldedText
 from casefile.ui.evidence_model import RELATION_PRECEDENCE, relation_colour
 from casefile.ui.offsets import OffsetMap
-from casefile.ui.widgets import debounce_timer, flat_button
+from casefile.ui.widgets import debounce_timer, flat_button, wrapped_label
 
 #: The query syntax, shown as the find box's and the Search panel's tooltip.
 QUERY_HELP = (
@@ -191,9 +191,7 @@ class DocumentViewer(QWidget):
         self._find_anchor = 0
         self._found_query: str | None = None
 
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.PlainText)
-        self.header.setWordWrap(True)
+        self.header = wrapped_label()
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.text_view = QPlainTextEdit()

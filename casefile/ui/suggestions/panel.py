@@ -48,7 +48,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QScrollArea,
     QStyledItemDelegate,
@@ -84,7 +83,7 @@ from casefile.ui.suggestions.model import (
     claim_speaker,
 )
 from casefile.ui.undo import ActionCommand
-from casefile.ui.widgets import debounce_timer
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -141,10 +140,7 @@ class SuggestionsPanel(QWidget):
         self.dialog: QDialog | None = None
 
         self.model = SuggestionsModel(self)
-        self.status_label = QLabel()
-        self.status_label.setObjectName("suggestions_status")
-        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.status_label.setWordWrap(True)
+        self.status_label = wrapped_label(name="suggestions_status")
         self.tree = QTreeView()
         self.tree.setObjectName("suggestions_tree")
         self.tree.setModel(self.model)
@@ -187,10 +183,7 @@ class SuggestionsPanel(QWidget):
         self.tree.verticalScrollBar().valueChanged.connect(self._fetch_timer.start)
         self.tree.expanded.connect(self._fetch_timer.start)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
-        self.context_label = QLabel()
-        self.context_label.setObjectName("suggestion_context")
-        self.context_label.setTextFormat(Qt.TextFormat.RichText)
-        self.context_label.setWordWrap(True)
+        self.context_label = wrapped_label(name="suggestion_context", rich=True)
         self.context_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.context_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         # the preview keeps one height whatever it shows (a longer one scrolls inside), so the
