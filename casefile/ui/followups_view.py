@@ -53,7 +53,7 @@ from casefile.ui.models import STATUS_COLUMN, FollowupsModel, due_phrase
 from casefile.ui.operations import OperationRunner, Outcome
 from casefile.ui.tables import set_up_row_table, table_over_details
 from casefile.ui.undo import ActionCommand
-from casefile.ui.widgets import wrapped_label
+from casefile.ui.widgets import row_at_left, wrapped_label
 
 #: (view name for ``questions.followup_view``, button label), in button order.
 FOLLOWUP_VIEW_LABELS = (
@@ -385,11 +385,7 @@ class FollowupsPage(QWidget):
         buttons = QVBoxLayout()
         for row in ((self.waiting_button, self.answer_button, self.drop_button),
                     (self.reopen_button, self.source_button, self.edit_button)):
-            line = QHBoxLayout()
-            for b in row:
-                line.addWidget(b)
-            line.addStretch(1)
-            buttons.addLayout(line)
+            buttons.addLayout(row_at_left(*row))
         self.details = QFrame()
         self.details.setObjectName("followup_details")
         details_layout = QVBoxLayout(self.details)

@@ -29,7 +29,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
@@ -46,7 +45,7 @@ from casefile.services.evidence import EvidenceGroups, EvidenceView
 from casefile.store.evidence import EVIDENCE_RELATIONS
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.evidence_model import RELATION_COLUMN, SPAN_ROLE, EvidenceModel
-from casefile.ui.widgets import debounce_timer, wrapped_label
+from casefile.ui.widgets import debounce_timer, row_at_left, wrapped_label
 
 
 class _WrappingDelegate(QStyledItemDelegate):
@@ -227,10 +226,7 @@ class EvidencePanel(QWidget):
         self.open_button.clicked.connect(self._on_open_clicked)
         self.remove_button.clicked.connect(self._on_remove_clicked)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.open_button)
-        buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
+        buttons = row_at_left(self.open_button, self.remove_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.title)

@@ -1,12 +1,12 @@
 """Small widgets the window's views share: the single-shot timer that waits for the last of
-a burst, a wrapped label, a bar's flat button."""
+a burst, a wrapped label, a bar's flat button, a row of buttons at the left."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, SignalInstance
-from PySide6.QtWidgets import QLabel, QToolButton
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 
 def debounce_timer(parent: QObject, ms: int, slot: Callable[[], object]) -> QTimer:
@@ -44,3 +44,13 @@ def flat_button(text: str, tip: str, on_click: Callable[[], object] | SignalInst
     button.setAutoRaise(True)
     button.clicked.connect(on_click)
     return button
+
+
+def row_at_left(*widgets: QWidget) -> QHBoxLayout:
+    """``widgets`` side by side at the left of a row (a panel's buttons), the rest of the
+    row empty."""
+    row = QHBoxLayout()
+    for widget in widgets:
+        row.addWidget(widget)
+    row.addStretch(1)
+    return row
