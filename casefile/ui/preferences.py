@@ -16,17 +16,15 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from casefile.ui.actions import menu_named
+from casefile.ui.widgets import folder_row
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -70,11 +68,7 @@ class PreferencesDialog(QDialog):
         self.model_edit.setToolTip(
             "The spaCy pipeline that suggests names in imported documents: blank for the "
             "default, an installed package name (e.g. en_core_web_lg) or a pipeline folder.")
-        self.browse_button = QPushButton("Browse…")
-        self.browse_button.clicked.connect(self._browse)
-        row = QHBoxLayout()
-        row.addWidget(self.model_edit, 1)
-        row.addWidget(self.browse_button)
+        row = folder_row(self.model_edit, "Folder of a spaCy pipeline")
         hint = QLabel("Blank uses the model that installs with Casefile (or "
                       "CASEFILE_SPACY_MODEL when set). Another installed spaCy pipeline may "
                       "find names better: give its package name or its folder. New "
@@ -117,12 +111,6 @@ class PreferencesDialog(QDialog):
         self.problem.setText(problem or "")
         self.problem.setVisible(problem is not None)
         self.ok_button.setEnabled(problem is None)
-
-    def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder of a spaCy pipeline",
-                                                  self.model_edit.text())
-        if folder:
-            self.model_edit.setText(folder)
 
 
 class PreferencesController:

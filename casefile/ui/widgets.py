@@ -1,12 +1,20 @@
 """Small widgets the window's views share: the single-shot timer that waits for the last of
-a burst, a wrapped label, a bar's flat button, a row of buttons at the left."""
+a burst, a wrapped label, a bar's flat button, a row of buttons at the left, a folder field."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, SignalInstance
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
 
 
 def debounce_timer(parent: QObject, ms: int, slot: Callable[[], object]) -> QTimer:
@@ -53,4 +61,23 @@ def row_at_left(*widgets: QWidget) -> QHBoxLayout:
     for widget in widgets:
         row.addWidget(widget)
     row.addStretch(1)
+    return row
+
+
+def folder_row(edit: QLineEdit, title: str, *, from_typed: bool = True) -> QHBoxLayout:
+    """``edit`` (a folder's path) with a Browse… button after it, in a row: the button asks
+    for a folder (a folder dialog titled ``title``, opening at the folder typed when
+    ``from_typed``) and puts it in ``edit``; cancelled, ``edit`` stays as it was."""
+
+    def browse() -> None:
+        chosen = QFileDialog.getExistingDirectory(edit.window(), title,
+                                                  edit.text() if from_typed else "")
+        if chosen:
+            edit.setText(chosen)
+
+    button = QPushButton("Browse…")
+    button.clicked.connect(browse)
+    row = QHBoxLayout()
+    row.addWidget(edit, 1)
+    row.addWidget(button)
     return row
