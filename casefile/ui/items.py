@@ -52,10 +52,6 @@ from casefile.ui.widgets import debounce_timer
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
 
-KIND_SINGULAR = {
-    "person": "person", "organization": "organization", "place": "place",
-    "document": "document", "event": "event", "claim": "claim", "question": "question",
-}
 NEW_TITLES = {
     "person": "New person", "organization": "New organization", "place": "New place",
     "document": "New note", "event": "New event", "claim": "New claim", "question": "New question",
@@ -264,8 +260,8 @@ class ItemsController(QObject):
         title = SECTION_TITLES[kind]
         self.section_label.setText(title)
         self.filter_edit.setPlaceholderText(f"Filter {title.lower()}…  (Ctrl+F)")
-        self.new_item_action.setText(f"&New {KIND_SINGULAR[kind]}")
-        self.new_item_button.setText(f"New {KIND_SINGULAR[kind]}")
+        self.new_item_action.setText(f"&New {kind}")
+        self.new_item_button.setText(f"New {kind}")
         self.editor.clear()
         self.current_changed.emit(None)
         if self.proxy.rowCount() > 0:
