@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from casefile.services.passages import fold_quotes
+from casefile.services.passages import fold_quotes, replace_chars
 
 #: Words per shingle.
 SHINGLE_WORDS = 5
@@ -60,13 +60,13 @@ LSH_THRESHOLD = 0.3
 #: How many characters of the start of a text are searched for a wire credit.
 WIRE_HEAD_CHARS = 600
 
-_DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"})
+_DASHES = {c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"}
 
 
 def normalised_text(text: str) -> str:
     """``text`` as compared for "the same text republished": Unicode NFKC, typographic quotes
     and dashes made plain, case folded, every run of whitespace one space, ends stripped."""
-    folded = fold_quotes(unicodedata.normalize("NFKC", text)).translate(_DASHES).casefold()
+    folded = replace_chars(fold_quotes(unicodedata.normalize("NFKC", text)), _DASHES).casefold()
     return " ".join(folded.split())
 
 
