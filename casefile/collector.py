@@ -14,7 +14,7 @@ import gc
 import importlib
 import sys
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 _LOCK = threading.Lock()
@@ -42,13 +42,17 @@ def paused() -> Iterator[None]:
                 gc.enable()
 
 
-def loaded_and_frozen(modules: Iterable[str]) -> None:
-    """Import ``modules`` with the collector paused, then freeze what is alive (``gc.freeze``).
-    A no-op when all of them are loaded already, so nothing made later is frozen."""
+def loaded_and_frozen(modules: Iterable[str], then: Callable[[], None] | None = None) -> None:
+    """Import ``modules`` with the collector paused, call ``then`` (set-up that makes
+    long-lived objects, such as the models' mappers), then freeze what is alive
+    (``gc.freeze``). A no-op when all of them are loaded already, so nothing made later is
+    frozen."""
     names = list(modules)
     if all(name in sys.modules for name in names):
         return
     with paused():
         for name in names:
             importlib.import_module(name)
+        if then is not None:
+            then()
         gc.freeze()  # before the collector resumes: its first pass would walk them all

@@ -21,8 +21,9 @@ _QUOTE_FOLD = {
 
 def replace_chars(text: str, table: dict[str, str]) -> str:
     """``text`` with each character that is a key of ``table`` replaced by its value (no value
-    holding a key): what ``str.translate`` does, in a few scans of the text (``translate`` with a table looks every
-    character of a non-ASCII text up one by one, about 0.1 µs each)."""
+    holding a key): what ``str.translate`` does, in a few scans of the text (``translate``
+    with a table looks every character of a non-ASCII text up one by one, about 0.1 µs
+    each)."""
     if text.isascii() and all(not k.isascii() for k in table):
         return text
     for old, new in table.items():

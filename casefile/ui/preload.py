@@ -57,12 +57,19 @@ MODULES = (
 
 
 def load() -> None:
-    """Import :data:`MODULES` (a no-op for those already imported), with the garbage collector
-    paused, then move what they made into its permanent generation (``gc.freeze``): collections
-    walking SQLAlchemy's long-lived objects cost a cold start about 0.1 s of CPU otherwise, and
-    every later full collection of the window's life walks fewer objects. When every module is
+    """Import :data:`MODULES` (a no-op for those already imported) and finish the models'
+    mappers, with the garbage collector paused, then move what they made into its permanent
+    generation (``gc.freeze``): collections walking SQLAlchemy's long-lived objects cost a
+    cold start about 0.1 s of CPU otherwise, and every later full collection of the window's
+    life walks fewer objects. When every module is
     loaded already (a test process), nothing is paused or frozen."""
-    loaded_and_frozen(MODULES)
+    loaded_and_frozen(MODULES, then=_configure_models)
+
+
+def _configure_models() -> None:
+    from casefile.store.base import configure_models
+
+    configure_models()  # not at the window's first read, on the GUI thread
 
 
 load()
