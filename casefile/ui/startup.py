@@ -16,7 +16,6 @@ Importing this module loads PySide6 and none of the core (``tests/test_startup_i
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import threading
@@ -126,7 +125,8 @@ class _Loader(QObject):
 
         try:
             with paused():  # then frozen, as a command's core is (collector.loaded_and_frozen)
-                importlib.import_module("casefile.ui.app")
+                import casefile.ui.app  # noqa: F401  (the core, then the window's modules)
+
                 gc.freeze()
         except BaseException as exc:  # raised again on the GUI thread by start_app
             self.error = exc
