@@ -94,6 +94,7 @@ class MainWindow(QMainWindow, MenuParts):
         self.undo_stack = QUndoStack(self)
         self.clock: Callable[[], date] = today or date.today
         self.case_id: int | None = None
+        self.opening = False  # a case opening over several turns (open_case's in_turns)
         self.last_job: Job | None = None
         self._quit_confirmed = False  # Quit asked already: the close that follows does not
         self.messages: list[QMessageBox] = []  # the error boxes open now
@@ -254,17 +255,17 @@ class MainWindow(QMainWindow, MenuParts):
         """Fill the case list afresh (the case shown stays chosen)."""
         self.picker.set_cases(self.runner.read(views.case_titles), self.case_id)
 
-    def open_first_case(self, *, status_later: bool = False) -> None:
+    def open_first_case(self, *, in_turns: bool = False) -> None:
         """Open the case the window was made for: the ``case_id`` given, else the last one used
-        in this workspace, else the first (none in an empty workspace); ``status_later`` as
-        for :meth:`open_case`."""
+        in this workspace, else the first (none in an empty workspace); ``in_turns`` as for
+        :meth:`open_case`."""
         chosen = self._first_case if self._first_case is not None else remembered_case(
             self.settings, self.workspace.url)
         ids = self.picker.case_ids()
         if self.statusBar().currentMessage() == OPENING_MESSAGE:
             self.statusBar().clearMessage()
         self.open_case(chosen if chosen in ids else (ids[0] if ids else None),
-                       status_later=status_later)
+                       in_turns=in_turns)
 
     @Slot(int)
     def _on_case_chosen(self, case_id: int) -> None:
@@ -275,11 +276,12 @@ class MainWindow(QMainWindow, MenuParts):
         """The open case's title ("" with none)."""
         return self.picker.case_box.currentText() if self.case_id is not None else ""
 
-    def open_case(self, case_id: int | None, *, status_later: bool = False) -> None:
+    def open_case(self, case_id: int | None, *, in_turns: bool = False) -> None:
         """Show a case (None: no case). Pending edits are saved, the undo history is cleared,
-        document tabs are closed. ``status_later``: the status line's counts and what the
-        reading ledger says on opening come at a later turn of the event loop, each step
-        short (the window's start: ARCHITECTURE.md, "The window")."""
+        document tabs are closed. ``in_turns``: the Suggestions panel, then the status line's
+        counts and what the reading ledger says on opening, come at later turns of the event
+        loop, each step short (the window's start: ARCHITECTURE.md, "The window");
+        :attr:`opening` is True until the last."""
         self.flush_edits()
         self.undo_stack.clear()
         self.documents.close_all()
@@ -294,23 +296,31 @@ class MainWindow(QMainWindow, MenuParts):
             self.setWindowTitle("Casefile")
             self.statusBar().showMessage(NO_CASE_MESSAGE)
         self._enable_case_actions(case_id is not None)
-        if not status_later:
+        if not in_turns:
             self._refresh_counts()
-        self.suggestions_panel.set_case(case_id)
+            self.suggestions_panel.set_case(case_id)
         self.case_views.set_case(case_id)
         self.search_panel.set_case(case_id)
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.items.set_case(case_id)
-        if status_later:
-            QTimer.singleShot(1, self, lambda: self._show_case_status(case_id))
+        if in_turns:
+            self.opening = True
+            QTimer.singleShot(1, self, lambda: self._open_suggestions(case_id))
         else:
             self.reading.set_case(case_id)
         self.watch_list.reload()
 
-    def _show_case_status(self, case_id: int | None) -> None:
+    def _open_suggestions(self, case_id: int | None) -> None:
+        if case_id != self.case_id:
+            return
+        self.suggestions_panel.set_case(case_id)
+        QTimer.singleShot(1, self, lambda: self._open_status(case_id))
+
+    def _open_status(self, case_id: int | None) -> None:
         if case_id == self.case_id:
             self._refresh_counts()
             self.reading.set_case(case_id)
+        self.opening = False
 
     def _enable_case_actions(self, enabled: bool) -> None:
         for action in (self.import_action, self.export_action, self.export_confidential_action,

@@ -222,14 +222,17 @@ def start_app(workspace: str | Path | None = None, db_url: str | None = None,
     def open_case() -> None:
         window: MainWindow = state["window"]
         try:
-            window.open_first_case(status_later=True)
+            window.open_first_case(in_turns=True)
         except BaseException as exc:
             failed(exc)
             return
-        if trace:  # after the status line's step (MainWindow.open_case)
-            QTimer.singleShot(NEXT_TURN_MS + 1, shown)
+        if trace:
+            QTimer.singleShot(NEXT_TURN_MS, shown)
 
     def shown() -> None:
+        if state["window"].opening:  # its last steps (MainWindow.open_case) still to come
+            QTimer.singleShot(NEXT_TURN_MS, shown)
+            return
         if meter:
             meter[0].tick()  # the turn that ran the last step counts too
         print(f"casefile: stall {meter[0].longest if meter else 0.0:.3f}", flush=True)
