@@ -282,7 +282,8 @@ def _dates_of(root: Any) -> list[tuple[str, str]]:
         return []
     out: list[tuple[str, str]] = []
     metas = {}
-    for element in root.iter("meta"):
+    meta_elements = list(root.iter("meta"))  # walked once, read twice below
+    for element in meta_elements:
         key = (element.get("property") or element.get("name") or element.get("itemprop")
                or "").lower()
         if key in _DATE_META and key not in metas and element.get("content"):
@@ -308,9 +309,12 @@ def _dates_of(root: Any) -> list[tuple[str, str]]:
         if (element.get("rel") or "").lower() == "canonical" and element.get("href"):
             url = element.get("href")
             break
-    for element in root.iter("meta"):
-        if url is None and (element.get("property") or "").lower() == "og:url":
-            url = element.get("content")
+    if url is None:  # the first og:url meta with a content attribute
+        for element in meta_elements:
+            if (element.get("property") or "").lower() == "og:url":
+                url = element.get("content")
+                if url is not None:
+                    break
     day = url_date(url)
     if day:
         out.append((day, "the page's address"))
@@ -444,9 +448,11 @@ def _title_of(root: Any, found: str | None, sitename: str | None) -> str | None:
     def squeeze(value: object) -> str:
         return " ".join(str(value).split()) if value else ""
 
+    meta_elements = list(root.iter("meta"))  # walked once, read for each name asked
+
     def meta(*names: str) -> str:
         for name in names:
-            for element in root.iter("meta"):
+            for element in meta_elements:
                 key = element.get("property") or element.get("name") or ""
                 if key.lower() == name and squeeze(element.get("content")):
                     return squeeze(element.get("content"))
