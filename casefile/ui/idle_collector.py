@@ -7,13 +7,16 @@ then scan only what it made) and leaves it frozen when it ends: handing the heap
 after its layout job) set off a full pass over every object of the window, 80-170 ms with the
 GUI thread waiting. Frozen objects are out of the automatic collections' reach, so cyclic
 garbage among them would stay for good; :class:`IdleCollector` collects it when the user has
-made no input for :data:`IDLE_MS` (:func:`casefile.collector.collect_all`: unfreeze, collect,
-freeze again), or, for a user never idle that long, :data:`LONGEST_WAIT_MS` after it was asked.
+made no input for :data:`IDLE_MS` and the window has nothing to do (a timer's ticks come on
+time: no slices of a graph being drawn, no rows being filled), with
+:func:`casefile.collector.collect_all` (unfreeze, collect, freeze again); for a user never
+idle that long, :data:`LONGEST_WAIT_MS` after it was asked.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Slot
 
@@ -23,6 +26,12 @@ log = logging.getLogger(__name__)
 
 #: Milliseconds without keyboard, mouse or touch input after which a pending collection runs.
 IDLE_MS = 3000
+#: The quiet check before collecting: :data:`QUIET_TICKS` ticks of a :data:`QUIET_TICK_MS`
+#: timer, none of them more than :data:`QUIET_LATE_MS` late (else the window is busy: the
+#: idle wait begins again).
+QUIET_TICK_MS = 20
+QUIET_TICKS = 4
+QUIET_LATE_MS = 15
 #: Milliseconds after the first request at which a pending collection runs however busy the
 #: user is (garbage never waits longer than this for a pause that does not come).
 LONGEST_WAIT_MS = 120_000
@@ -39,7 +48,8 @@ class IdleCollector(QObject):
     """Runs a full collection (frozen objects included) once the user is idle, when asked
     (:meth:`request`). While one is pending it watches the application's input events (an
     event filter on the application, removed once the collection ran): each one restarts the
-    idle wait. ``collections``: how many it ran (tests look)."""
+    idle wait; at its end a few ticks of a short timer must come on time (the window is not
+    busy) before it collects. ``collections``: how many it ran (tests look)."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -48,7 +58,11 @@ class IdleCollector(QObject):
         self._idle = QTimer(self)
         self._idle.setSingleShot(True)
         self._idle.setTimerType(Qt.TimerType.PreciseTimer)  # a restart never comes sooner
-        self._idle.timeout.connect(self.collect)
+        self._idle.timeout.connect(self._check_quiet)
+        self._quiet = QTimer(self)
+        self._quiet.setTimerType(Qt.TimerType.PreciseTimer)
+        self._quiet.timeout.connect(self._tick)
+        self._ticks: list[float] = []
         self._longest = QTimer(self)
         self._longest.setSingleShot(True)
         self._longest.timeout.connect(self.collect)
@@ -62,12 +76,31 @@ class IdleCollector(QObject):
             if app is not None:
                 app.installEventFilter(self)
             self._longest.start(LONGEST_WAIT_MS)
+        self._wait()
+
+    def _wait(self) -> None:
+        self._quiet.stop()
         self._idle.start(IDLE_MS)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if self.pending and int(event.type()) in _INPUT:
-            self._idle.start(IDLE_MS)
+            self._wait()
         return False
+
+    @Slot()
+    def _check_quiet(self) -> None:
+        self._ticks = [time.perf_counter()]
+        self._quiet.start(QUIET_TICK_MS)
+
+    @Slot()
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if (now - self._ticks[-1]) * 1000 > QUIET_TICK_MS + QUIET_LATE_MS:
+            self._wait()  # the window is busy: wait for another idle spell
+            return
+        self._ticks.append(now)
+        if len(self._ticks) > QUIET_TICKS:
+            self.collect()
 
     @Slot()
     def collect(self) -> None:
@@ -76,6 +109,7 @@ class IdleCollector(QObject):
             return
         self.pending = False
         self._idle.stop()
+        self._quiet.stop()
         self._longest.stop()
         app = QCoreApplication.instance()
         if app is not None:

@@ -6,9 +6,10 @@ the automatic collections' reach."""
 from __future__ import annotations
 
 import gc
+import time
 import weakref
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QLineEdit
 
@@ -82,3 +83,27 @@ def test_input_postpones_the_collection(qtbot, monkeypatch) -> None:
         collector.collect()
     assert not collector.pending
 
+
+
+def test_a_busy_window_postpones_the_collection(qtbot, monkeypatch) -> None:
+    """No input, but the event loop busy with slices of work (a graph being drawn): the
+    collection waits until the slices end."""
+    monkeypatch.setattr(idle_module, "IDLE_MS", 20)
+    collector = idle_collector()
+    before = collector.collections
+    slices = {"left": 15, "collected during": 0}
+
+    def one_slice() -> None:
+        time.sleep(0.06)  # a slice of the window's own work
+        slices["left"] -= 1
+        if collector.collections != before:
+            slices["collected during"] += 1
+        if slices["left"] > 0:
+            QTimer.singleShot(0, one_slice)
+
+    collector.request()
+    QTimer.singleShot(0, one_slice)
+    qtbot.waitUntil(lambda: slices["left"] == 0, timeout=20000)
+    assert slices["collected during"] == 0 and collector.pending
+    qtbot.waitUntil(lambda: collector.collections == before + 1, timeout=20000)
+    assert not collector.pending
