@@ -45,10 +45,11 @@ class PanelContents:
 
 def read_contents(session: Session, case_id: int
                   ) -> tuple[SuggestionList, str | None, str | None, tuple[str, ...]]:
-    """The case's pending suggestions (``decisions.list_suggestions``), the latest run's mode
-    and model, and the notes of documents left unread for their language: what the panel
-    shows. Plain reads, no Qt: callable from any thread."""
-    return (decisions.list_suggestions(session, case_id),
+    """The case's pending suggestions (``decisions.list_suggestions``, the rest of each row
+    read when the panel first shows it: ``later``), the latest run's mode and model, and the
+    notes of documents left unread for their language: what the panel shows. Plain reads, no
+    Qt: callable from any thread."""
+    return (decisions.list_suggestions(session, case_id, later=True),
             decisions.last_suggestion_mode(session, case_id),
             last_suggestion_model(session, case_id),
             tuple(unread_language_notes(session, case_id)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from PySide6.QtCore import (
@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
-from casefile.services.decisions import SuggestionEntry, SuggestionList
+from casefile.services.decisions import SuggestionEntry, SuggestionList, read_again_later
 
 if TYPE_CHECKING:
     pass
@@ -290,7 +290,10 @@ class SuggestionsModel(QAbstractItemModel):
         for key in keys:
             index = self.index_of(key)
             if how is None:
-                self._decided.pop(key, None)
+                if self._decided.pop(key, None) is not None:
+                    entry = self.entry(index)
+                    if entry is not None:  # pending again: its details are read again
+                        read_again_later(entry)
             elif index.isValid():  # only rows of this listing (waiting() counts on it)
                 self._decided[key] = how
             if index.isValid() and self.is_fetched(index):
@@ -298,11 +301,11 @@ class SuggestionsModel(QAbstractItemModel):
                 group = self.parent(index)
                 self.dataChanged.emit(group, group)
 
-    def keys_with_mentions(self, mention_ids: Sequence[int]) -> list[tuple[str, str, str]]:
-        """Keys of the rows holding any of these mentions."""
-        wanted = set(mention_ids)
-        return [e.key for _k, entries in self._groups for e in entries
-                if wanted.intersection(e.mention_ids)]
+    def listed_keys(self, keys: Collection[tuple[str, str, str]]
+                    ) -> list[tuple[str, str, str]]:
+        """Those of ``keys`` that are rows of this list, in its order."""
+        wanted = set(keys)
+        return [e.key for _k, entries in self._groups for e in entries if e.key in wanted]
 
     def waiting(self, kind: str | None = None) -> int:
         """Number of undecided rows (of one kind)."""

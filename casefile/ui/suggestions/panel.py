@@ -548,7 +548,9 @@ class SuggestionsPanel(QWidget):
             self.reload()  # e.g. decided meanwhile elsewhere: show what is stored
             return None
         decision = done.value
-        keys = self.model.keys_with_mentions(decision.mention_ids)
+        decided = decision.mention_ids
+        keys = self.model.listed_keys(
+            self.runner.read(lambda s: decisions.suggestion_keys(s, decided)))
         self.model.set_decided(keys, decision.action)
         self._select_next_waiting(origin)
         self._after_change()
