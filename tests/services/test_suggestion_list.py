@@ -233,3 +233,28 @@ def test_a_list_read_for_later_reads_each_rows_rest_when_asked_and_gives_the_sam
         want = grouped_in_python(s, case_id)
     assert listed == want
     assert sum(batches["details"]) == sum(batches["members"]) == len(entries)
+
+
+def test_an_entry_decided_before_its_rest_was_read_is_read_again_once_pending(
+        workspace, case_id) -> None:
+    """Read after a decision, an entry of a list read for later has no mentions left;
+    ``read_again_later`` (the panel's undo of the decision) reads them again."""
+    from sqlalchemy import update
+
+    from casefile.services.suggestion_list import read_again_later
+
+    fill(workspace, case_id, 5)
+    with workspace.transaction(write=False) as s:
+        whole = decisions.list_suggestions(s, case_id)
+        listed = decisions.list_suggestions(s, case_id, later=True)
+    person = listed.by_kind["person"][0]
+    want = whole.by_kind["person"][0]
+    with workspace.transaction() as s:
+        s.execute(update(Mention).where(Mention.id.in_(want.mention_ids)).values(
+            status="rejected"))
+    assert person.documents == 0 and person.role is None
+    with workspace.transaction() as s:
+        s.execute(update(Mention).where(Mention.id.in_(want.mention_ids)).values(
+            status="suggested"))
+    read_again_later(person)
+    assert person == want

@@ -68,6 +68,9 @@ def read_ahead(runner: OperationRunner, case_id: int, stamp: int) -> PanelConten
     try:
         with collector_paused(), runner.workspace.transaction(write=False) as session:
             listing, mode, model, unread = read_contents(session, case_id)
+        first = next((es[0] for es in listing.by_kind.values() if es), None)
+        if first is not None:  # what the panel shows first, read here rather than there
+            first.snippet, first.documents  # noqa: B018
     except Exception:  # the caller reads again, or says so
         log.warning("reading the suggestions failed:\n%s", traceback.format_exc())
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from PySide6.QtCore import (
@@ -343,6 +343,22 @@ class SuggestionsModel(QAbstractItemModel):
         """Column-0 index of the first suggestion row (invalid when there is none)."""
         g = next((g for g, (_k, entries) in enumerate(self._groups) if entries), None)
         return self.createIndex(0, 0, g + 1) if g is not None else QModelIndex()
+
+    def first_at(self, rank_of: Callable[[str], int], rank: int, row: int) -> QModelIndex:
+        """The first suggestion row (column 0, display order) at or after row ``row`` of a
+        kind ranked ``rank`` (``rank_of(kind)``); else the last row; invalid when there is
+        none. Walks the groups, not every row."""
+        last = QModelIndex()
+        for g, (kind, entries) in enumerate(self._groups):
+            if not entries:
+                continue
+            r = rank_of(kind)
+            if r == rank and row < len(entries):
+                return self.createIndex(row, 0, g + 1)
+            if r > rank:
+                return self.createIndex(0, 0, g + 1)
+            last = self.createIndex(len(entries) - 1, 0, g + 1)
+        return last
 
     def entry_indexes(self) -> list[QModelIndex]:
         """Column-0 indexes of every suggestion row, in display order."""

@@ -420,21 +420,13 @@ class SuggestionsPanel(QWidget):
 
     def _at_position(self, pos: tuple[str, int] | None) -> QModelIndex:
         """After a decision: the row now at the decided one's place, else the next one."""
-        if pos is None:  # nothing was selected: no need to walk every row
-            return QModelIndex()
-        rows = self.model.entry_indexes()
-        if not rows:
+        if pos is None:  # nothing was selected
             return QModelIndex()
         kind, row = pos
         order = list(KIND_TITLES)
         rank = order.index(kind) if kind in order else len(order)
-        for index in rows:
-            entry = self.model.entry(index)
-            assert entry is not None
-            r = order.index(entry.kind) if entry.kind in order else len(order)
-            if (r, index.row()) >= (rank, row):
-                return index
-        return rows[-1]
+        return self.model.first_at(lambda k: order.index(k) if k in order else len(order),
+                                   rank, row)
 
     def _show_status(self) -> None:
         if self.case_id is None:
