@@ -289,6 +289,15 @@ def group_members(reader: Reader, case_id: int, groups: Sequence[MentionGroup],
     return out
 
 
+def pending_at_least(reader: Reader, case_id: int, n: int) -> bool:
+    """True when the case has ``n`` pending mentions or more (counted up to ``n`` only, from
+    the index: under a millisecond whatever the case holds)."""
+    rows = reader.run("SELECT count(*) FROM (SELECT 1 FROM mentions WHERE case_id = :case_id "
+                      "AND status = 'suggested' LIMIT :n) m",
+                      {"case_id": int(case_id), "n": max(1, int(n))})
+    return int(rows[0][0]) >= n
+
+
 def ordered_ids(first_id: int, ids: str) -> tuple[int, ...]:
     """A group's mention ids in order: ``first_id``, then the others of ``ids`` (a
     :class:`GroupMembers`' comma-separated ids) by id."""

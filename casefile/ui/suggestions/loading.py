@@ -93,8 +93,8 @@ class ContentsLoader(QObject):
 
     def big(self, case_id: int) -> bool:
         """True when ``case_id``'s list should be read on a worker (BACKGROUND_MENTIONS)."""
-        return bool(self.runner.read(
-            lambda s: pending_at_least(s, case_id, BACKGROUND_MENTIONS)))
+        return bool(self.runner.read_plain(
+            lambda r: pending_at_least(r, case_id, BACKGROUND_MENTIONS)))
 
     def start(self, case_id: int, stamp: int) -> int:
         """Read ``case_id``'s contents on a worker; returns the request's number."""
