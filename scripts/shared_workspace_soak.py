@@ -37,7 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DRIVER = REPO / "tests" / "e2e" / "window_driver.py"
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from tests.e2e.window_control import WindowProcess  # noqa: E402
 
 
 def _env(root: Path) -> dict[str, str]:
@@ -74,48 +77,15 @@ class Log:
             self.made_by[who] = self.made_by.get(who, 0) + 1
 
 
-class Window:
+class Window(WindowProcess):
+    """The window process on ``ws`` (``demo --open``), steered through ``root/control``."""
+
     def __init__(self, root: Path, ws: Path) -> None:
-        self.control = root / "control"
-        self.control.mkdir()
-        self.proc = subprocess.Popen(
-            [sys.executable, str(DRIVER), str(self.control), "--workspace", str(ws),
-             "--new-workspace", "demo", "--open"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(root))
-        self.pid = int(self._wait(self.control / "ready"))
-        self.n = 0
-
-    def _wait(self, path: Path, limit: float = 120) -> str:
-        end = time.monotonic() + limit
-        while time.monotonic() < end:
-            if path.exists():
-                return path.read_text(encoding="utf-8")
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the window process ended ({self.proc.returncode}): "
-                                   f"{self.proc.stderr.read() if self.proc.stderr else ''}")
-            time.sleep(0.05)
-        raise RuntimeError(f"no {path.name} from the window in {limit} s")
-
-    def ask(self, request: str) -> str:
-        self.n += 1
-        name = f"r{self.n:05d}"
-        tmp = self.control / f"{name}.tmp-request"
-        tmp.write_text(request, encoding="utf-8")
-        os.replace(tmp, self.control / f"{name}.request")
-        answer = self._wait(self.control / f"{name}.answer")
-        (self.control / f"{name}.answer").unlink()
-        return answer
+        super().__init__(root / "control", ["--workspace", str(ws), "--new-workspace", "demo",
+                                            "--open"], _env(root), limit=120)
 
     def deleted_descriptors(self) -> list[str]:
-        out = []
-        for fd in Path(f"/proc/{self.pid}/fd").iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue
-            if "casefile.sqlite3" in target and target.endswith("(deleted)"):
-                out.append(target)
-        return out
+        return [t for t in self.database_descriptors() if t.endswith("(deleted)")]
 
     def rss_mb(self) -> float:
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
@@ -201,12 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         for t in threads:
             t.join(timeout=300)
     rss_end = window.rss_mb()
-    window.ask("quit")
-    try:
-        window.proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        window.proc.kill()
-        window.proc.communicate()
+    window.quit()  # killed if it does not end: its exit code says so
     listed = _cli(root, ws, "case", "list", "--json")
     after = {c["title"] for c in json.loads(listed.stdout)} if listed.returncode == 0 else set()
     missing_after = sorted(set(log.made) - after)

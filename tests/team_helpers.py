@@ -8,9 +8,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 
 from tests.conftest import PG_URL
+
+
+@contextmanager
+def connected(url: str) -> Iterator[Connection]:
+    """A connection to ``url`` (its own engine, disposed of when the block ends)."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            yield conn
+    finally:
+        engine.dispose()
 
 
 @contextmanager

@@ -51,6 +51,21 @@ class Imported:
     in_function: bool
 
 
+def imported_names(node: ast.AST, here: list[str]) -> list[str]:
+    """The modules an ``import`` or ``from ... import`` statement ``node`` names (none for any
+    other node), relative ones resolved from the package ``here`` (its dotted parts). ``from a
+    import b`` counts as ``a`` and ``a.b`` (b may be a module); ``*`` as ``a`` alone."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    base = node.module or ""
+    if node.level:
+        parent = here[:len(here) - node.level + 1]
+        base = ".".join([*parent, *([base] if base else [])])
+    return [n for n in [base] + [f"{base}.{a.name}" for a in node.names if a.name != "*"] if n]
+
+
 def imports_of(source: str, module: str, *, package: bool = False) -> list[Imported]:
     """Every module ``source`` (the text of ``module``; ``package`` for an ``__init__``)
     imports: at its top, in ``if`` blocks (``TYPE_CHECKING`` ones too: a type hint across a
@@ -62,16 +77,8 @@ def imports_of(source: str, module: str, *, package: bool = False) -> list[Impor
 
     def visit(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
-            names: list[str] = []
-            if isinstance(child, ast.Import):
-                names = [a.name for a in child.names]
-            elif isinstance(child, ast.ImportFrom):
-                base = child.module or ""
-                if child.level:
-                    parent = here[:len(here) - child.level + 1]
-                    base = ".".join([*parent, *([base] if base else [])])
-                names = [base] + [f"{base}.{a.name}" for a in child.names if a.name != "*"]
-            found.extend(Imported(n, child.lineno, in_function) for n in names if n)
+            found.extend(Imported(n, child.lineno, in_function)
+                         for n in imported_names(child, here))
             visit(child, in_function or isinstance(
                 child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda))
 
@@ -376,19 +383,11 @@ def _runtime_imports(tree: ast.Module, module: str) -> set[str]:
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(id(n) for child in node.body for n in ast.walk(child))
     found: set[str] = set()
-    package = module.rsplit(".", 1)[0]
+    here = module.split(".")[:-1]
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                base = ".".join([package, *([base] if base else [])])
-            names = [base] + [f"{base}.{a.name}" for a in node.names]
-        found.update(n for n in names if n.startswith("casefile.ui.") and n != module)
+        if id(node) not in skipped:
+            found.update(n for n in imported_names(node, here)
+                         if n.startswith("casefile.ui.") and n != module)
     return found
 
 

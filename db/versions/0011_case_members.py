@@ -238,27 +238,26 @@ def _via(parent: str, key: str, own: str, check: str) -> str:
     return f"EXISTS (SELECT 1 FROM {parent} p WHERE p.{key} = {own} AND {check})"
 
 
+def _child_policies(table: str, own: str, parent: str) -> list[str]:
+    """Row-level security on ``table``, whose rows reach their case through ``parent`` (its
+    ``id`` held in ``own``): a row is read where its parent row can be, written where the
+    parent's case can be, deleted by an editor of that case."""
+    return _policies(table, _via(parent, "id", own, "TRUE"),
+                     _via(parent, "id", own, "public.casefile_check_write(p.case_id)"),
+                     _via(parent, "id", own,
+                          "p.case_id IN (SELECT public.casefile_cases('editor'))"))
+
+
 def statements() -> list[str]:
     """Every statement of the upgrade after the functions, in order."""
     out: list[str] = []
     for table in DIRECT:
         out += _policies(table, _READ, "public.casefile_check_write(case_id)", _EDIT)
     for table in KINDS:
-        own = f"{table}.id"
-        out += _policies(table, _via("items", "id", own, "TRUE"),
-                         _via("items", "id", own, "public.casefile_check_write(p.case_id)"),
-                         _via("items", "id", own,
-                              "p.case_id IN (SELECT public.casefile_cases('editor'))"))
-    own = "question_status_changes.question_id"
-    out += _policies("question_status_changes", _via("items", "id", own, "TRUE"),
-                     _via("items", "id", own, "public.casefile_check_write(p.case_id)"),
-                     _via("items", "id", own,
-                          "p.case_id IN (SELECT public.casefile_cases('editor'))"))
-    own = "trash_rows.entry_id"
-    out += _policies("trash_rows", _via("trash_entries", "id", own, "TRUE"),
-                     _via("trash_entries", "id", own, "public.casefile_check_write(p.case_id)"),
-                     _via("trash_entries", "id", own,
-                          "p.case_id IN (SELECT public.casefile_cases('editor'))"))
+        out += _child_policies(table, f"{table}.id", "items")
+    out += _child_policies("question_status_changes", "question_status_changes.question_id",
+                           "items")
+    out += _child_policies("trash_rows", "trash_rows.entry_id", "trash_entries")
     # the change log: a workspace-wide row (no case: a case deleted, the Trash emptied, an
     # archive imported) is seen by the user who made it; a reader's exports are logged too
     # (the actor is always the user who logged in: trigger above)

@@ -7,7 +7,8 @@ import json
 import os
 import statistics
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,60 @@ def turns(sides: dict[str, Callable[[], float]], rounds: int) -> dict[str, list[
         for name, run in sides.items():
             out[name].append(run())
     return out
+
+
+@contextmanager
+def window_on(ws: Any, case_id: int, dock: str | None = None) -> Iterator[Any]:
+    """The real ``MainWindow`` on the case of the open workspace ``ws`` (no suggestions after
+    an import; its settings kept in a new temp folder, never the user's own), 1280x800 and
+    shown, with the dock of that object name brought to the front. At the end the window's
+    jobs are stopped, it is closed and deleted, and ``ws`` is closed."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication, QDockWidget
+
+    from casefile.ui.app import ensure_application
+    from casefile.ui.main_window import MainWindow
+
+    ensure_application()
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
+                      tempfile.mkdtemp(prefix="casefile-bench-settings-"))
+    window = MainWindow(ws, case_id=case_id, suggest_after_import=False)
+    try:
+        window.resize(1280, 800)
+        window.show()
+        if dock is not None:
+            widget = window.findChild(QDockWidget, dock)
+            assert widget is not None, dock
+            widget.show()
+            widget.raise_()
+        QApplication.processEvents()
+        yield window
+    finally:
+        window.runner.shutdown()
+        window.close()
+        window.deleteLater()
+        QApplication.processEvents()
+        ws.close()
+
+
+def alternating_ms(sides: dict[str, Callable[[], object]], rounds: int,
+                   away: Callable[[], object]) -> dict[str, list[float]]:
+    """Time each side ``rounds`` times, taking turns in an order that flips every round
+    (a, b, b, a, ...) so neither always runs first, each turn after an untimed ``away()``;
+    the milliseconds of each side's turns."""
+    import time
+
+    times: dict[str, list[float]] = {name: [] for name in sides}
+    order = list(sides.items())
+    for r in range(rounds):
+        for name, fn in (order if r % 2 == 0 else order[::-1]):
+            away()
+            t = time.perf_counter()
+            fn()
+            times[name].append((time.perf_counter() - t) * 1000)
+    return times
 
 
 def row(path: str, n: int, times: dict[str, list[float]], *, unit: str, stat: str,

@@ -37,7 +37,6 @@ import re
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -48,14 +47,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts import synthetic  # noqa: E402
+from scripts.bench_paths._common import alternating_ms, pct, window_on  # noqa: E402
 
 PERSON, ALIAS = "Nadia Ferreira", "Ferreira"
 TARGET_RATIO = 2.0
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def build(folder: Path, n: int) -> tuple[Any, int, int, int]:
@@ -160,13 +155,6 @@ def plan(sizes: list[int], rounds: int) -> tuple[list[int], int]:
 
 def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
     """One row per size: p50/p95 (ms) of the panel filled and painted, beside the bare tree."""
-    from PySide6.QtCore import QSettings
-
-    from casefile.ui.app import ensure_application
-
-    ensure_application()
-    settings = tempfile.mkdtemp(prefix="casefile-bench-settings-")
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings)
     out = []
     for n in sizes:
         with tempfile.TemporaryDirectory(prefix="casefile-bench-evidence-") as tmp:
@@ -179,84 +167,69 @@ def _measure_size(folder: Path, n: int, rounds: int) -> dict[str, Any]:
     from PySide6.QtWidgets import QApplication, QTreeView, QVBoxLayout, QWidget
 
     from casefile.services import evidence
-    from casefile.ui.main_window import MainWindow
 
     ws, cid, pid, other = build(folder, n)
-    window = MainWindow(ws, case_id=cid, suggest_after_import=False)
-    host = QWidget()
-    try:
-        window.resize(1280, 800)
-        window.show()
-        QApplication.processEvents()
-        panel = window.evidence.panel
-        with ws.transaction() as s:
-            groups = evidence.evidence_groups(s, pid)
-        assert len(groups.links) == n, (len(groups.links), n)
-        rows = _reference_rows(groups)
+    with window_on(ws, cid) as window:
+        host = QWidget()
+        try:
+            panel = window.evidence.panel
+            with ws.transaction() as s:
+                groups = evidence.evidence_groups(s, pid)
+            assert len(groups.links) == n, (len(groups.links), n)
+            rows = _reference_rows(groups)
 
-        host.resize(panel.size())
-        tree = QTreeView(host)
-        tree.setWordWrap(True)
-        QVBoxLayout(host).addWidget(tree)
-        host.show()
-        QApplication.processEvents()
-
-        def ours() -> None:
-            window.show_evidence(pid)
-            QApplication.processEvents()
-            panel.grab()
-
-        def reference() -> None:
-            model = QStandardItemModel(0, 2, tree)
-            model.setHorizontalHeaderLabels(["Evidence", "Relation"])
-            opened = []
-            for top_text, is_open, children in rows:
-                top = QStandardItem(top_text)
-                for text, relation in children:
-                    top.appendRow([QStandardItem(text), QStandardItem(relation)])
-                model.appendRow([top, QStandardItem("")])
-                if is_open:
-                    opened.append(top)
-            old = tree.model()
-            tree.setModel(model)
-            for top in opened:
-                tree.expand(top.index())
-            if old is not None:
-                old.deleteLater()
-            QApplication.processEvents()
-            host.grab()
-
-        def away() -> None:  # untimed: another item, another tree
-            window.show_evidence(other)
-            tree.setModel(QStandardItemModel(tree))
+            host.resize(panel.size())
+            tree = QTreeView(host)
+            tree.setWordWrap(True)
+            QVBoxLayout(host).addWidget(tree)
+            host.show()
             QApplication.processEvents()
 
-        times: dict[str, list[float]] = {"casefile": [], "reference": []}
-        turns = (("casefile", ours), ("reference", reference))
-        for _name, fn in turns:  # the first fill (fonts, styles) is not what is measured
-            away()
-            fn()
-        load_before = os.getloadavg()
-        for r in range(rounds):
-            for name, fn in (turns if r % 2 == 0 else turns[::-1]):
+            def ours() -> None:
+                window.show_evidence(pid)
+                QApplication.processEvents()
+                panel.grab()
+
+            def reference() -> None:
+                model = QStandardItemModel(0, 2, tree)
+                model.setHorizontalHeaderLabels(["Evidence", "Relation"])
+                opened = []
+                for top_text, is_open, children in rows:
+                    top = QStandardItem(top_text)
+                    for text, relation in children:
+                        top.appendRow([QStandardItem(text), QStandardItem(relation)])
+                    model.appendRow([top, QStandardItem("")])
+                    if is_open:
+                        opened.append(top)
+                old = tree.model()
+                tree.setModel(model)
+                for top in opened:
+                    tree.expand(top.index())
+                if old is not None:
+                    old.deleteLater()
+                QApplication.processEvents()
+                host.grab()
+
+            def away() -> None:  # untimed: another item, another tree
+                window.show_evidence(other)
+                tree.setModel(QStandardItemModel(tree))
+                QApplication.processEvents()
+
+            sides = {"casefile": ours, "reference": reference}
+            for fn in sides.values():  # the first fill (fonts, styles) is not what is measured
                 away()
-                t = time.perf_counter()
                 fn()
-                times[name].append((time.perf_counter() - t) * 1000)
-        load_after = os.getloadavg()
-        ours()
-        shown = panel.model.link_count()
-        assert shown == n, (shown, n)
-    finally:
-        host.close()
-        host.deleteLater()
-        window.runner.shutdown()
-        window.close()
-        window.deleteLater()
-        QApplication.processEvents()
-        ws.close()
+            load_before = os.getloadavg()
+            times = alternating_ms(sides, rounds, away)
+            load_after = os.getloadavg()
+            ours()
+            shown = panel.model.link_count()
+            assert shown == n, (shown, n)
+        finally:
+            host.close()
+            host.deleteLater()
     p50 = {k: statistics.median(v) for k, v in times.items()}
-    p95 = {k: _pct(v, 0.95) for k, v in times.items()}
+    p95 = {k: pct(v, 0.95) for k, v in times.items()}
     ratio = p50["casefile"] / max(p50["reference"], 1e-9)
     return {
         "path": "evidence panel (fill + paint)", "n": n,

@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
 
 from scripts import synthetic  # noqa: E402
 from scripts.bench_paths import _gaps as probe  # noqa: E402
-from scripts.bench_paths._common import load, pct  # noqa: E402
+from scripts.bench_paths._common import load, pct, window_on  # noqa: E402
 from scripts.bench_paths._common import main as run_main  # noqa: E402
 from scripts.bench_paths._gaps import gaps_until  # noqa: E402
 
@@ -105,28 +105,17 @@ def prepared() -> tuple[Path, int]:
 
 
 def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from casefile.store.workspace import open_workspace
-    from casefile.ui.app import ensure_application
-    from casefile.ui.main_window import MainWindow
 
-    ensure_application()
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
-                      tempfile.mkdtemp(prefix="casefile-bench-settings-"))
     started = time.perf_counter()
     folder, case_id = prepared()
     built = time.perf_counter() - started
-    ws = open_workspace(folder)
-    window = MainWindow(ws, case_id=case_id, suggest_after_import=False)
     stalls: list[float] = []
     cpu_in_gap: list[float] = []
     opens: list[float] = []
-    try:
-        window.resize(1280, 800)
-        window.show()
-        QApplication.processEvents()
+    with window_on(open_workspace(folder), case_id) as window:
         tab = window.case_views.graph_tab
         first = True
         for _ in range(max(2, rounds)):
@@ -150,12 +139,6 @@ def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
             first = False
         view = window.case_views.graph
         nodes, edges = len(view.nodes), len(view.edges.edges)
-    finally:
-        window.runner.shutdown()
-        window.close()
-        window.deleteLater()
-        QApplication.processEvents()
-        ws.close()
     p95 = pct(stalls, 0.95)
     p50 = statistics.median(opens)
     note = (f"{nodes} nodes, {edges} edges drawn; GUI-thread CPU in the largest gaps (p95) "

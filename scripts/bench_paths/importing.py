@@ -160,17 +160,9 @@ def make_corpus(folder: Path, n: int, kind: str, seed: int = 16) -> list[tuple[P
 
 
 def _fresh_workspace(where: Path) -> Path:
-    from casefile.services.cases import create_case
-    from casefile.store.workspace import open_workspace
+    from tests.e2e.cli_helpers import workspace_with_case
 
-    folder = where / "ws"
-    ws = open_workspace(folder)
-    try:
-        with ws.transaction() as s:
-            create_case(s, CASE)
-    finally:
-        ws.close()
-    return folder
+    return workspace_with_case(where / "ws", CASE)
 
 
 def _found(folder: Path, word: str) -> bool:

@@ -32,6 +32,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts import synthetic  # noqa: E402
-from scripts.bench_paths._common import load, pct  # noqa: E402
+from scripts.bench_paths._common import alternating_ms, load, pct, window_on  # noqa: E402
 from scripts.bench_paths._common import main as run_main  # noqa: E402
 from scripts.bench_paths.search import QUERIES, build_reference, build_workspace  # noqa: E402
 
@@ -84,101 +85,76 @@ def reference_hits(conn: sqlite3.Connection, fts_query: str, newest: bool
 
 
 def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
-    from PySide6.QtCore import QSettings, QStringListModel
-    from PySide6.QtWidgets import QApplication, QDockWidget, QListView
+    from PySide6.QtCore import QStringListModel
+    from PySide6.QtWidgets import QApplication, QListView
 
     from casefile.store.search.running import RANK_WINDOW
     from casefile.store.workspace import open_workspace
-    from casefile.ui.app import ensure_application
-    from casefile.ui.main_window import MainWindow
 
-    ensure_application()
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
-                      tempfile.mkdtemp(prefix="casefile-bench-settings-"))
     out: list[dict[str, Any]] = []
     for n in sizes:
         started = time.perf_counter()
         folder, ref_path = prepared(n)
         built = time.perf_counter() - started
-        ws = open_workspace(folder)
-        conn = sqlite3.connect(ref_path)
-        window = MainWindow(ws, case_id=1, suggest_after_import=False)
-        bare = QListView()
-        try:
-            window.resize(1280, 800)
-            window.show()
-            panel = window.search_panel
-            dock = window.findChild(QDockWidget, "search_dock")
-            assert dock is not None
-            dock.show()
-            dock.raise_()
-            QApplication.processEvents()
-            bare.setWordWrap(True)
-            bare.setUniformItemSizes(False)
-            bare.resize(panel.list.size())
-            bare.show()
-            QApplication.processEvents()
-            every: dict[str, list[float]] = {"casefile": [], "reference": []}
-            for cls, query, fts_query in QUERIES:
-                count = conn.execute(
-                    f"SELECT count(*) FROM (SELECT 1 FROM ref WHERE ref MATCH ? "
-                    f"LIMIT {RANK_WINDOW})", (fts_query,)).fetchone()[0]
-                newest = count >= RANK_WINDOW
+        with (window_on(open_workspace(folder), 1, "search_dock") as window,
+              closing(sqlite3.connect(ref_path)) as conn):
+            bare = QListView()
+            try:
+                panel = window.search_panel
+                bare.setWordWrap(True)
+                bare.setUniformItemSizes(False)
+                bare.resize(panel.list.size())
+                bare.show()
+                QApplication.processEvents()
+                every: dict[str, list[float]] = {"casefile": [], "reference": []}
+                for cls, query, fts_query in QUERIES:
+                    count = conn.execute(
+                        f"SELECT count(*) FROM (SELECT 1 FROM ref WHERE ref MATCH ? "
+                        f"LIMIT {RANK_WINDOW})", (fts_query,)).fetchone()[0]
+                    newest = count >= RANK_WINDOW
 
-                def ours(query: str = query, panel: Any = panel) -> None:
-                    panel.edit.setText(query)
-                    panel.run_search()
-                    QApplication.processEvents()
-                    panel.list.viewport().repaint()
+                    def ours(query: str = query, panel: Any = panel) -> None:
+                        panel.edit.setText(query)
+                        panel.run_search()
+                        QApplication.processEvents()
+                        panel.list.viewport().repaint()
 
-                def reference(fts_query: str = fts_query, newest: bool = newest,
-                              conn: Any = conn, bare: Any = bare) -> None:
-                    hits = reference_hits(conn, fts_query, newest)
-                    model = QStringListModel(
-                        [f"{title} (Document)\n{snip}" for _id, title, snip in hits], bare)
-                    old = bare.model()
-                    bare.setModel(model)
-                    if old is not None:
-                        old.deleteLater()
-                    QApplication.processEvents()
-                    bare.viewport().repaint()
+                    def reference(fts_query: str = fts_query, newest: bool = newest,
+                                  conn: Any = conn, bare: Any = bare) -> None:
+                        hits = reference_hits(conn, fts_query, newest)
+                        model = QStringListModel(
+                            [f"{title} (Document)\n{snip}" for _id, title, snip in hits], bare)
+                        old = bare.model()
+                        bare.setModel(model)
+                        if old is not None:
+                            old.deleteLater()
+                        QApplication.processEvents()
+                        bare.viewport().repaint()
 
-                def away(panel: Any = panel, bare: Any = bare) -> None:
-                    panel.edit.setText("")
-                    panel.timer.stop()
-                    bare.setModel(QStringListModel(bare))
-                    QApplication.processEvents()
+                    def away(panel: Any = panel, bare: Any = bare) -> None:
+                        panel.edit.setText("")
+                        panel.timer.stop()
+                        bare.setModel(QStringListModel(bare))
+                        QApplication.processEvents()
 
-                ours()
-                ids = [h.item_id for h in panel.hits()]
-                want = [r[0] for r in reference_hits(conn, fts_query, newest)]
-                same = ("same hits" if ids == want else "same set" if set(ids) == set(want)
-                        else f"{len(set(ids) & set(want))}/{len(want)} in common")
-                reference()
-                times: dict[str, list[float]] = {"casefile": [], "reference": []}
-                sides = (("casefile", ours), ("reference", reference))
-                for r in range(rounds):
-                    for name, fn in (sides if r % 2 == 0 else sides[::-1]):
-                        away()
-                        t = time.perf_counter()
-                        fn()
-                        times[name].append((time.perf_counter() - t) * 1000)
-                for k in every:
-                    every[k] += times[k]
-                out.append(_row(f"search panel: {cls}", n, times,
-                                f"{len(ids)} hits, {same}; "
-                                f"{'newest first' if newest else 'ranked'}"))
-            out.append(_row("search panel (all classes)", n, every,
-                            f"p95 over {len(QUERIES)} query classes x {rounds} turns; "
-                            f"corpus ready in {built:.0f} s"))
-        finally:
-            bare.close()
-            window.runner.shutdown()
-            window.close()
-            window.deleteLater()
-            QApplication.processEvents()
-            conn.close()
-            ws.close()
+                    ours()
+                    ids = [h.item_id for h in panel.hits()]
+                    want = [r[0] for r in reference_hits(conn, fts_query, newest)]
+                    same = ("same hits" if ids == want else "same set" if set(ids) == set(want)
+                            else f"{len(set(ids) & set(want))}/{len(want)} in common")
+                    reference()
+                    times = alternating_ms({"casefile": ours, "reference": reference}, rounds,
+                                           away)
+                    for k in every:
+                        every[k] += times[k]
+                    out.append(_row(f"search panel: {cls}", n, times,
+                                    f"{len(ids)} hits, {same}; "
+                                    f"{'newest first' if newest else 'ranked'}"))
+                out.append(_row("search panel (all classes)", n, every,
+                                f"p95 over {len(QUERIES)} query classes x {rounds} turns; "
+                                f"corpus ready in {built:.0f} s"))
+            finally:
+                bare.close()
     return out
 
 

@@ -33,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from scripts.bench_paths import _gaps as probe  # noqa: E402
-from scripts.bench_paths._common import load, pct, row  # noqa: E402
+from scripts.bench_paths._common import alternating_ms, load, pct, row, window_on  # noqa: E402
 from scripts.bench_paths._common import main as run_main  # noqa: E402
 from scripts.bench_paths._gaps import gaps_until  # noqa: E402
 
@@ -85,124 +86,98 @@ def prepared() -> tuple[Path, Path, int, int]:
 
 
 def measure(sizes: list[int], rounds: int) -> list[dict[str, Any]]:
-    from PySide6.QtCore import QSettings
     from PySide6.QtGui import QStandardItem, QStandardItemModel
-    from PySide6.QtWidgets import QApplication, QDockWidget, QTreeView
+    from PySide6.QtWidgets import QApplication, QTreeView
 
     from casefile.store.workspace import open_workspace
-    from casefile.ui.app import ensure_application
-    from casefile.ui.main_window import MainWindow
 
-    ensure_application()
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
-                      tempfile.mkdtemp(prefix="casefile-bench-settings-"))
     started = time.perf_counter()
     folder, copy, big, small = prepared()
     built = time.perf_counter() - started
-    ws = open_workspace(folder)
-    conn = sqlite3.connect(copy)
-    window = MainWindow(ws, case_id=small, suggest_after_import=False)
-    host = QTreeView()
-    try:
-        window.resize(1280, 800)
-        window.show()
-        dock = window.findChild(QDockWidget, "suggestions_dock")
-        assert dock is not None
-        dock.show()
-        dock.raise_()
-        QApplication.processEvents()
-        panel = window.suggestions_panel
-        host.resize(panel.tree.size())
-        host.show()
+    with (window_on(open_workspace(folder), small, "suggestions_dock") as window,
+          closing(sqlite3.connect(copy)) as conn):
+        host = QTreeView()
+        try:
+            panel = window.suggestions_panel
+            host.resize(panel.tree.size())
+            host.show()
 
-        def wait_listed() -> None:
-            while panel.is_loading:
+            def wait_listed() -> None:
+                while panel.is_loading:
+                    QApplication.processEvents()
+                    time.sleep(0.001)
+
+            def ours() -> None:
+                panel.set_case(big)
+                wait_listed()
                 QApplication.processEvents()
-                time.sleep(0.001)
+                panel.tree.viewport().repaint()
 
-        def ours() -> None:
-            panel.set_case(big)
-            wait_listed()
-            QApplication.processEvents()
-            panel.tree.viewport().repaint()
+            def reference() -> None:
+                rows = conn.execute(
+                    "SELECT kind, name, count(*) FROM mentions WHERE case_id = ? AND "
+                    "status = 'suggested' GROUP BY kind, name", (big,)).fetchall()
+                model = QStandardItemModel(0, 2, host)
+                groups: dict[str, QStandardItem] = {}
+                for kind, name, count in rows:
+                    group = groups.get(kind)
+                    if group is None:
+                        group = groups[kind] = QStandardItem(kind)
+                        model.appendRow([group, QStandardItem("")])
+                    group.appendRow([QStandardItem(name), QStandardItem(str(count))])
+                old = host.model()
+                host.setModel(model)
+                host.expandAll()
+                if old is not None:
+                    old.deleteLater()
+                QApplication.processEvents()
+                host.viewport().repaint()
 
-        def reference() -> None:
-            rows = conn.execute(
-                "SELECT kind, name, count(*) FROM mentions WHERE case_id = ? AND "
-                "status = 'suggested' GROUP BY kind, name", (big,)).fetchall()
-            model = QStandardItemModel(0, 2, host)
-            groups: dict[str, QStandardItem] = {}
-            for kind, name, count in rows:
-                group = groups.get(kind)
-                if group is None:
-                    group = groups[kind] = QStandardItem(kind)
-                    model.appendRow([group, QStandardItem("")])
-                group.appendRow([QStandardItem(name), QStandardItem(str(count))])
-            old = host.model()
-            host.setModel(model)
-            host.expandAll()
-            if old is not None:
-                old.deleteLater()
-            QApplication.processEvents()
-            host.viewport().repaint()
+            def away() -> None:
+                panel.set_case(small)
+                wait_listed()
+                host.setModel(QStandardItemModel(host))
+                QApplication.processEvents()
 
-        def away() -> None:
-            panel.set_case(small)
-            wait_listed()
-            host.setModel(QStandardItemModel(host))
-            QApplication.processEvents()
-
-        for fn in (reference, ours):  # warm: fonts, styles, SQLite's caches
-            away()
-            fn()
-        names = panel.listing.total if panel.listing else 0
-        times: dict[str, list[float]] = {"casefile": [], "reference": []}
-        sides = (("casefile", ours), ("reference", reference))
-        for r in range(rounds):
-            for name, fn in (sides if r % 2 == 0 else sides[::-1]):
+            for fn in (reference, ours):  # warm: fonts, styles, SQLite's caches
                 away()
-                t = time.perf_counter()
                 fn()
-                times[name].append((time.perf_counter() - t) * 1000)
-        out = [row("suggestions panel reload", MENTIONS, times, unit="ms", stat="p50",
-                   target_ratio=2.0, target_abs=None,
-                   target="<= 2x SQLite GROUP BY + bare QTreeView (p50)",
-                   notes=f"{names} names; read on a worker, tree filled a chunk at a time; "
-                         f"case built in {built:.0f} s")]
+            names = panel.listing.total if panel.listing else 0
+            times = alternating_ms({"casefile": ours, "reference": reference}, rounds, away)
+            out = [row("suggestions panel reload", MENTIONS, times, unit="ms", stat="p50",
+                       target_ratio=2.0, target_abs=None,
+                       target="<= 2x SQLite GROUP BY + bare QTreeView (p50)",
+                       notes=f"{names} names; read on a worker, tree filled a chunk at a time; "
+                             f"case built in {built:.0f} s")]
 
-        stalls: list[float] = []
-        cpu_in_gap: list[float] = []
-        opened: list[float] = []
-        for _ in range(max(3, rounds // 2)):
-            window.open_case(small)
-            wait_listed()
-            QApplication.processEvents()
-            took, worst, _every = gaps_until(lambda: window.open_case(big),
-                                            lambda: not panel.is_loading
-                                            and panel.listing is not None)
-            stalls.append(worst)
-            cpu_in_gap.append(max((c for _g, c in probe.LAST_CPU), default=0.0))
-            opened.append(took * 1000)
-        p95 = pct(stalls, 0.95)
-        out.append({
-            "path": "suggestions: stall while a case opens", "n": MENTIONS, "casefile": p95,
-            "reference": STALL_MS, "unit": "ms", "ratio": round(p95 / STALL_MS, 2),
-            "target": f"largest event-loop gap <= {STALL_MS:.0f} ms",
-            "met": p95 <= STALL_MS,
-            "p50": {"casefile": statistics.median(stalls), "reference": STALL_MS},
-            "p95": {"casefile": p95, "reference": STALL_MS},
-            "notes": f"open_case to the list shown: p50 {statistics.median(opened):.0f} ms; "
-                     f"GUI-thread CPU in the largest gaps (p95) {pct(cpu_in_gap, 0.95):.0f} ms; "
-                     f"gaps of a 10 ms timer, {len(stalls)} opens; load {load()}"})
-        return out
-    finally:
-        host.close()
-        window.runner.shutdown()
-        window.close()
-        window.deleteLater()
-        QApplication.processEvents()
-        conn.close()
-        ws.close()
+            stalls: list[float] = []
+            cpu_in_gap: list[float] = []
+            opened: list[float] = []
+            for _ in range(max(3, rounds // 2)):
+                window.open_case(small)
+                wait_listed()
+                QApplication.processEvents()
+                took, worst, _every = gaps_until(lambda: window.open_case(big),
+                                                lambda: not panel.is_loading
+                                                and panel.listing is not None)
+                stalls.append(worst)
+                cpu_in_gap.append(max((c for _g, c in probe.LAST_CPU), default=0.0))
+                opened.append(took * 1000)
+            p95 = pct(stalls, 0.95)
+            out.append({
+                "path": "suggestions: stall while a case opens", "n": MENTIONS, "casefile": p95,
+                "reference": STALL_MS, "unit": "ms", "ratio": round(p95 / STALL_MS, 2),
+                "target": f"largest event-loop gap <= {STALL_MS:.0f} ms",
+                "met": p95 <= STALL_MS,
+                "p50": {"casefile": statistics.median(stalls), "reference": STALL_MS},
+                "p95": {"casefile": p95, "reference": STALL_MS},
+                "notes": f"open_case to the list shown: p50 {statistics.median(opened):.0f} ms; "
+                         f"GUI-thread CPU in the largest gaps (p95) "
+                         f"{pct(cpu_in_gap, 0.95):.0f} ms; "
+                         f"gaps of a 10 ms timer, {len(stalls)} opens; load {load()}"})
+            return out
+        finally:
+            host.close()
 
 
 if __name__ == "__main__":

@@ -88,22 +88,23 @@ def test_encrypted_workspace_shows_no_word_and_opens_only_with_its_passphrase(
     assert leaks(folder) == {}
 
 
-def _encrypted_at_0006(folder: Path) -> None:
-    url = wsmod.sqlite_url(folder)
-    engine = wsmod.make_engine(url, PASS)
+def _case_at_0006(folder: Path, passphrase: str | None, **case: str) -> None:
+    """A workspace at ``folder`` left at revision 0006 (a SQLCipher one with ``passphrase``)
+    holding case 1 with the columns ``case`` (title, summary...), made 2024-05-01."""
+    engine = wsmod.make_engine(wsmod.sqlite_url(folder), passphrase)
     try:
         upgrade_to(engine, "0006")
         with engine.begin() as conn:
-            conn.execute(text("INSERT INTO cases (id, title, created, updated) "
-                              "VALUES (1, :title, :t, :t)"),
-                         {"title": f"{NOTE_WORD} inquiry", "t": datetime(2024, 5, 1)})
+            conn.execute(text(f"INSERT INTO cases (id, {', '.join(case)}, created, updated) "
+                              f"VALUES (1, {', '.join(f':{c}' for c in case)}, :t, :t)"),
+                         {**case, "t": datetime(2024, 5, 1)})
     finally:
         engine.dispose()
 
 
 def test_the_pre_upgrade_backup_of_an_encrypted_workspace_is_encrypted(tmp_path: Path) -> None:
     folder = tmp_path / "ws"
-    _encrypted_at_0006(folder)
+    _case_at_0006(folder, PASS, title=f"{NOTE_WORD} inquiry")
     ws = wsmod.open_workspace(folder, passphrase=PASS)
     try:
         assert ws.backup_path is not None and "rev0006" in ws.backup_path.name
@@ -120,16 +121,7 @@ def test_the_pre_upgrade_backup_of_an_encrypted_workspace_is_encrypted(tmp_path:
 
 
 def _plain_at_0006_with_backup(folder: Path) -> None:
-    url = wsmod.sqlite_url(folder)
-    engine = wsmod.make_engine(url)
-    try:
-        upgrade_to(engine, "0006")
-        with engine.begin() as conn:
-            conn.execute(text("INSERT INTO cases (id, title, summary, created, updated) "
-                              "VALUES (1, 'Harbor inquiry', :summary, :t, :t)"),
-                         {"summary": f"{NOTE_WORD} tip", "t": datetime(2024, 5, 1)})
-    finally:
-        engine.dispose()
+    _case_at_0006(folder, None, title="Harbor inquiry", summary=f"{NOTE_WORD} tip")
     wsmod.open_workspace(folder).close()  # upgraded: a plain backup is left in backups/
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.cli_helpers import casefile, command
+from tests.e2e.cli_helpers import casefile, command, workspace_with_case
 from tests.e2e.zip_bombs import (
     GiB,
     Measured,
@@ -70,9 +70,8 @@ def _one_line_refusal(run: Measured, *needles: str) -> str:
 
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    workspace = tmp_path / "ws"
-    assert casefile(workspace, "case", "new", CASE).code == 0
-    return workspace
+    """A workspace with the case (made in-process)."""
+    return workspace_with_case(tmp_path / "ws", CASE)
 
 
 @pytest.mark.slow

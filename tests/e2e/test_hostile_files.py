@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.cli_helpers import workspace_with_case
 from tests.e2e.hostile_files import (
     MEMORY_LIMIT,
     flate_bomb_pdf,
@@ -33,17 +34,7 @@ MEMO = "Harbor Authority director Lena Ortiz resigned on Monday.\n"
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
     """A workspace with the case, made in-process (quicker than ``casefile case new``)."""
-    from casefile.services.cases import create_case
-    from casefile.store.workspace import open_workspace
-
-    where = tmp_path / "ws"
-    workspace = open_workspace(where)
-    try:
-        with workspace.transaction() as session:
-            create_case(session, CASE)
-    finally:
-        workspace.close()
-    return where
+    return workspace_with_case(tmp_path / "ws", CASE)
 
 
 def documents(workspace: Path) -> list[tuple[str, str, int, list[str]]]:
@@ -63,14 +54,19 @@ def one_line(err: str) -> str:
     return lines[0]
 
 
-def test_a_14000_px_square_png_is_refused_from_its_header(ws: Path, tmp_path: Path) -> None:
-    scan = one_colour_png(tmp_path / "scan.png", 14000, 14000)
-    run = run_measured(ws, "import", str(scan), "--case", CASE, "--no-suggest", timeout=120)
+def assert_refused(ws: Path, path: Path, reason: str, timeout: float = 120) -> None:
+    """``casefile import path`` exits 1 with the one line "casefile: NAME was not imported:
+    ``reason``", within ``timeout`` seconds and the memory budget, and stores nothing."""
+    run = run_measured(ws, "import", str(path), "--case", CASE, "--no-suggest", timeout=timeout)
     assert run.code == 1, run
-    assert one_line(run.err) == ("casefile: scan.png was not imported: 14000×14000 pixels is "
-                                 "more than the 100-megapixel limit")
+    assert one_line(run.err) == f"casefile: {path.name} was not imported: {reason}"
     assert run.peak < MEMORY_LIMIT, run.peak
     assert documents(ws) == []
+
+
+def test_a_14000_px_square_png_is_refused_from_its_header(ws: Path, tmp_path: Path) -> None:
+    scan = one_colour_png(tmp_path / "scan.png", 14000, 14000)
+    assert_refused(ws, scan, "14000×14000 pixels is more than the 100-megapixel limit")
 
 
 SIGNED = ["Harbor commission minutes", "The dredging contract was signed in May"]
@@ -112,12 +108,7 @@ SPECIAL = ["a named pipe (FIFO)", "a socket", "a character device"]
 @pytest.mark.parametrize("kind", SPECIAL)
 def test_a_special_file_is_refused_without_being_opened(ws: Path, tmp_path: Path,
                                                         kind: str) -> None:
-    special = _special(kind, tmp_path)
-    run = run_measured(ws, "import", str(special), "--case", CASE, "--no-suggest", timeout=60)
-    assert run.code == 1, run
-    assert one_line(run.err) == f"casefile: {special.name} was not imported: it is {kind}, " \
-                                "not a file"
-    assert documents(ws) == []
+    assert_refused(ws, _special(kind, tmp_path), f"it is {kind}, not a file", timeout=60)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX special files")
@@ -138,13 +129,8 @@ def test_a_folder_holding_a_pipe_and_a_socket_imports_its_other_files(ws: Path,
 
 def test_a_pdf_of_200000_pages_is_refused_with_its_page_count(ws: Path, tmp_path: Path) -> None:
     ledger = many_pages_pdf(tmp_path / "ledger.pdf", 200_000)
-    run = run_measured(ws, "import", str(ledger), "--case", CASE, "--no-suggest", timeout=120)
-    assert run.code == 1, run
-    assert one_line(run.err) == (
-        "casefile: ledger.pdf was not imported: it has 200,000 pages; Casefile reads at most "
-        "2,000 (split it into parts and import those)")
-    assert run.peak < MEMORY_LIMIT, run.peak
-    assert documents(ws) == []
+    assert_refused(ws, ledger, "it has 200,000 pages; Casefile reads at most 2,000 (split it "
+                               "into parts and import those)")
 
 
 def test_a_pdf_of_2000_pages_is_still_read(ws: Path, tmp_path: Path) -> None:
@@ -160,13 +146,8 @@ def test_a_pdf_of_2000_pages_is_still_read(ws: Path, tmp_path: Path) -> None:
 
 def test_a_flate_bomb_pdf_is_refused_as_a_bomb(ws: Path, tmp_path: Path) -> None:
     bomb = flate_bomb_pdf(tmp_path / "bomb.pdf")  # 2 MB inflating to 2 GB
-    run = run_measured(ws, "import", str(bomb), "--case", CASE, "--no-suggest", timeout=120)
-    assert run.code == 1, run
-    assert one_line(run.err) == (
-        "casefile: bomb.pdf was not imported: a compressed stream in it inflates to more than "
-        "256 MB (a decompression bomb)")
-    assert run.peak < MEMORY_LIMIT, run.peak
-    assert documents(ws) == []
+    assert_refused(ws, bomb, "a compressed stream in it inflates to more than 256 MB (a "
+                             "decompression bomb)")
 
 
 def test_a_60_mb_one_line_text_is_stored_and_its_suggestions_skipped_with_a_note(

@@ -5,21 +5,16 @@ stored (see test_hostile_containers.py for the method)."""
 
 from __future__ import annotations
 
-import io
 import zlib
 from pathlib import Path
 
 import pytest
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
 
-from tests.e2e.cli_helpers import casefile
+from tests.e2e.cli_helpers import workspace_with_case
 from tests.e2e.hostile_files import run_measured
-from tests.e2e.test_hostile_containers import PEAK, _one_line_refusal, _rows
+from tests.e2e.test_hostile_containers import CASE, PEAK, _one_line_refusal, _rows
 from tests.e2e.zip_bombs import GiB, MiB
-from tests.ingest.test_ingest_webarchive import PAGE, URL
-
-CASE = "Harbor audit"
+from tests.ingest.test_ingest_webarchive import HTML_UTF8, PAGE, URL, response_record
 
 
 def _gzip_of_zeros(head: bytes, size: int, tail: bytes = b"") -> bytes:
@@ -34,21 +29,10 @@ def _gzip_of_zeros(head: bytes, size: int, tail: bytes = b"") -> bytes:
     return b"".join(out)
 
 
-def _page_record(gzip: bool) -> bytes:
-    buffer = io.BytesIO()
-    writer = WARCWriter(buffer, gzip=gzip)
-    http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")],
-                            protocol="HTTP/1.1")
-    writer.write_record(writer.create_warc_record(URL, "response", payload=io.BytesIO(PAGE),
-                                                  length=len(PAGE), http_headers=http))
-    return buffer.getvalue()
-
-
 @pytest.fixture
 def ws(tmp_path: Path) -> Path:
-    workspace = tmp_path / "ws"
-    assert casefile(workspace, "case", "new", CASE).code == 0
-    return workspace
+    """A workspace with the case of test_hostile_containers.py (made in-process)."""
+    return workspace_with_case(tmp_path / "ws", CASE)
 
 
 @pytest.mark.slow
@@ -59,7 +43,7 @@ def test_a_warc_that_expands_to_a_gigabyte_is_refused_within_bounded_memory(ws, 
             b"0000-0000-000000000001>\r\nContent-Type: image/png\r\nContent-Length: "
             + str(size).encode() + b"\r\n\r\n")
     bomb = tmp_path / "site.warc.gz"
-    bomb.write_bytes(_gzip_of_zeros(head, size, b"\r\n\r\n") + _page_record(gzip=True))
+    bomb.write_bytes(_gzip_of_zeros(head, size, b"\r\n\r\n") + response_record(PAGE, HTML_UTF8))
     assert bomb.stat().st_size < 3 * MiB
     before = _rows(ws)
     run_ = run_measured(ws, "import", str(bomb), "--case", CASE, "--no-suggest", timeout=300)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -16,74 +15,24 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.cli_helpers import REPO, casefile
+from tests.e2e.window_control import WindowProcess
 
 pytestmark = [pytest.mark.gui, pytest.mark.slow]
 
-DRIVER = Path(__file__).with_name("window_driver.py")
 WAIT_S = 60
 
 
-def _wait_for(path: Path, proc: subprocess.Popen[str]) -> str:
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if path.exists():
-            return path.read_text(encoding="utf-8")
-        if proc.poll() is not None:
-            out, err = proc.communicate()
-            pytest.fail(f"the window process ended ({proc.returncode}) before {path.name}:\n"
-                        f"{out}\n{err}")
-        time.sleep(0.05)
-    pytest.fail(f"no {path.name} from the window within {WAIT_S} s")
-
-
-class Window:
-    """The window process and its control folder."""
+class Window(WindowProcess):
+    """The window process (started with ``args``) and its control folder."""
 
     def __init__(self, control: Path, args: list[str]) -> None:
-        self.control = control
-        control.mkdir()
         env = {**os.environ, "PYTHONPATH": str(REPO), "QT_QPA_PLATFORM": "offscreen",
                "XDG_CONFIG_HOME": str(control.parent / "config")}
         env.pop("CASEFILE_DEBUG", None)
-        self.proc = subprocess.Popen([sys.executable, str(DRIVER), str(control), *args],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env=env, cwd=REPO)
-        self.pid = int(_wait_for(control / "ready", self.proc))
-        self._n = 0
-
-    def ask(self, request: str) -> str:
-        self._n += 1
-        name = f"r{self._n:03d}"
-        tmp = self.control / f"{name}.tmp-request"
-        tmp.write_text(request, encoding="utf-8")
-        os.replace(tmp, self.control / f"{name}.request")
-        return _wait_for(self.control / f"{name}.answer", self.proc)
+        super().__init__(control, args, env, WAIT_S)
 
     def cases(self) -> dict[str, list[str]]:
         return json.loads(self.ask("list"))
-
-    def database_descriptors(self) -> list[str]:
-        """Where the window's descriptors of workspace files point (``… (deleted)`` for a file
-        removed while open)."""
-        fds = Path(f"/proc/{self.pid}/fd")
-        targets = []
-        for fd in fds.iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue
-            if "casefile.sqlite3" in target:
-                targets.append(target)
-        return targets
-
-    def quit(self) -> None:
-        self.ask("quit")
-        try:
-            self.proc.communicate(timeout=WAIT_S)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.communicate()
-            pytest.fail("the window did not quit")
 
 
 def _cli_titles(ws: Path) -> list[str]:
@@ -143,7 +92,7 @@ def _share_and_quit(window: Window, ws: Path) -> None:
         assert held, "the window holds the workspace open"
         assert not [t for t in held if t.endswith("(deleted)")], held
 
-    window.quit()
+    assert window.quit(), "the window did not quit"
     assert window.proc.returncode == 0
     assert set(_cli_titles(ws)) == expected
     assert (ws / "casefile.sqlite3").is_file()

@@ -21,7 +21,7 @@ from sqlalchemy.exc import DBAPIError
 
 from tests.conftest import PG_URL, _new_pg_database
 from tests.e2e.cli_helpers import Run, casefile, pdf_text
-from tests.team_helpers import database_users, user_url
+from tests.team_helpers import connected, database_users, user_url
 
 pytestmark = [
     pytest.mark.postgres,
@@ -143,23 +143,15 @@ def _build(team: Team, tmp: Path) -> Team:
 
 
 def _admin_rows(team: Team, table: str) -> list[tuple[str, int | None]]:
-    engine = create_engine(team.admin)
-    try:
-        with engine.connect() as conn:
-            return [(str(k), c) for k, c in conn.execute(text(CASE_OF[table]))]
-    finally:
-        engine.dispose()
+    with connected(team.admin) as conn:
+        return [(str(k), c) for k, c in conn.execute(text(CASE_OF[table]))]
 
 
 def test_every_table_of_the_schema_is_checked_row_by_row(team: Team) -> None:
-    engine = create_engine(team.admin)
-    try:
-        with engine.connect() as conn:
-            tables = dict(conn.execute(text(
-                "SELECT relname, relrowsecurity FROM pg_class c JOIN pg_namespace n "
-                "ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND relkind = 'r'")).all())
-    finally:
-        engine.dispose()
+    with connected(team.admin) as conn:
+        tables = dict(conn.execute(text(
+            "SELECT relname, relrowsecurity FROM pg_class c JOIN pg_namespace n "
+            "ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND relkind = 'r'")).all())
     tables.pop("alembic_version")
     assert set(tables) == set(CASE_OF)
     assert [t for t, secured in tables.items() if not secured] == []
@@ -172,41 +164,29 @@ def test_a_plain_select_as_each_user_sees_only_their_cases(team: Team, table: st
     # rows of both cases exist, so a policy letting anything through would be seen
     assert {c for _k, c in rows} >= {team.case1, team.case2}, table
     for who, cases in may.items():
-        engine = create_engine(team.urls[who])
-        try:
-            with engine.connect() as conn:
-                seen = {str(k) for (k,) in conn.execute(
-                    text(f"SELECT {KEY.get(table, 'id::text')} FROM {table}"))}
-                if table == "change_log":  # the rows without a case are their author's
-                    own = {str(k) for (k,) in conn.execute(text(
-                        "SELECT id::text FROM change_log WHERE case_id IS NULL"))}
-                    assert own <= {str(k) for (k,) in conn.execute(text(
-                        "SELECT id::text FROM change_log WHERE actor = session_user"))}
-                    seen -= own
-        finally:
-            engine.dispose()
+        with connected(team.urls[who]) as conn:
+            seen = {str(k) for (k,) in conn.execute(
+                text(f"SELECT {KEY.get(table, 'id::text')} FROM {table}"))}
+            if table == "change_log":  # the rows without a case are their author's
+                own = {str(k) for (k,) in conn.execute(text(
+                    "SELECT id::text FROM change_log WHERE case_id IS NULL"))}
+                assert own <= {str(k) for (k,) in conn.execute(text(
+                    "SELECT id::text FROM change_log WHERE actor = session_user"))}
+                seen -= own
         assert seen == {k for k, c in rows if c in cases}, (who, table)
-    engine = create_engine(team.urls["intern"])
-    try:
-        with engine.connect() as conn:
-            try:
-                seen_by_intern = conn.execute(text(f"SELECT * FROM {table}")).all()
-            except DBAPIError as exc:
-                assert "permission denied" in str(exc.orig)
-                seen_by_intern = []
-    finally:
-        engine.dispose()
+    with connected(team.urls["intern"]) as conn:
+        try:
+            seen_by_intern = conn.execute(text(f"SELECT * FROM {table}")).all()
+        except DBAPIError as exc:
+            assert "permission denied" in str(exc.orig)
+            seen_by_intern = []
     assert seen_by_intern == []
 
 
 def _ids(team: Team, case_id: int) -> set[int]:
-    engine = create_engine(team.admin)
-    try:
-        with engine.connect() as conn:
-            return {int(i) for (i,) in conn.execute(
-                text("SELECT id FROM items WHERE case_id = :c"), {"c": case_id})}
-    finally:
-        engine.dispose()
+    with connected(team.admin) as conn:
+        return {int(i) for (i,) in conn.execute(
+            text("SELECT id FROM items WHERE case_id = :c"), {"c": case_id})}
 
 
 def test_cases_items_and_search_give_each_user_their_cases(team: Team) -> None:
@@ -298,17 +278,13 @@ def test_a_readers_writes_are_refused_in_one_line_and_change_nothing(
 
 
 def test_the_change_log_names_the_database_user(team: Team) -> None:
-    engine = create_engine(team.admin)
-    try:
-        with engine.connect() as conn:
-            imports = dict(conn.execute(text(
-                "SELECT case_id, actor FROM change_log WHERE action = 'document.import' "
-                "AND data ->> 'filename' LIKE '%-note.txt'")).all())
-            deletes = dict(conn.execute(text(
-                "SELECT case_id, actor FROM change_log WHERE action = 'place.delete'")).all())
-            actors = {r[0] for r in conn.execute(text("SELECT DISTINCT actor FROM change_log"))}
-    finally:
-        engine.dispose()
+    with connected(team.admin) as conn:
+        imports = dict(conn.execute(text(
+            "SELECT case_id, actor FROM change_log WHERE action = 'document.import' "
+            "AND data ->> 'filename' LIKE '%-note.txt'")).all())
+        deletes = dict(conn.execute(text(
+            "SELECT case_id, actor FROM change_log WHERE action = 'place.delete'")).all())
+        actors = {r[0] for r in conn.execute(text("SELECT DISTINCT actor FROM change_log"))}
     assert imports == {team.case1: team.users["a"], team.case2: team.users["b"]}
     assert deletes == {team.case1: team.users["a"], team.case2: team.users["b"]}
     assert "editor-in-chief" not in actors  # $LOGNAME and $USER were set so for the imports

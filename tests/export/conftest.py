@@ -71,6 +71,13 @@ def flat(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+def assert_in_order(body: str, texts: list[str]) -> None:
+    """Each of ``texts`` is in ``body``, their first occurrences in the order given."""
+    positions = [body.find(t) for t in texts]
+    assert -1 not in positions, dict(zip(texts, positions, strict=True))
+    assert positions == sorted(positions), dict(zip(texts, positions, strict=True))
+
+
 def pypdf_pages(pdf: Path) -> list[str]:
     """Text of each page, extracted with pypdf."""
     return [page.extract_text() or "" for page in PdfReader(str(pdf)).pages]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import (
+    assert_in_order,
     flat,
     gray_pixels,
     make_sample_brief,
@@ -175,9 +176,7 @@ def test_sections_in_order(sample_pdf: Path) -> None:
         "Claims",
         "Sources",
     ]
-    positions = [body.find(h + " ") for h in headings]
-    assert -1 not in positions, dict(zip(headings, positions, strict=True))
-    assert positions == sorted(positions)
+    assert_in_order(body, [h + " " for h in headings])
     # people come before organizations, each with role, affiliation and aliases
     assert body.find("Gerald Pruitt Role: Board chair · Affiliation: Marlow County Water Board")
     assert "Also known as: MCWB; the water board" in body
@@ -192,9 +191,7 @@ def test_questions_overdue_first_then_by_due_date_undated_last(sample_pdf: Path)
         "due 2023-07-10 · right of reply · open",
         "no due date · question · open",
     ]
-    positions = [body.find(o) for o in order]
-    assert -1 not in positions, positions
-    assert positions == sorted(positions)
+    assert_in_order(body, order)
     assert body.count("OVERDUE") == 2
 
 
@@ -246,9 +243,7 @@ def test_timeline_in_date_order_with_precision(sample_pdf: Path) -> None:
         "2023-03-13 Scoring sheet revised",
         "2023-03-14 Board votes 4–1",
     ]
-    positions = [body.find(o) for o in order]
-    assert -1 not in positions, positions
-    assert positions == sorted(positions)
+    assert_in_order(body, order)
 
 
 def test_claims_with_status_and_attribution(sample_pdf: Path) -> None:

@@ -54,6 +54,27 @@ def mhtml(html: bytes, *, url: str = URL, date: str | None = "Wed, 2 Dec 2026 10
     return msg.as_bytes(policy=email.policy.SMTP)
 
 
+HTML_UTF8 = [("Content-Type", "text/html; charset=utf-8")]
+
+
+def write_response(writer: WARCWriter, url: str, body: bytes, headers: list[tuple[str, str]],
+                   **warc_headers: str) -> None:
+    """Write a 200 response record of ``body`` with the HTTP ``headers`` (name, value) and,
+    if given, WARC headers such as ``{"WARC-Date": ...}``."""
+    http = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
+    writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body),
+                                                  length=len(body), http_headers=http,
+                                                  warc_headers_dict=warc_headers or None))
+
+
+def response_record(body: bytes, headers: list[tuple[str, str]], *, url: str = URL,
+                    gzip: bool = True) -> bytes:
+    """One WARC response record (:func:`write_response`), alone: the bytes of a WARC."""
+    buffer = io.BytesIO()
+    write_response(WARCWriter(buffer, gzip=gzip), url, body, headers)
+    return buffer.getvalue()
+
+
 def warc(pages: list[tuple[str, bytes, str]], *, gzip: bool = True,
          extra: list[tuple[str, bytes]] = ()) -> bytes:
     """A WARC (warcio's writer) with a warcinfo record, then for each (url, html, date) a
@@ -62,19 +83,13 @@ def warc(pages: list[tuple[str, bytes, str]], *, gzip: bool = True,
     writer = WARCWriter(buffer, gzip=gzip)
     writer.write_record(writer.create_warcinfo_record("test.warc", {"software": "tests"}))
     for url, body in extra:
-        http = StatusAndHeaders("200 OK", [("Content-Type", "image/png")], protocol="HTTP/1.1")
-        writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body),
-                                                      length=len(body), http_headers=http))
+        write_response(writer, url, body, [("Content-Type", "image/png")])
     for url, html, date in pages:
         request = StatusAndHeaders("GET / HTTP/1.1", [("Host", "ledger.example")],
                                    is_http_request=True)
         writer.write_record(writer.create_warc_record(url, "request", http_headers=request,
                                                       warc_headers_dict={"WARC-Date": date}))
-        http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8")],
-                                protocol="HTTP/1.1")
-        writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(html),
-                                                      length=len(html), http_headers=http,
-                                                      warc_headers_dict={"WARC-Date": date}))
+        write_response(writer, url, html, HTML_UTF8, **{"WARC-Date": date})
     return buffer.getvalue()
 
 
@@ -206,14 +221,9 @@ def test_a_warc_page_sent_gzipped_and_chunked_reads_as_the_page(as_html) -> None
     body = zlib.compress(PAGE, wbits=31)
     chunked = b"".join(b"%x\r\n%s\r\n" % (len(body[i:i + 500]), body[i:i + 500])
                        for i in range(0, len(body), 500)) + b"0\r\n\r\n"
-    buffer = io.BytesIO()
-    writer = WARCWriter(buffer, gzip=True)
-    http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"),
-                                       ("Content-Encoding", "gzip"),
-                                       ("Transfer-Encoding", "chunked")], protocol="HTTP/1.1")
-    writer.write_record(writer.create_warc_record(URL, "response", payload=io.BytesIO(chunked),
-                                                  length=len(chunked), http_headers=http))
-    got = ingest_bytes(buffer.getvalue(), "crawl.warc.gz")
+    record = response_record(chunked, [*HTML_UTF8, ("Content-Encoding", "gzip"),
+                                       ("Transfer-Encoding", "chunked")])
+    got = ingest_bytes(record, "crawl.warc.gz")
     assert got.text == as_html.text and got.url == URL
     assert got.extra["capture"]["sha256"] == hashlib.sha256(PAGE).hexdigest()  # as decoded
 
@@ -223,12 +233,7 @@ def test_a_page_whose_charset_only_the_http_header_gives_is_read_and_hashed_as_s
             "on the quay pays \u201cmore than ever\u201d for its mooring, its owner said on "
             "Tuesday, and the harbour office did not answer.</p></article></body></html>"
             ).encode("cp1252")
-    buffer = io.BytesIO()
-    writer = WARCWriter(buffer, gzip=True)
-    http = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=windows-1252")],
-                            protocol="HTTP/1.1")
-    writer.write_record(writer.create_warc_record(URL, "response", payload=io.BytesIO(page),
-                                                  length=len(page), http_headers=http))
-    got = ingest_bytes(buffer.getvalue(), "cafe.warc.gz")
+    record = response_record(page, [("Content-Type", "text/html; charset=windows-1252")])
+    got = ingest_bytes(record, "cafe.warc.gz")
     assert "caf\u00e9 on the quay pays \u201cmore than ever\u201d" in got.text
     assert got.extra["capture"]["sha256"] == hashlib.sha256(page).hexdigest()

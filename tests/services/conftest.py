@@ -6,8 +6,25 @@ import pytest
 
 from casefile.ingest import ingest_bytes
 from casefile.services import documents
+from casefile.services.demo import build_demo
 from casefile.services.suggestions import suggest_for_document
-from tests.conftest import ARTICLE
+from tests.conftest import ARTICLE, new_sqlite_workspace
+
+
+@pytest.fixture
+def demo(workspace) -> int:
+    """The demo case built in the test's workspace; its id."""
+    with workspace.transaction() as s:
+        return build_demo(s)[0]
+
+
+@pytest.fixture
+def other_workspace(sqlite_template, tmp_path):
+    """A second, empty SQLite workspace (the folder ``other`` of the test's temp folder), to
+    take in what a test exports from ``workspace``; closed after the test."""
+    ws = new_sqlite_workspace(sqlite_template, tmp_path / "other")
+    yield ws
+    ws.close()
 
 
 @pytest.fixture

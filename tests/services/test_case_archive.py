@@ -18,17 +18,11 @@ from casefile.export.archive_file import (
     read_archive,
 )
 from casefile.services import archive, items
+from casefile.services.archive import ArchiveImport
 from casefile.services.demo import build_demo
 from casefile.services.search import search_workspace
 from casefile.store import Blob, Case, Item
 from casefile.store.base import Base
-from casefile.store.workspace import open_workspace
-
-
-@pytest.fixture
-def demo(workspace) -> int:
-    with workspace.transaction() as s:
-        return build_demo(s)[0]
 
 
 def test_every_table_has_a_rule():
@@ -39,23 +33,26 @@ def test_every_table_has_a_rule():
     assert set(Base.metadata.tables) == covered
 
 
-def test_round_trip_into_a_fresh_workspace_keeps_every_row_and_byte(workspace, demo,
-                                                                    tmp_path: Path):
-    first = tmp_path / "first.casefile"
+def _round_trip(workspace, case_id: int, other, tmp_path: Path) -> tuple[ArchiveImport,
+                                                                        Path, Path]:
+    """Export ``case_id`` of ``workspace`` to an archive, import it into ``other`` and export
+    the imported case again; (the import's result, first archive, second archive)."""
+    first, second = tmp_path / "first.casefile", tmp_path / "second.casefile"
     with workspace.transaction() as s:
-        archive.export_archive(s, demo, first)
-    fresh = open_workspace(tmp_path / "other")
-    try:
-        with fresh.transaction() as s:
-            done = archive.import_archive(s, first)
-        with fresh.transaction() as s:
-            assert done.rows["items"] == s.scalar(select(func.count()).select_from(Item)) > 10
-            second = tmp_path / "second.casefile"
-            archive.export_archive(s, done.case_id, second)
-        with fresh.transaction() as s:
-            assert s.scalars(select(Case.title)).all() == [done.title]
-    finally:
-        fresh.close()
+        archive.export_archive(s, case_id, first)
+    with other.transaction() as s:
+        done = archive.import_archive(s, first)
+    with other.transaction() as s:
+        archive.export_archive(s, done.case_id, second)
+    return done, first, second
+
+
+def test_round_trip_into_a_fresh_workspace_keeps_every_row_and_byte(
+        workspace, demo, other_workspace, tmp_path: Path):
+    done, first, second = _round_trip(workspace, demo, other_workspace, tmp_path)
+    with other_workspace.transaction() as s:
+        assert done.rows["items"] == s.scalar(select(func.count()).select_from(Item)) > 10
+        assert s.scalars(select(Case.title)).all() == [done.title]
     a, b = read_archive(first), read_archive(second)
     assert sorted(a.tables) == sorted(archive.CASE_TABLES)
     assert archive.normalized_rows(a) == archive.normalized_rows(b)
@@ -63,20 +60,10 @@ def test_round_trip_into_a_fresh_workspace_keeps_every_row_and_byte(workspace, d
     assert sum(len(rows) for rows in a.tables.values()) > 50
 
 
-def test_round_trip_of_an_imported_article_with_its_suggestions(workspace, parkland,
-                                                                tmp_path: Path):
+def test_round_trip_of_an_imported_article_with_its_suggestions(
+        workspace, parkland, other_workspace, tmp_path: Path):
     case_id, _doc = parkland
-    first, second = tmp_path / "a.casefile", tmp_path / "b.casefile"
-    with workspace.transaction() as s:
-        archive.export_archive(s, case_id, first)
-    fresh = open_workspace(tmp_path / "other")
-    try:
-        with fresh.transaction() as s:
-            done = archive.import_archive(s, first)
-        with fresh.transaction() as s:
-            archive.export_archive(s, done.case_id, second)
-    finally:
-        fresh.close()
+    _done, first, second = _round_trip(workspace, case_id, other_workspace, tmp_path)
     a, b = read_archive(first), read_archive(second)
     assert len(a.tables["mentions"]) > 20  # the waiting suggestions travel too
     assert archive.normalized_rows(a) == archive.normalized_rows(b)

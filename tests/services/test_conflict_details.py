@@ -4,42 +4,49 @@ ISO dates, joined lists), plus the version to save on top of (SQLite and Postgre
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from casefile.errors import ConflictError, NotFoundError
 from casefile.services import items, views
 from casefile.store import ChangeLog, Item, Person
 
 
-def _open_twice(workspace, item_id: int):
-    """Two sessions, each in a transaction that has loaded all the item's fields, as an editor
-    does (two writers); the loaded copies are kept on the sessions (``info``)."""
+def _second_writer_refused(workspace, item_id: int, theirs: Callable[[Session], object],
+                           yours: Callable[[Session], object],
+                           refused: type[Exception] = ConflictError) -> Any:
+    """Two writers: two sessions, each in a transaction that has loaded all the item's fields,
+    as an editor does (the loaded copies kept on the sessions' ``info``); ``theirs`` writes in
+    the first and commits, then ``yours`` in the second must raise ``refused``; returns it."""
     first, second = workspace.sessions(), workspace.sessions()
-    for session in (first, second):
-        session.begin()
-        session.info["loaded"] = items.get_item(session, item_id)
-        views.item_fields(session, item_id)
-    return first, second
+    try:
+        for session in (first, second):
+            session.begin()
+            session.info["loaded"] = items.get_item(session, item_id)
+            views.item_fields(session, item_id)
+        theirs(first)
+        first.commit()
+        with pytest.raises(refused) as caught:
+            yours(second)
+        second.rollback()
+    finally:
+        first.close()
+        second.close()
+    return caught.value
 
 
 def test_second_writer_of_role_gets_both_values_and_the_first_save_stays(
         workspace, case_id) -> None:
     with workspace.transaction() as s:
         pid = items.create_item(s, case_id, "person", "Omar Haddad", role="Clerk").id
-    first, second = _open_twice(workspace, pid)
-    try:
-        items.update_item(first, pid, role="County Clerk")
-        first.commit()
-        with pytest.raises(ConflictError) as caught:
-            items.update_item(second, pid, role="Deputy Clerk")
-        second.rollback()
-    finally:
-        first.close()
-        second.close()
-    err = caught.value
+    err = _second_writer_refused(workspace, pid,
+                                 lambda s: items.update_item(s, pid, role="County Clerk"),
+                                 lambda s: items.update_item(s, pid, role="Deputy Clerk"))
     assert str(err) == ("person 'Omar Haddad' was changed by someone else since you opened it; "
                         "reload it and apply your change again")
     assert (err.item_id, err.title, err.kind, err.version) == (pid, "Omar Haddad", "person", 2)
@@ -94,17 +101,9 @@ def test_dates_and_lists_read_as_iso_and_joined(workspace, case_id) -> None:
         qid = items.create_item(s, case_id, "question", "Ask the sheriff about the timeline",
                                 due="2018-03-02").id
         pid = items.create_item(s, case_id, "person", "Omar Haddad", aliases=["O. Haddad"]).id
-    first, second = _open_twice(workspace, qid)
-    try:
-        items.update_item(first, qid, due=date(2018, 3, 5))
-        first.commit()
-        with pytest.raises(ConflictError) as caught:
-            items.update_item(second, qid, due="2018-03-09")
-        second.rollback()
-    finally:
-        first.close()
-        second.close()
-    [due] = caught.value.fields
+    [due] = _second_writer_refused(workspace, qid,
+                                   lambda s: items.update_item(s, qid, due=date(2018, 3, 5)),
+                                   lambda s: items.update_item(s, qid, due="2018-03-09")).fields
     assert (due.base_text, due.yours_text, due.theirs_text) == (
         "2018-03-02", "2018-03-09", "2018-03-05")
     assert due.theirs == date(2018, 3, 5)
@@ -136,15 +135,9 @@ def test_same_value_saved_by_both_is_marked_same(workspace, case_id) -> None:
 def test_saving_an_item_another_writer_deleted_says_so(workspace, case_id) -> None:
     with workspace.transaction() as s:
         pid = items.create_item(s, case_id, "person", "Omar Haddad", role="Clerk").id
-    first, second = _open_twice(workspace, pid)
-    try:
-        items.delete_item(first, pid)
-        first.commit()
-        with pytest.raises(NotFoundError, match="'Omar Haddad' was deleted by someone else"):
-            items.update_item(second, pid, role="Deputy Clerk")
-        second.rollback()
-    finally:
-        first.close()
-        second.close()
+    err = _second_writer_refused(workspace, pid, lambda s: items.delete_item(s, pid),
+                                 lambda s: items.update_item(s, pid, role="Deputy Clerk"),
+                                 NotFoundError)
+    assert "'Omar Haddad' was deleted by someone else" in str(err)
     with workspace.transaction() as s:
         assert s.get(Item, pid) is None

@@ -20,7 +20,7 @@ from casefile.cli import main
 from casefile.errors import ValidationError
 from casefile.services import cases, ftm_export, ftm_import, items
 from casefile.services.changes import run_step
-from casefile.services.demo import build_demo, demo_title
+from casefile.services.demo import demo_title
 from casefile.store import Blob, EvidenceLink, Item, Person
 from casefile.store.evidence import Relationship
 from casefile.store.workspace import open_workspace
@@ -53,12 +53,6 @@ def _normalised(entities: list[dict[str, Any]]) -> list[str]:
         return out
 
     return sorted(json.dumps([e["schema"], props(e, 0)], sort_keys=True) for e in entities)
-
-
-@pytest.fixture
-def demo(workspace) -> int:
-    with workspace.transaction() as s:
-        return build_demo(s)[0]
 
 
 def test_round_trip_of_the_demo_case(workspace, demo, tmp_path: Path):

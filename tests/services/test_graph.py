@@ -17,12 +17,6 @@ from casefile.services.graph import positions as graph_positions
 from casefile.store import EvidenceLink, Item, Passage, Person
 
 
-@pytest.fixture
-def demo(workspace) -> int:
-    with workspace.transaction() as s:
-        return build_demo(s)[0]
-
-
 def _titles(g: graph.CaseGraph) -> dict[int, str]:
     return {n.id: n.title for n in g.nodes}
 

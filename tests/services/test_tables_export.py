@@ -12,19 +12,12 @@ from sqlalchemy import func, select
 from casefile.errors import ValidationError
 from casefile.services import items, sheets, table_import
 from casefile.services.changes import run_step
-from casefile.services.demo import build_demo
 from casefile.store.evidence import EvidenceLink
 from casefile.store.items import Claim, Document, Event, Item, Organization, Person, Place, Question
 
 
 def _count(s, model) -> int:
     return s.scalar(select(func.count()).select_from(model))
-
-
-@pytest.fixture
-def demo(workspace) -> int:
-    with workspace.transaction() as s:
-        return build_demo(s)[0]
 
 
 def test_workbook_has_a_sheet_per_section_with_every_row(workspace, demo, tmp_path: Path):

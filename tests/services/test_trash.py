@@ -38,12 +38,6 @@ def _log(ws, case_id: int) -> list[dict[str, Any]]:
         return archive.case_content(s, case_id).tables["change_log"]
 
 
-@pytest.fixture
-def demo(workspace) -> int:
-    with workspace.transaction() as s:
-        return build_demo(s)[0]
-
-
 def test_a_deleted_case_leaves_lists_and_search_and_comes_back_row_for_row(workspace, demo):
     before, log_before = _rows(workspace, demo), _log(workspace, demo)
     with workspace.transaction() as s:

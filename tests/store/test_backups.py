@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -14,16 +15,27 @@ from casefile.errors import CasefileError
 from casefile.services import backups, cases
 from casefile.store import backups as store_backups
 from casefile.store.encryption import SQLITE_HEADER
-from casefile.store.workspace import open_workspace
+from casefile.store.workspace import Workspace, open_workspace
 from tests.e2e.crypt_helpers import leaks
 
 PASS = "tide tables at dawn"
 
 
-def _open(folder: Path, encrypted: bool):
-    if encrypted:
-        return open_workspace(folder, passphrase=PASS, encrypt=True)
-    return open_workspace(folder)
+@pytest.fixture(params=[False, True], ids=["plain", "encrypted"])
+def encrypted(request: pytest.FixtureRequest) -> bool:
+    """Each test using it runs twice: on a plain workspace and on an encrypted one."""
+    return request.param
+
+
+@pytest.fixture
+def ws(tmp_path: Path, encrypted: bool) -> Iterator[Workspace]:
+    """A new workspace in ``tmp_path / "ws"``, encrypted with :data:`PASS` or not; closed
+    after the test."""
+    folder = tmp_path / "ws"
+    workspace = (open_workspace(folder, passphrase=PASS, encrypt=True) if encrypted
+                 else open_workspace(folder))
+    yield workspace
+    workspace.close()
 
 
 def _titles(ws) -> list[str]:
@@ -31,10 +43,8 @@ def _titles(ws) -> list[str]:
         return [c.title for c in cases.list_cases(s)]
 
 
-@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
 def test_backups_taken_while_another_thread_writes_each_pass_the_check(
-        tmp_path: Path, encrypted: bool) -> None:
-    ws = _open(tmp_path / "ws", encrypted)
+        tmp_path: Path, ws: Workspace, encrypted: bool) -> None:
     stop = threading.Event()
     written: list[int] = []
 
@@ -51,37 +61,29 @@ def test_backups_taken_while_another_thread_writes_each_pass_the_check(
     finally:
         stop.set()
         thread.join()
-    try:
-        assert written, "the writer never ran"
-        assert len({b.id for b in taken}) == 4
-        for b in taken:
-            counts = store_backups.check_copy(b.path, PASS if encrypted else None)
-            assert counts["cases"] <= len(written)
-            assert (b.path.read_bytes()[:16] == SQLITE_HEADER) is not encrypted
-        if encrypted:
-            assert leaks(tmp_path / "ws", ("Quarrystone",)) == {}
-    finally:
-        ws.close()
+    assert written, "the writer never ran"
+    assert len({b.id for b in taken}) == 4
+    for b in taken:
+        counts = store_backups.check_copy(b.path, PASS if encrypted else None)
+        assert counts["cases"] <= len(written)
+        assert (b.path.read_bytes()[:16] == SQLITE_HEADER) is not encrypted
+    if encrypted:
+        assert leaks(tmp_path / "ws", ("Quarrystone",)) == {}
 
 
-@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
 def test_restore_gives_back_the_earlier_state_after_backing_up_the_current_one(
-        tmp_path: Path, encrypted: bool) -> None:
-    ws = _open(tmp_path / "ws", encrypted)
-    try:
-        with ws.transaction() as s:
-            cases.create_case(s, "Harbor inquiry")
-        earlier = backups.backup_now(ws)
-        with ws.transaction() as s:
-            cases.create_case(s, "Later case")
-        done = backups.restore(ws, earlier.id)
-        assert _titles(ws) == ["Harbor inquiry"]
-        assert done.before.reason == "before-restore"
-        assert done.tables["cases"] == 1
-        backups.restore(ws, done.before.id)  # and back again
-        assert sorted(_titles(ws)) == ["Harbor inquiry", "Later case"]
-    finally:
-        ws.close()
+        ws: Workspace) -> None:
+    with ws.transaction() as s:
+        cases.create_case(s, "Harbor inquiry")
+    earlier = backups.backup_now(ws)
+    with ws.transaction() as s:
+        cases.create_case(s, "Later case")
+    done = backups.restore(ws, earlier.id)
+    assert _titles(ws) == ["Harbor inquiry"]
+    assert done.before.reason == "before-restore"
+    assert done.tables["cases"] == 1
+    backups.restore(ws, done.before.id)  # and back again
+    assert sorted(_titles(ws)) == ["Harbor inquiry", "Later case"]
 
 
 def test_a_damaged_backup_is_refused_and_nothing_changes(tmp_path: Path) -> None:
@@ -187,36 +189,30 @@ class _Stop(Exception):
     """What a Cancel raises in the window (any exception does the same)."""
 
 
-@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
-def test_a_restore_stopped_during_the_copy_changes_nothing(
-        tmp_path: Path, encrypted: bool) -> None:
-    ws = _open(tmp_path / "ws", encrypted)
-    try:
-        with ws.transaction() as s:
-            for n in range(300):  # enough pages for the copy to take several steps
-                cases.create_case(s, f"Earlier case {n} " + "tide table " * 25)
-        earlier = backups.backup_now(ws)
-        with ws.transaction() as s:
-            cases.create_case(s, "Later case")
-        told: list[int] = []
+def test_a_restore_stopped_during_the_copy_changes_nothing(ws: Workspace) -> None:
+    with ws.transaction() as s:
+        for n in range(300):  # enough pages for the copy to take several steps
+            cases.create_case(s, f"Earlier case {n} " + "tide table " * 25)
+    earlier = backups.backup_now(ws)
+    with ws.transaction() as s:
+        cases.create_case(s, "Later case")
+    told: list[int] = []
 
-        def stop_midway(done: int, total: int) -> None:
-            told.append(done)
-            if 40 < done < total:
-                raise _Stop
+    def stop_midway(done: int, total: int) -> None:
+        told.append(done)
+        if 40 < done < total:
+            raise _Stop
 
-        with pytest.raises(_Stop):
-            backups.restore(ws, earlier.id, progress=stop_midway)
-        assert told[:2] == [20, 40] and 40 < told[-1] < 100
-        assert "Later case" in _titles(ws) and len(_titles(ws)) == 301
-        assert [b.reason for b in backups.list_backups(ws)] == ["before-restore", "manual"]
-        with ws.transaction() as s:  # still writable afterwards
-            cases.create_case(s, "Another case")
-        done = backups.restore(ws, earlier.id, progress=lambda d, _t: told.append(d))
-        assert told[-1] == 100 and done.tables["cases"] == 300
-        assert "Later case" not in _titles(ws)
-    finally:
-        ws.close()
+    with pytest.raises(_Stop):
+        backups.restore(ws, earlier.id, progress=stop_midway)
+    assert told[:2] == [20, 40] and 40 < told[-1] < 100
+    assert "Later case" in _titles(ws) and len(_titles(ws)) == 301
+    assert [b.reason for b in backups.list_backups(ws)] == ["before-restore", "manual"]
+    with ws.transaction() as s:  # still writable afterwards
+        cases.create_case(s, "Another case")
+    done = backups.restore(ws, earlier.id, progress=lambda d, _t: told.append(d))
+    assert told[-1] == 100 and done.tables["cases"] == 300
+    assert "Later case" not in _titles(ws)
 
 
 def _alter_one_byte(path: Path, inside: bytes | None = None) -> None:
@@ -228,29 +224,24 @@ def _alter_one_byte(path: Path, inside: bytes | None = None) -> None:
     path.write_bytes(bytes(data))
 
 
-@pytest.mark.parametrize("encrypted", [False, True], ids=["plain", "encrypted"])
 def test_a_backup_with_one_altered_byte_is_refused_first_and_nothing_changes(
-        tmp_path: Path, encrypted: bool) -> None:
-    ws = _open(tmp_path / "ws", encrypted)
-    try:
-        with ws.transaction() as s:
-            cases.create_case(s, "Harbor inquiry", "Dredging permits signed in March")
-        made = backups.backup_now(ws)
-        # plain: one letter of the summary, which the integrity check alone does not notice
-        _alter_one_byte(made.path, None if encrypted else b"Dredging permits")
-        if not encrypted:
-            assert store_backups.check_copy(made.path, None)["cases"] == 1
-        with ws.transaction() as s:
-            cases.create_case(s, "Later case")
-        before = sorted(p.name for p in made.path.parent.iterdir())
-        with pytest.raises(CasefileError) as refused:
-            backups.restore(ws, made.id)
-        assert str(refused.value) == (f"backup {made.id} is damaged: its checksum does not "
-                                      "match; nothing was changed")
-        assert sorted(_titles(ws)) == ["Harbor inquiry", "Later case"]
-        assert sorted(p.name for p in made.path.parent.iterdir()) == before  # no copy taken
-    finally:
-        ws.close()
+        ws: Workspace, encrypted: bool) -> None:
+    with ws.transaction() as s:
+        cases.create_case(s, "Harbor inquiry", "Dredging permits signed in March")
+    made = backups.backup_now(ws)
+    # plain: one letter of the summary, which the integrity check alone does not notice
+    _alter_one_byte(made.path, None if encrypted else b"Dredging permits")
+    if not encrypted:
+        assert store_backups.check_copy(made.path, None)["cases"] == 1
+    with ws.transaction() as s:
+        cases.create_case(s, "Later case")
+    before = sorted(p.name for p in made.path.parent.iterdir())
+    with pytest.raises(CasefileError) as refused:
+        backups.restore(ws, made.id)
+    assert str(refused.value) == (f"backup {made.id} is damaged: its checksum does not "
+                                  "match; nothing was changed")
+    assert sorted(_titles(ws)) == ["Harbor inquiry", "Later case"]
+    assert sorted(p.name for p in made.path.parent.iterdir()) == before  # no copy taken
 
 
 def test_each_backup_records_its_sha256_in_the_format_of_sha256sum(tmp_path: Path) -> None:

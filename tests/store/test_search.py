@@ -87,12 +87,18 @@ def test_matching_is_blind_to_apostrophes_accents_case_and_joiners(workspace, ca
             "unbalanced")
 
 
+def _only_hit(workspace, case_id: int, body: str, query: str) -> search.SearchHit:
+    """Store ``body`` as the case's one document and search for ``query``: its one hit."""
+    add_documents(workspace, case_id, {"doc": body})
+    with workspace.transaction() as s:
+        [hit] = search.search(s, query)
+    return hit
+
+
 def test_snippet_is_one_line_with_marked_words_and_exact_spans(workspace, case_id) -> None:
     body = ("First paragraph about nothing.\n\n" + "filler words here " * 20
             + "The Łódź\tinspection\nreport was late.\r\n" + "more filler " * 40)
-    add_documents(workspace, case_id, {"long": body})
-    with workspace.transaction() as s:
-        [hit] = search.search(s, "lodz report")
+    hit = _only_hit(workspace, case_id, body, "lodz report")
     assert not re.search(r"[\n\r\t]", hit.snippet + hit.text)
     assert hit.text.startswith("…") and hit.text.endswith("…")
     assert [hit.text[a:b] for a, b in hit.highlights] == ["Łódź", "report"]
@@ -106,9 +112,7 @@ def test_snippet_marks_whole_words_only_from_the_first_match(workspace, case_id)
     # snippet starts at the first whole-word match, not at the first partial one.
     body = ("Kabob stand owner, Brienne's cousin, reaudited nothing. " + "filler text " * 30
             + "Then Bob met O’Brien and the auditors; kabob again." + " tail" * 60)
-    add_documents(workspace, case_id, {"words": body})
-    with workspace.transaction() as s:
-        [hit] = search.search(s, "O'Brien bob audit*")
+    hit = _only_hit(workspace, case_id, body, "O'Brien bob audit*")
     assert [hit.text[a:b] for a, b in hit.highlights] == ["Bob", "O", "Brien", "auditors"]
     assert "Then [Bob] met [O]’[Brien] and the [auditors]; kabob again." in hit.snippet
     assert "Kabob stand" not in hit.text
@@ -134,20 +138,16 @@ def test_snippet_centres_on_the_words_as_usually_written(workspace, case_id) -> 
 def test_snippet_is_not_placed_by_a_short_word_alone(workspace, case_id) -> None:
     # "to" comes first, but the snippet is placed by the phrase's longer words, even written
     # in capitals (which the quick str.find of "othing" misses, so the regex looks).
-    add_documents(workspace, case_id, {"hide": "We went to the market. " + "filler text " * 40
-                                       + "He said there was NOTHING TO HIDE." + " tail" * 40})
-    with workspace.transaction() as s:
-        [hit] = search.search(s, '"nothing to hide"')
+    hit = _only_hit(workspace, case_id, "We went to the market. " + "filler text " * 40
+                    + "He said there was NOTHING TO HIDE." + " tail" * 40, '"nothing to hide"')
     assert "there was [NOTHING] [TO] [HIDE]." in hit.snippet
     assert "market" not in hit.text
 
 
 def test_snippet_falls_back_to_a_short_word_when_no_long_one_is_in_the_text(workspace,
                                                                               case_id) -> None:
-    add_documents(workspace, case_id, {"memo": "filler text " * 40 + "The IBM contract was "
-                                       "signed." + " tail" * 40})
-    with workspace.transaction() as s:
-        [hit] = search.search(s, "IBM OR harbor")
+    hit = _only_hit(workspace, case_id, "filler text " * 40 + "The IBM contract was signed."
+                    + " tail" * 40, "IBM OR harbor")
     assert "The [IBM] contract was signed." in hit.snippet
 
 

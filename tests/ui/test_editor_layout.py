@@ -3,10 +3,10 @@ organizations; a long event title wraps instead of widening the form (tester's r
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication, QComboBox, QLineEdit, QScrollArea
+from PySide6.QtWidgets import QComboBox, QLineEdit, QScrollArea
 
 from casefile.services import items
-from tests.ui.helpers import make_case
+from tests.ui.helpers import make_case, window_editing
 
 SHERIFF = "Broward County Sheriff's Office"
 SCHOOL = "Marjory Stoneman Douglas High School"
@@ -18,9 +18,7 @@ def test_affiliation_combo_expands_and_refreshes_its_choices(make_window, ui_wor
         org = items.create_item(s, cid, "organization", SHERIFF).id
         pid = items.create_item(s, cid, "person", "Scott Israel", role="Sheriff",
                                 affiliation_id=org).id
-    window = make_window(cid)
-    assert window.select_item(pid, "person")
-    QApplication.processEvents()
+    window = window_editing(make_window, cid, pid, "person")
     box = window.items.editor.widgets["affiliation_id"]
     role = window.items.editor.widgets["role"]
     assert isinstance(box, QComboBox) and isinstance(role, QLineEdit)
@@ -42,10 +40,7 @@ def test_long_event_title_wraps_without_a_horizontal_scrollbar(make_window, ui_w
              "months later, which also says the school resource officer stayed outside")
     with ui_workspace.transaction() as s:
         eid = items.create_item(s, cid, "event", title, date="2018-02-14").id
-    window = make_window(cid)
-    window.resize(1280, 800)
-    assert window.select_item(eid, "event")
-    QApplication.processEvents()
+    window = window_editing(make_window, cid, eid, "event", size=(1280, 800))
     scroll = window.items.editor.parentWidget().parentWidget()
     assert isinstance(scroll, QScrollArea)
     assert window.items.editor.minimumSizeHint().width() < 600
@@ -98,10 +93,7 @@ def test_a_name_with_a_very_long_word_stays_inside_the_pane(make_window, ui_work
     title = "María Núñez " + "Verylongsurname" * 8 + " " + "x" * 400
     with ui_workspace.transaction() as s:
         pid = items.create_item(s, cid, "person", title).id
-    window = make_window(cid)
-    window.resize(1024, 640)
-    assert window.select_item(pid, "person")
-    QApplication.processEvents()
+    window = window_editing(make_window, cid, pid, "person", size=(1024, 640))
     heading = window.items.editor.heading
     scroll = window.items.editor.parentWidget().parentWidget()
     # the long word breaks inside the pane: no line of the heading is wider than it
@@ -118,9 +110,7 @@ def test_a_confidential_persons_identifying_phrases_are_edited_one_a_line(
     cid = make_case(ui_workspace)
     with ui_workspace.transaction() as s:
         pid = items.create_item(s, cid, "person", "Odile Ferrant", role="Night clerk").id
-    window = make_window(cid)
-    assert window.select_item(pid, "person")
-    QApplication.processEvents()
+    window = window_editing(make_window, cid, pid, "person")
     editor = window.items.editor
     phrases, check = editor.widgets["identifying_phrases"], editor.widgets["confidential"]
     assert isinstance(phrases, QPlainTextEdit) and isinstance(check, QCheckBox)

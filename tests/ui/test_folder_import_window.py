@@ -7,14 +7,12 @@ import threading
 from datetime import date
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QFileDialog, QPushButton
 
 from casefile.services import batch as batch_service
 from casefile.store import Document
 from tests.e2e.make_files import html_page, pdf_bytes, png_bytes, truncated_pdf
-from tests.ui.helpers import answer_date_questions, make_case
+from tests.ui.helpers import answer_date_questions, drop_files, make_case
 
 
 def _mixed_folder(root: Path) -> Path:
@@ -98,11 +96,7 @@ def test_dropping_a_folder_imports_it_with_a_summary(make_window, ui_workspace, 
     cid = make_case(ui_workspace)
     folder = _mixed_folder(tmp_path)
     window = make_window(cid)
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(folder))])
-    event = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    window.dropEvent(event)
+    drop_files(window, folder)
     # the folder's 4 new readable files carry no date: one question for them
     qtbot.waitUntil(lambda: window.imports.date_dialog is not None, timeout=20000)
     dialog = window.imports.date_dialog

@@ -8,11 +8,12 @@ from datetime import date
 
 import icalendar
 import pytest
-from PySide6.QtWidgets import QComboBox, QFileDialog
+from PySide6.QtWidgets import QFileDialog
 
 from casefile.services import questions
 from casefile.store import Item, Question
 from tests.ui.dated_window import coral_springs_case, open_window
+from tests.ui.helpers import set_followup_status
 
 REPORT_QUESTION = "Coral Springs police report on the deputies' response"
 
@@ -56,15 +57,7 @@ def test_status_change_in_place_is_dated_by_the_window_clock(qtbot, ui_workspace
     ids = coral_springs_case(ui_workspace)
     window = open_window(qtbot, ui_workspace, ids["case"], date(2018, 2, 27))
     window.show_followups()
-    table = window.followups_view.table
-    index = window.followups_model.index(0, 4)
-    table.setCurrentIndex(index)
-    table.edit(index)
-    editor = table.viewport().findChild(QComboBox)
-    assert editor is not None and editor.currentText() == "open"
-    editor.setCurrentText("waiting")
-    table.commitData(editor)
-    table.closeEditor(editor, table.itemDelegateForColumn(4).EndEditHint.NoHint)
+    set_followup_status(window, 0, "open", "waiting")
     with ui_workspace.transaction() as s:
         history = questions.status_history(s, ids["question"])
     assert [(h.previous, h.status, h.on) for h in history] == [

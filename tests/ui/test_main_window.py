@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit
+from PySide6.QtWidgets import QLineEdit
 
 from casefile.services import editing, items, questions
 from casefile.store import Item
-from tests.ui.helpers import add_text_document, make_case
+from tests.ui.helpers import add_text_document, make_case, set_followup_status
 from tests.ui.new_case import answer_new_case
 
 
@@ -189,15 +189,7 @@ def test_followups_view_changes_status_in_place(make_window, ui_workspace, qtbot
     window = make_window(cid)
     window.picker.navigator.setCurrentRow(7)
     assert window.tabs.currentWidget() is window.followups_view
-    view = window.followups_view.table
-    index = window.followups_model.index(0, 4)
-    view.setCurrentIndex(index)
-    view.edit(index)
-    editor = view.viewport().findChild(QComboBox)
-    assert editor is not None and editor.currentText() == "open"
-    editor.setCurrentText("answered")
-    view.commitData(editor)
-    view.closeEditor(editor, view.itemDelegateForColumn(4).EndEditHint.NoHint)
+    set_followup_status(window, 0, "open", "answered")
     with ui_workspace.transaction() as s:
         assert s.get(Item, late.id).status == "answered"
     assert window.followups_model.rowCount() == 1  # answered ones leave the open list

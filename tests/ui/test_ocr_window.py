@@ -15,14 +15,19 @@ LINES = ["Harbor commission, minutes of March 2021", "The inspector reported the
          "and asked that it be closed at once."]
 
 
+def _window_and_scan(make_window, ui_workspace, tmp_path: Path, ocr_after_import: bool):
+    """A window on a new case "Harbor" (OCR after an import as asked) and a scan of
+    :data:`LINES` written to ``minutes.png``, not yet imported; (case id, window, scan)."""
+    cid = make_case(ui_workspace, "Harbor")
+    window = make_window(cid, ocr_after_import=ocr_after_import)
+    path = tmp_path / "minutes.png"
+    path.write_bytes(scan_png(LINES))
+    return cid, window, path
 
 
 def test_an_imported_png_is_read_in_the_background_and_its_passage_boxed_on_its_words(
         make_window, ui_workspace, qtbot, monkeypatch, tmp_path):
-    cid = make_case(ui_workspace, "Harbor")
-    window = make_window(cid, ocr_after_import=True)
-    path = tmp_path / "minutes.png"
-    path.write_bytes(scan_png(LINES))
+    cid, window, path = _window_and_scan(make_window, ui_workspace, tmp_path, True)
     import_through_window(window, qtbot, monkeypatch, path)
     job = window.ocr.last_job
     assert job is not None and job.cancellable
@@ -53,10 +58,7 @@ def test_an_imported_png_is_read_in_the_background_and_its_passage_boxed_on_its_
 
 def test_cancelling_ocr_in_the_status_line_leaves_the_document_as_it_was(
         make_window, ui_workspace, qtbot, monkeypatch, tmp_path):
-    cid = make_case(ui_workspace, "Harbor")
-    window = make_window(cid, ocr_after_import=True)
-    path = tmp_path / "minutes.png"
-    path.write_bytes(scan_png(LINES))
+    cid, window, path = _window_and_scan(make_window, ui_workspace, tmp_path, True)
     import casefile.services.ocr as ocr_service
 
     real = ocr_service.ocr_document
@@ -83,10 +85,7 @@ def test_a_scan_whose_ocr_never_ran_is_named_on_opening_and_read_from_the_case_m
         make_window, ui_workspace, qtbot, monkeypatch, tmp_path):
     """A scan left unread (OCR off, cancelled, or the window ended mid-run) is not forgotten:
     opening the case says it waits, and Case ▸ Read scans waiting for OCR reads it."""
-    cid = make_case(ui_workspace, "Harbor")
-    window = make_window(cid, ocr_after_import=False)
-    path = tmp_path / "minutes.png"
-    path.write_bytes(scan_png(LINES))
+    cid, window, path = _window_and_scan(make_window, ui_workspace, tmp_path, False)
     import_through_window(window, qtbot, monkeypatch, path)
     assert window.ocr.last_job is None
     window.open_case(cid)

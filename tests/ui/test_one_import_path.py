@@ -9,8 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl
-from PySide6.QtGui import QDropEvent
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QFileDialog
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfgen import canvas
@@ -18,7 +17,7 @@ from reportlab.pdfgen import canvas
 from casefile.services import imports
 from casefile.services.batch import BatchResult
 from casefile.store import Document
-from tests.ui.helpers import answer_date_questions, make_case
+from tests.ui.helpers import answer_date_questions, drop_files, make_case
 
 #: The longest the GUI thread may work without running its event loop, in ms. The
 #: end-of-import turn (the document opened, its pages pane making widgets only for the pages in
@@ -52,14 +51,6 @@ def _pdf(path: Path, pages: int) -> Path:
     return path
 
 
-def _drop(window, *paths: Path) -> None:
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    event = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    window.dropEvent(event)
-
-
 def test_a_300_page_pdf_dropped_on_the_window_never_stalls_it(make_window, ui_workspace, qtbot,
                                                              tmp_path, monkeypatch):
     """From the drop to the end of the import and of the OCR and suggestion jobs after it,
@@ -84,7 +75,7 @@ def test_a_300_page_pdf_dropped_on_the_window_never_stalls_it(make_window, ui_wo
     timer.start()
     try:
         tick()
-        _drop(window, big)
+        drop_files(window, big)
         job = window.last_job
         assert job is not None
         qtbot.waitUntil(lambda: job.done, timeout=180000)
@@ -143,7 +134,7 @@ def test_every_way_into_an_import_reaches_the_one_import_function(
         job = window.last_job
         qtbot.waitUntil(lambda: job.done, timeout=30000)
 
-    ends(lambda: _drop(window, note))
+    ends(lambda: drop_files(window, note))
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(note)], ""))
     ends(window.import_action.trigger)
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(note.parent))

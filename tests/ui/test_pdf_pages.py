@@ -4,6 +4,7 @@ window."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader, PdfWriter
@@ -33,6 +34,14 @@ def _pane(viewer) -> PdfPagesView:
     return pane
 
 
+def _window_with_pages_imported(make_window, ui_workspace, qtbot, monkeypatch, path: Path):
+    """A window on a new case into which the PDF of :data:`PAGES`, written to ``path``, was
+    imported with File ▸ Import documents…; (window, the finished import job)."""
+    window = make_window(make_case(ui_workspace))
+    path.write_bytes(pdf_bytes(PAGES))
+    return window, import_through_window(window, qtbot, monkeypatch, path)
+
+
 def _encrypted(data: bytes, password: str) -> bytes:
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(data)))
     writer.encrypt(password, algorithm="AES-256")
@@ -49,11 +58,8 @@ def test_cleaning_keeps_the_pdfium_index_of_each_character():
 
 def test_a_three_page_pdf_imported_through_the_window_shows_three_pages(
         make_window, ui_workspace, qtbot, tmp_path, monkeypatch):
-    cid = make_case(ui_workspace)
-    window = make_window(cid)
-    path = tmp_path / "incident-report.pdf"
-    path.write_bytes(pdf_bytes(PAGES))
-    job = import_through_window(window, qtbot, monkeypatch, path)
+    window, job = _window_with_pages_imported(make_window, ui_workspace, qtbot, monkeypatch,
+                                              tmp_path / "incident-report.pdf")
     assert job.outcome == "succeeded"
     (doc_id,) = window.documents.viewers
     viewer = window.documents.viewers[doc_id]
@@ -88,11 +94,8 @@ def test_a_three_page_pdf_imported_through_the_window_shows_three_pages(
 
 def test_activating_a_passage_on_page_three_scrolls_the_pages_to_page_three(
         make_window, ui_workspace, qtbot, tmp_path, monkeypatch):
-    cid = make_case(ui_workspace)
-    window = make_window(cid)
-    path = tmp_path / "report.pdf"
-    path.write_bytes(pdf_bytes(PAGES))
-    import_through_window(window, qtbot, monkeypatch, path)
+    window, _job = _window_with_pages_imported(make_window, ui_workspace, qtbot, monkeypatch,
+                                               tmp_path / "report.pdf")
     (doc_id,) = window.documents.viewers
     person = window.items.create_item("person", "County press officer")
     with ui_workspace.transaction() as s:

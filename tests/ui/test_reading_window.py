@@ -16,16 +16,19 @@ def _states(ws, case_id: int) -> dict[int, str]:
         return {d.id: d.reading for d in reading.case_documents(s, case_id)}
 
 
+def _memo(ws, case_id: int, n: int) -> int:
+    """Store "Memo NN: the dredging contract, page N." as a document titled "Memo NN"; its id."""
+    with ws.transaction() as s:
+        raw = f"Memo {n:02d}: the dredging contract, page {n}.".encode()
+        return documents.store_document(s, case_id, raw, ingest_bytes(raw, f"memo{n:02d}.txt"),
+                                        title=f"Memo {n:02d}").document_id
+
+
 def test_open_mark_undo_restart_and_filter(make_window, ui_workspace, qtbot):
     ws = ui_workspace
     with ws.transaction() as s:
         case_id = cases.create_case(s, "Harbor").id
-        ids = []
-        for n in range(20):
-            raw = f"Memo {n:02d}: the dredging contract, page {n}.".encode()
-            ids.append(documents.store_document(s, case_id, raw,
-                                                ingest_bytes(raw, f"memo{n:02d}.txt"),
-                                                title=f"Memo {n:02d}").document_id)
+    ids = [_memo(ws, case_id, n) for n in range(20)]
     window = make_window(case_id)
     window.reading.timer.setInterval(50)  # "a few seconds", shortened for the test
     for doc in ids[:5]:
@@ -73,9 +76,7 @@ def test_undo_refuses_to_overwrite_a_mark_the_cli_made_since(make_window, ui_wor
     ws = ui_workspace
     with ws.transaction() as s:
         case_id = cases.create_case(s, "Harbor").id
-        raw = b"Memo 13: the dredging contract."
-        doc = documents.store_document(s, case_id, raw, ingest_bytes(raw, "memo13.txt"),
-                                       title="Memo 13").document_id
+    doc = _memo(ws, case_id, 13)
     window = make_window(case_id)
     window.open_document(doc)
     window.reading.relevant_action.trigger()
@@ -91,13 +92,6 @@ def test_undo_refuses_to_overwrite_a_mark_the_cli_made_since(make_window, ui_wor
     assert [box.text() for box in window.messages] == [said]
     window.runner.shutdown()
     window.close()
-
-
-def _memo(ws, case_id: int, n: int) -> int:
-    with ws.transaction() as s:
-        raw = f"Memo {n:02d}: the dredging contract, page {n}.".encode()
-        return documents.store_document(s, case_id, raw, ingest_bytes(raw, f"memo{n:02d}.txt"),
-                                        title=f"Memo {n:02d}").document_id
 
 
 def test_a_file_the_window_opened_after_an_import_is_read_only_once_worked_with(

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 from casefile.services import items
 from casefile.services.relationships import list_relationships
 from casefile.ui.relationships import RelationshipDialog
-from tests.ui.helpers import make_case
+from tests.ui.helpers import make_case, window_editing
 
 SHERIFF = "Harlan County Sheriff's Office"
 BOARD = "Harlan County Board"
@@ -22,9 +22,7 @@ def test_relationships_listed_added_and_removed(make_window, ui_workspace, qtbot
         board = items.create_item(s, cid, "organization", BOARD).id
         pid = items.create_item(s, cid, "person", "Dale Ruck", role="Deputy",
                                 affiliation_id=org).id
-    window = make_window(cid)
-    assert window.select_item(pid, "person")
-    QApplication.processEvents()
+    window = window_editing(make_window, cid, pid, "person")
     panel = window.items.editor.relationships
     assert panel is not None and panel.isVisible()
     assert panel.labels() == [f"employed by → {SHERIFF}"]

@@ -49,6 +49,14 @@ def _type(panel: SearchPanel, qtbot, text: str) -> None:
         qtbot.keyClicks(panel.edit, text)
 
 
+def _searched(make_window, case_id: int, qtbot, text: str):
+    """A window on the case with ``text`` typed in its Search panel; (window, panel)."""
+    window = make_window(case_id)
+    panel = _open_panel(window, qtbot)
+    _type(panel, qtbot, text)
+    return window, panel
+
+
 def test_typing_lists_hits_with_the_matched_word_in_bold(make_window, cases, qtbot,
                                                          qtmodeltester):
     window = make_window(cases["parkland"])
@@ -71,9 +79,7 @@ def test_typing_lists_hits_with_the_matched_word_in_bold(make_window, cases, qtb
 
 
 def test_enter_opens_the_document_with_the_matched_words_selected(make_window, cases, qtbot):
-    window = make_window(cases["parkland"])
-    panel = _open_panel(window, qtbot)
-    _type(panel, qtbot, '"coral springs police"')
+    window, panel = _searched(make_window, cases["parkland"], qtbot, '"coral springs police"')
     (hit,) = panel.hits()
     qtbot.keyClick(panel.edit, Qt.Key.Key_Return)
     viewer = window.tabs.currentWidget()
@@ -91,9 +97,7 @@ def test_enter_opens_the_document_with_the_matched_words_selected(make_window, c
 
 def test_all_cases_finds_a_document_in_another_case_and_opens_it_there(
         make_window, cases, qtbot):
-    window = make_window(cases["parkland"])
-    panel = _open_panel(window, qtbot)
-    _type(panel, qtbot, '"harbor police"')
+    window, panel = _searched(make_window, cases["parkland"], qtbot, '"harbor police"')
     assert panel.hits() == []
     assert panel.count_label.text() == 'No results for "harbor police" in this case'
     with qtbot.waitSignal(panel.searched, timeout=3000):
@@ -144,9 +148,7 @@ def test_an_item_hit_selects_it_in_its_section(make_window, cases, qtbot):
 
 
 def test_arrows_move_through_the_hits_and_new_items_are_found(make_window, cases, qtbot):
-    window = make_window(cases["parkland"])
-    panel = _open_panel(window, qtbot)
-    _type(panel, qtbot, "peterson")
+    window, panel = _searched(make_window, cases["parkland"], qtbot, "peterson")
     assert {h.item_id for h in panel.hits()} == {cases["peterson"], cases["article"]}
     qtbot.keyClick(panel.edit, Qt.Key.Key_Down)
     assert panel.list.currentIndex().row() == 1 and panel.edit.hasFocus()
@@ -160,9 +162,7 @@ def test_arrows_move_through_the_hits_and_new_items_are_found(make_window, cases
 
 
 def test_short_snippet_keeps_the_highlights_on_the_words(make_window, cases, qtbot):
-    window = make_window(cases["parkland"])
-    panel = _open_panel(window, qtbot)
-    _type(panel, qtbot, "dereliction")
+    window, panel = _searched(make_window, cases["parkland"], qtbot, "dereliction")
     (hit,) = panel.hits()
     assert len(hit.snippet) > 170
     text, spans = short_snippet(hit, 80)

@@ -11,20 +11,31 @@ from casefile.ui.main_window import NO_CASE_MESSAGE
 from tests.ui.helpers import make_case
 
 
+def _window(make_window, ui_workspace, width: int, height: int):
+    """A window on a new case, resized to ``width`` x ``height`` px and laid out."""
+    window = make_window(make_case(ui_workspace))
+    window.resize(width, height)
+    QApplication.processEvents()
+    return window
+
+
+def _ends_before_the_counts(window, shown: str) -> bool:
+    """``shown``, painted in the status bar, ends left of the counts label."""
+    bar, counts = window.statusBar(), window.status_line.counts_label
+    return bar.fontMetrics().horizontalAdvance(shown) < counts.mapTo(bar, counts.rect()
+                                                                     .topLeft()).x()
+
+
 def test_a_long_message_is_cut_before_the_counts_and_whole_in_the_tooltip(make_window,
                                                                          ui_workspace):
-    window = make_window(make_case(ui_workspace))
-    window.resize(1024, 640)
-    QApplication.processEvents()
+    window = _window(make_window, ui_workspace, 1024, 640)
     message = ("Added person “Harbor pilot”, affiliated with the existing organization "
                "“Port Authority of the North Shore”, with 5 mentions as evidence in 3 documents")
     window.notify(message, 0)
     bar = window.statusBar()
     shown = QStatusBar.currentMessage(bar)  # what is painted
-    counts = window.status_line.counts_label
     assert shown.endswith("…") and message.startswith(shown[:-1])
-    assert bar.fontMetrics().horizontalAdvance(shown) < counts.mapTo(bar, counts.rect()
-                                                                     .topLeft()).x()
+    assert _ends_before_the_counts(window, shown)
     assert bar.currentMessage() == message and bar.toolTip() == message
     window.notify("Saved", 0)
     assert QStatusBar.currentMessage(bar) == "Saved" and bar.toolTip() == ""
@@ -42,9 +53,7 @@ def test_create_a_case_to_begin_goes_once_a_case_is_open(make_window, ui_workspa
 def test_a_message_is_cut_again_when_the_window_grows(make_window, ui_workspace):
     """A message shown while the window was narrow (or not shown yet: the start-up one read
     "1 follow-up…" at 1024 px) fits the new width after a resize."""
-    window = make_window(make_case(ui_workspace))
-    window.resize(700, 600)
-    QApplication.processEvents()
+    window = _window(make_window, ui_workspace, 700, 600)
     message = ("1 follow-up is overdue and 2 are due this week: see Follow-ups ▸ Overdue, "
                "or press Ctrl+U to see them")
     window.notify(message, 0)
@@ -61,9 +70,7 @@ def test_a_message_is_cut_again_when_the_counts_grow(make_window, ui_workspace):
     documents): the message is cut again so it never runs under them."""
     from casefile.services.views import CaseStatus
 
-    window = make_window(make_case(ui_workspace))
-    window.resize(1024, 640)
-    QApplication.processEvents()
+    window = _window(make_window, ui_workspace, 1024, 640)
     window.status_line.show_status(None)
     message = ("1 follow-up is overdue: see Follow-ups ▸ Overdue (Ctrl+U). · 0 of 1 documents "
                "reviewed (0 relevant, 0 not relevant); 1 unread")
@@ -73,10 +80,8 @@ def test_a_message_is_cut_again_when_the_counts_grow(make_window, ui_workspace):
     QApplication.processEvents()
     bar = window.statusBar()
     shown = QStatusBar.currentMessage(bar)
-    label = window.status_line.counts_label
     assert shown.endswith("…")
-    assert bar.fontMetrics().horizontalAdvance(shown) < label.mapTo(bar, label.rect()
-                                                                    .topLeft()).x()
+    assert _ends_before_the_counts(window, shown)
 
 
 def _fits(window) -> bool:
@@ -97,9 +102,7 @@ def test_a_message_is_cut_before_the_busy_bar_of_a_quiet_job(make_window, ui_wor
     message on screen is cut again so that its end is not hidden under the bar."""
     import threading
 
-    window = make_window(make_case(ui_workspace))
-    window.resize(1024, 640)
-    QApplication.processEvents()
+    window = _window(make_window, ui_workspace, 1024, 640)
     bar = window.statusBar()
     message = ("0 of 1 documents reviewed (0 relevant, 0 not relevant); 1 unread · 1 document "
                "never read for suggestions: Case ▸ Suggest for documents never read")

@@ -9,10 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
-from casefile.services.suggestions import suggest_for_document
 from casefile.ui.suggestions import CONTEXT_COLUMN, event_cue
-from tests.ui.helpers import add_text_document, make_case
-from tests.ui.test_suggestions_panel import open_panel
+from tests.ui.test_suggestions_panel import open_panel, suggested_parkland
 
 ARTICLE = Path("/work/shared/samples/parkland-coral-springs-article.txt")
 
@@ -27,11 +25,7 @@ def test_event_cue_drops_openers_and_stays_short():
 def test_parkland_suggestions_fit_the_dock(make_window, ui_workspace, qtbot):
     if not ARTICLE.exists():
         pytest.skip("sample article not available")
-    cid = make_case(ui_workspace, "Parkland")
-    doc = add_text_document(ui_workspace, cid, ARTICLE.read_text(encoding="utf-8"),
-                            ARTICLE.name, published="2018-02-23")
-    with ui_workspace.transaction() as s:
-        suggest_for_document(s, doc, mode="rules")
+    cid, _doc = suggested_parkland(ui_workspace, ARTICLE)
     window = make_window(cid)
     window.resize(1280, 800)
     panel = open_panel(window)

@@ -9,6 +9,7 @@ import sys
 import textwrap
 import threading
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QDialogButtonBox, QDockWidget
@@ -29,13 +30,28 @@ STORY = (
 )
 
 
-def suggested_case(ws, text: str = STORY) -> tuple[int, int]:
+def suggested_case(ws, text: str = STORY, name: str = "story.txt", title: str = "Harbor crash",
+                   published: str = "2024-03-08") -> tuple[int, int]:
     """A case with one document whose suggestions are stored (rules mode); (case, document)."""
-    cid = make_case(ws, "Harbor crash")
-    doc_id = add_text_document(ws, cid, text, "story.txt", published="2024-03-08")
+    cid = make_case(ws, title)
+    doc_id = add_text_document(ws, cid, text, name, published=published)
     with ws.transaction() as s:
         suggest_for_document(s, doc_id, mode="rules")
     return cid, doc_id
+
+
+def suggested_parkland(ws, article: Path) -> tuple[int, int]:
+    """:func:`suggested_case` of the Parkland sample ``article`` (published 2018-02-23)."""
+    return suggested_case(ws, article.read_text(encoding="utf-8"), article.name, "Parkland",
+                          "2018-02-23")
+
+
+def panel_on_suggested_case(make_window, ws) -> tuple[int, int, Any, SuggestionsPanel]:
+    """A window on a new :func:`suggested_case`, its Suggestions panel in front; (case,
+    document, window, panel)."""
+    cid, doc_id = suggested_case(ws)
+    window = make_window(cid)
+    return cid, doc_id, window, open_panel(window)
 
 
 def open_panel(window) -> SuggestionsPanel:
@@ -83,11 +99,16 @@ def click_row(qtbot, panel: SuggestionsPanel, kind: str, name: str) -> None:
     raise AssertionError(f"no row {kind} {name!r}")
 
 
+def accept_row(qtbot, window, panel: SuggestionsPanel, kind: str, name: str) -> None:
+    """Click the row of a suggestion, then Accept, and wait for the change to land."""
+    click_row(qtbot, panel, kind, name)
+    with qtbot.waitSignal(window.runner.case_changed):
+        qtbot.mouseClick(panel.accept_button, Qt.MouseButton.LeftButton)
+
+
 def test_panel_lists_suggestions_by_kind_with_counts_and_context(
         make_window, ui_workspace, qtmodeltester):
-    cid, _doc = suggested_case(ui_workspace)
-    window = make_window(cid)
-    panel = open_panel(window)
+    cid, _doc, window, panel = panel_on_suggested_case(make_window, ui_workspace)
     qtmodeltester.check(panel.model)
     assert group_texts(panel) == ["People (3)", "Organizations (1)", "Places (1)", "Events (1)",
                                   "Follow-ups (3)", "Claims (1)"]
@@ -109,12 +130,8 @@ def test_panel_lists_suggestions_by_kind_with_counts_and_context(
 
 def test_accept_through_the_panel_makes_the_person_with_evidence(
         make_window, ui_workspace, qtbot):
-    cid, doc_id = suggested_case(ui_workspace)
-    window = make_window(cid)
-    panel = open_panel(window)
-    click_row(qtbot, panel, "person", "Tom Becker")
-    with qtbot.waitSignal(window.runner.case_changed):
-        qtbot.mouseClick(panel.accept_button, Qt.MouseButton.LeftButton)
+    cid, doc_id, window, panel = panel_on_suggested_case(make_window, ui_workspace)
+    accept_row(qtbot, window, panel, "person", "Tom Becker")
     assert ("person", "Tom Becker") not in rows(panel)
     current = panel.current_entry()
     assert current is not None
@@ -143,9 +160,7 @@ def test_accept_through_the_panel_makes_the_person_with_evidence(
 
 
 def test_accept_as_another_name_with_the_keyboard(make_window, ui_workspace, qtbot):
-    cid, _doc = suggested_case(ui_workspace)
-    window = make_window(cid)
-    panel = open_panel(window)
+    cid, _doc, window, panel = panel_on_suggested_case(make_window, ui_workspace)
     click_row(qtbot, panel, "person", "Tom Becker")
     panel.tree.setFocus()
     qtbot.keyClick(panel.tree, Qt.Key.Key_R)
@@ -201,9 +216,7 @@ def test_merge_into_an_existing_person_through_the_dialog(make_window, ui_worksp
 
 
 def test_reject_and_the_name_stays_away_after_the_next_import(make_window, ui_workspace, qtbot):
-    cid, _doc = suggested_case(ui_workspace)
-    window = make_window(cid)
-    panel = open_panel(window)
+    cid, _doc, window, panel = panel_on_suggested_case(make_window, ui_workspace)
     click_row(qtbot, panel, "person", "Maria Ortiz")
     with qtbot.waitSignal(window.runner.case_changed):
         qtbot.mouseClick(panel.reject_button, Qt.MouseButton.LeftButton)
@@ -296,12 +309,8 @@ def people_and_orgs(ws, cid: int) -> tuple[list[str], list[str]]:
 
 def test_ctrl_z_takes_an_accept_back_whole_and_ctrl_shift_z_brings_it_back(
         make_window, ui_workspace, qtbot):
-    cid, _doc = suggested_case(ui_workspace)
-    window = make_window(cid)
-    panel = open_panel(window)
-    click_row(qtbot, panel, "person", "Tom Becker")
-    with qtbot.waitSignal(window.runner.case_changed):
-        qtbot.mouseClick(panel.accept_button, Qt.MouseButton.LeftButton)
+    cid, _doc, window, panel = panel_on_suggested_case(make_window, ui_workspace)
+    accept_row(qtbot, window, panel, "person", "Tom Becker")
     assert people_and_orgs(ui_workspace, cid) == (["Tom Becker"], ["Harbor Police Department"])
     assert window.undo_action.isEnabled()
     assert window.undo_action.text() == "&Undo Accept person “Tom Becker”"
@@ -343,15 +352,11 @@ def test_ctrl_z_takes_an_accept_back_whole_and_ctrl_shift_z_brings_it_back(
 
 
 def test_no_row_moves_under_the_pointer_after_a_decision(make_window, ui_workspace, qtbot):
-    cid, _doc = suggested_case(ui_workspace)
-    window = make_window(cid)
-    panel = open_panel(window)
+    cid, _doc, window, panel = panel_on_suggested_case(make_window, ui_workspace)
     before = all_rows(panel)
     places = {key: panel.tree.visualRect(panel.model.index_of(key)).topLeft()
               for key in (e.key for e in panel.waiting_entries())}
-    click_row(qtbot, panel, "person", "Nadia Ferreira")
-    with qtbot.waitSignal(window.runner.case_changed):
-        qtbot.mouseClick(panel.accept_button, Qt.MouseButton.LeftButton)
+    accept_row(qtbot, window, panel, "person", "Nadia Ferreira")
     after = all_rows(panel)
     # the same rows, in the same places: the decided ones are marked, not removed
     assert [(k, n) for k, n, _d in after] == [(k, n) for k, n, _d in before]
@@ -387,11 +392,7 @@ def test_events_follow_ups_and_claims_show_their_dates_and_attribution(
         make_window, ui_workspace, qtbot):
     from tests.conftest import ARTICLE
 
-    cid = make_case(ui_workspace, "Parkland")
-    doc_id = add_text_document(ui_workspace, cid, ARTICLE.read_text(encoding="utf-8"),
-                               ARTICLE.name, published="2018-02-23")
-    with ui_workspace.transaction() as s:
-        suggest_for_document(s, doc_id, mode="rules")
+    cid, doc_id = suggested_parkland(ui_workspace, ARTICLE)
     window = make_window(cid)
     panel = open_panel(window)
     shown = all_rows(panel)
@@ -412,9 +413,7 @@ def test_events_follow_ups_and_claims_show_their_dates_and_attribution(
     name = next(n for n, d in claims if n.startswith("Coral Springs City Manager Mike Goodrum"))
     assert dict(claims)[name] == "said by no one named"  # "reportedly confronted": not his
     name = next(n for n, d in claims if n.startswith("According to CNN"))
-    click_row(qtbot, panel, "claim", name)
-    with qtbot.waitSignal(window.runner.case_changed):
-        qtbot.mouseClick(panel.accept_button, Qt.MouseButton.LeftButton)
+    accept_row(qtbot, window, panel, "claim", name)
     assert "attributed to “CNN” (no person or organization of that name" in (
         window.statusBar().currentMessage())
     with ui_workspace.transaction() as s:

@@ -6,8 +6,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
-from PySide6.QtGui import QDropEvent
+from PySide6.QtCore import QPoint, QTimer
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QPushButton
 
 from casefile.services import items
@@ -16,7 +15,7 @@ from casefile.store.workspace import open_workspace
 from casefile.ui.date_question import PublishedDateDialog
 from casefile.ui.evidence_model import relation_colour
 from casefile.ui.offsets import OffsetMap
-from tests.ui.helpers import add_text_document, make_case
+from tests.ui.helpers import add_text_document, drop_files, make_case
 
 EMOJI_TEXT = "Body-cam log.\n👮 Deputy 👮 Scot Peterson stayed outside 🚓 for four minutes."
 
@@ -267,11 +266,7 @@ def test_drop_files_on_the_window_imports_them(make_window, ui_workspace, qtbot,
     note = tmp_path / "dropped-note.txt"
     note.write_text("Sheriff Scott Israel spoke to reporters.", encoding="utf-8")
     window = make_window(cid)
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(note))])
-    event = QDropEvent(QPointF(300, 300), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
-    window.dropEvent(event)
+    drop_files(window, note)
     # the note carries no published date: asked, once the job has read it off the GUI thread
     qtbot.waitUntil(lambda: window.imports.date_dialog is not None, timeout=20000)
     dialog = window.imports.date_dialog
