@@ -157,7 +157,7 @@ _LISTED = ("kind", "name", "variant", "mentions", "document_id", "start")
 #: Entries whose details one read of a list read with ``later`` fetches (the first asked for
 #: and those after it: the rows the panel shows next); and whose members (every mention: the
 #: preview and a tooltip ask for one row's).
-LATER_BATCH = 64
+LATER_BATCH = 32
 MEMBERS_BATCH = 4
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from casefile.store.reader import Reader
@@ -163,11 +164,12 @@ def mention_groups(reader: Reader, case_id: int, kinds: Sequence[str], kind: str
     out: list[MentionGroup] = []
     varied: dict[tuple[str, str, str], MentionGroup] = {}
     by_detail = reader.dialect == "sqlite"  # SQLite's kinds with variants: grouped by detail
-    for g_kind, name, var, count, first, document, start, *_ in reader.run(
-            _grouped_sql(reader.dialect, variant, kind is not None, kinds), params):
-        group = MentionGroup(g_kind, name, var, int(count), int(first), int(document),
-                             int(start))
-        if by_detail and g_kind in VARIANT_KINDS:
+    make = MentionGroup._make
+    for row in reader.run(_grouped_sql(reader.dialect, variant, kind is not None, kinds),
+                          params):
+        group = make(row[:7])  # the drivers give the counts, ids and offsets as int
+        if by_detail and group.kind in VARIANT_KINDS:
+            g_kind, name, var = row[:3]
             detail = json.loads(var) if isinstance(var, str | bytes) else var
             key = (g_kind, name, variant_of(g_kind, detail))
             group = group._replace(variant=key[2])
@@ -180,7 +182,7 @@ def mention_groups(reader: Reader, case_id: int, kinds: Sequence[str], kind: str
             continue
         out.append(group)
     out += varied.values()
-    out.sort(key=lambda g: (g.first_document, g.first_start, g.first_id))
+    out.sort(key=itemgetter(5, 6, 4))  # first document, start, id
     return out
 
 
