@@ -357,6 +357,16 @@ class OperationRunner(QObject):
             self.case_changed.emit(change(value) if callable(change) else change)
         return Outcome(True, value)
 
+    def checked(self, fn: Callable[[], T]) -> T | None:
+        """``fn()``, work outside the database done before an action (reading the file the
+        user chose, mapping its columns), or None after announcing the CasefileError it
+        raised (:meth:`fail`)."""
+        try:
+            return fn()
+        except CasefileError as exc:
+            self.fail(str(exc))
+            return None
+
     def apply(self, fn: Callable[[Session], Changes], *, label: str = "",
               on_failed: Callable[[str], None] | None = None,
               parent: QWidget | None = None) -> Outcome[Changes]:

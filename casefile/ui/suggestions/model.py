@@ -9,12 +9,10 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
     QModelIndex,
-    QObject,
     QPersistentModelIndex,
     Qt,
     QTimer,
@@ -32,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from casefile.services.decisions import SuggestionEntry, SuggestionList, read_again_later
+from casefile.ui.models import GROUP_ID, GroupedModel
 
 if TYPE_CHECKING:
     pass
@@ -68,7 +67,6 @@ CONTEXT_COLUMN = 3
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 #: The kind of a row (group rows and suggestion rows).
 KIND_ROLE = Qt.ItemDataRole.UserRole + 2
-_GROUP = 0  # internalId of group rows; suggestion rows carry their group's row + 1
 #: Suggestion rows a group shows at first and adds each time its last row comes into view
 #: (a case with thousands of suggestions fills the tree in a few milliseconds).
 FETCH_ROWS = 32
@@ -188,7 +186,7 @@ def claim_attribution(entry: SuggestionEntry) -> str:
     return " · ".join(parts)
 
 
-class SuggestionsModel(QAbstractItemModel):
+class SuggestionsModel(GroupedModel):
     """A two-level tree: one group row per kind ("People (3)"), under it one row per suggested
     name with the columns of :data:`COLUMNS`. Group rows are not selectable.
 
@@ -233,7 +231,7 @@ class SuggestionsModel(QAbstractItemModel):
 
     def canFetchMore(self, parent: _Index) -> bool:
         # the view asks again from its rowsInserted handlers: the next scroll fetches then
-        if self._inserting or not parent.isValid() or parent.internalId() != _GROUP or (
+        if self._inserting or not parent.isValid() or parent.internalId() != GROUP_ID or (
                 parent.column() != 0):
             return False
         g = parent.row()
@@ -251,7 +249,7 @@ class SuggestionsModel(QAbstractItemModel):
         if rows > have and not self._inserting:
             self._inserting = True
             try:
-                self.beginInsertRows(self.createIndex(g, 0, _GROUP), have, rows - 1)
+                self.beginInsertRows(self.createIndex(g, 0, GROUP_ID), have, rows - 1)
                 self._fetched[g] = rows
                 self.endInsertRows()
             finally:
@@ -259,7 +257,7 @@ class SuggestionsModel(QAbstractItemModel):
 
     def is_fetched(self, index: _Index) -> bool:
         """True when the view has the row of ``index`` (see :meth:`reveal`)."""
-        if not index.isValid() or index.internalId() == _GROUP:
+        if not index.isValid() or index.internalId() == GROUP_ID:
             return index.isValid()
         g = int(index.internalId()) - 1
         return 0 <= g < len(self._fetched) and index.row() < self._fetched[g]
@@ -267,7 +265,7 @@ class SuggestionsModel(QAbstractItemModel):
     def reveal(self, index: QModelIndex) -> QModelIndex:
         """Hand the view the rows up to ``index`` (a suggestion row) so it can be selected and
         scrolled to; returns the index (column 0)."""
-        if not index.isValid() or index.internalId() == _GROUP:
+        if not index.isValid() or index.internalId() == GROUP_ID:
             return index
         g = int(index.internalId()) - 1
         if 0 <= g < len(self._groups):
@@ -320,7 +318,7 @@ class SuggestionsModel(QAbstractItemModel):
 
     def entry(self, index: _Index) -> SuggestionEntry | None:
         """The suggestion of a row (None for a group row or an invalid index)."""
-        if not index.isValid() or index.internalId() == _GROUP:
+        if not index.isValid() or index.internalId() == GROUP_ID:
             return None
         group = int(index.internalId()) - 1
         if not 0 <= group < len(self._groups):
@@ -369,7 +367,7 @@ class SuggestionsModel(QAbstractItemModel):
         """The group row of ``kind`` (invalid if that kind has no suggestions)."""
         for g, (k, _entries) in enumerate(self._groups):
             if k == kind:
-                return self.createIndex(g, 0, _GROUP)
+                return self.createIndex(g, 0, GROUP_ID)
         return QModelIndex()
 
     # -- QAbstractItemModel -------------------------------------------------------------------
@@ -378,32 +376,19 @@ class SuggestionsModel(QAbstractItemModel):
         if column < 0 or column >= len(COLUMNS) or row < 0:
             return QModelIndex()
         if not parent.isValid():
-            return self.createIndex(row, column, _GROUP) if row < len(self._groups) else (
+            return self.createIndex(row, column, GROUP_ID) if row < len(self._groups) else (
                 QModelIndex())
-        if parent.internalId() != _GROUP or parent.column() != 0:
+        if parent.internalId() != GROUP_ID or parent.column() != 0:
             return QModelIndex()
         g = parent.row()
         if g >= len(self._groups) or row >= self._fetched[g]:
             return QModelIndex()
         return self.createIndex(row, column, g + 1)
 
-    @overload
-    def parent(self) -> QObject | None: ...
-    @overload
-    def parent(self, index: _Index, /) -> QModelIndex: ...
-
-    def parent(self, index: _Index | None = None) -> QObject | QModelIndex | None:
-        """``parent()`` is QObject's (the owner); ``parent(index)`` the row's parent index."""
-        if index is None:
-            return super().parent()
-        if not index.isValid() or index.internalId() == _GROUP:
-            return QModelIndex()
-        return self.createIndex(int(index.internalId()) - 1, 0, _GROUP)
-
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if not parent.isValid():
             return len(self._groups)
-        if parent.internalId() == _GROUP and parent.column() == 0 and (
+        if parent.internalId() == GROUP_ID and parent.column() == 0 and (
                 parent.row() < len(self._groups)):
             return self._fetched[parent.row()]
         return 0
@@ -411,7 +396,7 @@ class SuggestionsModel(QAbstractItemModel):
     def hasChildren(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
         if not parent.isValid():
             return bool(self._groups)
-        return parent.internalId() == _GROUP and parent.column() == 0 and (
+        return parent.internalId() == GROUP_ID and parent.column() == 0 and (
             parent.row() < len(self._groups)) and bool(self._groups[parent.row()][1])
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -420,7 +405,7 @@ class SuggestionsModel(QAbstractItemModel):
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        if index.internalId() == _GROUP:
+        if index.internalId() == GROUP_ID:
             return Qt.ItemFlag.ItemIsEnabled
         if not self._decided:  # the view asks for every cell it paints: no lookup then
             return _SELECTABLE
@@ -442,7 +427,7 @@ class SuggestionsModel(QAbstractItemModel):
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        if index.internalId() == _GROUP:
+        if index.internalId() == GROUP_ID:
             if index.row() >= len(self._groups):
                 return None
             kind, entries = self._groups[index.row()]
