@@ -42,3 +42,31 @@ def test_the_row_at_a_position_is_the_same_as_walking_every_row(qtbot) -> None:
                 kind, row)
     model.set_listing(None)
     assert not model.first_at(order.index, 0, 0).isValid()
+
+
+def test_a_cell_reads_the_same_through_the_delegate_whatever_was_drawn_before(qtbot) -> None:
+    """The list hands a delegate every role of a cell at once (``multiData``); what a cell
+    shows is what it holds role by role, and nothing of the cell drawn before it (a group
+    row's bold title) is carried over."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+
+    model = SuggestionsModel()
+    model.set_listing(SuggestionList({"person": [entry("person", "P0"), entry("person", "P1")],
+                                      "claim": [entry("claim", "C0")]}))
+    model.set_decided([("person", "P1", "")], "reject")
+    delegate = QStyledItemDelegate()
+    cells = []
+    for g in range(model.rowCount()):
+        group = model.index(g, 0)
+        cells.append(group)
+        cells += [model.index(r, c, group) for r in range(model.rowCount(group))
+                  for c in range(model.columnCount())]
+    for index in cells:
+        option = QStyleOptionViewItem()
+        delegate.initStyleOption(option, index)
+        assert option.text == (index.data(Qt.ItemDataRole.DisplayRole) or ""), index
+        assert option.font.bold() == (index.parent().isValid() is False), index
+        alignment = index.data(Qt.ItemDataRole.TextAlignmentRole)
+        if alignment is not None:
+            assert int(option.displayAlignment) == int(alignment)

@@ -424,6 +424,33 @@ class SuggestionsModel(GroupedModel):
             return "Mentions"
         return None
 
+    def multiData(self, index: _Index, roleDataSpan: Any) -> None:  # noqa: N803 (Qt's name)
+        """Every role a delegate asks of a cell at once (Qt's delegates ask seven per cell
+        they paint): one call from Qt into Python per cell instead of one per role, which
+        was most of the time painting the list took; the row's entry is looked up once.
+        Every role is answered, an empty one cleared: a delegate hands the same span for
+        every cell, still holding the last cell's values."""
+        roles = [roleDataSpan[i] for i in range(len(roleDataSpan))]
+        entry = None
+        if index.isValid() and index.internalId() != GROUP_ID:
+            entry = self.entry(index)
+        if entry is None:  # a group row (or none): as data() says
+            for wanted in roles:
+                value = self.data(index, wanted.role())
+                if value is None:
+                    wanted.clearData()
+                else:
+                    wanted.setData(value)
+            return
+        column = index.column()
+        for wanted in roles:
+            role = wanted.role()
+            value = self._row_data(entry, column, role) if role in _ROW_ROLES else None
+            if value is None:
+                wanted.clearData()
+            else:
+                wanted.setData(value)
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
@@ -445,16 +472,20 @@ class SuggestionsModel(GroupedModel):
         entry = self.entry(index)
         if entry is None:
             return None
+        return self._row_data(entry, index.column(), role)
+
+    def _row_data(self, entry: SuggestionEntry, column: int, role: int) -> Any:
+        """What a suggestion row's cell in ``column`` holds for ``role`` (one of
+        :data:`_ROW_ROLES`)."""
         if role == ENTRY_ROLE:
             return entry
         if role == KIND_ROLE:
             return entry.kind
-        how = self._decided.get(entry.key)
+        how = self._decided.get(entry.key) if self._decided else None
         if role == Qt.ItemDataRole.ForegroundRole and how is not None:
             return QBrush(QPalette().color(QPalette.ColorGroup.Disabled,
                                            QPalette.ColorRole.Text))
         if role == Qt.ItemDataRole.DisplayRole:
-            column = index.column()
             if column == 0:
                 return entry_label(entry)
             if column == DETAILS_COLUMN:
@@ -467,7 +498,7 @@ class SuggestionsModel(GroupedModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if how is not None:
                 return f"{DECIDED_MARKS.get(how, how)} (Undo takes the decision back)"
-            if index.column() == DETAILS_COLUMN and entry_details(entry):
+            if column == DETAILS_COLUMN and entry_details(entry):
                 return entry_details(entry)
             where = f"{entry.mentions} mention{'s' if entry.mentions != 1 else ''}"
             if entry.documents > 1:
@@ -477,7 +508,7 @@ class SuggestionsModel(GroupedModel):
             details = entry_details(entry)
             return f"{details}\n\n{entry.snippet}\n\n{where}" if details else \
                 f"{entry.snippet}\n\n{where}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == MENTIONS_COLUMN:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == MENTIONS_COLUMN:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
