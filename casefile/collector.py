@@ -55,3 +55,17 @@ def loaded_and_frozen(modules: Iterable[str]) -> None:
         # frozen before the collector resumes: its first pass would otherwise walk every
         # object just loaded, young as they all are (about 30-50 ms of every command)
         gc.freeze()
+
+
+def collect_all() -> int:
+    """A full collection that reaches the frozen objects too: everything is handed back to the
+    collector (``gc.unfreeze``), collected, and what is still alive frozen again. Holds the
+    interpreter lock for as long as a full pass over the heap takes (80-170 ms with the window
+    open), so the window runs it only when the user is idle (ARCHITECTURE.md, "The window":
+    cold start and responsiveness). Returns the number of unreachable objects found."""
+    with _LOCK:
+        gc.unfreeze()
+        try:
+            return gc.collect()
+        finally:
+            gc.freeze()

@@ -12,15 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from casefile.cli.common import open_workspace, print_json
+from casefile.cli.common import add_actions, open_workspace, print_json
 from casefile.errors import ValidationError
 
 PASSPHRASE_ENV = "CASEFILE_ARCHIVE_PASSPHRASE"
 
 
 def add_archive_parser(sub: Any) -> None:
-    ar = sub.add_parser("archive", help="export a case to one archive file, or import one")
-    acts = ar.add_subparsers(dest="archive_command", metavar="ACTION", required=True)
+    acts = add_actions(sub, "archive", help="export a case to one archive file, or import one")
     ex = acts.add_parser("export", help="write the case, its documents' bytes and a manifest "
                                         "of SHA-256s to one file")
     ex.add_argument("--case", required=True, metavar="TITLE")

@@ -10,14 +10,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from casefile.cli.common import open_workspace, print_json
+from casefile.cli.common import add_actions, open_workspace, print_json
 
 
 def add_case_parser(sub: Any) -> None:
     """``casefile case new TITLE [--summary S] | list | rename OLD NEW | edit TITLE --summary
     TEXT | delete TITLE``, each with ``--json``."""
-    case = sub.add_parser("case", help="create, list, rename, edit or delete cases")
-    case_sub = case.add_subparsers(dest="case_command", metavar="ACTION", required=True)
+    case_sub = add_actions(sub, "case", help="create, list, rename, edit or delete cases")
     new = case_sub.add_parser("new", help="create a case")
     new.add_argument("title")
     new.add_argument("--summary")

@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from casefile.store.workspace import Workspace
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 #: The reading states (casefile.store.items.READING_STATES, repeated here so that parsing the
@@ -43,6 +44,49 @@ def print_json(value: Any) -> None:
     at once: ``json.dump`` writes each of its tens of thousands of pieces (an import of 1,000
     files) to the stream apart."""
     sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+
+
+def print_outcome(args: argparse.Namespace, message: str, as_json: Any) -> None:
+    """An action's outcome on stdout: ``as_json`` (any JSON-able value) with ``--json``, else
+    the one ``message`` line the service wrote."""
+    if args.json:
+        print_json(as_json)
+    else:
+        print(message)
+
+
+def print_rows(args: argparse.Namespace, rows: Sequence[R], as_json: Callable[[R], Any],
+               line: Callable[[R], str], empty: str) -> None:
+    """A listing on stdout: with ``--json`` the list of ``as_json(row)``, else ``line(row)``
+    for each row (a row's text may run over several lines), or ``empty`` when there is none."""
+    if args.json:
+        print_json([as_json(row) for row in rows])
+    elif not rows:
+        print(empty)
+    for row in rows if not args.json else ():
+        print(line(row))
+
+
+def add_actions(sub: Any, command: str, help: str) -> Any:
+    """Add ``casefile COMMAND ACTION ...`` to the subparsers ``sub``: the command's parser with
+    its own subparsers, one of which the user must name (kept as ``args.COMMAND_command``).
+    Returns those subparsers, for the actions' parsers."""
+    parser = sub.add_parser(command, help=help)
+    return parser.add_subparsers(dest=f"{command}_command", metavar="ACTION", required=True)
+
+
+def id_type(what: str, where: str) -> Callable[[str], int]:
+    """An argument type: a row id, as a number; the message of a value that is none names
+    ``what`` ("a Trash id") and ``where`` the user finds one (a command)."""
+
+    def parse(value: str) -> int:
+        try:
+            return int(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(
+                f"not {what} (a number from `{where}`): {value!r}") from exc
+
+    return parse
 
 
 def parse_days(value: str) -> int:

@@ -14,9 +14,11 @@ from typing import Any, Literal
 from casefile.cli.common import (
     MODEL_HELP,
     check_model,
+    id_type,
     open_workspace,
     parse_date,
     print_json,
+    print_outcome,
     suggest_document,
 )
 from casefile.errors import CasefileError, ValidationError
@@ -35,14 +37,8 @@ def add_extract_parser(sub: Any) -> None:
     ext.add_argument("--json", action="store_true")
 
 
-
-def _suggestion_id(value: str) -> int:
-    try:
-        return int(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(
-            f"not a suggestion id (a number from `casefile suggestions --case T`): {value!r}"
-        ) from exc
+#: The argument type of a suggestion's id.
+_suggestion_id = id_type("a suggestion id", "casefile suggestions --case T")
 
 
 def add_suggestions_parser(sub: Any) -> None:
@@ -234,11 +230,8 @@ def _rejected_names(ws: Any, args: argparse.Namespace) -> int:
         return 0
     with ws.transaction() as s:
         ch = rejections.restore_rejected(s, args.kind, args.name)
-    if args.json:
-        print_json({"kind": args.kind, "name": args.name, "mentions": ch.value,
-                     "documents": sorted(ch.documents), "message": ch.message})
-    else:
-        print(ch.message)
+    print_outcome(args, ch.message, {"kind": args.kind, "name": args.name, "mentions": ch.value,
+                                     "documents": sorted(ch.documents), "message": ch.message})
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from casefile.cli.common import open_workspace, print_json
+from casefile.cli.common import add_actions, open_workspace, print_json, print_outcome
 
 ROLE_HELP = ("reader (sees the case), editor (also changes it) or owner (also deletes it and "
              "manages its members)")
@@ -18,9 +18,8 @@ ROLE_HELP = ("reader (sees the case), editor (also changes it) or owner (also de
 def add_team_parser(sub: Any) -> None:
     """``casefile team add USER --case TITLE --role ROLE | remove USER --case TITLE |
     list [--case TITLE]``, each with ``--json``."""
-    team = sub.add_parser("team", help="the members of a case on a team workspace "
-                                       "(PostgreSQL): add, remove, list")
-    acts = team.add_subparsers(dest="team_command", metavar="ACTION", required=True)
+    acts = add_actions(sub, "team", help="the members of a case on a team workspace "
+                                         "(PostgreSQL): add, remove, list")
     add = acts.add_parser("add", help="make a database user a member of a case, or change "
                                       "their role")
     add.add_argument("user", metavar="USER", help="the database user (created by the DBA)")
@@ -69,10 +68,7 @@ def cmd_team(args: argparse.Namespace) -> int:
                 ch = team.add_member(s, case_id, args.user, args.role)
             else:
                 ch = team.remove_member(s, case_id, args.user)
-        if args.json:
-            print_json({**_member_json(ch.value), "message": ch.message})
-        else:
-            print(ch.message)
+        print_outcome(args, ch.message, {**_member_json(ch.value), "message": ch.message})
         return 0
     finally:
         ws.close()

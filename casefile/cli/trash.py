@@ -10,33 +10,28 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from casefile.cli.common import open_workspace, print_json
+from casefile.cli.common import add_actions, id_type, open_workspace, print_outcome, print_rows
 from casefile.errors import ValidationError
+
+if TYPE_CHECKING:
+    from casefile.services.trash import TrashListing
 
 
 def add_trash_parser(sub: Any) -> None:
     """``casefile trash list [--json] | restore ID [--json] | empty [--yes]``."""
-    tr = sub.add_parser("trash", help="list, restore or empty the Trash (deleted cases and "
-                                      "items)")
-    acts = tr.add_subparsers(dest="trash_command", metavar="ACTION", required=True)
+    acts = add_actions(sub, "trash", help="list, restore or empty the Trash (deleted cases and "
+                                          "items)")
     lst = acts.add_parser("list", help="what is in the Trash, newest first")
     lst.add_argument("--json", action="store_true")
     res = acts.add_parser("restore", help="bring an entry back exactly as it was deleted")
-    res.add_argument("entry_id", type=_entry_id, metavar="ID")
+    res.add_argument("entry_id", metavar="ID",
+                     type=id_type("a Trash id", "casefile trash list"))
     res.add_argument("--json", action="store_true")
     emp = acts.add_parser("empty", help="delete everything in the Trash for good")
     emp.add_argument("--yes", action="store_true", help="do not ask (for scripts)")
     emp.add_argument("--json", action="store_true")
-
-
-def _entry_id(value: str) -> int:
-    try:
-        return int(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(
-            f"not a Trash id (a number from `casefile trash list`): {value!r}") from exc
 
 
 def cmd_trash(args: argparse.Namespace) -> int:
@@ -48,23 +43,14 @@ def cmd_trash(args: argparse.Namespace) -> int:
         if args.trash_command == "list":
             with ws.transaction() as s:
                 listed = trash.list_trash(s)
-            if args.json:
-                print_json([e.as_json() for e in listed])
-            elif not listed:
-                print("the Trash is empty")
-            for e in listed if not args.json else ():
-                where = "" if e.what == "case" else f" from case “{e.case_title}”"
-                print(f"{e.id:>4}  {e.deleted.replace('T', ' ')} UTC  {e.label}{where}  "
-                      f"({e.holds})")
+            print_rows(args, listed, trash.TrashListing.as_json, _entry_line, "the Trash is empty")
             return 0
         if args.trash_command == "restore":
             with ws.transaction() as s:
                 ch = trash.restore(s, args.entry_id)
-            if args.json:
-                print_json({"id": args.entry_id, "case_id": ch.case_id,
-                             "item_ids": sorted(ch.created), "message": ch.message})
-            else:
-                print(ch.message)
+            print_outcome(args, ch.message, {"id": args.entry_id, "case_id": ch.case_id,
+                                             "item_ids": sorted(ch.created),
+                                             "message": ch.message})
             return 0
         with ws.transaction() as s:
             n = len(trash.list_trash(s))
@@ -72,13 +58,15 @@ def cmd_trash(args: argparse.Namespace) -> int:
             _confirm_empty(n)
         with ws.transaction() as s:
             ch = trash.empty(s)
-        if args.json:
-            print_json({"deleted": ch.value})
-        else:
-            print(ch.message)
+        print_outcome(args, ch.message, {"deleted": ch.value})
         return 0
     finally:
         ws.close()
+
+
+def _entry_line(e: TrashListing) -> str:
+    where = "" if e.what == "case" else f" from case “{e.case_title}”"
+    return f"{e.id:>4}  {e.deleted.replace('T', ' ')} UTC  {e.label}{where}  ({e.holds})"
 
 
 def _confirm_empty(n: int) -> None:

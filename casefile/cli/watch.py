@@ -9,18 +9,21 @@ one transaction. Names are watched in one case (``--case``) or in every case of 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from casefile.cli.common import add_actions, open_workspace, print_outcome, print_rows
 from casefile.errors import ValidationError
+
+if TYPE_CHECKING:
+    from casefile.services.watch_list import Hit, WatchedName
 
 KIND_CHOICES = ("person", "organization", "name")
 
 
 def add_watch_parser(sub: Any) -> None:
     """``casefile watch add NAME… | load FILE | list | remove ID… | hits --case T``."""
-    wa = sub.add_parser("watch", help="names to watch: every import says which new documents "
-                                      "mention them")
-    acts = wa.add_subparsers(dest="watch_command", metavar="ACTION", required=True)
+    acts = add_actions(sub, "watch", help="names to watch: every import says which new "
+                                          "documents mention them")
     add = acts.add_parser("add", help="watch names (the case's documents are checked for them "
                                       "at once)")
     add.add_argument("names", nargs="*", metavar="NAME")
@@ -55,11 +58,9 @@ def add_watch_parser(sub: Any) -> None:
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """Run ``casefile watch ACTION``."""
-    from casefile.cli.common import open_workspace as _open
-    from casefile.cli.common import print_json as _print_json
     from casefile.services import cases, watch_list
 
-    ws = _open(args)
+    ws = open_workspace(args)
     try:
         case_id = None
         if getattr(args, "case", None):
@@ -68,27 +69,15 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if args.watch_command == "list":
             with ws.transaction(write=False) as s:
                 listed = watch_list.list_names(s, case_id)
-            if args.json:
-                _print_json([n.as_json() for n in listed])
-            elif not listed:
-                print("no names watched yet (casefile watch add NAME…)")
-            for n in listed if not args.json else ():
-                scope = "workspace" if n.case_id is None else "case"
-                also = f" (also {'; '.join(n.aliases)})" if n.aliases else ""
-                print(f"{n.id:>5}  {n.name}{also}  [{n.kind}, {scope}, {n.source}]  "
-                      f"{n.documents} document{'s' if n.documents != 1 else ''}")
+            print_rows(args, listed, watch_list.WatchedName.as_json, _name_line,
+                       "no names watched yet (casefile watch add NAME…)")
             return 0
         if args.watch_command == "hits":
             assert case_id is not None
             with ws.transaction(write=False) as s:
                 found = watch_list.case_hits(s, case_id)
-            if args.json:
-                _print_json([h.as_json() for h in found])
-            elif not found:
-                print(f"no document of “{args.case}” mentions a watched name")
-            for h in found if not args.json else ():
-                print(f"document {h.document_id} “{h.document}”: {h.name} as “{h.variant}”"
-                      f"{f' ({h.count} times)' if h.count > 1 else ''}\n    {h.passage}")
+            print_rows(args, found, watch_list.Hit.as_json, _hit_line,
+                       f"no document of “{args.case}” mentions a watched name")
             return 0
         if args.watch_command == "remove":
             with ws.transaction() as s:
@@ -98,14 +87,24 @@ def cmd_watch(args: argparse.Namespace) -> int:
             source = "typed" if args.watch_command == "add" else _file_name(args.file)
             with ws.transaction() as s:
                 ch = watch_list.add_names(s, entries, case_id, source=source)
-        if args.json:
-            _print_json({"message": ch.message, **(ch.value if isinstance(ch.value, dict)
-                                                   else {"removed": ch.value})})
-        else:
-            print(ch.message)
+        print_outcome(args, ch.message, {
+            "message": ch.message,
+            **(ch.value if isinstance(ch.value, dict) else {"removed": ch.value})})
         return 0
     finally:
         ws.close()
+
+
+def _name_line(n: WatchedName) -> str:
+    scope = "workspace" if n.case_id is None else "case"
+    also = f" (also {'; '.join(n.aliases)})" if n.aliases else ""
+    return (f"{n.id:>5}  {n.name}{also}  [{n.kind}, {scope}, {n.source}]  "
+            f"{n.documents} document{'s' if n.documents != 1 else ''}")
+
+
+def _hit_line(h: Hit) -> str:
+    return (f"document {h.document_id} “{h.document}”: {h.name} as “{h.variant}”"
+            f"{f' ({h.count} times)' if h.count > 1 else ''}\n    {h.passage}")
 
 
 def _file_name(path: str) -> str:

@@ -11,18 +11,19 @@ from typing import Any
 from casefile.cli.common import (
     NEW_PASSPHRASE_ENV,
     PASSPHRASE_ENV,
+    add_actions,
     ask_new_passphrase,
     ask_passphrase,
     open_workspace,
     print_json,
+    print_rows,
 )
 from casefile.errors import CasefileError
 
 
 def add_backup_parser(sub: Any) -> None:
     """``casefile backup list [--json] | now | restore ID``."""
-    bk = sub.add_parser("backup", help="list, take or restore the workspace's backups")
-    bk_acts = bk.add_subparsers(dest="backup_command", metavar="ACTION", required=True)
+    bk_acts = add_actions(sub, "backup", help="list, take or restore the workspace's backups")
     bk_list = bk_acts.add_parser("list", help="the backups, newest first")
     bk_list.add_argument("--json", action="store_true")
     bk_acts.add_parser("now", help="take a backup now (checked, then older ones rotated)")
@@ -34,9 +35,8 @@ def add_backup_parser(sub: Any) -> None:
 
 def add_workspace_parser(sub: Any) -> None:
     """``casefile workspace info | encrypt | passphrase``."""
-    wsp = sub.add_parser("workspace", help="the workspace itself: whether it is encrypted; "
-                                           "encrypt it; change its passphrase")
-    acts = wsp.add_subparsers(dest="workspace_command", metavar="ACTION", required=True)
+    acts = add_actions(sub, "workspace", help="the workspace itself: whether it is encrypted; "
+                                              "encrypt it; change its passphrase")
     info = acts.add_parser("info", help="where the workspace is, whether it is encrypted, and "
                                         "every plain file an interrupted encryption left")
     info.add_argument("--json", action="store_true")
@@ -127,14 +127,13 @@ def cmd_backup(args: argparse.Namespace) -> int:
     try:
         if args.backup_command == "list":
             listed = backups.list_backups(ws)
-            if args.json:
-                print_json([{"id": b.id, "taken": b.taken.isoformat(), "reason": b.reason,
-                              "size": b.size, "path": str(b.path)} for b in listed])
-            elif not listed:
-                print("no backups yet")
-            for b in listed if not args.json else ():
-                print(f"{b.id:<32} {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason:<15} "
-                      f"{b.size / 1e6:.1f} MB")
+            print_rows(
+                args, listed,
+                lambda b: {"id": b.id, "taken": b.taken.isoformat(), "reason": b.reason,
+                           "size": b.size, "path": str(b.path)},
+                lambda b: (f"{b.id:<32} {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason:<15} "
+                           f"{b.size / 1e6:.1f} MB"),
+                "no backups yet")
             return 0
         if args.backup_command == "now":
             made = backups.backup_now(ws)

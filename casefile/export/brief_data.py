@@ -70,13 +70,21 @@ class EntityEntry:
     withheld: int = 0  # evidence links the export profile leaves out (mentions of a source)
 
 
-@dataclass
-class QuestionEntry:
-    """An open question or follow-up; ``overdue`` is computed against the brief's date.
+@dataclass(kw_only=True)
+class TextEntry:
+    """What a question, an event and a claim share: the passages that are evidence for the
+    entry's text. ``quotes`` are printed as quotes; ``text_sources`` are passages whose words
+    are the entry's own text, printed as citations after the text, not as a second copy of
+    it. Given by keyword."""
 
-    ``text_sources`` (here and on events and claims): passages whose words are the entry's own
-    text; they are printed as citations after the text, not as a second copy of it.
-    """
+    quotes: list[QuoteEntry] = field(default_factory=list)
+    text_sources: list[QuoteEntry] = field(default_factory=list)
+    confidential: bool = False  # only ever True when the brief includes confidential material
+
+
+@dataclass
+class QuestionEntry(TextEntry):
+    """An open question or follow-up; ``overdue`` is computed against the brief's date."""
 
     text: str
     kind: str
@@ -84,13 +92,10 @@ class QuestionEntry:
     due: str | None = None
     overdue: bool = False
     ask: str | None = None
-    quotes: list[QuoteEntry] = field(default_factory=list)
-    text_sources: list[QuoteEntry] = field(default_factory=list)
-    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass
-class EventEntry:
+class EventEntry(TextEntry):
     """A dated event; ``precision`` is exact / day / month / approximate."""
 
     title: str
@@ -99,13 +104,10 @@ class EventEntry:
     end: str | None = None
     place: str | None = None
     description: str | None = None
-    quotes: list[QuoteEntry] = field(default_factory=list)
-    text_sources: list[QuoteEntry] = field(default_factory=list)
-    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass
-class ClaimEntry:
+class ClaimEntry(TextEntry):
     """A claim with its status and attribution chain (statement ← ``attributed_to`` ← ``via``
     ← the quoted passages).
 
@@ -118,12 +120,9 @@ class ClaimEntry:
     status: str
     attributed_to: str | None = None
     via: str | None = None
-    quotes: list[QuoteEntry] = field(default_factory=list)
-    text_sources: list[QuoteEntry] = field(default_factory=list)
     status_reason: str | None = None
     computed_status: str | None = None
     evidence: str | None = None
-    confidential: bool = False  # only ever True when the brief includes confidential material
 
 
 @dataclass

@@ -224,6 +224,19 @@ class _Node:
     refs: set[int] = field(default_factory=set)
     comma_after: bool = False  # the edge into the next word needs a comma (reversed order)
 
+    def longest(self, first: int, step: Callable[[_Node, int, int], _Node | None]
+                ) -> tuple[int, set[int]] | None:
+        """The longest name along the trie from this node, read from word ``first`` on: its
+        last word and its refs, or None. ``step(node, first, j)`` is the node word ``j``
+        leads to from ``node``, None where the name cannot go on."""
+        node, best, j = self, None, first
+        while (after := step(node, first, j)) is not None:
+            node = after
+            if node.refs:
+                best = (j, node.refs)
+            j += 1
+        return best
+
 
 class Matcher:
     """A compiled list (module docstring). ``Matcher(names)``; :meth:`find` per text."""
@@ -355,20 +368,15 @@ class Matcher:
         words = WORD.findall(text)
         keys = [_skeleton_key(w.lower()) if w.isascii() else "" for w in words]
         found: list[tuple[int, int, int]] = []
+
+        def step(node: _Node, _first: int, j: int) -> _Node | None:
+            """Capitalized words, by their skeletons."""
+            return node.next.get(keys[j]) if j < len(words) and words[j][0].isupper() else None
+
         for i in range(len(words)):
             if not keys[i] or not words[i][0].isupper():
                 continue
-            node: _Node | None = self._foreign_root
-            best: tuple[int, set[int]] | None = None
-            j = i
-            while node is not None and j < len(words) and words[j][0].isupper():
-                step = node.next.get(keys[j])
-                if step is None:
-                    break
-                node = step
-                if node.refs:
-                    best = (j, node.refs)
-                j += 1
+            best = self._foreign_root.longest(i, step)
             if best is not None:
                 found.extend((ref, i, best[0]) for ref in best[1])
         return _matches(text, _SPLIT.split(text), found) if found else []
@@ -537,26 +545,28 @@ class Matcher:
         found: list[tuple[int, int, int]] = []  # (ref, first word, last word)
         titled: list[tuple[set[int], int]] = []  # (refs of a family name, the title's word)
         n = len(words)
+
+        def step(node: _Node, first: int, j: int) -> _Node | None:
+            """After the first word, only words a name is written with (capitalized, an
+            honorific, a particle of the list); a one-letter word may be an initial; a comma
+            where the variant has one (reversed order)."""
+            if j >= n:
+                return None
+            word, here = words[j], keys[j]
+            if j > first and here not in honor and not _capital_ok(word, here, lower):
+                return None
+            after = node.next.get(here)
+            if after is None and len(word) == 1:
+                after = node.next.get(_WILD)
+            if after is None or (node.comma_after and "," not in gaps.before(j)):
+                return None
+            return after
+
         for i in at:
             key = keys[i]
             capital = _capital_ok(words[i], key, lower)
             for root in (self._root, self._comma_root) if capital else ():
-                node: _Node | None = root
-                best: tuple[int, set[int]] | None = None
-                j = i
-                while node is not None and j < n:
-                    word, here = words[j], keys[j]
-                    if j > i and here not in honor and not _capital_ok(word, here, lower):
-                        break
-                    step = node.next.get(here)
-                    if step is None and len(word) == 1:
-                        step = node.next.get(_WILD)
-                    if step is None or (node.comma_after and "," not in gaps.before(j)):
-                        break
-                    node = step
-                    if node.refs:
-                        best = (j, node.refs)
-                    j += 1
+                best = root.longest(i, step)
                 if best is not None:
                     found.extend((ref, i, best[0]) for ref in best[1])
             if key in self._title_words and (capital or key in OFFICES) and i + 1 < n:

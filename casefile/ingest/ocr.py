@@ -148,21 +148,11 @@ def split_line(text: str, line_box: tuple[float, float, float, float],
     ``i`` of ``n`` gets the ``i/n``-th slice of the line's width.
     """
     places: list[tuple[float, float, float, float] | None] = [None] * len(text)
-    if char_boxes:
-        cursor = 0
-        for piece, box in char_boxes:
-            piece = piece.strip()
-            if not piece:
-                continue
-            found = text.find(piece, cursor)
-            if found < 0:
-                places = [None] * len(text)
-                break
-            x0, y0, x1, y1 = box
-            for k in range(len(piece)):  # a word-level piece is split among its letters
-                places[found + k] = (x0 + (x1 - x0) * k / len(piece), y0,
-                                     x0 + (x1 - x0) * (k + 1) / len(piece), y1)
-            cursor = found + len(piece)
+    placed = _place_pieces(text, char_boxes) if char_boxes else None
+    for found, piece, (x0, y0, x1, y1) in placed or ():
+        for k in range(len(piece)):  # a word-level piece is split among its letters
+            places[found + k] = (x0 + (x1 - x0) * k / len(piece), y0,
+                                 x0 + (x1 - x0) * (k + 1) / len(piece), y1)
     if any(p is None for i, p in enumerate(places) if not text[i].isspace()):
         x0, y0, x1, y1 = line_box
         n = max(1, len(text))
@@ -180,6 +170,25 @@ def split_line(text: str, line_box: tuple[float, float, float, float],
                                           max(b[2] for b in boxes), max(b[3] for b in boxes))))
             start = None
     return words
+
+
+def _place_pieces(text: str, pieces: Sequence[tuple[str, tuple[float, float, float, float]]]
+                  ) -> list[tuple[int, str, tuple[float, float, float, float]]] | None:
+    """Where the recogniser's pieces of a line (in order, each with its pixel box) stand in
+    its ``text``: ``(index, piece, box)`` for each piece not blank, stripped, each found after
+    the one before; None when one is not there (the pieces do not spell the line)."""
+    placed = []
+    cursor = 0
+    for piece, box in pieces:
+        piece = piece.strip()
+        if not piece:
+            continue
+        found = text.find(piece, cursor)
+        if found < 0:
+            return None
+        placed.append((found, piece, box))
+        cursor = found + len(piece)
+    return placed
 
 
 #: A run of blank pixel columns at least this many line heights wide, inside a line, is a
@@ -222,17 +231,11 @@ def recover_spaces(text: str, pieces: Sequence[tuple[str, tuple[float, float, fl
     gaps = [x0 + (a + b) / 2 for a, b in blanks if b - a - 1 >= gap_min]
     if not gaps:
         return text
-    placed: list[tuple[int, int, float]] = []  # (text index, length, centre x)
-    cursor = 0
-    for piece, box in pieces:
-        piece = piece.strip()
-        if not piece:
-            continue
-        found = text.find(piece, cursor)
-        if found < 0:
-            return text
-        placed.append((found, len(piece), (box[0] + box[2]) / 2))
-        cursor = found + len(piece)
+    located = _place_pieces(text, pieces)
+    if located is None:
+        return text
+    # (text index, length, centre x)
+    placed = [(found, len(piece), (box[0] + box[2]) / 2) for found, piece, box in located]
     insert: set[int] = set()
     for gap in gaps:
         for (i, n, left), (j, _m, right) in zip(placed[:-1], placed[1:], strict=True):

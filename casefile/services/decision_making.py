@@ -32,18 +32,17 @@ from casefile.services.suggestion_list import (
     question_kind_of,
     variant_of,
 )
-from casefile.store import (
+from casefile.store.evidence import EvidenceLink, Mention, Passage
+from casefile.store.items import (
+    DATE_PRECISIONS,
+    ORGANIZATION_KINDS,
     Claim,
     Document,
-    EvidenceLink,
     Item,
-    Mention,
     Organization,
-    Passage,
     Person,
     Place,
 )
-from casefile.store.items import DATE_PRECISIONS, ORGANIZATION_KINDS
 
 _ALIASED = (Person, Organization, Place)
 

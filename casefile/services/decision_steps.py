@@ -180,11 +180,7 @@ def undo_decision(session: Session, record: dict[str, Any]) -> Changes:
             touched.add(link.item_id)
             session.delete(link)
     session.flush()
-    for item_id, name, before, after in record["fields"]:
-        item = session.get(Item, item_id)
-        if item is not None and _same(getattr(item, name, None), after):
-            setattr(item, name, before)
-            touched.add(item_id)
+    touched |= _set_fields(session, record["fields"], undoing=True)
     session.flush()
     for item_id in reversed(created):
         item = session.get(Item, item_id)
@@ -257,11 +253,7 @@ def redo_decision(session: Session, record: dict[str, Any], items: Sequence[Any]
         m.status = status
         m.item_id = item_id if item_id is not None and session.get(
             Item, item_id) is not None else None
-    for item_id, name, before, after in record["fields"]:
-        item = session.get(Item, item_id)
-        if item is not None and _same(getattr(item, name, None), before):
-            setattr(item, name, after)
-            touched.add(item_id)
+    touched |= _set_fields(session, record["fields"], undoing=False)
     session.flush()
     for row in links:
         touched.add(int(row["item_id"]))
@@ -281,6 +273,21 @@ def redo_decision(session: Session, record: dict[str, Any], items: Sequence[Any]
         documents=record["documents"], evidence=True, suggestions=True, label=label,
         message=str(record["message"]),
         undo=Step("suggestion.undo", {"record": record}, f"undo {label}"))
+
+
+def _set_fields(session: Session, fields: Sequence[Sequence[Any]], *, undoing: bool) -> set[int]:
+    """Put back (``undoing``) or set again the fields a decision changed: ``fields`` holds
+    ``(item_id, name, before, after)``; a field is changed only while it still holds what the
+    decision left (``after``) or found (``before``), so a later edit stays. Returns the ids of
+    the items changed."""
+    changed: set[int] = set()
+    for item_id, name, before, after in fields:
+        held, value = (after, before) if undoing else (before, after)
+        item = session.get(Item, item_id)
+        if item is not None and _same(getattr(item, name, None), held):
+            setattr(item, name, value)
+            changed.add(item_id)
+    return changed
 
 
 def _same(a: Any, b: Any) -> bool:

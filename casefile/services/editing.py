@@ -17,9 +17,10 @@ from casefile.errors import ConflictError, NotFoundError
 from casefile.services import lookup
 from casefile.services.audit import log_change
 from casefile.services.evidence import link_evidence, unlink_evidence
-from casefile.services.items import MODELS, REF_FIELDS, get_item, reindex
+from casefile.services.items import REF_FIELDS, get_item, reindex
 from casefile.services.passages import add_passage
 from casefile.store import Document, EvidenceLink, Item, Mention, Passage, Relationship
+from casefile.store.items import MODELS
 
 
 @dataclass(frozen=True)

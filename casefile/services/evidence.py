@@ -26,17 +26,8 @@ from casefile.services.claims import refresh_claims_of
 from casefile.services.decisions import context_snippet, name_key
 from casefile.services.items import get_item
 from casefile.services.passages import source_document
-from casefile.store import (
-    Document,
-    EvidenceLink,
-    Item,
-    Mention,
-    Organization,
-    Passage,
-    Person,
-    Place,
-)
-from casefile.store.evidence import EVIDENCE_RELATIONS
+from casefile.store.evidence import EVIDENCE_RELATIONS, EvidenceLink, Mention, Passage
+from casefile.store.items import Document, Item, Organization, Person, Place
 
 _LINKS, _PASSAGES, _MENTIONS = (t.__table__ for t in (EvidenceLink, Passage, Mention))
 _DOCUMENTS, _ITEMS = Document.__table__, Item.__table__

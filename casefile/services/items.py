@@ -32,27 +32,16 @@ from casefile.store.items import (
     CLAIM_STATUSES,
     DATE_PRECISIONS,
     DOCUMENT_STATUSES,
+    MODELS,
     QUESTION_KINDS,
     QUESTION_STATUSES,
-    Claim,
     Document,
-    Event,
     Item,
     Organization,
     Person,
     Place,
     Question,
 )
-
-MODELS: dict[str, type[Item]] = {
-    "person": Person,
-    "organization": Organization,
-    "place": Place,
-    "document": Document,
-    "event": Event,
-    "claim": Claim,
-    "question": Question,
-}
 
 #: Editable fields of each kind besides the common ones (title, notes, confidential).
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -163,6 +152,15 @@ def reindex(session: Session, item: Item, *, new: bool = False) -> None:
     search.index_item(session, item.id, item.case_id, item.title, body, text=doc_text, new=new)
 
 
+def model_of(kind: str) -> type[Item]:
+    """The model class of an item kind ("person", ...). Raises ValidationError for an unknown
+    kind, naming the kinds there are."""
+    model = MODELS.get(kind)
+    if model is None:
+        raise ValidationError(f"unknown item kind {kind!r}; use one of {', '.join(MODELS)}")
+    return model
+
+
 def create_item(session: Session, case_id: int, kind: str, title: str, **fields: Any) -> Item:
     """Create an item of ``kind`` ("person", "organization", ...) titled ``title``.
 
@@ -171,10 +169,7 @@ def create_item(session: Session, case_id: int, kind: str, title: str, **fields:
     field, a bad value, or a reference to an item of another case; NotFoundError for no case.
     """
     get_case(session, case_id)
-    model = MODELS.get(kind)
-    if model is None:
-        raise ValidationError(f"unknown item kind {kind!r}; use one of {', '.join(MODELS)}")
-    item = model(case_id=case_id)
+    item = model_of(kind)(case_id=case_id)
     allowed = set(FIELDS[kind]) | set(COMMON_FIELDS)
     values = {"title": title, **fields}
     for field, value in values.items():
@@ -335,9 +330,7 @@ def delete_item(session: Session, item_id: int) -> None:
 
 def list_items(session: Session, case_id: int, kind: str | None = None) -> list[Item]:
     """Items of a case, optionally of one kind, ordered by kind then title."""
-    if kind is not None and kind not in MODELS:
-        raise ValidationError(f"unknown item kind {kind!r}; use one of {', '.join(MODELS)}")
-    model: type[Item] = MODELS[kind] if kind else Item
+    model = model_of(kind) if kind else Item
     stmt = select(model).where(model.case_id == case_id).order_by(model.kind, model.title)
     return list(session.scalars(stmt))
 

@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, text
+from sqlalchemy import Connection, bindparam, func, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, with_polymorphic
 
@@ -218,9 +218,23 @@ class _Engine:
         """Remove every orphan row and, when ``whole``, every row there is."""
         raise NotImplementedError
 
+    #: The table holding each indexed item's stored ``(case_id, title, body)``.
+    stored_table = ""
+
+    def delete(self, conn: Connection, ids: list[int]) -> None:
+        """Delete the index rows of the items ``ids``."""
+        raise NotImplementedError
+
     def replace(self, session: Session, rows: Sequence[IndexRow]) -> int:
         """Replace the index rows of ``rows``' items by ``rows``; returns how many were stale."""
-        raise NotImplementedError
+        conn = session.connection()
+        ids = [r.item_id for r in rows]
+        old = {r[0]: tuple(r[1:]) for r in conn.execute(_ids_param(
+            "SELECT item_id, case_id, title, body "
+            f"FROM {self.stored_table} WHERE item_id IN :ids"), {"ids": ids})}
+        self.delete(conn, ids)
+        index_rows(session, rows, new=True)
+        return _count_stale(old, rows)
 
 
 def _scope(case_id: int | None) -> tuple[str, dict[str, Any]]:
@@ -286,17 +300,12 @@ class _SQLite(_Engine):
             "DELETE FROM search_fts_docs WHERE NOT EXISTS "
             "(SELECT 1 FROM items i WHERE i.id = search_fts_docs.item_id)"))
 
-    def replace(self, session: Session, rows: Sequence[IndexRow]) -> int:
-        conn = session.connection()
-        ids = [r.item_id for r in rows]
-        old = {r[0]: tuple(r[1:]) for r in conn.execute(_ids_param(
-            "SELECT item_id, case_id, title, body FROM search_fts_docs WHERE item_id IN :ids"),
-            {"ids": ids})}
+    stored_table = "search_fts_docs"
+
+    def delete(self, conn: Connection, ids: list[int]) -> None:
         conn.execute(text("DELETE FROM search_fts WHERE rowid = :i"), [{"i": i} for i in ids])
         conn.execute(_ids_param("DELETE FROM search_fts_docs WHERE item_id IN :ids"),
                      {"ids": ids})
-        index_rows(session, rows, new=True)
-        return _count_stale(old, rows)
 
 
 class _Postgres(_Engine):
@@ -321,12 +330,7 @@ class _Postgres(_Engine):
             "DELETE FROM search_pg s WHERE NOT EXISTS (SELECT 1 FROM items i WHERE i.id = "
             "s.item_id)"))
 
-    def replace(self, session: Session, rows: Sequence[IndexRow]) -> int:
-        conn = session.connection()
-        ids = [r.item_id for r in rows]
-        old = {r[0]: tuple(r[1:]) for r in conn.execute(_ids_param(
-            "SELECT item_id, case_id, title, body FROM search_pg WHERE item_id IN :ids"),
-            {"ids": ids})}
+    stored_table = "search_pg"
+
+    def delete(self, conn: Connection, ids: list[int]) -> None:
         conn.execute(_ids_param("DELETE FROM search_pg WHERE item_id IN :ids"), {"ids": ids})
-        index_rows(session, rows, new=True)
-        return _count_stale(old, rows)

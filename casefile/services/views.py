@@ -12,9 +12,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, aliased
 
-from casefile.errors import ValidationError
 from casefile.services import lookup
-from casefile.services.items import MODELS
+from casefile.services.items import model_of
 from casefile.store.case import Case
 from casefile.store.evidence import EvidenceLink, Passage
 from casefile.store.items import Claim, Document, Event, Item, Organization, Person, Place, Question
@@ -109,13 +108,6 @@ class CaseStatus:
     overdue: int
 
 
-def _check_kind(kind: str) -> type[Item]:
-    model = MODELS.get(kind)
-    if model is None:
-        raise ValidationError(f"unknown item kind {kind!r}; use one of {', '.join(MODELS)}")
-    return model
-
-
 def _evidence_counts() -> Any:
     return (
         select(EvidenceLink.item_id.label("item_id"), func.count().label("n"))
@@ -126,7 +118,7 @@ def _evidence_counts() -> Any:
 
 def _rows_statement(case_id: int, kind: str, page: Any = None) -> Select[Any]:
     """The section's columns; with ``page`` (a subquery of ids) only for those items."""
-    model = _check_kind(kind)
+    model = model_of(kind)
     ev = _evidence_counts()
     base = [model.id, model.kind, model.title, model.version, model.confidential]
     n = func.coalesce(ev.c.n, 0)
@@ -163,7 +155,7 @@ def _rows_statement(case_id: int, kind: str, page: Any = None) -> Select[Any]:
 
 def count_items(session: Session, case_id: int, kind: str) -> int:
     """Number of items of one kind in a case. Raises ValidationError for an unknown kind."""
-    model = _check_kind(kind)
+    model = model_of(kind)
     return int(session.scalar(
         select(func.count()).select_from(model).where(model.case_id == case_id)
     ) or 0)
@@ -177,7 +169,7 @@ def item_rows(
     ``offset``/``limit`` page through the section (``limit=None``: all the rest). Raises
     ValidationError for an unknown kind.
     """
-    model = _check_kind(kind)
+    model = model_of(kind)
     order = (func.lower(model.title), model.id)
     if limit is None:  # all the rest: one pass
         stmt = _rows_statement(case_id, kind).order_by(*order).offset(offset)
@@ -192,7 +184,7 @@ def item_rows_by_id(session: Session, case_id: int, kind: str, ids: list[int]) -
     """The rows of these items (those of ``kind`` in the case that still exist), any order."""
     if not ids:
         return []
-    model = _check_kind(kind)
+    model = model_of(kind)
     stmt = _rows_statement(case_id, kind).where(model.id.in_(ids))
     return _rows(kind, session.connection().execute(stmt).all())
 

@@ -245,6 +245,18 @@ class Question(Item):
     __mapper_args__ = {"polymorphic_identity": "question", "inherit_condition": id == Item.id}
 
 
+#: The model class of each item kind (``Item.kind``), in ``ITEM_KINDS`` order.
+MODELS: dict[str, type[Item]] = {
+    "person": Person,
+    "organization": Organization,
+    "place": Place,
+    "document": Document,
+    "event": Event,
+    "claim": Claim,
+    "question": Question,
+}
+
+
 class QuestionStatusChange(Base):
     """One status change of a question: ``previous`` → ``status`` on ``changed_on``.
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache, partial
+from typing import Any
 
 from casefile.store.search import (
     MAX_TOKEN_CHARS,
@@ -306,18 +307,24 @@ def _folded_matches(folded: str, phrase: Phrase) -> Iterator[tuple[int, int]]:
     word is no longer than the index keeps)."""
     if not phrase.words:
         return
-    pattern = phrase_pattern(phrase)
+    for m in _kept_matches(phrase_pattern(phrase), folded,
+                           lambda m: _starts_word(folded, m.start(), phrase)
+                           and _prefix_ok(phrase, m.group())):
+        yield m.start(), m.end()
+
+
+def _kept_matches(pattern: re.Pattern[Any], text: Any, keep: Callable[[re.Match[Any]], bool]
+                  ) -> Iterator[re.Match[Any]]:
+    """The matches of ``pattern`` in ``text`` (str or bytes) that ``keep`` accepts, in order,
+    not overlapping; after a match refused (inside a word, too long a prefix) the search goes
+    on one character after its start."""
     pos = 0
-    while True:
-        m = pattern.search(folded, pos)
-        if m is None:
-            return
-        s = m.start()
-        if not _starts_word(folded, s, phrase) or not _prefix_ok(phrase, m.group()):
-            pos = s + 1  # inside a word, or too long a prefix: try one further on
-            continue
-        yield s, m.end()
-        pos = m.end()
+    while (m := pattern.search(text, pos)) is not None:
+        if keep(m):
+            yield m
+            pos = m.end()
+        else:
+            pos = m.start() + 1
 
 
 def _first_of_phrase(folded: str, phrase: Phrase) -> tuple[int, int] | None:
@@ -396,6 +403,14 @@ def _simple_byte(c: str) -> int:
     return b
 
 
+def _bytes_match_ok(buf: bytes | bytearray, phrase: Phrase, m: re.Match[bytes]) -> bool:
+    """In :func:`_ascii_first`'s bytes: the match starts a word, and a prefix's last word is
+    no longer than the index keeps."""
+    a = m.start()
+    return not (a and buf[a - 1:a].isalnum()) and (
+        not phrase.prefix or _last_word_ok(bytes(m.group()).decode()))
+
+
 def _ascii_first(text: str, phrases: tuple[Phrase, ...], most: int
                  ) -> tuple[tuple[int, int] | None, bool] | None:
     """:func:`_first_in` without folding the text, when every phrase is ASCII letters and
@@ -428,19 +443,9 @@ def _ascii_first(text: str, phrases: tuple[Phrase, ...], most: int
     best: tuple[int, int] | None = None
     for pat, phrase in zip(patterns, phrases, strict=True):
         assert pat is not None
-        pos = 0
-        while True:
-            m = pat.search(buf, pos)
-            if m is None:
-                break
-            a = m.start()
-            if (a and buf[a - 1:a].isalnum()) or (
-                    phrase.prefix and not _last_word_ok(bytes(m.group()).decode())):
-                pos = a + 1
-                continue
-            if best is None or (a, -m.end()) < (best[0], -best[1]):
-                best = (a, m.end())
-            break
+        m = next(_kept_matches(pat, buf, partial(_bytes_match_ok, buf, phrase)), None)
+        if m is not None and (best is None or (m.start(), -m.end()) < (best[0], -best[1])):
+            best = (m.start(), m.end())
     if best is None:
         return None, False
     return best, best[1] < len(buf) and any(

@@ -1,11 +1,12 @@
-"""Actions shared by the window's menus and toolbar."""
+"""Actions shared by the window's menus and toolbar, and finding the menu bar's menus that
+controllers add their actions to."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMenu, QMenuBar, QWidget
 
 
 def undo_redo_actions(parent: QWidget, stack: QUndoStack, undo: Callable[[], None],
@@ -26,3 +27,31 @@ def undo_redo_actions(parent: QWidget, stack: QUndoStack, undo: Callable[[], Non
     undo_action.setEnabled(stack.canUndo())
     redo_action.setEnabled(stack.canRedo())
     return undo_action, redo_action
+
+
+def menu_named(bar: QMenuBar, name: str) -> QMenu | None:
+    """The menu of ``bar`` titled ``name`` ("Edit": the ``&`` of its mnemonic left out), or
+    None when there is none."""
+    for entry in bar.actions():
+        menu = entry.menu()
+        if isinstance(menu, QMenu) and entry.text().replace("&", "") == name:
+            return menu
+    return None
+
+
+def menu_holding(bar: QMenuBar, action: QAction) -> QMenu | None:
+    """The menu of ``bar`` that holds ``action``, or None."""
+    return next((m for entry in bar.actions()
+                 if isinstance(m := entry.menu(), QMenu) and action in m.actions()), None)
+
+
+def insert_after(menu: QMenu, anchor: QAction, action: QAction) -> None:
+    """Put ``action`` in ``menu`` right after ``anchor``; at the end when ``anchor`` is the
+    last entry or not in the menu."""
+    entries = menu.actions()
+    after = entries.index(anchor) + 1 if anchor in entries else len(entries)
+    if after < len(entries):
+        menu.insertAction(entries[after], action)
+    else:
+        menu.addAction(action)
+

@@ -21,16 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QMenu,
     QMessageBox,
-    QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 from sqlalchemy.orm import Session
@@ -38,6 +34,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import CasefileError
 from casefile.services.changes import changes
 from casefile.store.items import ITEM_KINDS
+from casefile.ui.dialogs import ListingDialog
 from casefile.ui.operations import Job
 
 if TYPE_CHECKING:  # the store's backups module loads when File ▸ Restore from backup… is used
@@ -90,27 +87,17 @@ def size_text(size: int) -> str:
     return f"{size / 1e6:.1f} MB"
 
 
-class RestoreBackupDialog(QDialog):
+class RestoreBackupDialog(ListingDialog):
     """The backups of the workspace, newest first; ``chosen()`` is the selected one."""
 
     def __init__(self, listed: list[Backup], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Restore from backup")
-        self.listed = listed
-        layout = QVBoxLayout(self)
-        intro = QLabel(
-            "Choose the state to go back to. The workspace as it is now is backed up first, "
-            "so a restore can itself be undone by restoring that backup." if listed else
+        super().__init__(
+            parent, "Restore from backup", ("Taken", "Why", "Size"), rows=len(listed),
+            intro="Choose the state to go back to. The workspace as it is now is backed up "
+            "first, so a restore can itself be undone by restoring that backup." if listed else
             "This workspace has no backups yet. Casefile backs up a few seconds after a window "
             "opens, and every few minutes while there are changes.")
-        intro.setWordWrap(True)
-        layout.addWidget(intro)
-        self.table = QTableWidget(len(listed), 3)
-        self.table.setHorizontalHeaderLabels(["Taken", "Why", "Size"])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
+        self.listed = listed
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -124,14 +111,13 @@ class RestoreBackupDialog(QDialog):
                     cell.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, column, cell)
-        layout.addWidget(self.table)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.restore_button = self.buttons.addButton(
             "Restore…", QDialogButtonBox.ButtonRole.AcceptRole)
         self.restore_button.setEnabled(False)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
-        layout.addWidget(self.buttons)
+        self.body.addWidget(self.buttons)
         self.table.itemSelectionChanged.connect(
             lambda: self.restore_button.setEnabled(self.chosen() is not None))
         self.table.doubleClicked.connect(lambda _index: self.accept())

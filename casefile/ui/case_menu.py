@@ -21,7 +21,7 @@ from casefile.ui.dialogs import NewCaseDialog
 from casefile.ui.members_dialog import MembersController
 from casefile.ui.operations import change
 from casefile.ui.shell import WindowShell
-from casefile.ui.undo import ActionCommand
+from casefile.ui.undo import push_case_action
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -120,14 +120,9 @@ class CaseMenu:
     def rename(self, title: str) -> bool:
         """Rename the open case to ``title`` as one undoable step; True when done (a refusal,
         e.g. a title in use, is shown)."""
-        case_id = self.window.case_id
-        if case_id is None:
-            return False
-        command = ActionCommand(
-            self.window.runner, case_id, f"Rename case “{self.window.case_title()}”",
-            action=lambda s: case_actions.rename(s, case_id, title))
-        self.window.undo_stack.push(command)
-        return not command.failed
+        return push_case_action(
+            self.window, f"Rename case “{self.window.case_title()}”",
+            lambda s, case_id: case_actions.rename(s, case_id, title))
 
     def prompt_summary(self) -> bool:
         """Case ▸ Edit case summary…: ask for the summary and save it (undoable)."""
@@ -142,14 +137,9 @@ class CaseMenu:
 
     def edit_summary(self, summary: str) -> bool:
         """Set the open case's summary ("" clears it) as one undoable step; True when done."""
-        case_id = self.window.case_id
-        if case_id is None:
-            return False
-        command = ActionCommand(
-            self.window.runner, case_id, "Edit case summary",
-            action=lambda s: case_actions.edit_summary(s, case_id, summary))
-        self.window.undo_stack.push(command)
-        return not command.failed
+        return push_case_action(
+            self.window, "Edit case summary",
+            lambda s, case_id: case_actions.edit_summary(s, case_id, summary))
 
     def prompt_delete(self) -> bool:
         """Case ▸ Delete case…: confirm, then move the open case to the Trash."""

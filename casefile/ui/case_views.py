@@ -13,26 +13,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QObject, Qt, Slot
+from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QBoxLayout,
     QFileDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QMenu,
     QPushButton,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from casefile.services import questions, views
+from casefile.ui.actions import menu_named
 from casefile.ui.docks import show_dock
 from casefile.ui.items import keep_title_readable
 from casefile.ui.recent_folder import dialog_folder
 from casefile.ui.viewer import DocumentViewer
+from casefile.ui.widgets import flat_button, wrapped_label
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -77,15 +77,9 @@ class OverdueNotice(QFrame):
         super().__init__()
         self.setObjectName("overdue_notice")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.label = QLabel()
-        self.label.setTextFormat(Qt.TextFormat.PlainText)
-        self.label.setWordWrap(True)  # the notice never widens the Items page
+        self.label = wrapped_label()
         self.show_button = QPushButton("Show overdue")
-        self.close_button = QToolButton()
-        self.close_button.setText("\u2715")
-        self.close_button.setToolTip("Hide this notice")
-        self.close_button.setAutoRaise(True)
-        self.close_button.clicked.connect(self.hide)
+        self.close_button = flat_button("\u2715", "Hide this notice", self.hide)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 4, 4, 4)
         layout.addWidget(self.label, 1)
@@ -179,24 +173,20 @@ class CaseViews(QObject):
         for action in (self.timeline_action, self.claims_action, self.graph_action,
                        self.calendar_action):
             window.addAction(action)
-        for action in window.menuBar().actions():
-            menu = action.menu()
-            if not isinstance(menu, QMenu):
-                continue
-            name = action.text().replace("&", "")
-            if name == "View":
-                menu.addAction(self.timeline_action)
-                menu.addAction(self.claims_action)
-                menu.addAction(self.graph_action)
-            elif name == "File":
-                entries = menu.actions()
-                anchor = next((a for a in entries if a.isSeparator()
-                               and entries.index(a) > 0
-                               and "Quit" in entries[entries.index(a) + 1].text()), None)
-                if anchor is not None:
-                    menu.insertAction(anchor, self.calendar_action)
-                else:
-                    menu.addAction(self.calendar_action)
+        view_menu = menu_named(window.menuBar(), "View")
+        if view_menu is not None:
+            for action in (self.timeline_action, self.claims_action, self.graph_action):
+                view_menu.addAction(action)
+        file_menu = menu_named(window.menuBar(), "File")
+        if file_menu is not None:
+            entries = file_menu.actions()
+            anchor = next((a for a in entries if a.isSeparator()
+                           and entries.index(a) > 0
+                           and "Quit" in entries[entries.index(a) + 1].text()), None)
+            if anchor is not None:
+                file_menu.insertAction(anchor, self.calendar_action)
+            else:
+                file_menu.addAction(self.calendar_action)
 
     # -- the lazy views ------------------------------------------------------------------------
 

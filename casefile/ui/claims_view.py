@@ -51,6 +51,7 @@ from casefile.ui.models import ID_ROLE, is_dark_palette
 from casefile.ui.operations import CaseChange, OperationRunner, Outcome
 from casefile.ui.tables import set_up_row_table, table_over_details
 from casefile.ui.undo import ActionCommand
+from casefile.ui.widgets import wrapped_label
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
@@ -258,20 +259,12 @@ class ClaimsView(QWidget):
         self.table.doubleClicked.connect(self._on_double_clicked)
 
         # details
-        self.statement = QLabel()
-        self.statement.setTextFormat(Qt.TextFormat.PlainText)
-        self.statement.setWordWrap(True)
+        self.statement = wrapped_label()
         bold = self.statement.font()
         bold.setBold(True)
         self.statement.setFont(bold)
-        self.status_label = QLabel()
-        self.status_label.setObjectName("claim_status_label")
-        self.status_label.setTextFormat(Qt.TextFormat.RichText)
-        self.status_label.setWordWrap(True)
-        self.computed_label = QLabel()
-        self.computed_label.setObjectName("claim_computed_label")
-        self.computed_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.computed_label.setWordWrap(True)
+        self.status_label = wrapped_label(name="claim_status_label", rich=True)
+        self.computed_label = wrapped_label(name="claim_computed_label")
         self.chain_tree = QTreeWidget()
         self.chain_tree.setObjectName("chain_tree")
         self.chain_tree.setHeaderHidden(True)

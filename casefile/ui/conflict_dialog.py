@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from casefile.errors import ConflictError, FieldConflict
 from casefile.ui.editor import FIELD_SPECS, field_spec
+from casefile.ui.widgets import wrapped_label
 
 KEEP_THEIRS = "theirs"
 USE_MINE = "mine"
@@ -88,9 +89,7 @@ class ConflictDialog(QDialog):
         self.setWindowTitle(title)
         self.setObjectName("conflict_dialog")
 
-        self.heading = QLabel(title)
-        self.heading.setTextFormat(Qt.TextFormat.PlainText)
-        self.heading.setWordWrap(True)
+        self.heading = wrapped_label(title)
         font = self.heading.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)

@@ -11,16 +11,14 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from casefile.services.duplicates import CopyCluster, case_duplicates
-from casefile.ui.dialogs import DialogHolder
+from casefile.ui.dialogs import DialogHolder, stack_with_close
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -45,12 +43,7 @@ class CopiesDialog(QDialog):
         self.tree.setHeaderLabels(["Cluster / document", "Why"])
         self.tree.setColumnWidth(0, 380)
         self.tree.itemActivated.connect(self._activated)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.tree)
-        layout.addWidget(buttons)
+        stack_with_close(self, self.summary, self.tree)
 
     def set_clusters(self, case_title: str, clusters: list[CopyCluster]) -> None:
         """Show ``clusters`` of the case ``case_title``."""

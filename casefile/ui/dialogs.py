@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     Slot,
 )
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QCompleter,
     QDialog,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTableWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +36,7 @@ from PySide6.QtWidgets import (
 from casefile.quoting import quoted
 from casefile.services.views import ItemChoice
 from casefile.store.evidence import EVIDENCE_RELATIONS
+from casefile.ui.widgets import wrapped_label
 
 
 class NewCaseDialog(QDialog):
@@ -51,10 +54,7 @@ class NewCaseDialog(QDialog):
         self.title_edit = QLineEdit(title)
         self.title_edit.setObjectName("case_title")
         self.title_edit.setPlaceholderText("e.g. School shooting: the police response")
-        self.problem = QLabel()
-        self.problem.setObjectName("case_title_problem")
-        self.problem.setTextFormat(Qt.TextFormat.PlainText)
-        self.problem.setWordWrap(True)
+        self.problem = wrapped_label(name="case_title_problem")
         self.problem.setStyleSheet("color: #b3261e;")
         self.problem.hide()
         self.summary_edit = QPlainTextEdit(summary or "")
@@ -142,9 +142,7 @@ class LinkDialog(QDialog):
             for alias in c.aliases:
                 self._labels.setdefault(alias_label(alias, c), c)
         words = list(self._labels)
-        self.quote_label = QLabel(quoted(quote, 240))
-        self.quote_label.setWordWrap(True)
-        self.quote_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.quote_label = wrapped_label(quoted(quote, 240))
         self.item_edit = QLineEdit()
         self.item_edit.setPlaceholderText("Type a name: person, organization, question…")
         self.completer = QCompleter(QStringListModel(words, self), self)
@@ -253,6 +251,52 @@ def ok_cancel_buttons(dialog: QDialog) -> QDialogButtonBox:
     buttons.accepted.connect(dialog.accept)
     buttons.rejected.connect(dialog.reject)
     return buttons
+
+
+def listing_table(headers: Sequence[str], rows: int = 0, *, name: str = "",
+                  single: bool = False) -> QTableWidget:
+    """A read-only table of ``rows`` rows under ``headers``, as the window's dialogs list
+    things: no row numbers, whole rows selected (one at a time when ``single``); ``name`` is
+    its object name (tests find it by it)."""
+    table = QTableWidget(rows, len(headers))
+    if name:
+        table.setObjectName(name)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    if single:
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    return table
+
+
+class ListingDialog(QDialog):
+    """Base of a dialog that lists rows to act on (the members of a case, the Trash, the
+    backups): ``intro``, a word-wrapped sentence, over ``table``, a :func:`listing_table`
+    selecting one row at a time, in the vertical layout ``body``, where a subclass adds its
+    buttons below them."""
+
+    def __init__(self, parent: QWidget | None, title: str, headers: Sequence[str], *,
+                 name: str = "", rows: int = 0, intro: str = "") -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.body = QVBoxLayout(self)
+        self.intro = QLabel(intro)
+        self.intro.setWordWrap(True)
+        self.table = listing_table(headers, rows, name=name, single=True)
+        self.body.addWidget(self.intro)
+        self.body.addWidget(self.table)
+
+
+def stack_with_close(dialog: QDialog, *widgets: QWidget) -> QVBoxLayout:
+    """Lay ``widgets`` out in ``dialog`` one under the other, with a Close button (rejecting
+    the dialog) below them; returns the layout."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    for widget in (*widgets, buttons):
+        layout.addWidget(widget)
+    return layout
 
 
 DialogT = TypeVar("DialogT", bound=QDialog)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -38,6 +38,7 @@ from casefile.store.items import (
 )
 from casefile.ui.operations import OperationRunner
 from casefile.ui.relationships import RELATED_KINDS, RelationshipsPanel
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 AUTOSAVE_MS = 700
 
@@ -117,10 +118,7 @@ class ItemEditor(QWidget):
         self._dirty: set[str] = set()
         self._loading = False
         self._problem = ""
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(AUTOSAVE_MS)
-        self.timer.timeout.connect(self.flush)
+        self.timer = debounce_timer(self, AUTOSAVE_MS, self.flush)
 
         self.heading = QLabel("Select an item to see and edit it.")
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
@@ -131,9 +129,7 @@ class ItemEditor(QWidget):
         # A long title wraps instead of setting the form's width (no horizontal scrollbar).
         self.heading.setWordWrap(True)
         self.heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.state = QLabel()
-        self.state.setTextFormat(Qt.TextFormat.PlainText)
-        self.state.setWordWrap(True)
+        self.state = wrapped_label()
         self.form_host = QWidget()
         self.form = QFormLayout(self.form_host)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
     QModelIndex,
-    QObject,
     Qt,
     Signal,
 )
@@ -27,7 +25,7 @@ from PySide6.QtGui import QColor, QFont
 from casefile.quoting import quoted
 from casefile.services.evidence import EvidenceGroups, EvidenceView, group_evidence
 from casefile.store.evidence import EVIDENCE_RELATIONS
-from casefile.ui.models import DISPLAY, ID_ROLE, Index, is_dark_palette
+from casefile.ui.models import DISPLAY, ID_ROLE, GroupedModel, Index, is_dark_palette
 
 EVIDENCE_HEADERS = ("Evidence", "Relation", "Date", "Outlet")
 RELATION_COLUMN = 1
@@ -53,7 +51,7 @@ class _Group:
     fold: bool = False  # the document's bare-name mentions, folded into one row
 
 
-class EvidenceModel(QAbstractItemModel):
+class EvidenceModel(GroupedModel):
     """An item's evidence as a tree: first one top row per document with quoted passages
     (title, date, outlet; one child per quote), then one folded top row per document that
     mentions the item by name ("Mentioned 5 times"; one child per mention, showing the words
@@ -165,19 +163,6 @@ class EvidenceModel(QAbstractItemModel):
                 if row < len(self._groups[group].links):
                     return self.createIndex(row, column, group + 1)
         return QModelIndex()
-
-    @overload
-    def parent(self) -> QObject | None: ...
-    @overload
-    def parent(self, index: Index, /) -> QModelIndex: ...
-
-    def parent(self, index: Index | None = None) -> QObject | QModelIndex | None:
-        """``parent()`` is QObject's (the owner); ``parent(index)`` the row's parent index."""
-        if index is None:
-            return super().parent()
-        if not index.isValid() or index.internalId() == 0:
-            return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, 0)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         if not parent.isValid():

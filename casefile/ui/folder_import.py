@@ -18,20 +18,19 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QHeaderView,
     QLabel,
-    QMenu,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from casefile.filenames import printable_name
+from casefile.ui.actions import menu_holding
+from casefile.ui.dialogs import listing_table
 from casefile.ui.operations import Job
 from casefile.ui.recent_folder import dialog_folder, remember_folder
 
@@ -86,12 +85,8 @@ class ImportSummaryDialog(QDialog):
                if batch.cancelled else ""))
         self.counts_label.setTextFormat(Qt.TextFormat.RichText)
         self.counts_label.setWordWrap(True)
-        self.failures = QTableWidget(len(failures), 2)
-        self.failures.setObjectName("import_failures")
-        self.failures.setHorizontalHeaderLabels(["File", "Why it was not imported"])
-        self.failures.verticalHeader().setVisible(False)
-        self.failures.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.failures.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.failures = listing_table(("File", "Why it was not imported"), len(failures),
+                                      name="import_failures")
         self.failures.setAlternatingRowColors(True)
         self.failures.setWordWrap(True)
         for row, outcome in enumerate(failures):
@@ -156,9 +151,7 @@ class FolderImport(QObject):
         self.action.setStatusTip("Import every document of a folder and its subfolders")
         self.action.triggered.connect(self.prompt)
         window.addAction(self.action)
-        menu = next((m for a in window.menuBar().actions()
-                     if isinstance(m := a.menu(), QMenu) and window.import_action in m.actions()),
-                    None)
+        menu = menu_holding(window.menuBar(), window.import_action)
         if menu is not None:
             menu.insertAction(window.export_action, self.action)
         window.import_action.changed.connect(

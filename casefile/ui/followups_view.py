@@ -53,6 +53,7 @@ from casefile.ui.models import STATUS_COLUMN, FollowupsModel, due_phrase
 from casefile.ui.operations import OperationRunner, Outcome
 from casefile.ui.tables import set_up_row_table, table_over_details
 from casefile.ui.undo import ActionCommand
+from casefile.ui.widgets import row_at_left, wrapped_label
 
 #: (view name for ``questions.followup_view``, button label), in button order.
 FOLLOWUP_VIEW_LABELS = (
@@ -163,9 +164,7 @@ class AnswerDialog(QDialog):
             self.followup_box.currentIndexChanged.connect(lambda _i: self._check())
             form.addRow("Follow-up:", self.followup_box)
         elif question:
-            label = QLabel(question)
-            label.setWordWrap(True)
-            label.setTextFormat(Qt.TextFormat.PlainText)
+            label = wrapped_label(question)
             bold = label.font()
             bold.setBold(True)
             label.setFont(bold)
@@ -186,9 +185,7 @@ class AnswerDialog(QDialog):
         if quote is not None:
             shown = " ".join(quote.split())
             shown = shown if len(shown) <= 300 else shown[:297] + "\u2026"
-            source = QLabel(f"\u201c{shown}\u201d")
-            source.setWordWrap(True)
-            source.setTextFormat(Qt.TextFormat.PlainText)
+            source = wrapped_label(f"\u201c{shown}\u201d")
             form.addRow("Answered by:", source)
         else:
             self.document_box = QComboBox()
@@ -388,11 +385,7 @@ class FollowupsPage(QWidget):
         buttons = QVBoxLayout()
         for row in ((self.waiting_button, self.answer_button, self.drop_button),
                     (self.reopen_button, self.source_button, self.edit_button)):
-            line = QHBoxLayout()
-            for b in row:
-                line.addWidget(b)
-            line.addStretch(1)
-            buttons.addLayout(line)
+            buttons.addLayout(row_at_left(*row))
         self.details = QFrame()
         self.details.setObjectName("followup_details")
         details_layout = QVBoxLayout(self.details)

@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject
 from sqlalchemy.orm import Session
 
-from casefile.errors import CasefileError
 from casefile.ui.exporting import ask_export_path, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.recent_folder import ask_open_file, dialog_folder
-from casefile.ui.undo import ActionCommand
+from casefile.ui.undo import push_case_action
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -91,16 +90,9 @@ class FtmController(QObject):
         the import ran."""
         from casefile.services import ftm_import
 
-        window = self.window
-        try:
-            entities = ftm_import.read_ftm(path)
-        except CasefileError as exc:
-            window.runner.operation_failed.emit(str(exc))
+        entities = self.window.runner.checked(lambda: ftm_import.read_ftm(path))
+        if entities is None:
             return False
-        assert window.case_id is not None
-        case_id = window.case_id
-        command = ActionCommand(
-            window.runner, case_id, f"Import {len(entities)} entities from {path.name}",
-            lambda s: ftm_import.import_entities(s, case_id, entities, source=path.name))
-        window.undo_stack.push(command)
-        return not command.failed
+        return push_case_action(
+            self.window, f"Import {len(entities)} entities from {path.name}",
+            lambda s, case_id: ftm_import.import_entities(s, case_id, entities, source=path.name))

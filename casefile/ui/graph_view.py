@@ -89,6 +89,7 @@ from casefile.ui.graph_items import (
 )
 from casefile.ui.operations import CaseChange, Job, OperationRunner
 from casefile.ui.recent_folder import dialog_folder, remember_folder
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 #: Seconds of the GUI thread a graph's build takes at most in one event-loop turn (see
 #: GraphView._show): a slice of node items made, then the window paints and answers (a
@@ -142,10 +143,7 @@ class GraphView(QWidget):
         self.scene.selectionChanged.connect(self._on_selection_changed)
         self.canvas = GraphCanvas(self)
         # the labels in view are chosen again when a pan pauses (not on every scroll step)
-        self._label_timer = QTimer(self)
-        self._label_timer.setSingleShot(True)
-        self._label_timer.setInterval(80)
-        self._label_timer.timeout.connect(self._update_labels)
+        self._label_timer = debounce_timer(self, 80, self._update_labels)
         self.canvas.horizontalScrollBar().valueChanged.connect(self._labels_later)
         self.canvas.verticalScrollBar().valueChanged.connect(self._labels_later)
         self.canvas.setObjectName("graph_canvas")
@@ -223,10 +221,7 @@ class GraphView(QWidget):
         self.export_button.setMenu(export_menu)
         group(self.find_edit, self.fit_button, self.export_button, self.relayout_button)
 
-        self.status = QLabel()
-        self.status.setObjectName("graph_status")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)  # else its one long line sets the window's least width
+        self.status = wrapped_label(name="graph_status")
         self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

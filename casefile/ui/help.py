@@ -9,18 +9,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QHeaderView,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
+from casefile.ui.dialogs import listing_table, stack_with_close
 from casefile.ui.resource_files import resource_text
 
 
@@ -60,12 +58,7 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent or window)
         self.setWindowTitle("Keyboard shortcuts")
         rows = shortcut_rows(window)
-        self.table = QTableWidget(len(rows), 3)
-        self.table.setObjectName("shortcuts_table")
-        self.table.setHorizontalHeaderLabels(["Action", "Keys", "Where"])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table = listing_table(("Action", "Keys", "Where"), len(rows), name="shortcuts_table")
         for r, row in enumerate(rows):
             for c, text in enumerate(row):
                 self.table.setItem(r, c, QTableWidgetItem(text))
@@ -73,11 +66,7 @@ class ShortcutsDialog(QDialog):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table)
-        layout.addWidget(buttons)
+        stack_with_close(self, self.table)
         self.resize(560, 480)
 
 
@@ -96,11 +85,7 @@ class GettingStartedDialog(QDialog):
         self.browser.setObjectName("getting_started")
         self.browser.setHtml(getting_started_html())
         self.browser.setOpenLinks(False)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.browser)
-        layout.addWidget(buttons)
+        stack_with_close(self, self.browser)
         self.resize(560, 520)
 
 

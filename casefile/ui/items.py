@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -47,14 +47,11 @@ from casefile.ui.undo import (
     RelationCommand,
     UnlinkCommand,
 )
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
 
-KIND_SINGULAR = {
-    "person": "person", "organization": "organization", "place": "place",
-    "document": "document", "event": "event", "claim": "claim", "question": "question",
-}
 NEW_TITLES = {
     "person": "New person", "organization": "New organization", "place": "New place",
     "document": "New note", "event": "New event", "claim": "New claim", "question": "New question",
@@ -131,10 +128,7 @@ class ItemsController(QObject):
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("filter_edit")
         self.filter_edit.setClearButtonEnabled(True)
-        self.filter_timer = QTimer(self)
-        self.filter_timer.setSingleShot(True)
-        self.filter_timer.setInterval(120)
-        self.filter_timer.timeout.connect(self.apply_filter)
+        self.filter_timer = debounce_timer(self, 120, self.apply_filter)
         self.filter_edit.textChanged.connect(lambda _t: self.filter_timer.start())
         self.state_box = QComboBox()  # the Documents section's reading states
         self.state_box.setObjectName("reading_state_box")
@@ -266,8 +260,8 @@ class ItemsController(QObject):
         title = SECTION_TITLES[kind]
         self.section_label.setText(title)
         self.filter_edit.setPlaceholderText(f"Filter {title.lower()}…  (Ctrl+F)")
-        self.new_item_action.setText(f"&New {KIND_SINGULAR[kind]}")
-        self.new_item_button.setText(f"New {KIND_SINGULAR[kind]}")
+        self.new_item_action.setText(f"&New {kind}")
+        self.new_item_button.setText(f"New {kind}")
         self.editor.clear()
         self.current_changed.emit(None)
         if self.proxy.rowCount() > 0:

@@ -15,31 +15,26 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from casefile.services import team
 from casefile.services.team import Member
 from casefile.store.teams import ROLES, is_team
-from casefile.ui.dialogs import DialogHolder
+from casefile.ui.dialogs import DialogHolder, ListingDialog
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
 
 
-class MembersDialog(QDialog):
+class MembersDialog(ListingDialog):
     """The members of one case (User, Role, Added by), and for an owner a user field, a role
     and Add / change role, Remove. Signals: ``add_requested(user, role)``,
     ``remove_requested(user)``."""
@@ -48,24 +43,12 @@ class MembersDialog(QDialog):
     remove_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Case members")
+        super().__init__(parent, "Case members", ("Database user", "Role", "Added by"),
+                         name="members_table")
         self.members: list[Member] = []
-        layout = QVBoxLayout(self)
-        self.intro = QLabel()
-        self.intro.setWordWrap(True)
-        layout.addWidget(self.intro)
-        self.table = QTableWidget(0, 3)
-        self.table.setObjectName("members_table")
-        self.table.setHorizontalHeaderLabels(["Database user", "Role", "Added by"])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
-        layout.addWidget(self.table)
         row = QHBoxLayout()
         self.user_edit = QLineEdit()
         self.user_edit.setPlaceholderText("database user")
@@ -75,10 +58,10 @@ class MembersDialog(QDialog):
         self.remove_button = QPushButton("&Remove")
         for widget in (self.user_edit, self.role_box, self.add_button, self.remove_button):
             row.addWidget(widget)
-        layout.addLayout(row)
+        self.body.addLayout(row)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
+        self.body.addWidget(buttons)
         self.add_button.clicked.connect(self._on_add)
         self.remove_button.clicked.connect(self._on_remove)
         self.user_edit.returnPressed.connect(self._on_add)

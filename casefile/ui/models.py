@@ -18,11 +18,13 @@ import re
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import date
-from typing import Any
+from typing import Any, overload
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QAbstractTableModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
@@ -46,6 +48,29 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 4
 
 Index = QModelIndex | QPersistentModelIndex
 DISPLAY = Qt.ItemDataRole.DisplayRole
+#: The internalId of a group row of a :class:`GroupedModel`.
+GROUP_ID = 0
+
+
+class GroupedModel(QAbstractItemModel):
+    """Base of a two-level tree model: group rows at the top, whose internalId is
+    ``GROUP_ID``, and under each the rows of its group, whose internalId is the group's row
+    + 1, so every index names its parent. Subclasses give ``index`` (making their indexes so),
+    ``rowCount``, ``columnCount`` and ``data``; this class gives ``parent``."""
+
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, index: Index, /) -> QModelIndex: ...
+
+    def parent(self, index: Index | None = None) -> QObject | QModelIndex | None:
+        """``parent()`` is QObject's (the owner); ``parent(index)`` the row's parent index."""
+        if index is None:
+            return super().parent()
+        if not index.isValid() or index.internalId() == GROUP_ID:
+            return QModelIndex()
+        return self.createIndex(int(index.internalId()) - 1, 0, GROUP_ID)
+
 
 SECTION_TITLES = {
     "person": "People", "organization": "Organizations", "place": "Places",

@@ -14,7 +14,6 @@ from PySide6.QtCore import (
     QRect,
     QSize,
     Qt,
-    QTimer,
     Signal,
     Slot,
 )
@@ -30,7 +29,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
@@ -47,6 +45,7 @@ from casefile.services.evidence import EvidenceGroups, EvidenceView
 from casefile.store.evidence import EVIDENCE_RELATIONS
 from casefile.ui.dialogs import ComboDelegate
 from casefile.ui.evidence_model import RELATION_COLUMN, SPAN_ROLE, EvidenceModel
+from casefile.ui.widgets import debounce_timer, row_at_left, wrapped_label
 
 
 class _WrappingDelegate(QStyledItemDelegate):
@@ -174,9 +173,7 @@ class EvidencePanel(QWidget):
         self.model = EvidenceModel(self)
         self.model.relation_change_requested.connect(self.relation_change_requested)
         self._open_lone_fold = False
-        self.title = QLabel("No item selected")
-        self.title.setTextFormat(Qt.TextFormat.PlainText)
-        self.title.setWordWrap(True)
+        self.title = wrapped_label("No item selected")
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
@@ -191,10 +188,7 @@ class EvidencePanel(QWidget):
         self.tree.setModel(self.model)
         # more top rows when the tree reaches its end: after the scroll or layout that got
         # there (once, however many signals), not inside it
-        self._fetch_timer = QTimer(self)
-        self._fetch_timer.setSingleShot(True)
-        self._fetch_timer.setInterval(0)
-        self._fetch_timer.timeout.connect(self._fetch_if_at_end)
+        self._fetch_timer = debounce_timer(self, 0, self._fetch_if_at_end)
         bar = self.tree.verticalScrollBar()
         bar.valueChanged.connect(lambda *_: self._fetch_timer.start())
         bar.rangeChanged.connect(lambda *_: self._fetch_timer.start())
@@ -232,10 +226,7 @@ class EvidencePanel(QWidget):
         self.open_button.clicked.connect(self._on_open_clicked)
         self.remove_button.clicked.connect(self._on_remove_clicked)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.open_button)
-        buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
+        buttons = row_at_left(self.open_button, self.remove_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.title)

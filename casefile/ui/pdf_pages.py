@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 from casefile.services import page_geometry
 from casefile.services.originals import Original
 from casefile.services.page_geometry import PDFIUM_LOCK
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -214,9 +215,7 @@ class PdfPagesView(QWidget):
         self.renders = 0  # pages rendered so far (tests and logging)
         self.damaged = False  # PDFium could not open the file at all
 
-        self.info = QLabel()
-        self.info.setTextFormat(Qt.TextFormat.PlainText)
-        self.info.setWordWrap(True)
+        self.info = wrapped_label()
         self.info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.zoom_out = QToolButton()
         self.zoom_out.setText("−")
@@ -266,14 +265,8 @@ class PdfPagesView(QWidget):
         layout.addWidget(self.locked, 1)
         layout.addWidget(self.scroll, 1)
 
-        self._render_timer = QTimer(self)
-        self._render_timer.setSingleShot(True)
-        self._render_timer.setInterval(15)
-        self._render_timer.timeout.connect(self.render_visible)
-        self._layout_timer = QTimer(self)
-        self._layout_timer.setSingleShot(True)
-        self._layout_timer.setInterval(40)
-        self._layout_timer.timeout.connect(self._relayout)
+        self._render_timer = debounce_timer(self, 15, self.render_visible)
+        self._layout_timer = debounce_timer(self, 40, self._relayout)
 
     # -- opening ----------------------------------------------------------------------------
 
@@ -699,10 +692,7 @@ def attach_pdf_pages(
         if original.page_starts and page <= len(original.page_starts):
             viewer.show_offset(original.page_starts[page - 1])
 
-    follow = QTimer(pane)
-    follow.setSingleShot(True)
-    follow.setInterval(60)
-    follow.timeout.connect(_follow_selection)
+    follow = debounce_timer(pane, 60, _follow_selection)
     viewer.text_view.selectionChanged.connect(follow.start)
     viewer.text_view.cursorPositionChanged.connect(follow.start)
     pane.password_requested.connect(on_password_requested)

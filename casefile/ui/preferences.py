@@ -16,16 +16,15 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMenu,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
+
+from casefile.ui.actions import menu_named
+from casefile.ui.widgets import folder_row
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -69,11 +68,7 @@ class PreferencesDialog(QDialog):
         self.model_edit.setToolTip(
             "The spaCy pipeline that suggests names in imported documents: blank for the "
             "default, an installed package name (e.g. en_core_web_lg) or a pipeline folder.")
-        self.browse_button = QPushButton("Browse…")
-        self.browse_button.clicked.connect(self._browse)
-        row = QHBoxLayout()
-        row.addWidget(self.model_edit, 1)
-        row.addWidget(self.browse_button)
+        row = folder_row(self.model_edit, "Folder of a spaCy pipeline")
         hint = QLabel("Blank uses the model that installs with Casefile (or "
                       "CASEFILE_SPACY_MODEL when set). Another installed spaCy pipeline may "
                       "find names better: give its package name or its folder. New "
@@ -117,12 +112,6 @@ class PreferencesDialog(QDialog):
         self.problem.setVisible(problem is not None)
         self.ok_button.setEnabled(problem is None)
 
-    def _browse(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder of a spaCy pipeline",
-                                                  self.model_edit.text())
-        if folder:
-            self.model_edit.setText(folder)
-
 
 class PreferencesController:
     """Edit ▸ Preferences… of a window (``action``); :meth:`prompt` shows the dialog and
@@ -137,12 +126,10 @@ class PreferencesController:
         self.action.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.action.setStatusTip("Choose the spaCy model that suggests names")
         self.action.triggered.connect(lambda _checked=False: self.prompt())
-        for entry in window.menuBar().actions():
-            menu = entry.menu()
-            if isinstance(menu, QMenu) and entry.text().replace("&", "") == "Edit":
-                menu.addSeparator()
-                menu.addAction(self.action)
-                break
+        edit_menu = menu_named(window.menuBar(), "Edit")
+        if edit_menu is not None:
+            edit_menu.addSeparator()
+            edit_menu.addAction(self.action)
 
     def prompt(self) -> bool:
         """Show Preferences (modal); on OK store the suggestion model and say it in the status

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Slot
 from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -20,13 +20,14 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMenu,
     QVBoxLayout,
 )
 
 from casefile.errors import CasefileError
 from casefile.services.quick_open import QuickHit, quick_open
+from casefile.ui.actions import insert_after, menu_holding
 from casefile.ui.models import SECTION_TITLES
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:  # the window as Quick open sees it: as the Search panel does
     from casefile.ui.search_panel import SearchWindow as QuickOpenWindow
@@ -93,10 +94,7 @@ class QuickOpenDialog(QDialog):
         layout.addWidget(self.edit)
         layout.addWidget(self.list, 1)
         layout.addWidget(self.status)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(120)
-        self.timer.timeout.connect(self.refresh)
+        self.timer = debounce_timer(self, 120, self.refresh)
         self.edit.textChanged.connect(lambda _t: self.timer.start())
         self.edit.returnPressed.connect(self.open_current)
         self.setStyleSheet("QDialog#quick_open { border: 1px solid palette(mid); }")
@@ -204,16 +202,9 @@ class QuickOpen(QObject):
         self.action.setStatusTip("Go to any item by name, or a document by words of its text")
         self.action.triggered.connect(self.show)
         window.addAction(self.action)
-        menu = next((m for a in window.menuBar().actions()
-                     if isinstance(m := a.menu(), QMenu) and window.find_action in m.actions()),
-                    None)
+        menu = menu_holding(window.menuBar(), window.find_action)
         if menu is not None:
-            actions = menu.actions()
-            after = actions.index(window.find_action) + 1
-            if after < len(actions):
-                menu.insertAction(actions[after], self.action)
-            else:
-                menu.addAction(self.action)
+            insert_after(menu, window.find_action, self.action)
 
     @Slot()
     def show(self) -> QuickOpenDialog:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
@@ -28,6 +28,7 @@ from casefile.errors import CasefileError
 from casefile.services import reading, waiting
 from casefile.store.base import utcnow
 from casefile.ui.undo import ActionCommand
+from casefile.ui.widgets import debounce_timer
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -74,10 +75,7 @@ class ReadingController(QObject):
         self.read_action = self._action(menu, "Mark r&ead", None, lambda: self.mark("read"))
         self.actions = (self.relevant_action, self.irrelevant_action, self.unread_action,
                         self.read_action)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(READ_AFTER_MS)
-        self.timer.timeout.connect(self._shown_long_enough)
+        self.timer = debounce_timer(self, READ_AFTER_MS, self._shown_long_enough)
         self._showing: int | None = None
         self._unasked: set[int] = set()  # opened by the window, not yet worked with
         self._watching_input = False

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QCompleter,
     QDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -34,6 +33,7 @@ from casefile.store.evidence import RELATIONSHIP_KINDS
 from casefile.ui.dialogs import ok_cancel_buttons
 from casefile.ui.operations import CaseChange, OperationRunner
 from casefile.ui.undo import ActionCommand
+from casefile.ui.widgets import row_at_left
 
 RELATED_KINDS = ("person", "organization")
 
@@ -101,10 +101,7 @@ class RelationshipsPanel(QWidget):
         self.remove_button.clicked.connect(self.remove_selected)
         self.list.currentRowChanged.connect(
             lambda row: self.remove_button.setEnabled(row >= 0))
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.add_button)
-        buttons.addWidget(self.remove_button)
-        buttons.addStretch(1)
+        buttons = row_at_left(self.add_button, self.remove_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addWidget(QLabel("Relationships:"))

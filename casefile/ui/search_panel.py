@@ -30,7 +30,6 @@ from PySide6.QtCore import (
     QRectF,
     QSize,
     Qt,
-    QTimer,
     Signal,
     Slot,
 )
@@ -52,10 +51,7 @@ from PySide6.QtWidgets import (
     QButtonGroup,
     QDockWidget,
     QHBoxLayout,
-    QLabel,
-    QLineEdit,
     QListView,
-    QMenu,
     QRadioButton,
     QStyle,
     QStyledItemDelegate,
@@ -66,10 +62,12 @@ from PySide6.QtWidgets import (
 
 from casefile.errors import CasefileError
 from casefile.services.search import SearchResult, SearchResults, search_workspace
+from casefile.ui.actions import insert_after, menu_named
 from casefile.ui.docks import add_tabbed_dock
 from casefile.ui.models import SECTION_TITLES
 from casefile.ui.operations import CaseChange
-from casefile.ui.viewer import QUERY_HELP
+from casefile.ui.viewer import query_edit
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -387,12 +385,7 @@ class SearchPanel(QWidget):
         self.results: SearchResults | None = None
         self.dock: QDockWidget | None = None  # set by install_search_panel
         self.action: QAction | None = None  # Edit ▸ Search… (Ctrl+Shift+F)
-        self.edit = QLineEdit()
-        self.edit.setObjectName("search_edit")
-        self.edit.setPlaceholderText("Search items and documents")
-        self.edit.setClearButtonEnabled(True)
-        self.edit.setToolTip(QUERY_HELP)
-        self.edit.installEventFilter(self)
+        self.edit = query_edit("search_edit", "Search items and documents", self)
         self.this_case = QRadioButton("This case")
         self.this_case.setObjectName("search_this_case")
         self.all_cases = QRadioButton("All cases")
@@ -402,10 +395,7 @@ class SearchPanel(QWidget):
         self.scope.addButton(self.this_case)
         self.scope.addButton(self.all_cases)
         self.scope.buttonToggled.connect(self._on_scope_toggled)
-        self.count_label = QLabel()
-        self.count_label.setObjectName("search_count")
-        self.count_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.count_label.setWordWrap(True)
+        self.count_label = wrapped_label(name="search_count")
         self.model = SearchResultsModel(self)
         self.list = QListView()
         self.list.setObjectName("search_results")
@@ -421,10 +411,7 @@ class SearchPanel(QWidget):
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.list.activated.connect(self._on_activated)
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(250)
-        self.timer.timeout.connect(self.run_search)
+        self.timer = debounce_timer(self, 250, self.run_search)
         self.edit.textChanged.connect(lambda _t: self.timer.start())
         scope_row = QHBoxLayout()
         scope_row.setContentsMargins(0, 0, 0, 0)
@@ -618,21 +605,13 @@ def install_search_panel(window: SearchWindow) -> SearchPanel:
     panel.action = action
     toggle = dock.toggleViewAction()
     toggle.setText("Search &panel")
-    for entry in window.menuBar().actions():
-        menu = entry.menu()
-        if not isinstance(menu, QMenu):
-            continue
-        name = entry.text().replace("&", "")
-        if name == "Edit":
-            actions = menu.actions()
-            anchor = next((a for a in actions if a.shortcut() == QKeySequence("Ctrl+K")),
-                          window.find_action)
-            after = actions.index(anchor) + 1 if anchor in actions else len(actions)
-            if after < len(actions):
-                menu.insertAction(actions[after], action)
-            else:
-                menu.addAction(action)
-        elif name == "View":
-            menu.addAction(toggle)
+    edit_menu = menu_named(window.menuBar(), "Edit")
+    if edit_menu is not None:  # after Quick open (Ctrl+K), else after Find
+        anchor = next((a for a in edit_menu.actions() if a.shortcut() == QKeySequence("Ctrl+K")),
+                      window.find_action)
+        insert_after(edit_menu, anchor, action)
+    view_menu = menu_named(window.menuBar(), "View")
+    if view_menu is not None:
+        view_menu.addAction(toggle)
     panel.hit_activated.connect(lambda hit: open_hit(window, hit, panel.edit.text()))
     return panel

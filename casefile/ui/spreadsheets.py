@@ -25,12 +25,11 @@ from PySide6.QtWidgets import (
 )
 from sqlalchemy.orm import Session
 
-from casefile.errors import CasefileError
 from casefile.services import table_import
 from casefile.ui.exporting import ask_export_path, profile_label, safe_file_name, start_export
 from casefile.ui.operations import Job
 from casefile.ui.recent_folder import ask_open_file, dialog_folder
-from casefile.ui.undo import ActionCommand
+from casefile.ui.undo import push_case_action
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -175,10 +174,8 @@ class SpreadsheetController(QObject):
         """Read ``path``, show the mapping dialog (``ask``; else take the guessed mapping) and
         run the import as one undoable command. Returns True when something was imported."""
         window = self.window
-        try:
-            sheet = table_import.read_table(path)
-        except CasefileError as exc:
-            window.runner.operation_failed.emit(str(exc))
+        sheet = window.runner.checked(lambda: table_import.read_table(path))
+        if sheet is None:
             return False
         dialog = ColumnMappingDialog(sheet, path.name, window.qt_window())
         self.last_dialog = dialog
@@ -189,15 +186,9 @@ class SpreadsheetController(QObject):
         finally:
             self.last_dialog = None
             dialog.deleteLater()
-        try:
-            records = table_import.map_rows(sheet, kind, mapping)
-        except CasefileError as exc:
-            window.runner.operation_failed.emit(str(exc))
+        records = window.runner.checked(lambda: table_import.map_rows(sheet, kind, mapping))
+        if records is None:
             return False
-        assert window.case_id is not None
-        case_id = window.case_id
-        command = ActionCommand(
-            window.runner, case_id, f"Import {len(records)} rows from {path.name}",
-            lambda s: table_import.import_records(s, case_id, kind, records))
-        window.undo_stack.push(command)
-        return not command.failed
+        return push_case_action(
+            window, f"Import {len(records)} rows from {path.name}",
+            lambda s, case_id: table_import.import_records(s, case_id, kind, records))

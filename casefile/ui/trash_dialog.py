@@ -15,23 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLabel,
     QMenu,
     QMessageBox,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from casefile.services import trash
 from casefile.services.trash import TrashListing
-from casefile.ui.dialogs import DialogHolder
+from casefile.ui.dialogs import DialogHolder, ListingDialog
 from casefile.ui.undo import ActionCommand
 
 if TYPE_CHECKING:
@@ -60,7 +55,7 @@ def confirm_empty(parent: QWidget | None, n: int) -> bool:
 WHAT_WIDTH = 320
 
 
-class TrashDialog(QDialog):
+class TrashDialog(ListingDialog):
     """The Trash's entries, newest first (Deleted, What, From case, Holds). Signals:
     ``restore_requested(entry_id)``, ``empty_requested()``."""
 
@@ -68,27 +63,15 @@ class TrashDialog(QDialog):
     empty_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Trash")
+        super().__init__(parent, "Trash", ("Deleted", "What", "From case", "Holds"),
+                         name="trash_table")
         self.listed: list[TrashListing] = []
-        layout = QVBoxLayout(self)
-        self.intro = QLabel()
-        self.intro.setWordWrap(True)
-        layout.addWidget(self.intro)
-        self.table = QTableWidget(0, 4)
-        self.table.setObjectName("trash_table")
-        self.table.setHorizontalHeaderLabels(["Deleted", "What", "From case", "Holds"])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         # what was deleted is read first: as wide as its title (at most WHAT_WIDTH px); what
         # it holds takes the rest and its tooltip has it whole
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.table)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.restore_button = QPushButton("&Restore")
         self.empty_button = QPushButton("&Empty Trash…")
@@ -99,7 +82,7 @@ class TrashDialog(QDialog):
         self.empty_button.clicked.connect(self.empty_requested)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.doubleClicked.connect(lambda _index: self._on_restore())
-        layout.addWidget(self.buttons)
+        self.body.addWidget(self.buttons)
         self.resize(640, 360)
         self.set_entries([])
 

@@ -13,7 +13,7 @@ is made obsolete and leaves the stack.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoCommand
 from sqlalchemy.orm import Session
@@ -23,6 +23,9 @@ from casefile.services import evidence_actions, item_actions
 from casefile.services.changes import Changes, Step, changes
 from casefile.services.editing import LinkedSpan
 from casefile.ui.operations import OperationRunner, Outcome
+
+if TYPE_CHECKING:
+    from casefile.ui.shell import WindowShell
 
 EDIT_COMMAND_ID = 1001
 
@@ -82,41 +85,50 @@ class ActionCommand(_ServiceCommand):
         this, still running the one Step."""
         return self.runner.apply_step(step)
 
-    def _finish(self, out: Outcome[Changes]) -> bool:
+    def _finish(self, out: Outcome[Changes]) -> Changes | None:
+        """After a run: its Changes (kept as ``changes``), or None when it failed."""
         if not out.ok or out.value is None:
-            return False
+            return None
         self.changes = out.value
         self._took(out.value)
-        return True
+        return out.value
 
     def _do(self) -> bool:
         if not self._ran:
             out = self._first()
-            ok = self._finish(out)
-            if ok:
-                self._ran = True
-                assert out.value is not None
-                self._undo_step = out.value.undo
-            return ok
-        if self._redo_step is None:  # the undo changed nothing: nothing to redo
+        elif self._redo_step is None:  # the undo changed nothing: nothing to redo
             return True
-        out = self._run_step(self._redo_step, undoing=False)
-        ok = self._finish(out)
-        if ok:
-            assert out.value is not None
-            self._undo_step = out.value.undo
-        return ok
+        else:
+            out = self._run_step(self._redo_step, undoing=False)
+        done = self._finish(out)
+        if done is None:
+            return False
+        self._ran = True
+        self._undo_step = done.undo
+        return True
 
     def _undo(self) -> bool:
         if self._undo_step is None:  # the action changed nothing: nothing to undo
             self._redo_step = None
             return True
-        out = self._run_step(self._undo_step, undoing=True)
-        ok = self._finish(out)
-        if ok:
-            assert out.value is not None
-            self._redo_step = out.value.undo
-        return ok
+        done = self._finish(self._run_step(self._undo_step, undoing=True))
+        if done is None:
+            return False
+        self._redo_step = done.undo
+        return True
+
+
+def push_case_action(window: WindowShell, label: str,
+                     action: Callable[[Session, int], Changes]) -> bool:
+    """Run ``action(session, case_id)`` (one service call) on the window's open case as one
+    :class:`ActionCommand` on its undo stack, named ``label``. Returns True when it ran; False
+    when no case is open or it was refused (the runner has said why)."""
+    case_id = window.case_id
+    if case_id is None:
+        return False
+    command = ActionCommand(window.runner, case_id, label, lambda s: action(s, case_id))
+    window.undo_stack.push(command)
+    return not command.failed
 
 
 class ImportedCommand(ActionCommand):

@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSplitter,
     QTextEdit,
-    QToolButton,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -44,6 +43,7 @@ from casefile.services.views import DocumentView, PassageMark
 from casefile.store.textfind import FoldedText
 from casefile.ui.evidence_model import RELATION_PRECEDENCE, relation_colour
 from casefile.ui.offsets import OffsetMap
+from casefile.ui.widgets import debounce_timer, flat_button, wrapped_label
 
 #: The query syntax, shown as the find box's and the Search panel's tooltip.
 QUERY_HELP = (
@@ -53,6 +53,21 @@ QUERY_HELP = (
     "-word  leave out items containing it (Search panel)\n"
     "one OR other  either word"
 )
+
+
+def query_edit(name: str, placeholder: str, keys_to: QObject) -> QLineEdit:
+    """The box a query is typed in (the find bar's, the Search panel's): object name
+    ``name``, ``placeholder`` shown while empty, a clear button, :data:`QUERY_HELP` as its
+    tooltip, and its keys seen first by ``keys_to`` (its event filter: Esc, Enter, arrows)."""
+    edit = QLineEdit()
+    edit.setObjectName(name)
+    edit.setPlaceholderText(placeholder)
+    edit.setClearButtonEnabled(True)
+    edit.setToolTip(QUERY_HELP)
+    edit.installEventFilter(keys_to)
+    return edit
+
+
 #: At most this many matches are painted (all are counted; Next walks through all of them).
 MAX_PAINTED_MATCHES = 5000
 #: Texts up to this many characters are searched at each keystroke; longer ones after a pause.
@@ -115,32 +130,16 @@ class FindBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("find_bar")
-        self.edit = QLineEdit()
-        self.edit.setObjectName("find_edit")
-        self.edit.setPlaceholderText("Find in this document")
-        self.edit.setClearButtonEnabled(True)
-        self.edit.setToolTip(QUERY_HELP)
-        self.edit.installEventFilter(self)
+        self.edit = query_edit("find_edit", "Find in this document", self)
         self.count = QLabel()
         self.count.setObjectName("find_count")
         self.count.setTextFormat(Qt.TextFormat.PlainText)
         self.count.setMinimumWidth(self.count.fontMetrics().horizontalAdvance("No matches")
                                    + 8)
-        self.previous_button = QToolButton()
-        self.previous_button.setText("Previous")
-        self.previous_button.setToolTip("Previous match (Shift+Enter, Shift+F3)")
-        self.previous_button.setAutoRaise(True)
-        self.previous_button.clicked.connect(self.previous_requested)
-        self.next_button = QToolButton()
-        self.next_button.setText("Next")
-        self.next_button.setToolTip("Next match (Enter, F3)")
-        self.next_button.setAutoRaise(True)
-        self.next_button.clicked.connect(self.next_requested)
-        self.close_button = QToolButton()
-        self.close_button.setText("✕")
-        self.close_button.setToolTip("Close the find bar (Esc)")
-        self.close_button.setAutoRaise(True)
-        self.close_button.clicked.connect(self.close_requested)
+        self.previous_button = flat_button(
+            "Previous", "Previous match (Shift+Enter, Shift+F3)", self.previous_requested)
+        self.next_button = flat_button("Next", "Next match (Enter, F3)", self.next_requested)
+        self.close_button = flat_button("✕", "Close the find bar (Esc)", self.close_requested)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 2)
         layout.setSpacing(4)
@@ -192,9 +191,7 @@ class DocumentViewer(QWidget):
         self._find_anchor = 0
         self._found_query: str | None = None
 
-        self.header = QLabel()
-        self.header.setTextFormat(Qt.TextFormat.PlainText)
-        self.header.setWordWrap(True)
+        self.header = wrapped_label()
         self.legend = QLabel()
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.text_view = QPlainTextEdit()
@@ -230,10 +227,7 @@ class DocumentViewer(QWidget):
         self.find_bar.next_requested.connect(self.find_next)
         self.find_bar.previous_requested.connect(self.find_previous)
         self.find_bar.close_requested.connect(self.close_find_bar)
-        self.find_timer = QTimer(self)
-        self.find_timer.setSingleShot(True)
-        self.find_timer.setInterval(200)
-        self.find_timer.timeout.connect(self._refresh_find)
+        self.find_timer = debounce_timer(self, 200, self._refresh_find)
         self.find_bar.edit.textChanged.connect(self._on_find_text_changed)
         self.find_next_action = QAction("Find next", self)
         self.find_next_action.setShortcuts(_with_standard("F3", QKeySequence.StandardKey.FindNext))
@@ -379,12 +373,9 @@ class DocumentViewer(QWidget):
         return self._text[span[0]:span[1]] if span else ""
 
     def select_span(self, start: int, end: int) -> None:
-        """Select ``text[start:end]`` (Python str offsets) and scroll it into view."""
-        cursor = QTextCursor(self.text_view.document())
-        cursor.setPosition(self._map.to_qt(start))
-        cursor.setPosition(self._map.to_qt(end), QTextCursor.MoveMode.KeepAnchor)
-        self.text_view.setTextCursor(cursor)
-        self.text_view.centerCursor()
+        """Select ``text[start:end]`` (Python str offsets), scroll it into view and give the
+        text the focus."""
+        self._select_quietly(start, end)
         self.text_view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _select_quietly(self, start: int, end: int) -> None:

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
 from casefile.services import watch_files, watch_list
 from casefile.ui.dialogs import ok_cancel_buttons
 from casefile.ui.undo import ActionCommand
+from casefile.ui.widgets import row_at_left
 
 if TYPE_CHECKING:
     from casefile.ui.shell import WindowShell
@@ -128,7 +129,6 @@ class WatchListDialog(QDialog):
         self.hits.activated.connect(self._open_hit)
         self.hits.doubleClicked.connect(self._open_hit)
         self.hits_label = QLabel()
-        buttons = QHBoxLayout()
         self.add_button = QPushButton("&Add names…")
         self.load_button = QPushButton("&Load from file…")
         self.case_button = QPushButton("Watch the case's &people and organizations")
@@ -137,10 +137,8 @@ class WatchListDialog(QDialog):
         self.load_button.clicked.connect(controller.prompt_load)
         self.case_button.clicked.connect(controller.add_from_case)
         self.remove_button.clicked.connect(self._remove_selected)
-        for button in (self.add_button, self.load_button, self.case_button,
-                       self.remove_button):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
+        buttons = row_at_left(self.add_button, self.load_button, self.case_button,
+                              self.remove_button)
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)

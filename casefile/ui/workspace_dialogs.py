@@ -13,12 +13,9 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +24,7 @@ from casefile.errors import CasefileError
 from casefile.store.encryption import MIN_PASSPHRASE, EncryptionState, WrongPassphraseError
 from casefile.store.workspace import Workspace, encrypted_database, open_workspace
 from casefile.ui.dialogs import ok_cancel_buttons
+from casefile.ui.widgets import folder_row
 
 WRONG_MESSAGE = "That passphrase is wrong. Try again:"
 
@@ -110,16 +108,12 @@ class NewWorkspaceDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New workspace")
         layout = QVBoxLayout(self)
-        row = QHBoxLayout()
         self.folder_edit = QLineEdit()
         self.folder_edit.setObjectName("workspace-folder")
         self.folder_edit.setPlaceholderText("A new or empty folder")
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse)
-        row.addWidget(self.folder_edit)
-        row.addWidget(browse)
         layout.addWidget(QLabel("Folder:"))
-        layout.addLayout(row)
+        layout.addLayout(folder_row(self.folder_edit, "Folder for the new workspace",
+                                    from_typed=False))
         self.encrypt = QCheckBox("Encrypt with a passphrase (it cannot be recovered if lost)")
         self.encrypt.setObjectName("encrypt")
         layout.addWidget(self.encrypt)
@@ -133,11 +127,6 @@ class NewWorkspaceDialog(QDialog):
         self.fields.first.textChanged.connect(self._update)
         self.fields.second.textChanged.connect(self._update)
         self._update()
-
-    def _browse(self) -> None:
-        chosen = QFileDialog.getExistingDirectory(self, "Folder for the new workspace")
-        if chosen:
-            self.folder_edit.setText(chosen)
 
     def _update(self) -> None:
         self.fields.setEnabled(self.encrypt.isChecked())

@@ -160,22 +160,19 @@ def case_graph(session: Session, case_id: int, chosen: GraphFilter | None = None
         nodes[item_id] = GraphNode(item_id, kind, title, bool(confidential))
     details: dict[int, str | None] = {}
     published: dict[int, date | None] = {}
-    affiliations: list[tuple[int, int]] = []
-    parents: list[tuple[int, int]] = []
-    if "person" in kinds:
-        for person_id, role, aff in session.execute(
-                select(Person.id, Person.role, Person.affiliation_id)
-                .where(Person.case_id == case_id)):
-            details[person_id] = role
-            if aff is not None:
-                affiliations.append((person_id, aff))
-    if "organization" in kinds:
-        for oid, org_kind, parent in session.execute(
-                select(Organization.id, Organization.org_kind, Organization.parent_id)
-                .where(Organization.case_id == case_id)):
-            details[oid] = org_kind
-            if parent is not None:
-                parents.append((oid, parent))
+    # a node's detail, and the organization it belongs to: a person's role and affiliation,
+    # an organization's kind and the one it is part of
+    belongs: list[tuple[int, int]] = []
+    for kind, model, detail, owner in (
+            ("person", Person, Person.role, Person.affiliation_id),
+            ("organization", Organization, Organization.org_kind, Organization.parent_id)):
+        if kind not in kinds:
+            continue
+        for item_id, shown, owner_id in session.execute(
+                select(model.id, detail, owner).where(model.case_id == case_id)):
+            details[item_id] = shown
+            if owner_id is not None:
+                belongs.append((item_id, owner_id))
     # every document's date (a document may be filtered out as a node and still date evidence)
     for did, doc_kind, day in session.execute(
             select(Document.id, Document.doc_kind, Document.published)
@@ -218,7 +215,7 @@ def case_graph(session: Session, case_id: int, chosen: GraphFilter | None = None
                                tuple(r for r, _p in rows)))
     # affiliations and parents, unless a relationship joins the two already
     if AFFILIATION in relations:
-        for src, dst in (*affiliations, *parents):
+        for src, dst in belongs:
             if src in nodes and dst in nodes and (min(src, dst), max(src, dst)) not in joined:
                 edges.append(GraphEdge(src, dst, AFFILIATION))
 

@@ -9,9 +9,8 @@ job (ARCHITECTURE.md, "Packages of one module a job"):
 - ``command``: a decision on the window's undo stack;
 - ``panel``: the panel itself and :func:`install_suggestions_panel`.
 
-The public names are re-exported here (and by the older ``casefile.ui.suggestions_panel``). A
-function replaced in a test is replaced in the module that calls it (``read_contents`` in
-``loading``).
+The public names are re-exported here. A function replaced in a test is replaced in the
+module that calls it (``read_contents`` in ``loading``).
 """
 
 from casefile.ui.suggestions.command import DecisionCommand

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, overload
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
-    QAbstractItemModel,
     QModelIndex,
-    QObject,
     QPersistentModelIndex,
     Qt,
     QTimer,
@@ -31,7 +29,8 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
-from casefile.services.decisions import SuggestionEntry, SuggestionList
+from casefile.services.decisions import SuggestionEntry, SuggestionList, read_again_later
+from casefile.ui.models import GROUP_ID, GroupedModel
 
 if TYPE_CHECKING:
     pass
@@ -68,7 +67,6 @@ CONTEXT_COLUMN = 3
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 #: The kind of a row (group rows and suggestion rows).
 KIND_ROLE = Qt.ItemDataRole.UserRole + 2
-_GROUP = 0  # internalId of group rows; suggestion rows carry their group's row + 1
 #: Suggestion rows a group shows at first and adds each time its last row comes into view
 #: (a case with thousands of suggestions fills the tree in a few milliseconds).
 FETCH_ROWS = 32
@@ -188,7 +186,7 @@ def claim_attribution(entry: SuggestionEntry) -> str:
     return " · ".join(parts)
 
 
-class SuggestionsModel(QAbstractItemModel):
+class SuggestionsModel(GroupedModel):
     """A two-level tree: one group row per kind ("People (3)"), under it one row per suggested
     name with the columns of :data:`COLUMNS`. Group rows are not selectable.
 
@@ -233,7 +231,7 @@ class SuggestionsModel(QAbstractItemModel):
 
     def canFetchMore(self, parent: _Index) -> bool:
         # the view asks again from its rowsInserted handlers: the next scroll fetches then
-        if self._inserting or not parent.isValid() or parent.internalId() != _GROUP or (
+        if self._inserting or not parent.isValid() or parent.internalId() != GROUP_ID or (
                 parent.column() != 0):
             return False
         g = parent.row()
@@ -251,7 +249,7 @@ class SuggestionsModel(QAbstractItemModel):
         if rows > have and not self._inserting:
             self._inserting = True
             try:
-                self.beginInsertRows(self.createIndex(g, 0, _GROUP), have, rows - 1)
+                self.beginInsertRows(self.createIndex(g, 0, GROUP_ID), have, rows - 1)
                 self._fetched[g] = rows
                 self.endInsertRows()
             finally:
@@ -259,7 +257,7 @@ class SuggestionsModel(QAbstractItemModel):
 
     def is_fetched(self, index: _Index) -> bool:
         """True when the view has the row of ``index`` (see :meth:`reveal`)."""
-        if not index.isValid() or index.internalId() == _GROUP:
+        if not index.isValid() or index.internalId() == GROUP_ID:
             return index.isValid()
         g = int(index.internalId()) - 1
         return 0 <= g < len(self._fetched) and index.row() < self._fetched[g]
@@ -267,7 +265,7 @@ class SuggestionsModel(QAbstractItemModel):
     def reveal(self, index: QModelIndex) -> QModelIndex:
         """Hand the view the rows up to ``index`` (a suggestion row) so it can be selected and
         scrolled to; returns the index (column 0)."""
-        if not index.isValid() or index.internalId() == _GROUP:
+        if not index.isValid() or index.internalId() == GROUP_ID:
             return index
         g = int(index.internalId()) - 1
         if 0 <= g < len(self._groups):
@@ -290,7 +288,10 @@ class SuggestionsModel(QAbstractItemModel):
         for key in keys:
             index = self.index_of(key)
             if how is None:
-                self._decided.pop(key, None)
+                if self._decided.pop(key, None) is not None:
+                    entry = self.entry(index)
+                    if entry is not None:  # pending again: its details are read again
+                        read_again_later(entry)
             elif index.isValid():  # only rows of this listing (waiting() counts on it)
                 self._decided[key] = how
             if index.isValid() and self.is_fetched(index):
@@ -298,11 +299,11 @@ class SuggestionsModel(QAbstractItemModel):
                 group = self.parent(index)
                 self.dataChanged.emit(group, group)
 
-    def keys_with_mentions(self, mention_ids: Sequence[int]) -> list[tuple[str, str, str]]:
-        """Keys of the rows holding any of these mentions."""
-        wanted = set(mention_ids)
-        return [e.key for _k, entries in self._groups for e in entries
-                if wanted.intersection(e.mention_ids)]
+    def listed_keys(self, keys: Collection[tuple[str, str, str]]
+                    ) -> list[tuple[str, str, str]]:
+        """Those of ``keys`` that are rows of this list, in its order."""
+        wanted = set(keys)
+        return [e.key for _k, entries in self._groups for e in entries if e.key in wanted]
 
     def waiting(self, kind: str | None = None) -> int:
         """Number of undecided rows (of one kind)."""
@@ -317,7 +318,7 @@ class SuggestionsModel(QAbstractItemModel):
 
     def entry(self, index: _Index) -> SuggestionEntry | None:
         """The suggestion of a row (None for a group row or an invalid index)."""
-        if not index.isValid() or index.internalId() == _GROUP:
+        if not index.isValid() or index.internalId() == GROUP_ID:
             return None
         group = int(index.internalId()) - 1
         if not 0 <= group < len(self._groups):
@@ -341,6 +342,22 @@ class SuggestionsModel(QAbstractItemModel):
         g = next((g for g, (_k, entries) in enumerate(self._groups) if entries), None)
         return self.createIndex(0, 0, g + 1) if g is not None else QModelIndex()
 
+    def first_at(self, rank_of: Callable[[str], int], rank: int, row: int) -> QModelIndex:
+        """The first suggestion row (column 0, display order) at or after row ``row`` of a
+        kind ranked ``rank`` (``rank_of(kind)``); else the last row; invalid when there is
+        none. Walks the groups, not every row."""
+        last = QModelIndex()
+        for g, (kind, entries) in enumerate(self._groups):
+            if not entries:
+                continue
+            r = rank_of(kind)
+            if r == rank and row < len(entries):
+                return self.createIndex(row, 0, g + 1)
+            if r > rank:
+                return self.createIndex(0, 0, g + 1)
+            last = self.createIndex(len(entries) - 1, 0, g + 1)
+        return last
+
     def entry_indexes(self) -> list[QModelIndex]:
         """Column-0 indexes of every suggestion row, in display order."""
         return [self.createIndex(r, 0, g + 1) for g, (_k, entries) in enumerate(self._groups)
@@ -350,7 +367,7 @@ class SuggestionsModel(QAbstractItemModel):
         """The group row of ``kind`` (invalid if that kind has no suggestions)."""
         for g, (k, _entries) in enumerate(self._groups):
             if k == kind:
-                return self.createIndex(g, 0, _GROUP)
+                return self.createIndex(g, 0, GROUP_ID)
         return QModelIndex()
 
     # -- QAbstractItemModel -------------------------------------------------------------------
@@ -359,32 +376,19 @@ class SuggestionsModel(QAbstractItemModel):
         if column < 0 or column >= len(COLUMNS) or row < 0:
             return QModelIndex()
         if not parent.isValid():
-            return self.createIndex(row, column, _GROUP) if row < len(self._groups) else (
+            return self.createIndex(row, column, GROUP_ID) if row < len(self._groups) else (
                 QModelIndex())
-        if parent.internalId() != _GROUP or parent.column() != 0:
+        if parent.internalId() != GROUP_ID or parent.column() != 0:
             return QModelIndex()
         g = parent.row()
         if g >= len(self._groups) or row >= self._fetched[g]:
             return QModelIndex()
         return self.createIndex(row, column, g + 1)
 
-    @overload
-    def parent(self) -> QObject | None: ...
-    @overload
-    def parent(self, index: _Index, /) -> QModelIndex: ...
-
-    def parent(self, index: _Index | None = None) -> QObject | QModelIndex | None:
-        """``parent()`` is QObject's (the owner); ``parent(index)`` the row's parent index."""
-        if index is None:
-            return super().parent()
-        if not index.isValid() or index.internalId() == _GROUP:
-            return QModelIndex()
-        return self.createIndex(int(index.internalId()) - 1, 0, _GROUP)
-
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if not parent.isValid():
             return len(self._groups)
-        if parent.internalId() == _GROUP and parent.column() == 0 and (
+        if parent.internalId() == GROUP_ID and parent.column() == 0 and (
                 parent.row() < len(self._groups)):
             return self._fetched[parent.row()]
         return 0
@@ -392,7 +396,7 @@ class SuggestionsModel(QAbstractItemModel):
     def hasChildren(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
         if not parent.isValid():
             return bool(self._groups)
-        return parent.internalId() == _GROUP and parent.column() == 0 and (
+        return parent.internalId() == GROUP_ID and parent.column() == 0 and (
             parent.row() < len(self._groups)) and bool(self._groups[parent.row()][1])
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -401,7 +405,7 @@ class SuggestionsModel(QAbstractItemModel):
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        if index.internalId() == _GROUP:
+        if index.internalId() == GROUP_ID:
             return Qt.ItemFlag.ItemIsEnabled
         if not self._decided:  # the view asks for every cell it paints: no lookup then
             return _SELECTABLE
@@ -420,10 +424,37 @@ class SuggestionsModel(QAbstractItemModel):
             return "Mentions"
         return None
 
+    def multiData(self, index: _Index, roleDataSpan: Any) -> None:  # noqa: N803 (Qt's name)
+        """Every role a delegate asks of a cell at once (Qt's delegates ask seven per cell
+        they paint): one call from Qt into Python per cell instead of one per role, which
+        was most of the time painting the list took; the row's entry is looked up once.
+        Every role is answered, an empty one cleared: a delegate hands the same span for
+        every cell, still holding the last cell's values."""
+        roles = [roleDataSpan[i] for i in range(len(roleDataSpan))]
+        entry = None
+        if index.isValid() and index.internalId() != GROUP_ID:
+            entry = self.entry(index)
+        if entry is None:  # a group row (or none): as data() says
+            for wanted in roles:
+                value = self.data(index, wanted.role())
+                if value is None:
+                    wanted.clearData()
+                else:
+                    wanted.setData(value)
+            return
+        column = index.column()
+        for wanted in roles:
+            role = wanted.role()
+            value = self._row_data(entry, column, role) if role in _ROW_ROLES else None
+            if value is None:
+                wanted.clearData()
+            else:
+                wanted.setData(value)
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        if index.internalId() == _GROUP:
+        if index.internalId() == GROUP_ID:
             if index.row() >= len(self._groups):
                 return None
             kind, entries = self._groups[index.row()]
@@ -441,16 +472,20 @@ class SuggestionsModel(QAbstractItemModel):
         entry = self.entry(index)
         if entry is None:
             return None
+        return self._row_data(entry, index.column(), role)
+
+    def _row_data(self, entry: SuggestionEntry, column: int, role: int) -> Any:
+        """What a suggestion row's cell in ``column`` holds for ``role`` (one of
+        :data:`_ROW_ROLES`)."""
         if role == ENTRY_ROLE:
             return entry
         if role == KIND_ROLE:
             return entry.kind
-        how = self._decided.get(entry.key)
+        how = self._decided.get(entry.key) if self._decided else None
         if role == Qt.ItemDataRole.ForegroundRole and how is not None:
             return QBrush(QPalette().color(QPalette.ColorGroup.Disabled,
                                            QPalette.ColorRole.Text))
         if role == Qt.ItemDataRole.DisplayRole:
-            column = index.column()
             if column == 0:
                 return entry_label(entry)
             if column == DETAILS_COLUMN:
@@ -463,7 +498,7 @@ class SuggestionsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if how is not None:
                 return f"{DECIDED_MARKS.get(how, how)} (Undo takes the decision back)"
-            if index.column() == DETAILS_COLUMN and entry_details(entry):
+            if column == DETAILS_COLUMN and entry_details(entry):
                 return entry_details(entry)
             where = f"{entry.mentions} mention{'s' if entry.mentions != 1 else ''}"
             if entry.documents > 1:
@@ -473,7 +508,7 @@ class SuggestionsModel(QAbstractItemModel):
             details = entry_details(entry)
             return f"{details}\n\n{entry.snippet}\n\n{where}" if details else \
                 f"{entry.snippet}\n\n{where}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == MENTIONS_COLUMN:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == MENTIONS_COLUMN:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 

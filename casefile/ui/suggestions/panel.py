@@ -35,7 +35,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     Qt,
-    QTimer,
     Signal,
     Slot,
 )
@@ -49,8 +48,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QGridLayout,
     QHeaderView,
-    QLabel,
-    QMenu,
     QPushButton,
     QScrollArea,
     QStyledItemDelegate,
@@ -63,6 +60,7 @@ from sqlalchemy.orm import Session
 from casefile.services import decisions, rejections, views
 from casefile.services.changes import Changes, Step
 from casefile.services.decisions import Decision, SuggestionEntry, SuggestionList
+from casefile.ui.actions import menu_named
 from casefile.ui.docks import DOCK_MIN_WIDTH, add_tabbed_dock
 from casefile.ui.operations import CaseChange, OperationRunner, Outcome
 from casefile.ui.suggestions import loading
@@ -85,6 +83,7 @@ from casefile.ui.suggestions.model import (
     claim_speaker,
 )
 from casefile.ui.undo import ActionCommand
+from casefile.ui.widgets import debounce_timer, wrapped_label
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -141,10 +140,7 @@ class SuggestionsPanel(QWidget):
         self.dialog: QDialog | None = None
 
         self.model = SuggestionsModel(self)
-        self.status_label = QLabel()
-        self.status_label.setObjectName("suggestions_status")
-        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.status_label.setWordWrap(True)
+        self.status_label = wrapped_label(name="suggestions_status")
         self.tree = QTreeView()
         self.tree.setObjectName("suggestions_tree")
         self.tree.setModel(self.model)
@@ -183,17 +179,11 @@ class SuggestionsPanel(QWidget):
         self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.doubleClicked.connect(self._on_double_clicked)
         # more rows are fetched after the view's own handling (never inside its layout)
-        self._fetch_timer = QTimer(self)
-        self._fetch_timer.setSingleShot(True)
-        self._fetch_timer.setInterval(0)
-        self._fetch_timer.timeout.connect(self._fetch_visible)
+        self._fetch_timer = debounce_timer(self, 0, self._fetch_visible)
         self.tree.verticalScrollBar().valueChanged.connect(self._fetch_timer.start)
         self.tree.expanded.connect(self._fetch_timer.start)
         self.tree.selectionModel().currentChanged.connect(self._on_current_changed)
-        self.context_label = QLabel()
-        self.context_label.setObjectName("suggestion_context")
-        self.context_label.setTextFormat(Qt.TextFormat.RichText)
-        self.context_label.setWordWrap(True)
+        self.context_label = wrapped_label(name="suggestion_context", rich=True)
         self.context_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.context_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         # the preview keeps one height whatever it shows (a longer one scrolls inside), so the
@@ -420,21 +410,13 @@ class SuggestionsPanel(QWidget):
 
     def _at_position(self, pos: tuple[str, int] | None) -> QModelIndex:
         """After a decision: the row now at the decided one's place, else the next one."""
-        if pos is None:  # nothing was selected: no need to walk every row
-            return QModelIndex()
-        rows = self.model.entry_indexes()
-        if not rows:
+        if pos is None:  # nothing was selected
             return QModelIndex()
         kind, row = pos
         order = list(KIND_TITLES)
         rank = order.index(kind) if kind in order else len(order)
-        for index in rows:
-            entry = self.model.entry(index)
-            assert entry is not None
-            r = order.index(entry.kind) if entry.kind in order else len(order)
-            if (r, index.row()) >= (rank, row):
-                return index
-        return rows[-1]
+        return self.model.first_at(lambda k: order.index(k) if k in order else len(order),
+                                   rank, row)
 
     def _show_status(self) -> None:
         if self.case_id is None:
@@ -548,7 +530,9 @@ class SuggestionsPanel(QWidget):
             self.reload()  # e.g. decided meanwhile elsewhere: show what is stored
             return None
         decision = done.value
-        keys = self.model.keys_with_mentions(decision.mention_ids)
+        decided = decision.mention_ids
+        keys = self.model.listed_keys(
+            self.runner.read(lambda s: decisions.suggestion_keys(s, decided)))
         self.model.set_decided(keys, decision.action)
         self._select_next_waiting(origin)
         self._after_change()
@@ -735,11 +719,9 @@ def install_suggestions_panel(window: PanelWindow) -> SuggestionsPanel:
     toggle = dock.toggleViewAction()
     toggle.setText("&Suggestions")
     toggle.setShortcut(QKeySequence("Ctrl+Shift+S"))
-    for action in window.menuBar().actions():
-        menu = action.menu()
-        if isinstance(menu, QMenu) and action.text().replace("&", "") == "View":
-            menu.addAction(toggle)
-            break
+    view_menu = menu_named(window.menuBar(), "View")
+    if view_menu is not None:
+        view_menu.addAction(toggle)
     window.addAction(toggle)
     panel.count_changed.connect(
         lambda n: dock.setWindowTitle(f"Suggestions ({n})" if n else "Suggestions"))
