@@ -45,8 +45,8 @@ def paused() -> Iterator[None]:
 def loaded_and_frozen(modules: Iterable[str], then: Callable[[], None] | None = None) -> None:
     """Import ``modules`` with the collector paused, call ``then`` (set-up that makes
     long-lived objects, such as the models' mappers), then freeze what is alive
-    (``gc.freeze``). A no-op when all of them are loaded already, so nothing made later is
-    frozen."""
+    (``gc.freeze``, before the collector runs again). A no-op when all of them are loaded
+    already, so nothing made later is frozen."""
     names = list(modules)
     if all(name in sys.modules for name in names):
         return
@@ -55,4 +55,20 @@ def loaded_and_frozen(modules: Iterable[str], then: Callable[[], None] | None = 
             importlib.import_module(name)
         if then is not None:
             then()
-        gc.freeze()  # before the collector resumes: its first pass would walk them all
+        # frozen before the collector resumes: its first pass would otherwise walk every
+        # object just loaded, young as they all are (about 30-50 ms of every command)
+        gc.freeze()
+
+
+def collect_all() -> int:
+    """A full collection that reaches the frozen objects too: everything is handed back to the
+    collector (``gc.unfreeze``), collected, and what is still alive frozen again. Holds the
+    interpreter lock for as long as a full pass over the heap takes (80-170 ms with the window
+    open), so the window runs it only when the user is idle (ARCHITECTURE.md, "The window":
+    cold start and responsiveness). Returns the number of unreachable objects found."""
+    with _LOCK:
+        gc.unfreeze()
+        try:
+            return gc.collect()
+        finally:
+            gc.freeze()

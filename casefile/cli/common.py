@@ -160,13 +160,7 @@ def load_core() -> None:
     already (``main`` run again in the same process), so nothing made later is frozen."""
     from casefile.collector import loaded_and_frozen
 
-    loaded_and_frozen(CORE_MODULES, then=_configure_models)
-
-
-def _configure_models() -> None:
-    from casefile.store.base import configure_models
-
-    configure_models()
+    loaded_and_frozen(CORE_MODULES)
 
 
 _process = {"ends": False}

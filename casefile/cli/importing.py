@@ -72,7 +72,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         return cmd_import_ftm(args, args.files[1:])
     ws = open_workspace(args)
     with ws.transaction(write=False) as s:
-        case_id = cases.find_case(s, args.case).id
+        case_id = cases.find_case_id(s, args.case)
     if not args.no_suggest:
         check_model(args.model)
     given = {Path(name) for name in args.files}

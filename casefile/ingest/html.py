@@ -282,7 +282,8 @@ def _dates_of(root: Any) -> list[tuple[str, str]]:
         return []
     out: list[tuple[str, str]] = []
     metas = {}
-    for element in root.iter("meta"):
+    meta_elements = list(root.iter("meta"))  # walked once, read twice below
+    for element in meta_elements:
         key = (element.get("property") or element.get("name") or element.get("itemprop")
                or "").lower()
         if key in _DATE_META and key not in metas and element.get("content"):
@@ -308,9 +309,12 @@ def _dates_of(root: Any) -> list[tuple[str, str]]:
         if (element.get("rel") or "").lower() == "canonical" and element.get("href"):
             url = element.get("href")
             break
-    for element in root.iter("meta"):
-        if url is None and (element.get("property") or "").lower() == "og:url":
-            url = element.get("content")
+    if url is None:  # the first og:url meta with a content attribute
+        for element in meta_elements:
+            if (element.get("property") or "").lower() == "og:url":
+                url = element.get("content")
+                if url is not None:
+                    break
     day = url_date(url)
     if day:
         out.append((day, "the page's address"))
@@ -355,12 +359,25 @@ def _same(a: str | None, b: str | None) -> bool:
     return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
 
 
-#: Elements whose class or id (ASCII letters lower-cased) holds "logo", "brand" or
-#: "masthead": the words are ASCII, and no character outside ASCII lower-cases into one of
-#: their letters, so this finds what ``str.lower`` would.
-_BRANDED = lxml.etree.XPath(" | ".join(
-    "//*[contains(translate(concat(@class, ' ', @id), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', "
-    f"'abcdefghijklmnopqrstuvwxyz'), '{word}')]" for word in ("logo", "brand", "masthead")))
+#: Elements with a class or an id, the only ones :func:`_banners` reads for "logo", "brand"
+#: or "masthead" (one XPath with a test per element in C; the words themselves are looked for
+#: in Python: an XPath ``contains(translate(...))`` per word walked the whole tree three times,
+#: about a sixth of a web page's import).
+_CLASSED = lxml.etree.XPath("//*[@class or @id]")
+#: ASCII letters lower-cased, nothing else (as XPath's ``translate`` with A-Z would).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_BRAND_WORDS = ("logo", "brand", "masthead")
+
+
+def _branded(root: Any) -> list[Any]:
+    """The elements whose class or id (joined by a space, ASCII letters lower-cased) holds
+    "logo", "brand" or "masthead", in document order."""
+    out = []
+    for element in _CLASSED(root):
+        words = f"{element.get('class') or ''} {element.get('id') or ''}".translate(_ASCII_LOWER)
+        if any(word in words for word in _BRAND_WORDS):
+            out.append(element)
+    return out
 
 
 def _banners(root: Any) -> set[str]:
@@ -368,7 +385,7 @@ def _banners(root: Any) -> set[str]:
     id with "logo", "brand" or "masthead") and its link to its own home page ("/")."""
     out = set()
     home = [a for a in root.iter("a") if (a.get("href") or "").strip() in ("/", "./")]
-    for element in [*_BRANDED(root), *home]:
+    for element in [*_branded(root), *home]:
         text = " ".join(element.text_content().split())
         if 0 < len(text) <= 60:
             out.add(text)
@@ -431,9 +448,11 @@ def _title_of(root: Any, found: str | None, sitename: str | None) -> str | None:
     def squeeze(value: object) -> str:
         return " ".join(str(value).split()) if value else ""
 
+    meta_elements = list(root.iter("meta"))  # walked once, read for each name asked
+
     def meta(*names: str) -> str:
         for name in names:
-            for element in root.iter("meta"):
+            for element in meta_elements:
                 key = element.get("property") or element.get("name") or ""
                 if key.lower() == name and squeeze(element.get("content")):
                     return squeeze(element.get("content"))

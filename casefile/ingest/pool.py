@@ -56,7 +56,7 @@ def _ready() -> bool:
         from casefile.ingest.html import main_text_and_metadata
 
         main_text_and_metadata("<html><body><p>warm</p></body></html>")
-    gc.freeze()
+        gc.freeze()  # before the collector resumes, whose first pass would walk them all
     return True
 
 

@@ -38,7 +38,7 @@ from casefile.filenames import printable_name
 from casefile.ingest.files import read_file
 from casefile.ingest.pool import ReaderPool
 from casefile.ingest.types import Ingested
-from casefile.services.cases import get_case
+from casefile.services.cases import check_case
 from casefile.services.changes import Step
 from casefile.services.dating import guess_published, new_note
 from casefile.services.documents import (
@@ -242,7 +242,7 @@ def import_paths(
     every further file would fail the same way; the files committed before stay.
     """
     with transaction() as session:
-        get_case(session, case_id)
+        check_case(session, case_id)
     published_date = parse_date(published, "published")
     files = list(iter_import_files(paths))
     batch = BatchResult(total=len(files))

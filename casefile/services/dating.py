@@ -109,6 +109,8 @@ def guess_published(path: Path, text: str, metadata_published: date | None = Non
 def date_in_text(text: str) -> date | None:
     """The publication date written near the top of ``text`` (module docstring), or None."""
     top = text[:TOP_CHARS]
+    if "19" not in top and "20" not in top:  # no year 19xx/20xx (two C scans; the regex
+        return None                          # below costs about 20 ns a character)
     lines = [line.strip() for line in top.splitlines() if line.strip()][:TOP_LINES]
     for line in lines:
         if not _YEAR_SOMEWHERE.search(line):

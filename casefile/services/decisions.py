@@ -85,6 +85,8 @@ from casefile.services.suggestion_list import (
     list_suggestions,
     pending_at_least,
     question_kind_of,
+    read_again_later,
+    suggestion_keys,
     variant_of,
 )
 
@@ -95,7 +97,8 @@ __all__ = [
     "Decision", "SuggestionEntry", "SuggestionList", "_pending_variants", "_same_thing",
     "accept", "accept_as", "accept_suggestion", "context_snippet", "find_named_item",
     "find_suggestion", "last_suggestion_mode", "link_mention", "list_suggestions", "merge",
-    "merge_suggestion", "name_key", "pending_at_least", "question_kind_of", "redo_decision",
+    "merge_suggestion", "name_key", "pending_at_least", "question_kind_of", "read_again_later",
+    "redo_decision",
     "reject",
-    "reject_suggestion", "tie_mention", "undo_decision", "variant_of",
+    "reject_suggestion", "suggestion_keys", "tie_mention", "undo_decision", "variant_of",
 ]

@@ -10,17 +10,29 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import ValidationError
 from casefile.store import ChangeLog, Mention
 from casefile.store.items import QUESTION_KINDS
-from casefile.store.mention_groups import WINDOW, MentionGroup, mention_groups, ordered_ids
-from casefile.store.reader import session_reader
+from casefile.store.mention_groups import (
+    WINDOW,
+    GroupDetails,
+    GroupMembers,
+    MentionGroup,
+    group_details,
+    group_members,
+    mention_groups,
+    ordered_ids,
+)
+from casefile.store.mention_groups import pending_at_least as pending_mentions_at_least
+from casefile.store.reader import Reader, reading, session_reader
 
 #: Suggestion kinds in the order the panel shows them.
 SUGGESTION_KINDS = ("person", "organization", "place", "event", "question", "claim")
@@ -66,8 +78,10 @@ class SuggestionEntry:
     An entry :func:`list_suggestions` read works out ``snippet``, ``highlight``,
     ``mention_ids`` and ``detail`` from what the database returned the first time each is
     asked for (the panel shows a snippet for the selected row only: making all of a big
-    case's ~1,000 snippets, ids and details at once took ~20 ms of every reload); the values
-    are the same either way.
+    case's ~1,000 snippets, ids and details at once took ~20 ms of every reload); read with
+    ``later``, its :data:`_DEFERRED` fields are read from the database then too, for it and
+    the next entries of its list (:data:`LATER_BATCH`; :data:`MEMBERS_BATCH` for
+    ``documents`` and ``mention_ids``). The values are the same either way.
     """
 
     kind: str
@@ -90,12 +104,12 @@ class SuggestionEntry:
 
         def __getattr__(self, name: str) -> Any:
             # called only for an attribute not set: one that _read_entry left to first use
-            group = self.__dict__.get("_group")
+            fields = self.__dict__
+            group = fields.get("_group")
             if group is None or name not in _DEFERRED:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            for key, value in _deferred(group, name).items():
-                object.__setattr__(self, key, value)
-            return self.__dict__[name]
+            fields.update(_deferred(group, fields, name))
+            return fields[name]
 
     @property
     def question_kind(self) -> str:
@@ -134,39 +148,107 @@ class SuggestionList:
 
 
 #: The fields of an entry read by :func:`list_suggestions` made when first asked for.
-_DEFERRED = ("snippet", "highlight", "mention_ids", "detail")
+_DEFERRED = frozenset({"snippet", "highlight", "mention_ids", "detail", "role", "affiliation",
+                       "documents", "document_title", "end"})
+#: Those of them made from the group's members (:class:`GroupMembers`), not its details.
+_FROM_MEMBERS = frozenset({"mention_ids", "documents"})
+#: The fields every entry is made with (a :class:`MentionGroup`'s, renamed).
+_LISTED = ("kind", "name", "variant", "mentions", "document_id", "start")
+#: Entries whose details one read of a list read with ``later`` fetches (the first asked for
+#: and those after it: the rows the panel shows next); and whose members (every mention: the
+#: preview and a tooltip ask for one row's).
+LATER_BATCH = 32
+MEMBERS_BATCH = 4
 
 
-def _read_entry(g: MentionGroup) -> SuggestionEntry:
-    """The entry of a group the database returned, its :data:`_DEFERRED` fields left to
-    :func:`_deferred`."""
-    entry = object.__new__(SuggestionEntry)
-    for key, value in (("kind", g.kind), ("name", g.name), ("variant", g.variant),
-                       ("role", g.role), ("affiliation", g.affiliation),
-                       ("mentions", g.mentions), ("documents", g.documents),
-                       ("document_id", g.first_document), ("document_title", g.title),
-                       ("start", g.first_start), ("end", g.first_end), ("_group", g)):
-        object.__setattr__(entry, key, value)
-    return entry
+class _Later:
+    """Where the entries of one list read with ``later`` read the rest of themselves:
+    ``fetch(groups, members)`` returns the :class:`GroupDetails` (``members`` False) or
+    :class:`GroupMembers` of ``groups``, in their order, from a read of its own. Holds the
+    groups and what was read, not the entries (which hold it: no reference cycle)."""
+
+    def __init__(self, groups: Sequence[MentionGroup],
+                 fetch: Callable[[Sequence[MentionGroup], bool], Sequence[Any]]) -> None:
+        self.groups = groups
+        self.fetch = fetch
+        self.read: dict[bool, list[Any]] = {False: [None] * len(groups),
+                                           True: [None] * len(groups)}
+        self.lock = threading.Lock()
+
+    def get(self, at: int, members: bool) -> Any:
+        """The details (or members) of group ``at``, read with those of the next ones still
+        unread."""
+        read = self.read[members]
+        with self.lock:
+            if read[at] is None:
+                end = min(at + (MEMBERS_BATCH if members else LATER_BATCH), len(self.groups))
+                wanted = [i for i in range(at, end) if read[i] is None]
+                for i, value in zip(wanted, self.fetch([self.groups[i] for i in wanted],
+                                                       members), strict=True):
+                    read[i] = value
+            return read[at]
+
+    def forget(self, at: int) -> None:
+        """Read group ``at``'s again when next asked for."""
+        with self.lock:
+            self.read[False][at] = self.read[True][at] = None
 
 
-def _deferred(g: MentionGroup, name: str) -> dict[str, Any]:
-    """The values of deferred fields of the entry of ``g`` (``name`` among them)."""
-    if name == "mention_ids":
-        return {name: ordered_ids(g.first_id, g.ids)}
+def read_again_later(entry: SuggestionEntry) -> None:
+    """Forget what was read of ``entry``'s :data:`_DEFERRED` fields, when it was listed with
+    ``later``, so they are read again when next asked for (a row undecided again: its
+    mentions are pending again, while read decided it had none)."""
+    fields = entry.__dict__
+    source = fields.get("_source")
+    if source is None:
+        return
+    source.forget(fields["_at"])
+    for name in ("_details", "_members", *_DEFERRED):
+        fields.pop(name, None)
+
+
+def _read_entries(groups: Sequence[MentionGroup], source: _Later | None
+                  ) -> list[SuggestionEntry]:
+    """The entries of the groups the database returned, their :data:`_DEFERRED` fields left
+    to :func:`_deferred` (and what they are made of to ``source``)."""
+    new = object.__new__
+    entries: list[SuggestionEntry] = []
+    for at, g in enumerate(groups):
+        entry = new(SuggestionEntry)
+        entry.__dict__.update(zip(_LISTED, (g.kind, g.name, g.variant, g.mentions,
+                                            g.first_document, g.first_start), strict=True),
+                              _group=g, _source=source, _at=at)
+        entries.append(entry)
+    return entries
+
+
+def _deferred(g: MentionGroup, fields: dict[str, Any], name: str) -> dict[str, Any]:
+    """The values of deferred fields of an entry (its ``__dict__``: ``fields``) of group
+    ``g`` (``name`` among them)."""
+    if name in _FROM_MEMBERS:
+        m: GroupMembers | None = fields.get("_members")
+        if m is None:
+            m = fields["_members"] = fields["_source"].get(fields["_at"], True)
+        return {"mention_ids": ordered_ids(g.first_id, m.ids), "documents": m.documents}
+    d: GroupDetails | None = fields.get("_details")
+    if d is None:
+        d = fields["_details"] = fields["_source"].get(fields["_at"], False)
     if name == "detail":
-        detail = g.first_detail
+        detail = d.first_detail
         if isinstance(detail, str | bytes):
             detail = json.loads(detail)
         return {name: dict(detail or {})}
-    if g.text_length and 0 <= g.first_start < g.first_end <= g.text_length:
-        # the window holds every character the snippet can look at (mention_groups.WINDOW)
-        offset = g.window_start
-        snippet, highlight = context_snippet(g.window, g.first_start - offset,
-                                             g.first_end - offset)
-    else:
-        snippet, highlight = g.first_text, (0, len(g.first_text))
-    return {"snippet": snippet, "highlight": highlight}
+    if name in ("snippet", "highlight"):
+        if d.text_length and 0 <= g.first_start < d.first_end <= d.text_length:
+            # the window holds every character the snippet can look at (mention_groups.WINDOW)
+            offset = d.window_start
+            snippet, highlight = context_snippet(d.window, g.first_start - offset,
+                                                 d.first_end - offset)
+        else:
+            snippet, highlight = d.first_text, (0, len(d.first_text))
+        return {"snippet": snippet, "highlight": highlight}
+    return {"role": d.role, "affiliation": d.affiliation, "document_title": d.title,
+            "end": d.first_end}
 
 
 def variant_of(kind: str, detail: dict[str, Any] | None) -> str:
@@ -262,25 +344,66 @@ def context_snippet(
     return snippet, (h, h + len(middle))
 
 
-def list_suggestions(session: Session, case_id: int, kind: str | None = None) -> SuggestionList:
+def list_suggestions(session: Session, case_id: int, kind: str | None = None, *,
+                     later: bool = False) -> SuggestionList:
     """The case's pending suggestions grouped by kind: one entry per suggested name, however
     many mentions it has (see :class:`SuggestionEntry`). ``kind`` limits to one kind.
 
     Grouped by the database (:func:`casefile.store.mention_groups.mention_groups`): a case may
     hold 50,000 suggested mentions, and the window reads this list when it opens the case, so
-    only a row per name and the first mention of each come back to Python. Plain values;
-    callable from any thread with its own session. Raises ValidationError for an unknown kind.
+    only a row per name comes back to Python. With ``later`` the rest of each entry (role,
+    affiliation, documents, the first mention's detail, title, end and snippet, the mention
+    ids: :data:`_DEFERRED`) is read when first asked for, in a read transaction of its own on
+    the session's engine, for that entry and the next :data:`LATER_BATCH` (the panel reads
+    the rows it shows: reading all of them took two thirds of a big case's reload); an entry
+    decided meanwhile then has no documents, role or ids. Without, all is read now. Plain
+    values; callable from any thread with its own session. Raises ValidationError for an
+    unknown kind.
     """
     if kind is not None and kind not in SUGGESTION_KINDS:
         raise ValidationError(f"unknown suggestion kind {kind!r}; use one of "
                               f"{', '.join(SUGGESTION_KINDS)}")
-    groups = mention_groups(session_reader(session), case_id, SUGGESTION_KINDS, kind,
-                            QUESTION_KINDS, FOLLOWUP_KIND_MAP)
+    reader = session_reader(session)
+    groups = mention_groups(reader, case_id, SUGGESTION_KINDS, kind, QUESTION_KINDS,
+                            FOLLOWUP_KIND_MAP, variant_of)
+    rank = {k: n for n, k in enumerate(SUGGESTION_KINDS)}
+    groups.sort(key=lambda g: rank[g.kind])  # the list's order: by kind, then as they came
+    if later:
+        bind = session.get_bind()
+        engine = bind if isinstance(bind, Engine) else bind.engine
+
+        def fetch(some: Sequence[MentionGroup], members: bool) -> Sequence[Any]:
+            with reading(engine) as r:
+                return (group_members if members else group_details)(
+                    r, case_id, some, QUESTION_KINDS, FOLLOWUP_KIND_MAP)
+
+        entries = _read_entries(groups, _Later(groups, fetch))
+    else:
+        entries = _read_entries(groups, None)
+        for entry, d, m in zip(
+                entries, group_details(reader, case_id, groups, QUESTION_KINDS,
+                                       FOLLOWUP_KIND_MAP),
+                group_members(reader, case_id, groups, QUESTION_KINDS, FOLLOWUP_KIND_MAP),
+                strict=True):
+            entry.__dict__.update(_details=d, _members=m)
     by_kind: dict[str, list[SuggestionEntry]] = {}
-    for g in groups:
-        by_kind.setdefault(g.kind, []).append(_read_entry(g))
+    for entry in entries:
+        by_kind.setdefault(entry.kind, []).append(entry)
     ordered = {k: by_kind[k] for k in SUGGESTION_KINDS if k in by_kind}
     return SuggestionList(ordered)
+
+
+def suggestion_keys(session: Session, mention_ids: Sequence[int]) -> set[tuple[str, str, str]]:
+    """The ``(kind, name, variant)`` keys of the suggestions these mentions belong to (as
+    listed: :attr:`SuggestionEntry.key`), whatever their status now (a decision's mentions)."""
+    keys: set[tuple[str, str, str]] = set()
+    ids = sorted(set(mention_ids))
+    for at in range(0, len(ids), 500):
+        for m_kind, name, detail in session.execute(
+                select(Mention.kind, Mention.name, Mention.detail)
+                .where(Mention.id.in_(ids[at:at + 500]))):
+            keys.add((m_kind, name, variant_of(m_kind, detail)))
+    return keys
 
 
 def last_suggestion_mode(session: Session, case_id: int) -> str | None:
@@ -295,9 +418,9 @@ def last_suggestion_mode(session: Session, case_id: int) -> str | None:
     return None
 
 
-def pending_at_least(session: Session, case_id: int, n: int) -> bool:
+def pending_at_least(session: Session | Reader, case_id: int, n: int) -> bool:
     """True when the case has ``n`` pending suggested mentions or more (counted up to ``n``
-    only: a few milliseconds whatever the case holds)."""
-    stmt = (select(Mention.id).where(Mention.case_id == case_id, Mention.status == "suggested")
-            .limit(max(1, int(n))).subquery())
-    return int(session.scalar(select(func.count()).select_from(stmt)) or 0) >= n
+    only: under a millisecond whatever the case holds). Takes a session or, without an ORM
+    session's cost (the panel asks before each reload), a plain :class:`Reader`."""
+    return pending_mentions_at_least(
+        session if isinstance(session, Reader) else session_reader(session), case_id, n)

@@ -31,8 +31,8 @@ def utcnow() -> datetime:
 
 def configure_models() -> None:
     """Finish the models' mappers now (``sqlalchemy.orm.configure_mappers``) rather than at
-    the first query: about 0.02 s that start-up code spends while the collector is paused
-    (``collector.loaded_and_frozen``), and that the window's first read otherwise spent on the
+    the first ORM query: about 0.02 s that the window's start spends on its loading thread with
+    the collector paused (``ui/preload.py``), and that its first read otherwise spent on the
     GUI thread. Idempotent."""
     from sqlalchemy.orm import configure_mappers
 

@@ -37,6 +37,7 @@ from casefile.services.prompts import Question
 from casefile.store.conflicts import retry_on_conflict
 from casefile.store.reader import Reader
 from casefile.store.workspace import Workspace
+from casefile.ui.idle_collector import idle_collector
 
 log = logging.getLogger(__name__)
 
@@ -544,7 +545,7 @@ class OperationRunner(QObject):
                 on_done(job)
             self.job_finished.emit(job)
             if not self._jobs:
-                gc.unfreeze()
+                idle_collector().request()
 
         job.signals.on_progress = on_progress
         job.signals.on_label = on_label
@@ -552,8 +553,11 @@ class OperationRunner(QObject):
         # The objects alive now (the window, its models, every module: ~100,000) stay alive
         # through the job; moved out of the collector's reach, the full collections the
         # job's allocations bring (they hold the interpreter lock, so the GUI thread waits)
-        # scan only what the job made: a few ms instead of 100-300 ms each. They are handed
-        # back to the collector when the last job ends (finish), so nothing is kept for good.
+        # scan only what the job made: a few ms instead of 100-300 ms each. They stay frozen
+        # when the last job ends (finish): handed back at once, the allocations of what the
+        # window does next (a graph filling its scene) set off a full pass over all of them;
+        # the full collection runs when the user is idle instead, so nothing is kept for
+        # good (ui/idle_collector.py; ARCHITECTURE.md, "The window").
         gc.freeze()
         job.started_at = time.perf_counter()
         self._jobs[id(job)] = (job, worker)

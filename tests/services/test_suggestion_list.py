@@ -195,3 +195,66 @@ def test_documents_waiting_for_suggestions_are_those_no_run_has_read(workspace,
         assert waiting_for_suggestions(s, case_id) == [ids[0], ids[2]]
         assert quiet not in waiting_for_suggestions(s, case_id)
         assert child not in waiting_for_suggestions(s, case_id)
+
+
+def test_a_list_read_for_later_reads_each_rows_rest_when_asked_and_gives_the_same_entries(
+        workspace, case_id, monkeypatch) -> None:
+    """With ``later`` the list is read alone; the rest of an entry (role, snippet...; its
+    mentions: documents, ids) is read when first asked for, in a transaction of its own, for
+    it and the next entries at once; the entries are the same as those read whole."""
+    from casefile.services import suggestion_list
+
+    fill(workspace, case_id, 41)
+    batches: dict[str, list[int]] = {"details": [], "members": []}
+
+    def counting(name, original):
+        def counted(reader, case, groups, *args):
+            batches[name].append(len(groups))
+            return original(reader, case, groups, *args)
+        return counted
+
+    monkeypatch.setattr(suggestion_list, "group_details",
+                        counting("details", suggestion_list.group_details))
+    monkeypatch.setattr(suggestion_list, "group_members",
+                        counting("members", suggestion_list.group_members))
+    monkeypatch.setattr(suggestion_list, "LATER_BATCH", 3)
+    monkeypatch.setattr(suggestion_list, "MEMBERS_BATCH", 2)
+    with workspace.transaction(write=False) as s:
+        listed = decisions.list_suggestions(s, case_id, later=True)
+    assert batches == {"details": [], "members": []}  # nothing but the list read yet
+    entries = [e for es in listed.by_kind.values() for e in es]
+    assert len(entries) > 3
+    first = entries[0].snippet  # read with the two after it, after the list's transaction
+    assert entries[2].role is None or entries[2].role
+    assert batches == {"details": [3], "members": []} and first
+    assert entries[0].mention_ids and entries[1].documents
+    assert batches == {"details": [3], "members": [2]}
+    with workspace.transaction(write=False) as s:
+        want = grouped_in_python(s, case_id)
+    assert listed == want
+    assert sum(batches["details"]) == sum(batches["members"]) == len(entries)
+
+
+def test_an_entry_decided_before_its_rest_was_read_is_read_again_once_pending(
+        workspace, case_id) -> None:
+    """Read after a decision, an entry of a list read for later has no mentions left;
+    ``read_again_later`` (the panel's undo of the decision) reads them again."""
+    from sqlalchemy import update
+
+    from casefile.services.suggestion_list import read_again_later
+
+    fill(workspace, case_id, 5)
+    with workspace.transaction(write=False) as s:
+        whole = decisions.list_suggestions(s, case_id)
+        listed = decisions.list_suggestions(s, case_id, later=True)
+    person = listed.by_kind["person"][0]
+    want = whole.by_kind["person"][0]
+    with workspace.transaction() as s:
+        s.execute(update(Mention).where(Mention.id.in_(want.mention_ids)).values(
+            status="rejected"))
+    assert person.documents == 0 and person.role is None
+    with workspace.transaction() as s:
+        s.execute(update(Mention).where(Mention.id.in_(want.mention_ids)).values(
+            status="suggested"))
+    read_again_later(person)
+    assert person == want

@@ -15,6 +15,7 @@ from sqlalchemy import inspect, select, text
 from casefile.services.cases import create_case
 from casefile.store import Base, Case
 from casefile.store import workspace as wsmod
+from casefile.store.mention_groups import SQLITE_INDEXES
 from casefile.store.search import SEARCH_TABLE_PREFIXES
 from casefile.store.teams import TEAM_TABLES
 from casefile.store.workspace import head_revision, open_workspace
@@ -22,6 +23,8 @@ from casefile.store.workspace import head_revision, open_workspace
 
 def _diff(ws) -> list[object]:
     def include_name(name, type_, parent_names):
+        if type_ == "index":  # SQLite's own, made by a migration (revision 0015)
+            return name not in SQLITE_INDEXES
         return not (type_ == "table" and (name.startswith(SEARCH_TABLE_PREFIXES)
                                           or name in TEAM_TABLES))
 

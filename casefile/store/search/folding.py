@@ -174,15 +174,16 @@ def tokens(value: str) -> list[str]:
     return out
 
 
-def token_text(*values: str) -> str:
+def token_text(*values: str, words: set[bytes] | None = None) -> str:
     """The :func:`tokens` of ``values``, in order, joined by single spaces (what the SQLite
     index is given), built piece by piece: a list of every token of a 60 MB text would take
-    about 700 MB, this string 60 MB."""
+    about 700 MB, this string 60 MB. ``words``, when given, gets the distinct tokens (UTF-8
+    bytes) added, from the pieces as they are cut (not by cutting the result again)."""
     parts: list[str] = []
     for value in values:
         pieces = _chunks(value, TOKEN_CHUNK_CHARS) if len(value) > TOKEN_CHUNK_CHARS else [value]
         for piece in pieces:
-            joined = _piece_text(piece)
+            joined = _piece_text(piece, words)
             if joined:
                 parts.append(joined)
     return " ".join(parts)
@@ -190,7 +191,6 @@ def token_text(*values: str) -> str:
 
 #: bytes.translate table: ASCII letters and digits kept, every other byte a space.
 _WORD_BYTES = bytes(c if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256))
-_LONG_ASCII_TOKEN = re.compile(rb"[A-Za-z0-9]{%d}" % (MAX_TOKEN_CHARS + 1))
 _WORDY: dict[str, bool] = {}
 
 
@@ -202,8 +202,9 @@ def _wordy(char: str) -> bool:
     return found
 
 
-def _piece_text(value: str) -> str:
-    """``" ".join(_piece_tokens(value))``, made with C loops when the folded text's words are
+def _piece_text(value: str, words: set[bytes] | None = None) -> str:
+    """``" ".join(_piece_tokens(value))`` (its distinct tokens added to ``words``), made with
+    C loops when the folded text's words are
     all ASCII (news text once folded: what is left outside ASCII is punctuation such as curly
     quotes and dashes): non-ASCII characters become ``?``, every byte but letters and digits a space
     (``bytes.translate``), then ``split`` and ``join``; a regex per token costs about three
@@ -217,13 +218,19 @@ def _piece_text(value: str) -> str:
         at = find(63)  # "?": a character outside ASCII (or a question mark)
         while at >= 0:
             if folded[at] != "?" and _wordy(folded[at]):
-                return " ".join(_piece_tokens(value))
+                found = _piece_tokens(value)
+                if words is not None:
+                    words.update(t.encode("utf-8") for t in found)
+                return " ".join(found)
             at = find(63, at + 1)
-    spaced = raw.translate(_WORD_BYTES)
-    words = spaced.split()
-    if _LONG_ASCII_TOKEN.search(spaced) is not None:
-        words = [w for w in words if len(w) <= MAX_TOKEN_CHARS]
-    return b" ".join(words).decode("ascii")
+    cut = raw.translate(_WORD_BYTES).split()
+    # the longest word by its length (a C loop; a regex for a run of 65 letters or digits
+    # costs four times as much)
+    if cut and max(map(len, cut)) > MAX_TOKEN_CHARS:
+        cut = [w for w in cut if len(w) <= MAX_TOKEN_CHARS]
+    if words is not None:
+        words.update(cut)
+    return b" ".join(cut).decode("ascii")
 
 
 def _words(joined: str) -> set[str]:

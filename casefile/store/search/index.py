@@ -38,6 +38,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import overload
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -165,12 +166,14 @@ class IndexRow:
     text: str = ""
 
 
-def _index_params(row: IndexRow, sqlite: bool) -> dict[str, object]:
+def _index_params(row: IndexRow, sqlite: bool, words: set[bytes] | None = None
+                  ) -> dict[str, object]:
+    """The statements' parameters for ``row``; on SQLite its tokens go into ``words`` too."""
     title, body, doc_text = row.title or "", row.body or "", row.text or ""
     params: dict[str, object] = {"i": row.item_id, "c": row.case_id, "t": title, "b": body}
     if sqlite:
-        params["ft"] = token_text(title)
-        params["fb"] = token_text(body, doc_text)
+        params["ft"] = token_text(title, words=words)
+        params["fb"] = token_text(body, doc_text, words=words)
     else:
         full = indexed_text(body, doc_text)
         params["v"] = tsvector_literal(title, full)
@@ -210,19 +213,51 @@ def index_item(
     index_rows(session, [IndexRow(item_id, case_id, title, body, text)], new=new)
 
 
+class BodyWords(Sequence["set[str] | None"]):
+    """What :func:`index_rows` returns: per row, the distinct words indexed for its body and
+    text when they are all ASCII, else None. Each set is made when it is first asked for
+    (an import asks only while the case has a watch list)."""
+
+    def __init__(self, texts: Sequence[str | None]) -> None:
+        self._texts = list(texts)
+        self._made: dict[int, set[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    @overload
+    def __getitem__(self, index: int) -> set[str] | None: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[set[str] | None]: ...
+
+    def __getitem__(self, index: int | slice) -> set[str] | None | list[set[str] | None]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        text = self._texts[index]
+        if text is None:
+            return None
+        made = self._made.get(index)
+        if made is None:
+            made = self._made[index] = _words(text)
+        return made
+
+
 def index_rows(session: Session, rows: Sequence[IndexRow], *,
-               new: bool = False) -> list[set[str] | None]:
+               new: bool = False) -> Sequence[set[str] | None]:
     """Index many items at once (one ``executemany`` per table); same rules as
     :func:`index_item`. Used by imports and to rebuild the index.
 
     Returns, per row, the distinct words indexed for its body and text when they are all
-    ASCII (news text once folded), else None; None for every row on PostgreSQL. An import
-    reads them as the text's vocabulary instead of cutting the text again (ARCHITECTURE.md,
-    "The watch list")."""
+    ASCII (news text once folded), else None; None for every row on PostgreSQL
+    (:class:`BodyWords`: each set made when asked). An import reads them as the text's
+    vocabulary instead of cutting the text again (ARCHITECTURE.md, "The watch list")."""
     if not rows:
         return []
     sqlite = _is_sqlite(session)
-    params = [_index_params(r, sqlite) for r in rows]
+    # every word of the rows (UTF-8), gathered while the texts are cut (search_fts_vocab)
+    words: set[bytes] = set()
+    params = [_index_params(r, sqlite, words) for r in rows]
     conn = session.connection()
     if sqlite:
         if not new:
@@ -230,15 +265,10 @@ def index_rows(session: Session, rows: Sequence[IndexRow], *,
                 unindex_item(session, r.item_id)
         for sql in _SQLITE_INSERT:
             conn.execute(text(sql), params)
-        words: set[str] = set()
-        out: list[set[str] | None] = []
-        for p in params:
-            body = str(p["fb"])
-            own = _words(body)
-            words.update(_words(str(p["ft"])), own)
-            out.append(own if body.isascii() else None)
-        conn.execute(text(_SQLITE_VOCAB), {"words": json.dumps(sorted(words))})
-        return out
+        conn.execute(text(_SQLITE_VOCAB), {
+            "words": json.dumps(sorted(w.decode("utf-8") for w in words))})
+        bodies = [str(p["fb"]) for p in params]
+        return BodyWords([b if b.isascii() else None for b in bodies])
     conn.execute(text(_PG_UPSERT), params)
     return [None] * len(rows)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -43,16 +44,34 @@ class PanelContents:
     unread: tuple[str, ...] = ()  # documents left unread for their language (their notes)
 
 
-def read_contents(session: Session, case_id: int
-                  ) -> tuple[SuggestionList, str | None, str | None, tuple[str, ...]]:
-    """The case's pending suggestions (``decisions.list_suggestions``), the latest run's mode
-    and model, and the notes of documents left unread for their language: what the panel
-    shows. Plain reads, no Qt: callable from any thread."""
-    return (decisions.list_suggestions(session, case_id),
-            decisions.last_suggestion_mode(session, case_id),
+def read_listing(session: Session, case_id: int) -> SuggestionList:
+    """The case's pending suggestions (``decisions.list_suggestions``, the rest of each row
+    read when the panel first shows it: ``later``). Plain reads, no Qt: any thread."""
+    return decisions.list_suggestions(session, case_id, later=True)
+
+
+def read_status(session: Session, case_id: int
+                ) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """What the panel's status says beside the list: the latest run's mode and model, and
+    the notes of documents left unread for their language. Plain reads, no Qt: any
+    thread."""
+    return (decisions.last_suggestion_mode(session, case_id),
             last_suggestion_model(session, case_id),
             tuple(unread_language_notes(session, case_id)))
 
+
+def read_contents(session: Session, case_id: int
+                  ) -> tuple[SuggestionList, str | None, str | None, tuple[str, ...]]:
+    """What the panel shows: :func:`read_listing`, then :func:`read_status`. Plain reads, no
+    Qt: callable from any thread."""
+    return (read_listing(session, case_id), *read_status(session, case_id))
+
+
+def _read_first_rows(listing: SuggestionList) -> None:
+    """Read the rest of the row the panel selects and shows first (and the rows after it)."""
+    first = next((es[0] for es in listing.by_kind.values() if es), None)
+    if first is not None:
+        first.snippet, first.documents  # noqa: B018
 
 
 #: A case with at least this many pending mentions has its list read on a worker thread when
@@ -67,6 +86,7 @@ def read_ahead(runner: OperationRunner, case_id: int, stamp: int) -> PanelConten
     try:
         with collector_paused(), runner.workspace.transaction(write=False) as session:
             listing, mode, model, unread = read_contents(session, case_id)
+        _read_first_rows(listing)  # what the panel shows first, read here rather than there
     except Exception:  # the caller reads again, or says so
         log.warning("reading the suggestions failed:\n%s", traceback.format_exc())
         return None
@@ -89,17 +109,45 @@ class ContentsLoader(QObject):
 
     def big(self, case_id: int) -> bool:
         """True when ``case_id``'s list should be read on a worker (BACKGROUND_MENTIONS)."""
-        return bool(self.runner.read(
-            lambda s: pending_at_least(s, case_id, BACKGROUND_MENTIONS)))
+        return bool(self.runner.read_plain(
+            lambda r: pending_at_least(r, case_id, BACKGROUND_MENTIONS)))
 
     def start(self, case_id: int, stamp: int) -> int:
-        """Read ``case_id``'s contents on a worker; returns the request's number."""
+        """Read ``case_id``'s contents on a worker; returns the request's number. The list
+        and the status beside it are read at once on two workers (their reads do not wait
+        for each other: the status's read of every document's notes took a fifth of a big
+        case's reload), and ``loaded`` comes when both are in."""
         self.request += 1
         request = self.request
+        parts: dict[str, object] = {}
+        lock = threading.Lock()
 
-        def work() -> None:
+        def arrived(part: str, value: object) -> None:
+            with lock:
+                parts[part] = value
+                if len(parts) < 2:
+                    return
+            listing, status = parts["listing"], parts["status"]
+            if isinstance(listing, SuggestionList) and isinstance(status, tuple):
+                mode, model, unread = status
+                self.loaded.emit(request, PanelContents(case_id, listing, mode, model,
+                                                        stamp, unread))
+            else:
+                self.loaded.emit(request, None)
+
+        def read(part: str, fn: Callable[[Session], object]) -> None:
             self.worker_threads.append(threading.get_ident())
-            self.loaded.emit(request, read_ahead(self.runner, case_id, stamp))
+            try:
+                with collector_paused(), \
+                        self.runner.workspace.transaction(write=False) as session:
+                    value = fn(session)
+                if isinstance(value, SuggestionList):
+                    _read_first_rows(value)
+            except Exception:  # the panel says so
+                log.warning("reading the suggestions failed:\n%s", traceback.format_exc())
+                value = None
+            arrived(part, value)
 
-        self.runner.pool.start(work)
+        self.runner.pool.start(lambda: read("listing", lambda s: read_listing(s, case_id)))
+        self.runner.pool.start(lambda: read("status", lambda s: read_status(s, case_id)))
         return request

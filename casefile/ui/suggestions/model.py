@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
-from casefile.services.decisions import SuggestionEntry, SuggestionList
+from casefile.services.decisions import SuggestionEntry, SuggestionList, read_again_later
 from casefile.ui.models import GROUP_ID, GroupedModel
 
 if TYPE_CHECKING:
@@ -288,7 +288,10 @@ class SuggestionsModel(GroupedModel):
         for key in keys:
             index = self.index_of(key)
             if how is None:
-                self._decided.pop(key, None)
+                if self._decided.pop(key, None) is not None:
+                    entry = self.entry(index)
+                    if entry is not None:  # pending again: its details are read again
+                        read_again_later(entry)
             elif index.isValid():  # only rows of this listing (waiting() counts on it)
                 self._decided[key] = how
             if index.isValid() and self.is_fetched(index):
@@ -296,11 +299,11 @@ class SuggestionsModel(GroupedModel):
                 group = self.parent(index)
                 self.dataChanged.emit(group, group)
 
-    def keys_with_mentions(self, mention_ids: Sequence[int]) -> list[tuple[str, str, str]]:
-        """Keys of the rows holding any of these mentions."""
-        wanted = set(mention_ids)
-        return [e.key for _k, entries in self._groups for e in entries
-                if wanted.intersection(e.mention_ids)]
+    def listed_keys(self, keys: Collection[tuple[str, str, str]]
+                    ) -> list[tuple[str, str, str]]:
+        """Those of ``keys`` that are rows of this list, in its order."""
+        wanted = set(keys)
+        return [e.key for _k, entries in self._groups for e in entries if e.key in wanted]
 
     def waiting(self, kind: str | None = None) -> int:
         """Number of undecided rows (of one kind)."""
@@ -338,6 +341,22 @@ class SuggestionsModel(GroupedModel):
         """Column-0 index of the first suggestion row (invalid when there is none)."""
         g = next((g for g, (_k, entries) in enumerate(self._groups) if entries), None)
         return self.createIndex(0, 0, g + 1) if g is not None else QModelIndex()
+
+    def first_at(self, rank_of: Callable[[str], int], rank: int, row: int) -> QModelIndex:
+        """The first suggestion row (column 0, display order) at or after row ``row`` of a
+        kind ranked ``rank`` (``rank_of(kind)``); else the last row; invalid when there is
+        none. Walks the groups, not every row."""
+        last = QModelIndex()
+        for g, (kind, entries) in enumerate(self._groups):
+            if not entries:
+                continue
+            r = rank_of(kind)
+            if r == rank and row < len(entries):
+                return self.createIndex(row, 0, g + 1)
+            if r > rank:
+                return self.createIndex(0, 0, g + 1)
+            last = self.createIndex(len(entries) - 1, 0, g + 1)
+        return last
 
     def entry_indexes(self) -> list[QModelIndex]:
         """Column-0 indexes of every suggestion row, in display order."""
@@ -405,6 +424,33 @@ class SuggestionsModel(GroupedModel):
             return "Mentions"
         return None
 
+    def multiData(self, index: _Index, roleDataSpan: Any) -> None:  # noqa: N803 (Qt's name)
+        """Every role a delegate asks of a cell at once (Qt's delegates ask seven per cell
+        they paint): one call from Qt into Python per cell instead of one per role, which
+        was most of the time painting the list took; the row's entry is looked up once.
+        Every role is answered, an empty one cleared: a delegate hands the same span for
+        every cell, still holding the last cell's values."""
+        roles = [roleDataSpan[i] for i in range(len(roleDataSpan))]
+        entry = None
+        if index.isValid() and index.internalId() != GROUP_ID:
+            entry = self.entry(index)
+        if entry is None:  # a group row (or none): as data() says
+            for wanted in roles:
+                value = self.data(index, wanted.role())
+                if value is None:
+                    wanted.clearData()
+                else:
+                    wanted.setData(value)
+            return
+        column = index.column()
+        for wanted in roles:
+            role = wanted.role()
+            value = self._row_data(entry, column, role) if role in _ROW_ROLES else None
+            if value is None:
+                wanted.clearData()
+            else:
+                wanted.setData(value)
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
@@ -426,16 +472,20 @@ class SuggestionsModel(GroupedModel):
         entry = self.entry(index)
         if entry is None:
             return None
+        return self._row_data(entry, index.column(), role)
+
+    def _row_data(self, entry: SuggestionEntry, column: int, role: int) -> Any:
+        """What a suggestion row's cell in ``column`` holds for ``role`` (one of
+        :data:`_ROW_ROLES`)."""
         if role == ENTRY_ROLE:
             return entry
         if role == KIND_ROLE:
             return entry.kind
-        how = self._decided.get(entry.key)
+        how = self._decided.get(entry.key) if self._decided else None
         if role == Qt.ItemDataRole.ForegroundRole and how is not None:
             return QBrush(QPalette().color(QPalette.ColorGroup.Disabled,
                                            QPalette.ColorRole.Text))
         if role == Qt.ItemDataRole.DisplayRole:
-            column = index.column()
             if column == 0:
                 return entry_label(entry)
             if column == DETAILS_COLUMN:
@@ -448,7 +498,7 @@ class SuggestionsModel(GroupedModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if how is not None:
                 return f"{DECIDED_MARKS.get(how, how)} (Undo takes the decision back)"
-            if index.column() == DETAILS_COLUMN and entry_details(entry):
+            if column == DETAILS_COLUMN and entry_details(entry):
                 return entry_details(entry)
             where = f"{entry.mentions} mention{'s' if entry.mentions != 1 else ''}"
             if entry.documents > 1:
@@ -458,7 +508,7 @@ class SuggestionsModel(GroupedModel):
             details = entry_details(entry)
             return f"{details}\n\n{entry.snippet}\n\n{where}" if details else \
                 f"{entry.snippet}\n\n{where}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == MENTIONS_COLUMN:
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == MENTIONS_COLUMN:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 

@@ -410,21 +410,13 @@ class SuggestionsPanel(QWidget):
 
     def _at_position(self, pos: tuple[str, int] | None) -> QModelIndex:
         """After a decision: the row now at the decided one's place, else the next one."""
-        if pos is None:  # nothing was selected: no need to walk every row
-            return QModelIndex()
-        rows = self.model.entry_indexes()
-        if not rows:
+        if pos is None:  # nothing was selected
             return QModelIndex()
         kind, row = pos
         order = list(KIND_TITLES)
         rank = order.index(kind) if kind in order else len(order)
-        for index in rows:
-            entry = self.model.entry(index)
-            assert entry is not None
-            r = order.index(entry.kind) if entry.kind in order else len(order)
-            if (r, index.row()) >= (rank, row):
-                return index
-        return rows[-1]
+        return self.model.first_at(lambda k: order.index(k) if k in order else len(order),
+                                   rank, row)
 
     def _show_status(self) -> None:
         if self.case_id is None:
@@ -538,7 +530,9 @@ class SuggestionsPanel(QWidget):
             self.reload()  # e.g. decided meanwhile elsewhere: show what is stored
             return None
         decision = done.value
-        keys = self.model.keys_with_mentions(decision.mention_ids)
+        decided = decision.mention_ids
+        keys = self.model.listed_keys(
+            self.runner.read(lambda s: decisions.suggestion_keys(s, decided)))
         self.model.set_decided(keys, decision.action)
         self._select_next_waiting(origin)
         self._after_change()
