@@ -8,9 +8,11 @@ after its layout job) set off a full pass over every object of the window, 80-17
 GUI thread waiting. Frozen objects are out of the automatic collections' reach, so cyclic
 garbage among them would stay for good; :class:`IdleCollector` collects it when the user has
 made no input for :data:`IDLE_MS` and the window has nothing to do (a timer's ticks come on
-time: no slices of a graph being drawn, no rows being filled), with
+time: no slices of a graph being drawn, no rows being filled) and no job is running, with
 :func:`casefile.collector.collect_all` (unfreeze, collect, freeze again); for a user never
-idle that long, :data:`LONGEST_WAIT_MS` after it was asked.
+idle that long, :data:`LONGEST_WAIT_MS` after it was asked. A running job holds it
+(:meth:`IdleCollector.hold`): a user watching an import's progress makes no input, and a full
+pass then would stop the progress and the window with it (over a second on a large heap).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ class IdleCollector(QObject):
         super().__init__(parent)
         self.collections = 0
         self.pending = False
+        self.held = False
         self._idle = QTimer(self)
         self._idle.setSingleShot(True)
         self._idle.setTimerType(Qt.TimerType.PreciseTimer)  # a restart never comes sooner
@@ -76,14 +79,25 @@ class IdleCollector(QObject):
             if app is not None:
                 app.installEventFilter(self)
             self._longest.start(LONGEST_WAIT_MS)
+        elif self.held:
+            self._longest.start(LONGEST_WAIT_MS)
+        self.held = False
         self._wait()
+
+    def hold(self) -> None:
+        """A job started: a pending collection waits (its timers stop) until the next
+        :meth:`request`, which the runner makes when its last job ends."""
+        self.held = True
+        self._idle.stop()
+        self._quiet.stop()
+        self._longest.stop()
 
     def _wait(self) -> None:
         self._quiet.stop()
         self._idle.start(IDLE_MS)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if self.pending and int(event.type()) in _INPUT:
+        if self.pending and not self.held and int(event.type()) in _INPUT:
             self._wait()
         return False
 
@@ -104,8 +118,9 @@ class IdleCollector(QObject):
 
     @Slot()
     def collect(self) -> None:
-        """Run the pending collection now (:func:`casefile.collector.collect_all`)."""
-        if not self.pending:
+        """Run the pending collection now (:func:`casefile.collector.collect_all`); not
+        while a job holds it."""
+        if not self.pending or self.held:
             return
         self.pending = False
         self._idle.stop()

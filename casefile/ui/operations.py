@@ -557,7 +557,8 @@ class OperationRunner(QObject):
         # when the last job ends (finish): handed back at once, the allocations of what the
         # window does next (a graph filling its scene) set off a full pass over all of them;
         # the full collection runs when the user is idle instead, so nothing is kept for
-        # good (ui/idle_collector.py; ARCHITECTURE.md, "The window").
+        # good (ui/idle_collector.py; ARCHITECTURE.md, "The window"), never while a job runs.
+        idle_collector().hold()
         gc.freeze()
         job.started_at = time.perf_counter()
         self._jobs[id(job)] = (job, worker)

@@ -107,3 +107,38 @@ def test_a_busy_window_postpones_the_collection(qtbot, monkeypatch) -> None:
     assert slices["collected during"] == 0 and collector.pending
     qtbot.waitUntil(lambda: collector.collections == before + 1, timeout=20000)
     assert not collector.pending
+
+
+def test_a_running_job_holds_the_collection_until_it_ends(ui_workspace, qtbot,
+                                                           monkeypatch) -> None:
+    """A user watching an import's progress makes no input; the full pass must not stop the
+    progress (it held the window 1.4 s on a test process's heap), not even when the longest
+    wait runs out: it runs once the job ended."""
+    monkeypatch.setattr(idle_module, "IDLE_MS", 20)
+    monkeypatch.setattr(idle_module, "LONGEST_WAIT_MS", 50)
+    runner = OperationRunner(ui_workspace)
+    collector = idle_collector()
+    collector.request()
+    before = collector.collections
+    seen = {"during": 0, "ticks": 0}
+
+    def work(_s: object, _job: object) -> None:
+        time.sleep(0.8)
+
+    job = runner.start(work, label="Working…", change=None, progress=False)
+
+    def tick() -> None:
+        if not job.done:
+            seen["ticks"] += 1
+            seen["during"] += collector.collections - before
+
+    timer = QTimer()
+    timer.timeout.connect(tick)
+    timer.start(10)
+    try:
+        qtbot.waitUntil(lambda: job.done, timeout=20000)
+    finally:
+        timer.stop()
+    assert seen["ticks"] > 10 and seen["during"] == 0 and collector.pending
+    qtbot.waitUntil(lambda: collector.collections == before + 1, timeout=20000)
+    assert not collector.pending
