@@ -66,8 +66,10 @@ def test_no_contact_detail_or_initials_of_the_source_survive(case, tmp_path: Pat
     for fmt, places in texts.items():
         raw = " \n ".join(t for _place, t in places)
         folded = normalize(raw)
+        # whole words: an FtM entity id (a hash of the case's creation time) may hold "0163"
         left = [s for s in IDENTIFYING if s.isupper() and re.search(rf"(?<![\w.]){s}(?!\w)", raw)
-                or not s.isupper() and normalize(s) in folded]
+                or not s.isupper()
+                and re.search(rf"(?<!\w){re.escape(normalize(s))}(?!\w)", folded)]
         assert not left, (fmt, left)
         if fmt != "ics":  # no follow-ups here: the calendar has no entries
             assert "okafor" in folded, fmt  # the rest of the case is still there
