@@ -631,3 +631,18 @@ def test_cited_architecture_sections_exist(path: Path) -> None:
     assert "Data model" in titles  # the headings were read
     missing = [t for t in cited_sections(path.read_text(encoding="utf-8")) if t not in titles]
     assert missing == [], f"{path.relative_to(PACKAGE.parent)} cites no such section: {missing}"
+
+
+# -- module sizes (ARCHITECTURE.md, "Layers": packages of one module a job) -----------------
+
+#: The window's shell stays a shell; no module grows past what one reader holds in mind.
+MAIN_WINDOW_LINES = 450
+MODULE_LINES = 800
+
+
+def test_the_window_shell_and_every_module_stay_small() -> None:
+    sizes = {path.relative_to(PACKAGE.parent).as_posix():
+             len(path.read_text(encoding="utf-8").splitlines())
+             for path in PACKAGE.rglob("*.py")}
+    assert sizes["casefile/ui/main_window.py"] <= MAIN_WINDOW_LINES
+    assert {p: n for p, n in sizes.items() if n > MODULE_LINES} == {}

@@ -325,3 +325,15 @@ class DialogHolder(Generic[DialogT]):
         if self.dialog is not None:
             self.dialog.deleteLater()
             self.dialog = None
+
+
+def open_warning(parent: QWidget, message: str, kept: list[QMessageBox]) -> QMessageBox:
+    """Open a warning box saying ``message`` (window-modal, not blocking, deleted on close),
+    kept in ``kept`` while it is open; returns the box."""
+    box = QMessageBox(QMessageBox.Icon.Warning, "Casefile", message,
+                      QMessageBox.StandardButton.Ok, parent)
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    box.finished.connect(lambda _r, b=box: kept.remove(b) if b in kept else None)
+    kept.append(box)
+    box.open()
+    return box

@@ -10,22 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import date
 
-from PySide6.QtCore import QModelIndex, QSettings, Qt, QTimer, Slot
+from PySide6.QtCore import QModelIndex, QSettings, Slot
 from PySide6.QtGui import QCloseEvent, QDragMoveEvent, QDropEvent, QUndoStack
-from PySide6.QtWidgets import (
-    QMainWindow,
-    QMessageBox,
-    QSplitter,
-    QTabWidget,
-    QWidget,
-)
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
 
 from casefile.services import questions, reading, views
 from casefile.store.workspace import Workspace
+from casefile.ui import window_state
 from casefile.ui.auto_backup import install_auto_backup
 from casefile.ui.case_archive import ArchiveController
 from casefile.ui.case_views import install_case_views
-from casefile.ui.dialogs import confirm_quit
+from casefile.ui.dialogs import confirm_quit, open_warning
 from casefile.ui.docks import show_dock
 from casefile.ui.document_tabs import DocumentTabs
 from casefile.ui.evidence_dock import EvidenceDock
@@ -48,13 +43,14 @@ from casefile.ui.suggesting import SuggestionsController
 from casefile.ui.suggestions import install_suggestions_panel
 from casefile.ui.viewer import DocumentViewer
 from casefile.ui.watch import install_workspace_watch
-from casefile.ui.window_menus import MenuParts, build_menus, build_status_bar, install_keyboard
-from casefile.ui.window_state import (
-    app_settings,
-    remembered_case,
-    restore_window_state,
-    save_window_state,
+from casefile.ui.window_layout import (
+    add_fixed_tab,
+    central_tabs,
+    enable_all,
+    navigator_splitter,
+    run_in_turns,
 )
+from casefile.ui.window_menus import MenuParts, build_menus, build_status_bar, install_keyboard
 
 #: The status line while the window's first case is read (see ``open_now``).
 OPENING_MESSAGE = "Opening case…"
@@ -73,9 +69,8 @@ class MainWindow(QMainWindow, MenuParts):
     controllers themselves (``items``, ``documents``, ``imports``, ``suggestions``...).
     ``today`` gives the window's date (follow-ups due, overdue; default the local date).
     ``auto_backup`` False: no automatic backups (tests; File ▸ Restore from backup… stays).
-    ``open_now`` False: the case is opened by a later :meth:`open_first_case` (the window's
-    start shows the window first, then the case: ARCHITECTURE.md, "The window"); meanwhile
-    the status line says :data:`OPENING_MESSAGE`.
+    ``open_now`` False: the case opens at a later :meth:`open_first_case`, the status line
+    saying :data:`OPENING_MESSAGE` till then (the window's start: ARCHITECTURE.md).
     """
 
     def __init__(
@@ -86,7 +81,7 @@ class MainWindow(QMainWindow, MenuParts):
     ) -> None:
         super().__init__(parent)
         self.workspace = workspace
-        self.settings = settings if settings is not None else app_settings()
+        self.settings = settings if settings is not None else window_state.app_settings()
         self.runner = OperationRunner(workspace, self)
         self.runner.case_changed.connect(self.refresh)
         self.runner.operation_failed.connect(
@@ -121,7 +116,7 @@ class MainWindow(QMainWindow, MenuParts):
         self.preferences = install_preferences(self)
         install_keyboard(self)
         self.status_line = build_status_bar(self)
-        restore_window_state(self, self.settings, (self.splitter, self.items.splitter))
+        window_state.restore_window_state(self, self.settings, (self.splitter, self.items.splitter))
         self.load_cases()
         self._first_case = case_id
         if open_now:
@@ -137,11 +132,7 @@ class MainWindow(QMainWindow, MenuParts):
         self.picker.case_chosen.connect(self._on_case_chosen)
         self.picker.section_chosen.connect(self._on_section_chosen)
 
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("tabs")
-        self.tabs.setDocumentMode(True)
-        self.tabs.setTabsClosable(True)
-        self.tabs.setMovable(False)
+        self.tabs = central_tabs()
         self.documents = DocumentTabs(self)
         self.items = ItemsController(self, self.documents.text)
         self.items.current_changed.connect(self.show_evidence)
@@ -161,22 +152,10 @@ class MainWindow(QMainWindow, MenuParts):
             lambda question_id, status: self.case_id is not None
             and self.followups_view.change_status(question_id, status))
 
-        self.tabs.addTab(self.items.page, "Items")
-        self.tabs.addTab(self.followups_view, "Follow-ups")
-        for n in (0, 1):
-            for side in (self.tabs.tabBar().ButtonPosition.RightSide,
-                         self.tabs.tabBar().ButtonPosition.LeftSide):
-                self.tabs.tabBar().setTabButton(n, side, None)
+        add_fixed_tab(self.tabs, self.items.page, "Items")
+        add_fixed_tab(self.tabs, self.followups_view, "Follow-ups")
         self.tabs.currentChanged.connect(self._on_tab_changed)
-
-        self.splitter: QSplitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.setObjectName("main_splitter")
-        self.splitter.addWidget(self.picker)
-        self.splitter.addWidget(self.tabs)
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([200, 740])
+        self.splitter: QSplitter = navigator_splitter(self.picker, self.tabs)
         self.setCentralWidget(self.splitter)
 
         self.evidence = EvidenceDock(self, self.items)
@@ -204,7 +183,7 @@ class MainWindow(QMainWindow, MenuParts):
 
     def save_window_state(self) -> None:
         """Store geometry, dock layout, splitter sizes and the last case in QSettings."""
-        save_window_state(self, self.settings, (self.splitter, self.items.splitter))
+        window_state.save_window_state(self, self.settings, (self.splitter, self.items.splitter))
         if self.case_id is not None:
             self.settings.setValue(f"last_case/{self.workspace.url}", self.case_id)
         self.settings.sync()
@@ -259,7 +238,7 @@ class MainWindow(QMainWindow, MenuParts):
         """Open the case the window was made for: the ``case_id`` given, else the last one used
         in this workspace, else the first (none in an empty workspace); ``in_turns`` as for
         :meth:`open_case`."""
-        chosen = self._first_case if self._first_case is not None else remembered_case(
+        chosen = self._first_case if self._first_case is not None else window_state.remembered_case(
             self.settings, self.workspace.url)
         ids = self.picker.case_ids()
         if self.statusBar().currentMessage() == OPENING_MESSAGE:
@@ -296,39 +275,29 @@ class MainWindow(QMainWindow, MenuParts):
             self.setWindowTitle("Casefile")
             self.statusBar().showMessage(NO_CASE_MESSAGE)
         self._enable_case_actions(case_id is not None)
-        if not in_turns:
+        def status() -> None:
             self._refresh_counts()
-            self.suggestions_panel.set_case(case_id)
+            self.reading.set_case(case_id)
+
+        later = (lambda: self.suggestions_panel.set_case(case_id), status)
         self.case_views.set_case(case_id)
         self.search_panel.set_case(case_id)
         self.followups_model.reload() if case_id is not None else self.followups_model.clear()
         self.items.set_case(case_id)
-        if in_turns:
-            self.opening = True
-            QTimer.singleShot(1, self, lambda: self._open_suggestions(case_id))
-        else:
-            self.reading.set_case(case_id)
         self.watch_list.reload()
-
-    def _open_suggestions(self, case_id: int | None) -> None:
-        if case_id != self.case_id:
-            return
-        self.suggestions_panel.set_case(case_id)
-        QTimer.singleShot(1, self, lambda: self._open_status(case_id))
-
-    def _open_status(self, case_id: int | None) -> None:
-        if case_id == self.case_id:
-            self._refresh_counts()
-            self.reading.set_case(case_id)
-        self.opening = False
+        self.opening = in_turns
+        if in_turns:
+            run_in_turns(self, later, still=lambda: case_id == self.case_id,
+                         then=lambda: setattr(self, "opening", False))
+        else:
+            for step in later:
+                step()
 
     def _enable_case_actions(self, enabled: bool) -> None:
-        for action in (self.import_action, self.export_action, self.export_confidential_action,
-                       self.export_archive_action, self.export_xlsx_action,
-                       self.export_csv_action, self.import_table_action,
-                       self.export_ftm_action, self.import_ftm_action,
-                       *self.case_menu.actions):
-            action.setEnabled(enabled)
+        enable_all((self.import_action, self.export_action, self.export_confidential_action,
+                    self.export_archive_action, self.export_xlsx_action, self.export_csv_action,
+                    self.import_table_action, self.export_ftm_action, self.import_ftm_action,
+                    *self.case_menu.actions), enabled)
 
     def _show_title(self) -> None:
         self.setWindowTitle(f"{self.picker.case_box.currentText()} — Casefile")
@@ -464,9 +433,8 @@ class MainWindow(QMainWindow, MenuParts):
         self.status_line.show_status(status, reviewed)
 
     def _load_followups(self) -> list[questions.FollowUp]:
-        if self.case_id is None:
-            return []
-        return self.followups_view.load() if hasattr(self, "followups_view") else []
+        ready = self.case_id is not None and hasattr(self, "followups_view")
+        return self.followups_view.load() if ready else []
 
     # -- messages and jobs ----------------------------------------------------------------------
 
@@ -479,11 +447,4 @@ class MainWindow(QMainWindow, MenuParts):
         """Say a failure in the status bar and in a warning box (window-modal, not blocking)
         parented to ``parent`` (default the window); returns the box."""
         self.statusBar().showMessage(message, 10000)
-        box = QMessageBox(QMessageBox.Icon.Warning, "Casefile", message,
-                          QMessageBox.StandardButton.Ok, parent or self)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.finished.connect(lambda _r, b=box: self.messages.remove(b)
-                             if b in self.messages else None)
-        self.messages.append(box)
-        box.open()
-        return box
+        return open_warning(parent or self, message, self.messages)

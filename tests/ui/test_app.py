@@ -9,8 +9,9 @@ from casefile.services import demo
 from casefile.store import Mention
 from casefile.ui import app as app_module
 from casefile.ui import startup
-from casefile.ui.main_window import MainWindow, app_settings
+from casefile.ui.main_window import MainWindow
 from casefile.ui.suggesting import suggestions_available
+from casefile.ui.window_state import app_settings
 from tests.ui.helpers import make_case
 
 
