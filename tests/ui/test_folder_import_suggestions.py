@@ -139,3 +139,27 @@ def test_every_suggestion_of_a_long_list_is_reachable(
     assert model.decided(last_person.key) == "accept"
     assert model.waiting("person") == 119
     assert panel.tree.currentIndex() != QModelIndex()
+
+
+def test_a_list_filled_again_hands_the_tree_only_the_rows_each_group_starts_with(
+        make_window, ui_workspace, qtbot) -> None:
+    # ARCHITECTURE.md, "The window": the rows reach the view a chunk per group as they come
+    # into sight; filling the list lays the tree out once, not with a chunk more of each group
+    cid = _crowded_case(ui_workspace)
+    window = make_window(cid)
+    panel = _panel(window)
+    model = panel.model
+    for _ in range(2):
+        panel.reload()
+        qtbot.waitUntil(lambda: not panel.is_loading)
+        qtbot.wait(20)  # the rows in sight fetched after the fill
+        claims = model.group_index("claim")
+        assert panel.tree.isExpanded(claims)
+        # the claims come last, out of sight: only their first chunk, though 120 are listed
+        assert panel.tree.visualRect(model.index(0, 0, claims)).top() > (
+            panel.tree.viewport().height())
+        assert model.rowCount(claims) == FETCH_ROWS
+        assert len(panel.listing.by_kind["claim"]) == 120
+    # scrolling down to them hands the tree the rest, as before
+    panel.tree.scrollTo(model.index(FETCH_ROWS - 1, 0, claims))
+    qtbot.waitUntil(lambda: model.rowCount(claims) > FETCH_ROWS)

@@ -200,6 +200,7 @@ class SuggestionsModel(GroupedModel):
         self._decided: dict[tuple[str, str, str], str] = {}
         self._fetched: list[int] = []  # rows of each group handed to the view
         self._inserting = False  # rows handed over or reset now (no nested fetch meanwhile)
+        self._held = False  # the view fetches nothing by itself (hold_fetches)
         # the rows of the lists shown before, freed a chunk per event-loop turn: dropping
         # thousands of entries at once takes the GUI thread ~80 ms per 12,000
         self._trash: list[SuggestionEntry] = []
@@ -229,10 +230,17 @@ class SuggestionsModel(GroupedModel):
         if not self._trash:
             self._sweeper.stop()
 
+    def hold_fetches(self, held: bool) -> None:
+        """While held, the view fetches no rows by itself (``canFetchMore`` is False); the
+        panel holds them while it fills a new list, so the view's first layout lays out the
+        :data:`FETCH_ROWS` rows each group starts with, not a chunk more of every group (the
+        rows in sight are fetched after it, as on a scroll). :meth:`reveal` still fetches."""
+        self._held = held
+
     def canFetchMore(self, parent: _Index) -> bool:
         # the view asks again from its rowsInserted handlers: the next scroll fetches then
-        if self._inserting or not parent.isValid() or parent.internalId() != GROUP_ID or (
-                parent.column() != 0):
+        if self._inserting or self._held or not parent.isValid() or (
+                parent.internalId() != GROUP_ID or parent.column() != 0):
             return False
         g = parent.row()
         return 0 <= g < len(self._groups) and self._fetched[g] < len(self._groups[g][1])

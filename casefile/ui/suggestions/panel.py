@@ -355,18 +355,24 @@ class SuggestionsPanel(QWidget):
             self.listing, self.mode, self.suggested_by, self.unread = (
                 contents.listing, contents.mode, contents.suggested_by, contents.unread)
             self._listed_case = contents.case_id
-        self.model.set_listing(self.listing)
-        self._fit_mentions_column()
-        for g in range(self.model.rowCount()):
-            self.tree.setExpanded(self.model.index(g, 0), True)
-        index = self.model.index_of(old.key) if old is not None else QModelIndex()
-        if not index.isValid():
-            index = self._at_position(old_pos)
-        if not index.isValid():
-            first = self.model.first_entry_index()
-            index = first  # ready for the keyboard at once
-        if index.isValid():
-            self._show(index)
+        # the tree is laid out for the selection below: with the rows each group starts with
+        # only, those in sight are fetched after (_fetch_visible), not a chunk of every group
+        self.model.hold_fetches(True)
+        try:
+            self.model.set_listing(self.listing)
+            self._fit_mentions_column()
+            for g in range(self.model.rowCount()):
+                self.tree.setExpanded(self.model.index(g, 0), True)
+            index = self.model.index_of(old.key) if old is not None else QModelIndex()
+            if not index.isValid():
+                index = self._at_position(old_pos)
+            if not index.isValid():
+                first = self.model.first_entry_index()
+                index = first  # ready for the keyboard at once
+            if index.isValid():
+                self._show(index)
+        finally:
+            self.model.hold_fetches(False)
         self._fetch_timer.start()
         self._show_context(self.current_entry())
         self._update_buttons()
