@@ -30,7 +30,8 @@ def make_dock(window: QMainWindow, title: str, name: str, widget: QWidget) -> QD
     scroll.setWidgetResizable(True)
     scroll.setFrameShape(QScrollArea.Shape.NoFrame)
     scroll.setWidget(widget)
-    scroll.setMinimumWidth(min(widget.minimumSizeHint().width(), DOCK_MIN_WIDTH))
+    # an empty panel's hint is -1 (no minimum): Qt refuses a negative minimum width
+    scroll.setMinimumWidth(max(0, min(widget.minimumSizeHint().width(), DOCK_MIN_WIDTH)))
     scroll.setFocusProxy(widget)
     dock.setWidget(scroll)
     dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
@@ -45,7 +46,7 @@ def add_tabbed_dock(window: QMainWindow, title: str, name: str, widget: QWidget)
     which stays in front. Returns the dock."""
     dock = make_dock(window, title, name, widget)
     evidence = window.findChild(QDockWidget, "evidence_dock")
-    if isinstance(evidence, QDockWidget):
+    if isinstance(evidence, QDockWidget) and evidence is not dock:  # not tabbed with itself
         window.tabifyDockWidget(evidence, dock)
         evidence.raise_()
     return dock

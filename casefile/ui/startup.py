@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
 from casefile.ui.application import EXIT_AFTER_SHOW, ensure_application, quit_after_show
@@ -81,6 +81,10 @@ class StartupFrame(QMainWindow):
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.setCentralWidget(label)
         self.statusBar().showMessage(OPENING_TEXT)
+        # Quit works while the window loads: closing the frame ends the start (start_app)
+        # (the platform's Quit key; Ctrl+Q where the platform names none)
+        keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Quit) or [QKeySequence("Ctrl+Q")]
+        self.quit_shortcut = QShortcut(keys[0], self, self.close)
         # the window's size, place and dock layout as it will restore them
         restore_window_state(self, app_settings(), ())
         QTimer.singleShot(PAINT_WAIT_MS, self._after_paint)

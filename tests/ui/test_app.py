@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QToolBar
 
 from casefile.services import demo
@@ -70,6 +71,22 @@ def test_the_frame_has_the_windows_menus_tool_bar_and_docks(make_window, ui_work
         assert [a.text() for a in frame.menuBar().actions()] == list(startup.MENU_TITLES)
     finally:
         frame.close()
+
+
+def test_the_frame_docks_at_the_right_and_ctrl_q_closes_it(qtbot):
+    """With no layout saved yet (a first start) the frame's three docks sit at the right, one
+    tabbed behind another, not piled over its menu bar; Quit works while the window loads."""
+    frame = startup.StartupFrame()
+    qtbot.addWidget(frame)
+    frame.show()
+    frame.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is frame)
+    docks = frame.findChildren(QDockWidget)
+    assert len(docks) == len(startup.DOCKS)
+    assert {frame.dockWidgetArea(d) for d in docks} == {Qt.DockWidgetArea.RightDockWidgetArea}
+    assert sum(not d.visibleRegion().isEmpty() for d in docks) == 1  # one in front
+    qtbot.keyClick(frame, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    assert frame.closed and not frame.isVisible()
 
 
 def test_window_geometry_and_splitters_are_restored(make_window, ui_workspace):
