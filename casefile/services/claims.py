@@ -44,9 +44,10 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -58,6 +59,27 @@ from casefile.services.items import create_item, get_item, update_item
 from casefile.services.passages import fold_quotes
 from casefile.store import Claim, Document, EvidenceLink, Item, Organization, Passage
 from casefile.store.items import CLAIM_STATUSES
+
+
+class LinkLike(Protocol):
+    """What a claim's assessment reads of an evidence link (an ``EvidenceLink`` or a row)."""
+
+    @property
+    def relation(self) -> str: ...
+
+    @property
+    def note(self) -> str | None: ...
+
+
+class PassageLike(Protocol):
+    """What a claim's assessment reads of a linked passage (a ``Passage`` or a row)."""
+
+    @property
+    def quote(self) -> str: ...
+
+
+#: A claim's evidence row: (link, passage or None, source document).
+EvidenceRow = tuple[LinkLike, PassageLike | None, Document]
 
 #: What ``attributed_to_text`` says when no one is named and the reporter wrote nothing else.
 UNNAMED_SOURCES = "unnamed sources"
@@ -265,9 +287,7 @@ def _word_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
                       re.IGNORECASE)
 
 
-def _origins(
-    session: Session, claim: Claim, links: list[tuple[EvidenceLink, Passage | None, Document]]
-) -> list[Origin]:
+def _origins(session: Session, claim: Claim, links: Sequence[EvidenceRow]) -> list[Origin]:
     via = session.get(Item, claim.via_id) if claim.via_id is not None else None
     via_names: list[str] = []
     if isinstance(via, Organization):
@@ -359,7 +379,7 @@ def assess_claim(session: Session, claim_id: int) -> ClaimAssessment:
 
 
 def assessment_of(
-    session: Session, claim: Claim, links: list[tuple[EvidenceLink, Passage | None, Document]]
+    session: Session, claim: Claim, links: Sequence[EvidenceRow]
 ) -> ClaimAssessment:
     """:func:`assess_claim` from the claim's evidence already read: ``links`` are its
     (link, passage or None, source document) rows in link id order (what a caller that reads a
