@@ -21,7 +21,8 @@ import re
 from typing import Any
 
 from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
-from reportlab.platypus.paraparser import ParaParser, _spanAttrMap
+from reportlab.lib.fonts import tt2ps
+from reportlab.platypus.paraparser import ParaParser, _applyAttributes, _spanAttrMap
 
 __all__ = ["parse"]
 
@@ -41,9 +42,35 @@ _PARA_START = re.compile(r"^\s*<\s*para(?:\s+|>|/>)")
 _FONT_ATTRIBUTES: dict[tuple[str, str], dict[str, Any]] = {}
 
 
+def _copy(frag: Any) -> Any:
+    """``copy.copy(frag)`` of a reportlab fragment (an attribute bag) without its generic
+    machinery: a new bag holding the same attributes."""
+    new = frag.__class__.__new__(frag.__class__)
+    new.__dict__.update(frag.__dict__)
+    return new
+
+
 class _Parser(ParaParser):
     """reportlab's parser, driven by :func:`parse`; a ``<font>`` tag's attributes are
-    converted once per value."""
+    converted once per value, and fragments are copied directly (``_push``, ``handle_data``:
+    what reportlab's do, for the brief's markup)."""
+
+    def _push(self, tag: str, **attr: Any) -> None:
+        frag = _copy(self._stack[-1])
+        frag.__tag__ = tag
+        _applyAttributes(frag, attr)
+        self._stack.append(frag)
+
+    def handle_data(self, data: str) -> None:
+        top = self._stack[-1]
+        held = top.__dict__
+        if top.greek or "cbDefn" in held or "_selfClosingTag" in held or "isBullet" in held:
+            super().handle_data(data)  # markup the brief does not write: reportlab's way
+            return
+        frag = _copy(top)
+        frag.fontName = tt2ps(frag.fontName, frag.bold, frag.italic)
+        frag.text = data
+        self.fragList.append(frag)
 
     def getAttributes(self, attr: dict[str, str], attrMap: Any) -> dict[str, Any]:  # noqa: N802, N803
         if attrMap is not _spanAttrMap or len(attr) != 1:
