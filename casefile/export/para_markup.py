@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
 from reportlab.lib.fonts import tt2ps
+from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
 from reportlab.platypus.paraparser import ParaParser, _applyAttributes, _spanAttrMap
 
 __all__ = ["parse"]
