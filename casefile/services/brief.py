@@ -52,7 +52,6 @@ from casefile.services.disclosure import (
     disclosure_for,
     get_profile,
 )
-from casefile.services.evidence import EvidenceView
 from casefile.store.evidence import EvidenceLink, Passage
 from casefile.store.items import (
     QUESTION_STATUSES,
@@ -312,6 +311,22 @@ SOURCE_EDGES = ("affiliated with", "employed by")
 FIGURE_NODES = 80
 
 
+class _View(NamedTuple):
+    """A linked passage (or whole document) of an item, as the brief reads it: what the
+    evidence panel's ``EvidenceView`` holds, less what the brief does not print."""
+
+    link_id: int
+    relation: str
+    note: str | None
+    document_id: int
+    published: str | None  # the source's date, ISO
+    passage_id: int | None
+    quote: str | None
+    start: int | None
+    end: int | None
+    page: int | None
+
+
 class _Link(NamedTuple):
     """An evidence link as a claim's assessment reads it (``claims.assessment_of``)."""
 
@@ -331,7 +346,7 @@ class _CaseEvidence:
     document date, document, position); ``of_claims`` per claim, the (link, passage, document)
     rows ``claims.assessment_of`` counts, in link id order."""
 
-    views: dict[int, list[EvidenceView]] = field(default_factory=dict)
+    views: dict[int, list[_View]] = field(default_factory=dict)
     of_claims: dict[int, list[tuple[_Link, _Quoted | None, Document]]] = field(
         default_factory=dict)
 
@@ -356,12 +371,10 @@ def _case_evidence(session: Session, case_id: int, by_id: dict[int, Item]) -> _C
         if isinstance(by_id.get(item_id), Claim):
             out.of_claims.setdefault(item_id, []).append(
                 (_Link(relation, note), _Quoted(quote) if passage_id is not None else None, doc))
-        out.views.setdefault(item_id, []).append(EvidenceView(
-            link_id=link_id, relation=relation, note=note, document_id=doc.id,
-            document_title=doc.title, outlet=doc.outlet,
-            published=doc.published.isoformat() if doc.published else None,
-            confidential_source=doc.confidential, passage_id=passage_id, quote=quote,
-            start=start, end=end, page=page,
+        out.views.setdefault(item_id, []).append(_View(
+            link_id, relation, note, doc.id,
+            doc.published.isoformat() if doc.published else None,
+            passage_id, quote, start, end, page,
         ))
     for views in out.views.values():
         views.sort(key=lambda v: (v.published or "9999", v.document_id, v.start or 0))
@@ -451,10 +464,10 @@ def _same_words(quote: str, own: str) -> bool:
     return own.endswith("…") and len(cut) >= 20 and quote.startswith(cut)
 
 
-def _context(by_id: dict[int, Item], ev: EvidenceView, shown: Disclosure) -> str | None:
+def _context(by_id: dict[int, Item], ev: _View, shown: Disclosure) -> str | None:
     """The words around a mention (its sentence, or ~60 characters either side), substituted
     as a quote; None when they name a pseudonymous person (``Disclosure.names_pseudonym``)."""
-    from casefile.services.decisions import context_snippet
+    from casefile.services.suggestion_list import context_snippet
 
     doc = by_id.get(ev.document_id)
     text = doc.text if isinstance(doc, Document) else None
@@ -473,7 +486,7 @@ def _fold(text: str) -> str:
     return folded.removesuffix("'s")
 
 
-def _quote(ev: EvidenceView, number: int, shown: Disclosure) -> QuoteEntry:
+def _quote(ev: _View, number: int, shown: Disclosure) -> QuoteEntry:
     return QuoteEntry(
         text=shown.quote(ev.quote) or "", source_number=number, relation=ev.relation,
         page=ev.page, note=shown.substitute(ev.note) if shown.profile.notes else None,
