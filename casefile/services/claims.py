@@ -55,7 +55,6 @@ from sqlalchemy.orm import Session
 from casefile.errors import ValidationError
 from casefile.services.audit import log_change
 from casefile.services.copies import copy_pairs, normalised_text
-from casefile.services.items import create_item, get_item, update_item
 from casefile.services.passages import fold_quotes
 from casefile.store import Claim, Document, EvidenceLink, Item, Organization, Passage
 from casefile.store.items import CLAIM_STATUSES
@@ -212,7 +211,13 @@ class AttributionChain:
         return " \u2190 ".join(parts)
 
 
+# The writers below import the item services when they run: a brief reads claims through
+# assessment_of alone, and `casefile brief` need not load them (nor the search index's modules).
+
+
 def _claim(session: Session, claim_id: int) -> Claim:
+    from casefile.services.items import get_item
+
     item = get_item(session, claim_id)
     if not isinstance(item, Claim):
         raise ValidationError(f"{item.title!r} is not a claim")
@@ -238,6 +243,8 @@ def create_claim(
     came through. ``title`` defaults to the statement cut to 200 characters. Raises
     ValidationError for an empty statement or references outside the case.
     """
+    from casefile.services.items import create_item
+
     text = (statement or "").strip()
     if not text:
         raise ValidationError("a claim needs its statement")
@@ -439,6 +446,8 @@ def override_status(session: Session, claim_id: int, status: str, reason: str) -
     ``status`` is any claim status, ``false`` included. Raises ValidationError for an unknown
     status or an empty reason.
     """
+    from casefile.services.items import update_item
+
     if status not in CLAIM_STATUSES:
         raise ValidationError(f"status must be one of {', '.join(CLAIM_STATUSES)}; "
                               f"got {status!r}")
@@ -453,6 +462,8 @@ def override_status(session: Session, claim_id: int, status: str, reason: str) -
 
 def clear_override(session: Session, claim_id: int) -> ClaimAssessment:
     """Drop the override: the status follows the evidence again."""
+    from casefile.services.items import update_item
+
     _claim(session, claim_id)
     update_item(session, claim_id, status_reason=None)
     return refresh_claim_status(session, claim_id)
