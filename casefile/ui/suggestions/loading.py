@@ -116,7 +116,9 @@ class ContentsLoader(QObject):
         """Read ``case_id``'s contents on a worker; returns the request's number. The list
         and the status beside it are read at once on two workers (their reads do not wait
         for each other: the status's read of every document's notes took a fifth of a big
-        case's reload), and ``loaded`` comes when both are in."""
+        case's reload), and ``loaded`` comes when both are in; the list's worker then reads
+        the rest of the first rows (:func:`_read_first_rows`) while the panel fills its
+        tree."""
         self.request += 1
         request = self.request
         parts: dict[str, object] = {}
@@ -141,12 +143,19 @@ class ContentsLoader(QObject):
                 with collector_paused(), \
                         self.runner.workspace.transaction(write=False) as session:
                     value = fn(session)
-                if isinstance(value, SuggestionList):
-                    _read_first_rows(value)
             except Exception:  # the panel says so
                 log.warning("reading the suggestions failed:\n%s", traceback.format_exc())
                 value = None
             arrived(part, value)
+            if isinstance(value, SuggestionList):
+                # the rest of the rows shown first is read while the GUI thread fills the
+                # tree (a row's rest is read once, by whichever thread asks first)
+                try:
+                    with collector_paused():
+                        _read_first_rows(value)
+                except Exception:  # the row reads it again when shown
+                    log.warning("reading the first suggestions failed:\n%s",
+                                traceback.format_exc())
 
         self.runner.pool.start(lambda: read("listing", lambda s: read_listing(s, case_id)))
         self.runner.pool.start(lambda: read("status", lambda s: read_status(s, case_id)))
