@@ -74,7 +74,11 @@ FETCH_ROWS = 32
 
 _Index = QModelIndex | QPersistentModelIndex
 _ENABLED = Qt.ItemFlag.ItemIsEnabled
-_SELECTABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+# a suggestion row has no rows under it: said in its flags, the view's layout of the list does
+# not ask each row whether it has children
+_SELECTABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | (
+    Qt.ItemFlag.ItemNeverHasChildren)
+_DECIDED = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 # the roles as plain ints, read once: an enum member looked up on its class runs Python code,
 # and the view asks a cell for its roles, flags and parent many times each time it paints it
@@ -90,7 +94,9 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _ROW_ROLES = frozenset({_ENTRY, _KIND, _FOREGROUND, _DISPLAY, _TOOLTIP, _ALIGNMENT})
 #: Those a delegate asks of every cell it paints (QStyledItemDelegate's initStyleOption),
 #: kept per cell once worked out (:meth:`SuggestionsModel.multiData`).
-_PAINT_ROLES = (_FONT, _ALIGNMENT, _FOREGROUND, _DISPLAY)
+_PAINT_ROLES = (_FONT, _ALIGNMENT, _FOREGROUND, int(Qt.ItemDataRole.CheckStateRole),
+                int(Qt.ItemDataRole.DecorationRole), _DISPLAY,
+                int(Qt.ItemDataRole.BackgroundRole))
 _NOTHING: dict[int, Any] = {}
 _COLUMN_COUNT = len(COLUMNS)
 
@@ -470,7 +476,7 @@ class SuggestionsModel(GroupedModel):
             return _SELECTABLE
         entry = self.entry(index)
         if entry is not None and entry.key in self._decided:
-            return _ENABLED  # shown, but not selectable for a decision
+            return _DECIDED  # shown, but not selectable for a decision
         return _SELECTABLE
 
     def headerData(self, section: int, orientation: Qt.Orientation,
