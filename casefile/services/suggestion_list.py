@@ -211,13 +211,13 @@ def _read_entries(groups: Sequence[MentionGroup], source: _Later | None
                   ) -> list[SuggestionEntry]:
     """The entries of the groups the database returned, their :data:`_DEFERRED` fields left
     to :func:`_deferred` (and what they are made of to ``source``)."""
-    new = object.__new__
+    new, set_dict = object.__new__, object.__setattr__  # a frozen dataclass: its fields at once
     entries: list[SuggestionEntry] = []
     for at, g in enumerate(groups):
         entry = new(SuggestionEntry)
-        entry.__dict__.update(zip(_LISTED, (g.kind, g.name, g.variant, g.mentions,
-                                            g.first_document, g.first_start), strict=True),
-                              _group=g, _source=source, _at=at)
+        set_dict(entry, "__dict__", {  # the fields of _LISTED, from the group's columns
+            "kind": g[0], "name": g[1], "variant": g[2], "mentions": g[3],
+            "document_id": g[5], "start": g[6], "_group": g, "_source": source, "_at": at})
         entries.append(entry)
     return entries
 

@@ -164,10 +164,10 @@ def mention_groups(reader: Reader, case_id: int, kinds: Sequence[str], kind: str
     out: list[MentionGroup] = []
     varied: dict[tuple[str, str, str], MentionGroup] = {}
     by_detail = reader.dialect == "sqlite"  # SQLite's kinds with variants: grouped by detail
-    make = MentionGroup._make
+    make = tuple.__new__  # MentionGroup._make without its check: every row has its columns
     for row in reader.run(_grouped_sql(reader.dialect, variant, kind is not None, kinds),
                           params):
-        group = make(row[:7])  # the drivers give the counts, ids and offsets as int
+        group = make(MentionGroup, row[:7])  # the drivers give counts, ids, offsets as int
         if by_detail and group.kind in VARIANT_KINDS:
             g_kind, name, var = row[:3]
             detail = json.loads(var) if isinstance(var, str | bytes) else var
