@@ -149,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in (None, "gui"):
             return app.run_gui(args)
-        load_core()
+        if not (args.command == "demo" and args.open):  # the window's start loads the core
+            load_core()
         return COMMANDS[args.command](args)
     except CasefileError as exc:
         print(f"casefile: {exc}", file=sys.stderr)
