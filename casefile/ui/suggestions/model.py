@@ -240,6 +240,8 @@ class SuggestionsModel(GroupedModel):
 
     def set_listing(self, listing: SuggestionList | None) -> None:
         """Show ``listing`` (None: nothing); every row undecided."""
+        if not self._groups and (listing is None or not listing.by_kind):
+            return  # nothing shown, nothing to show: the view is not reset (and laid out)
         for _kind, entries in self._groups:
             self._trash.extend(entries)
         if self._trash:
