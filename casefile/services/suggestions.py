@@ -232,15 +232,22 @@ def last_suggestion_model(session: Session, case_id: int) -> str | None:
     """Which model made the latest suggestion run of the case: the spaCy pipeline's name and
     version ("en_core_web_sm 3.8.0"), "rules only" for a run without a model, or None if no
     run is recorded (or it predates this record)."""
+    return last_suggestion_run(session, case_id)[1]
+
+
+def last_suggestion_run(session: Session, case_id: int) -> tuple[str | None, str | None]:
+    """How the latest suggestion run of the case found its names and with which model, from
+    one read of its record: ``(decisions.last_suggestion_mode, last_suggestion_model)``."""
     data = session.scalar(
         select(ChangeLog.data).where(ChangeLog.case_id == case_id,
                                      ChangeLog.action == "document.suggest")
         .order_by(ChangeLog.id.desc()).limit(1))
     if not isinstance(data, dict):
-        return None
+        return None, None
+    mode = str(data["mode"]) if data.get("mode") else None
     if data.get("model"):
-        return str(data["model"])
-    return "rules only" if data.get("mode") == "rules" else None
+        return mode, str(data["model"])
+    return mode, "rules only" if data.get("mode") == "rules" else None
 
 
 def unread_language_notes(session: Session, case_id: int) -> list[str]:

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from casefile.collector import paused as collector_paused
 from casefile.services import decisions
 from casefile.services.decisions import SuggestionList, pending_at_least
-from casefile.services.suggestions import last_suggestion_model, unread_language_notes
+from casefile.services.suggestions import last_suggestion_run, unread_language_notes
 
 if TYPE_CHECKING:
     from casefile.ui.operations import OperationRunner
@@ -55,8 +55,7 @@ def read_status(session: Session, case_id: int
     """What the panel's status says beside the list: the latest run's mode and model, and
     the notes of documents left unread for their language. Plain reads, no Qt: any
     thread."""
-    return (decisions.last_suggestion_mode(session, case_id),
-            last_suggestion_model(session, case_id),
+    return (*last_suggestion_run(session, case_id),
             tuple(unread_language_notes(session, case_id)))
 
 
