@@ -113,9 +113,10 @@ class ContentsLoader(QObject):
     def start(self, case_id: int, stamp: int) -> int:
         """Read ``case_id``'s contents on a worker; returns the request's number. The list
         and the status beside it are read in one read transaction on one worker (the
-        status's documents come from an index: two threads' turns cost the machine more than
-        the status's read, ~1 ms), ``loaded`` comes then, and the worker reads the rest of
-        the first rows (:func:`_read_first_rows`) while the panel fills its tree."""
+        status's documents come from an index: a second thread's turn cost the machine more
+        than the status's read, ~1 ms), then the rest of the first rows
+        (:func:`_read_first_rows`, before the answer goes: the GUI thread would otherwise
+        wait for this read when it shows the first row), and ``loaded`` comes."""
         self.request += 1
         request = self.request
 
@@ -125,19 +126,14 @@ class ContentsLoader(QObject):
                 with collector_paused(), \
                         self.runner.workspace.transaction(write=False) as session:
                     listing, mode, model, unread = read_contents(session, case_id)
+                with collector_paused():
+                    _read_first_rows(listing)
             except Exception:  # the panel says so
                 log.warning("reading the suggestions failed:\n%s", traceback.format_exc())
                 self.loaded.emit(request, None)
                 return
             self.loaded.emit(request, PanelContents(case_id, listing, mode, model, stamp,
                                                     unread))
-            # a row's rest is read once, by whichever thread asks first
-            try:
-                with collector_paused():
-                    _read_first_rows(listing)
-            except Exception:  # the row reads it again when shown
-                log.warning("reading the first suggestions failed:\n%s",
-                            traceback.format_exc())
 
         self.runner.pool.start(read)
         return request
