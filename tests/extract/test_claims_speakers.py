@@ -346,3 +346,10 @@ def test_groups_after_the_verb_pointed_out_and_called_it_a(sentence: str, who: s
 
 def test_calling_the_police_is_no_claim() -> None:
     assert speakers("Dana Brooks called the police a few minutes after the crash.") == []
+
+
+def test_a_spokesman_said_is_someone_unnamed_not_the_last_man_named() -> None:
+    text = ("Tom Reyes said on Friday that the harbor dredging should have stopped. "
+            "The Harbor Authority will release its report next week, a spokesman said.")
+    assert speaker_of(text, "The Harbor Authority will") == "unnamed spokesman"
+    assert speaker_of(text, "Tom Reyes said on") == "Tom Reyes"

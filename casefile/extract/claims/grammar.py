@@ -87,7 +87,8 @@ providers groups unions
 _GROUP_NOUNS = frozenset(_GROUP_NOUNS_WORDS.split())
 _DETERMINERS = r"(?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Ii]ts|[Tt]heir|[Oo]ne|[Tt]his|[Tt]hat)"
 _DESCRIPTION = re.compile(
-    rf"(?:^|[\s,\"(]){_DETERMINERS}[ ](?P<mods>(?:[\w'-]+[ ]){{0,3}}?)(?P<noun>[a-z][\w'-]*)$")
+    rf"(?:^|[\s,\"(])(?P<det>{_DETERMINERS})[ ]"
+    rf"(?P<mods>(?:[\w'-]+[ ]){{0,3}}?)(?P<noun>[a-z][\w'-]*)$")
 #: A body named by its owner: "<Name>'s <modifiers> <noun>", "his <noun>".
 _OWNED = re.compile(
     r"(?:^|[\s,\"(])(?P<owner>[Hh]is|[Hh]er|[A-Z][\w.&-]*(?:[ ][A-Z][\w.&-]*){0,3}'s)[ ]"

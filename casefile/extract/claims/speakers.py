@@ -192,6 +192,9 @@ def _subject_before(rd: _Reader, i: int, s: int, out: str, m: re.Match[str]
         return (bodies[-1] if bodies else words), "organization"
     if desc:
         noun = desc.group("noun").lower()
+        if desc.group("det").lower() in {"a", "an", "one"} and noun in _PERSON_NOUNS:
+            # "…, a spokesman said": someone the text does not name, not the last man named
+            return "unnamed " + (desc.group("mods") + noun).strip(), "unnamed"
         if noun in _PERSON_NOUNS:
             who = rd.described(i, at, noun, "person")
             return (who, "person") if who else None
