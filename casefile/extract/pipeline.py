@@ -274,9 +274,15 @@ def _surname_word(words: list[str]) -> str:
     return words[-1]
 
 
-def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: SpanSet) -> None:
+def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: SpanSet,
+                      model_places: frozenset[tuple[int, int]] = frozenset()
+                      ) -> set[tuple[int, int]]:
     """Add standalone surname mentions ("Mercer has resigned") to the one person with that
-    surname; promote weak rule names whose surname recurs this way."""
+    surname; promote weak rule names whose surname recurs this way. A surname the model read
+    as a place, exactly (``model_places``: its spans), is the person too when the text names
+    them in full ("<Given> Israel ... Israel told reporters"); those spans are returned, for
+    the caller to drop from the places."""
+    claimed: set[tuple[int, int]] = set()
     last: dict[str, list[PersonCluster]] = {}
     for cl in clusters:
         if len(cl.words) >= 2:
@@ -289,12 +295,16 @@ def _surname_mentions(ft: str, clusters: list[PersonCluster], taken: SpanSet) ->
             continue
         pattern = _surname_pattern(sample.name)
         for m in re.finditer(rf"(?<![\w'.-]){pattern}(?![\w-])", ft):
-            if _overlaps((m.start(), m.end()), taken):
+            place = (m.start(), m.end()) in model_places
+            if _overlaps((m.start(), m.end()), taken) and not place:
                 continue
             if _next_to_capital(ft, m.start(), m.end()):
                 continue
             cl.cands.append(Candidate("person", m.start(), m.end(), m.group(), "rule"))
             taken.add(m.start(), m.end())
+            if place:
+                claimed.add((m.start(), m.end()))
+    return claimed
 
 
 def _orgs_that_are_places(clusters: list[OrgCluster], places: list[Candidate],
@@ -680,7 +690,9 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
     person_known = [k for k in known if k.kind == "person"]
     pclusters, _unresolved = cluster_people(people, person_known)
     taken = SpanSet((c.start, c.end) for c in kept)
-    _surname_mentions(ft, pclusters, taken)
+    claimed = _surname_mentions(ft, pclusters, taken, frozenset(
+        (c.start, c.end) for c in places if c.source == "model"))
+    places = [c for c in places if (c.start, c.end) not in claimed]
     pclusters = [cl for cl in pclusters if cl.cands and not all(
         c.notes.get("weak") and len(c.name.split()) >= 2 for c in cl.cands)
         and not _quoted_word_only(ft, cl) and not lone_word(cl.cands)]

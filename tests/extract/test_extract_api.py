@@ -163,3 +163,17 @@ def test_a_known_persons_surname_read_as_a_country_stays_the_country() -> None:
                               known=known, mode="auto")
     [sheriff] = [p for p in own["people"] if p["known"]]
     assert [m["text"] for m in sheriff["mentions"]].count("Israel") >= 2
+
+
+@needs_model
+def test_a_surname_the_model_reads_as_a_place_is_the_person_the_text_names_in_full() -> None:
+    """The model reads some bare surnames of people the story names in full as places; they
+    are those people's mentions, and no place."""
+    from tests.extract.conftest import SAMPLES
+
+    text = (SAMPLES / "articles-2" / "aec5deea.txt").read_text(encoding="utf-8")
+    result = extract_suggestions(text, dt.date(2019, 11, 20), mode="auto")
+    places = {p["name"] for p in result["places"]}
+    people = {p["name"]: len(p["mentions"]) for p in result["people"]}
+    assert not places & {"Biden", "Buttigieg", "Klobuchar"}
+    assert people["Joe Biden"] >= 4 and people["Pete Buttigieg"] >= 3
