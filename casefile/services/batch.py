@@ -51,6 +51,7 @@ from casefile.services.documents import (
 from casefile.services.items import parse_date
 from casefile.services.walking import iter_import_files
 from casefile.store.conflicts import retry_on_conflict
+from casefile.store.workspace import bulk_writes
 
 Status = Literal["imported", "already there", "failed"]
 #: ``(done, total, path)``: ``done`` files of ``total`` are finished; ``path`` is the file about
@@ -58,8 +59,9 @@ Status = Literal["imported", "already there", "failed"]
 ProgressCallback = Callable[[int, int, "Path | None"], None]
 TransactionFactory = Callable[[], AbstractContextManager[Session]]
 
-#: A group of files checked, read and stored together holds at most this many files...
-GROUP_FILES = 64
+#: A group of files checked, read and stored together holds at most this many files (each
+#: group is a commit, and each commit of the search index writes a new FTS5 segment)...
+GROUP_FILES = 256
 #: ... and at most this many bytes (a group of big PDFs is short).
 GROUP_BYTES = 32 * 1024**2
 
@@ -178,7 +180,9 @@ def import_paths(
     options = _Options(case_id, published_date, password, guess_dates, fallback_published,
                        dict(published_by_file or {}), list(notes), dict(parsed or {}))
     abandon = cancelled if cancel_current else None
-    with take_early_pool(workers) as readers:
+    # many transactions in a row: the WAL is checkpointed seldom (ARCHITECTURE.md, "Writers
+    # take turns")
+    with take_early_pool(workers) as readers, bulk_writes():
         readers.expect([f.name for f in files])
         at = 0
         limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once
