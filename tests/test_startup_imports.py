@@ -55,19 +55,10 @@ def test_opening_the_window_on_a_workspace_loads_no_heavy_library(tmp_path: Path
     assert result["loaded"] == []
 
 
-def test_the_window_frame_is_painted_before_the_core_loads(tmp_path: Path) -> None:
-    """``casefile gui`` paints its frame with PySide6 alone, then loads SQLAlchemy, the store,
-    the services and the window's modules (casefile.ui.startup), and shows the case."""
-    from casefile.services import cases, items
-    from casefile.store.workspace import open_workspace
-    from casefile.ui import startup
-    from casefile.ui.main_window import OPENING_MESSAGE
-
-    ws = open_workspace(tmp_path / "ws")
-    with ws.transaction() as s:
-        case_id = cases.create_case(s, "Start-up").id
-        items.create_item(s, case_id, "person", "A Person")
-    ws.close()
+def _start_window(arguments: list[str], config: Path) -> dict[str, object]:
+    """``casefile.cli.main(arguments)`` in a fresh interpreter, to the first turn after the
+    window shows its case: what of the core was loaded at the frame's first paint
+    ("at_paint"), the frame then ("frame") and the window ("window")."""
     code = (
         "from casefile.ui import startup\n"
         "core = ('sqlalchemy', 'casefile.store', 'casefile.services', 'casefile.ui.main_window')\n"
@@ -89,17 +80,51 @@ def test_the_window_frame_is_painted_before_the_core_loads(tmp_path: Path) -> No
         "    app.quit()\n"
         "startup.quit_after_show = shown\n"
         "from casefile.cli import main\n"
-        f"result = {{'code': main(['--workspace', {str(tmp_path / 'ws')!r}, 'gui'])}}\n"
+        f"result = {{'code': main({arguments!r})}}\n"
         "result.update(seen)\n"
     )
-    result = _loaded_after(code, {"CASEFILE_EXIT_AFTER_SHOW": "1",
-                                  "XDG_CONFIG_HOME": str(tmp_path / "config")})
+    return _loaded_after(code, {"CASEFILE_EXIT_AFTER_SHOW": "1",
+                                "XDG_CONFIG_HOME": str(config)})
+
+
+def test_the_window_frame_is_painted_before_the_core_loads(tmp_path: Path) -> None:
+    """``casefile gui`` paints its frame with PySide6 alone, then loads SQLAlchemy, the store,
+    the services and the window's modules (casefile.ui.startup), and shows the case."""
+    from casefile.services import cases, items
+    from casefile.store.workspace import open_workspace
+    from casefile.ui import startup
+    from casefile.ui.main_window import OPENING_MESSAGE
+
+    ws = open_workspace(tmp_path / "ws")
+    with ws.transaction() as s:
+        case_id = cases.create_case(s, "Start-up").id
+        items.create_item(s, case_id, "person", "A Person")
+    ws.close()
+    result = _start_window(["--workspace", str(tmp_path / "ws"), "gui"], tmp_path / "config")
     assert result["code"] == 0
     assert result["at_paint"] == []
     assert result["frame"] == [True, "Casefile", startup.OPENING_TEXT, list(startup.MENU_TITLES)]
     kind, title, people, status = result["window"]  # the frame hidden, the window in its place
     assert (kind, title, people) == ("MainWindow", "Start-up — Casefile", "People (1)")
     assert status != OPENING_MESSAGE
+
+
+def test_the_readmes_demo_open_paints_the_frame_before_building_the_sample(
+        tmp_path: Path) -> None:
+    """``casefile demo --open`` on a new workspace: the frame is up before the core loads and
+    the sample case is built (behind it), then the window shows the sample case."""
+    from casefile.ui import startup
+
+    sample = json.loads((ROOT / "resources" / "demo" / "demo-case.json").read_text("utf-8"))
+
+    result = _start_window(["--workspace", str(tmp_path / "ws"), "--new-workspace", "demo",
+                            "--open"], tmp_path / "config")
+    assert result["code"] == 0
+    assert result["at_paint"] == []
+    assert result["frame"] == [True, "Casefile", startup.OPENING_TEXT, list(startup.MENU_TITLES)]
+    kind, title, people, _status = result["window"]
+    assert (kind, title) == ("MainWindow", f"{sample['case']['title']} — Casefile")
+    assert str(people).startswith("People (") and people != "People (0)"
 
 
 def test_the_first_import_and_brief_load_what_they_need(tmp_path: Path) -> None:

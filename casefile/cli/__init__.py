@@ -157,7 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         before = BEFORE_CORE.get(args.command)
         if before is not None:  # work that can start while the core loads (import's readers)
             before(args)
-        load_core()
+        if not (args.command == "demo" and args.open):  # the window's start loads the core
+            load_core()
         return COMMANDS[args.command](args)
     except CasefileError as exc:
         print(f"casefile: {exc}", file=sys.stderr)

@@ -9,12 +9,16 @@ import argparse
 import gc
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from casefile.cli.common import open_workspace, parse_date, process_ends
+from casefile.cli.common import load_core, open_workspace, parse_date, process_ends
 from casefile.errors import CasefileError, ValidationError
 from casefile.export.profiles import PROFILE_HELP, PROFILE_NAMES
+
+if TYPE_CHECKING:
+    from casefile.store.workspace import Workspace
 
 
 def add_gui_parsers(sub: Any) -> None:
@@ -52,7 +56,8 @@ def _check_display() -> None:
         raise GuiUnavailable("no display to open the window on (DISPLAY is not set)")
 
 
-def run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
+def run_gui(args: argparse.Namespace, case_id: int | None = None,
+            prepare: Callable[[], int] | None = None) -> int:
     _check_display()
     # PySide6 and the frame painted first; the core and the window's modules load after it, on
     # a thread, with the garbage collector paused and then frozen out of its reach, as the
@@ -65,28 +70,42 @@ def run_gui(args: argparse.Namespace, case_id: int | None = None) -> int:
     except ImportError as exc:
         raise GuiUnavailable(f"the desktop app cannot start: {exc}") from exc
     return start_app(workspace=args.workspace, db_url=args.db, case_id=case_id,
-                     new_workspace=args.new_workspace, encrypt=args.encrypt)
+                     new_workspace=args.new_workspace, encrypt=args.encrypt, prepare=prepare)
+
+
+def _build_demo(args: argparse.Namespace, ws: Workspace | None = None) -> int:
+    """Build the sample case in ``ws`` (else in the workspace ``args`` name, closed after) if
+    it is not there yet, and print its id; returns the id."""
+    from casefile.services.demo import build_demo
+
+    opened = open_workspace(args) if ws is None else ws
+    try:
+        with opened.transaction() as s:
+            case_id, created = build_demo(s)
+    finally:
+        if ws is None:  # the window opens the workspace itself; no second set idles here
+            opened.close()
+    print(case_id, flush=True)
+    if not created:
+        print("(the sample case was already there)", file=sys.stderr)
+    return case_id
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from casefile.services.demo import build_demo
-
-    ws = open_workspace(args)
-    with ws.transaction() as s:
-        case_id, created = build_demo(s)
-    print(case_id)
-    if not created:
-        print("(the sample case was already there)", file=sys.stderr)
     if not args.open:
+        _build_demo(args)
         return 0
-    ws.close()  # the window opens the workspace itself; no second set of connections idles here
     try:
-        return run_gui(args, case_id)
+        # the window's frame is painted first; the sample case is built while it shows
+        return run_gui(args, prepare=lambda: _build_demo(args))
     except GuiUnavailable as exc:
         # No window can open here (no display, or Qt missing): print the brief instead, so the
         # README's first command still ends with something to look at.
+        load_core()
         from casefile.services import brief
 
+        ws = open_workspace(args)
+        case_id = _build_demo(args, ws)
         # never a plain PDF beside an encrypted database
         folder = ws.folder if ws.folder is not None and not ws.encrypted else Path.cwd()
         target = folder / "sample-brief.pdf"

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import ConflictError
 from casefile.services import lookup
 from casefile.services.audit import log_change
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.changes import Changes, Step, action, changes, moved_on
 from casefile.services.decision_making import (
     Decision,
     _short,
@@ -77,7 +77,10 @@ def _message(session: Session, d: Decision) -> str:
 
 
 def _record(session: Session, case_id: int, d: Decision, label: str) -> dict[str, Any]:
-    """The plain-value account of a decision its undo and redo steps work from."""
+    """The plain-value account of a decision its undo and redo steps work from; ``states``
+    holds each created item's :func:`~casefile.services.editing.state_of` digest."""
+    from casefile.services.editing import state_of
+
     mentions = []
     documents: set[int] = set()
     for mid in d.mention_ids:
@@ -92,6 +95,7 @@ def _record(session: Session, case_id: int, d: Decision, label: str) -> dict[str
         "created": list(d.created_ids), "updated": list(d.updated_ids),
         "passages": list(d.passage_ids), "links": list(d.link_ids),
         "fields": [list(f) for f in d.field_changes], "kinds": sorted(d.kinds | {d.kind}),
+        "states": {str(i): state_of(session, i) for i in d.created_ids},
     }
 
 
@@ -154,11 +158,19 @@ def undo_decision(session: Session, record: dict[str, Any]) -> Changes:
     :func:`merge` or :func:`reject` carries it): its mentions become "suggested" again, the
     evidence links and passages it made and the items it created are removed, an alias or
     role it added is taken back (unless edited since). Items, links or passages already gone
-    are skipped. Returns Changes whose ``undo`` is the redo step (same rows, same ids)."""
-    from casefile.services.editing import snapshot_item
+    are skipped. Returns Changes whose ``undo`` is the redo step (same rows, same ids).
+    Raises ConflictError, undoing nothing, when another program changed an item it made
+    since (its fields, evidence or relationships): removing it would lose that change."""
+    from casefile.services.editing import snapshot_item, state_of
 
     case_id = int(record["case_id"])
     created = [i for i in record["created"] if session.get(Item, i) is not None]
+    states = record.get("states") or {}
+    for i in created:
+        made = states.get(str(i))
+        if made is not None and state_of(session, i) != made:
+            phrase = _item_phrase(session, i)
+            raise moved_on(phrase[:1].upper() + phrase[1:])
     snapshots = [snapshot_item(session, i) for i in created]
     titles = [_item_phrase(session, i) for i in sorted(created,
                                                       key=lambda i: i != record["item_id"])]

@@ -7,6 +7,7 @@ transaction, like every service.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,35 @@ def unlink_span(session: Session, link_id: int, *, drop_unused_passage: bool = T
 def _row_values(obj: Any) -> dict[str, Any]:
     mapper = inspect(type(obj))
     return {a.key: getattr(obj, a.key) for a in mapper.column_attrs}
+
+
+#: Columns a program keeps, not the user: left out of :func:`state_of`.
+_BOOKKEEPING = frozenset({"version", "created", "updated"})
+
+
+def _user_values(obj: Any) -> list[tuple[str, str]]:
+    return sorted((k, repr(v)) for k, v in _row_values(obj).items() if k not in _BOOKKEEPING)
+
+
+def state_of(session: Session, item_id: int) -> str:
+    """A digest (hex str) of what a user can change on item ``item_id``: its fields (not the
+    version or timestamps), its evidence links and its relationships; "" when it is gone.
+
+    An undo that removes an item it made compares the digest taken when it made it with this
+    one: equal means nobody changed the item since, or changed it and put it back (an edit and
+    its undo). Different means another program saved something on it, and removing it would
+    lose that (ARCHITECTURE.md, "One way in for changes")."""
+    item = session.get(Item, item_id)
+    if item is None:
+        return ""
+    links = session.scalars(select(EvidenceLink).where(EvidenceLink.item_id == item_id)
+                            .order_by(EvidenceLink.id))
+    relationships = session.scalars(select(Relationship).where(
+        or_(Relationship.source_id == item_id, Relationship.target_id == item_id))
+        .order_by(Relationship.id))
+    parts = (_user_values(item), [_user_values(x) for x in links],
+             [_user_values(r) for r in relationships])
+    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
 
 
 @dataclass

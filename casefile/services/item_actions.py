@@ -25,7 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from casefile.services import editing, items, published
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.changes import Changes, Step, action, changes, moved_on
 from casefile.services.editing import ItemSnapshot, LinkedSpan, LinkSnapshot
 from casefile.store import Document, Item, Passage
 
@@ -76,6 +76,7 @@ def create(
         "item_id": item.id,
         "link_id": linked.link_id if linked else None,
         "drop_passage": bool(linked and linked.passage_created),
+        "state": editing.state_of(session, item.id),
     }, label=f"Undo {label}")
     return changes(case_id, kinds={kind}, created={item.id}, documents=documents,
                    evidence=linked is not None, label=label, message=message,
@@ -84,10 +85,15 @@ def create(
 
 @action("item.discard")
 def discard(session: Session, item_id: int, link_id: int | None = None,
-            drop_passage: bool = False) -> Changes:
+            drop_passage: bool = False, state: str | None = None) -> Changes:
     """Undo of :func:`create`: remove the evidence link ``link_id`` made with the item (its
     passage too when ``drop_passage`` and nothing else uses it), then the item. ``undo``
-    brings both back under the same ids. Raises NotFoundError when they are gone."""
+    brings both back under the same ids. ``state`` is the item's ``editing.state_of`` digest
+    when it was made. Raises NotFoundError when they are gone, ConflictError (removing
+    nothing) when the digest differs: another program changed the item since."""
+    if state is not None and editing.state_of(session, item_id) not in (state, ""):
+        item = items.get_item(session, item_id)
+        raise moved_on(_named(item.kind.capitalize(), item.title))
     link_snap: LinkSnapshot | None = None
     documents: set[int] = set()
     if link_id is not None:
@@ -119,7 +125,9 @@ def recreate(session: Session, snapshot: ItemSnapshot, link: LinkSnapshot | None
     title = _named(item.kind, item.title)
     undo = Step("item.discard", {"item_id": item.id,
                                  "link_id": link.link_id if link else None,
-                                 "drop_passage": drop_passage}, label=f"Undo new {title}")
+                                 "drop_passage": drop_passage,
+                                 "state": editing.state_of(session, item.id)},
+                label=f"Undo new {title}")
     return changes(item.case_id, kinds={item.kind}, created={item.id}, documents=documents,
                    evidence=link is not None, label=f"new {title}",
                    message=f"Added {title} again.", value=NewItem(item.id), undo=undo)

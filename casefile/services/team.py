@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import CasefileError, NotFoundError, ValidationError
 from casefile.services.audit import log_change
 from casefile.services.cases import get_case
-from casefile.services.changes import Changes, Step, action, changes
+from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.store import Case, utcnow
 from casefile.store.teams import CASE_MEMBERS, ROLES, access, is_team, session_user
 
@@ -126,21 +126,40 @@ def _sync_grants(session: Session, user: str) -> None:
     session.connection().execute(text("SELECT public.casefile_sync_grants(:u)"), {"u": user})
 
 
+#: ``expected`` of :func:`add_member` and :func:`remove_member` when nothing is checked.
+UNCHECKED = "(unchecked)"
+
+
+def _still(session: Session, case_id: int, title: str, user: str, expected: str | None,
+           doing: str) -> None:
+    """Refuse an undo or redo (``doing``) when ``user``'s role in the case is no longer
+    ``expected`` (None: not a member): another owner changed the membership since."""
+    if expected == UNCHECKED:
+        return
+    now = _member(session, case_id, user)
+    if (now.role if now is not None else None) != expected:
+        raise moved_on(f"The membership of {user} in case “{title}”", doing)
+
+
 @action("team.add")
-def add_member(session: Session, case_id: int, user: str, role: str) -> Changes:
+def add_member(session: Session, case_id: int, user: str, role: str, *,
+               expected: str | None = UNCHECKED, doing: str = "") -> Changes:
     """Make database user ``user`` a member of case ``case_id`` with ``role`` (reader,
     editor, owner), or change the role of a member; their database user gets the table
     privileges their roles need. ``value`` is the Member; ``undo`` removes them again (or
     gives the old role back). Raises NotATeamWorkspaceError (SQLite), ValidationError (an
     unknown role or user, or the case's last owner made something else), NotFoundError (a
     case this user cannot see); the server refuses a user who is not an owner of the case
-    (DBAPIError, one sentence)."""
+    (DBAPIError, one sentence). As an undo or redo step (``doing``) it carries the role it
+    ``expected`` (None: not a member) and raises ConflictError, changing nothing, when another
+    owner changed the membership since."""
     require_team(session)
     if role not in ROLES:
         raise ValidationError(f"a member's role is reader, editor or owner, not {role!r}")
     case = get_case(session, case_id)
     _check_owner(session, case_id)
     name = _check_user(session, user)
+    _still(session, case_id, case.title, name, expected, doing)
     before = _member(session, case_id, name)
     if before is not None and before.role == role:
         return changes(case_id, label=f"add {name} to case “{case.title}”",
@@ -153,13 +172,15 @@ def add_member(session: Session, case_id: int, user: str, role: str) -> Changes:
     if before is None:
         conn.execute(insert(_M).values(case_id=case_id, member=name, role=role,
                                        added=utcnow(), added_by=session_user(conn)))
-        undo = Step("team.remove", {"case_id": case_id, "user": name},
+        undo = Step("team.remove", {"case_id": case_id, "user": name, "expected": role,
+                                    "doing": next_doing(doing)},
                     label=f"Undo add {name} to case “{case.title}”")
         said = f"Added {name} to case “{case.title}” as {_a(role)}."
     else:
         conn.execute(update(_M).where(_M.c.case_id == case_id, _M.c.member == name)
                      .values(role=role))
-        undo = Step("team.add", {"case_id": case_id, "user": name, "role": before.role},
+        undo = Step("team.add", {"case_id": case_id, "user": name, "role": before.role,
+                                 "expected": role, "doing": next_doing(doing)},
                     label=f"Undo make {name} {_a(role)} of case “{case.title}”")
         said = f"{name} is now {_a(role)} of case “{case.title}” (was {_a(before.role)})."
     _sync_grants(session, name)
@@ -172,16 +193,19 @@ def add_member(session: Session, case_id: int, user: str, role: str) -> Changes:
 
 
 @action("team.remove")
-def remove_member(session: Session, case_id: int, user: str) -> Changes:
+def remove_member(session: Session, case_id: int, user: str, *,
+                  expected: str | None = UNCHECKED, doing: str = "") -> Changes:
     """Take database user ``user`` out of case ``case_id``; their table privileges shrink to
     what their other memberships need (none without any). ``value`` is the Member removed;
     ``undo`` adds them back with their role. Raises NotATeamWorkspaceError (SQLite),
     NotFoundError (not a member, or a case this user cannot see), ValidationError (the case's
-    last owner); the server refuses a user who is not an owner of the case (DBAPIError)."""
+    last owner); the server refuses a user who is not an owner of the case (DBAPIError).
+    ``expected`` and ``doing`` as for :func:`add_member`."""
     require_team(session)
     case = get_case(session, case_id)
     _check_owner(session, case_id)
     name = (user or "").strip()
+    _still(session, case_id, case.title, name, expected, doing)
     before = _member(session, case_id, name)
     if before is None:
         raise NotFoundError(f"“{name}” is not a member of case “{case.title}” (see: casefile "
@@ -194,7 +218,8 @@ def remove_member(session: Session, case_id: int, user: str) -> Changes:
     _sync_grants(session, name)
     log_change(session, "team.remove", case_id=case_id, summary=name,
                data={"user": name, "role": before.role})
-    undo = Step("team.add", {"case_id": case_id, "user": name, "role": before.role},
+    undo = Step("team.add", {"case_id": case_id, "user": name, "role": before.role,
+                             "expected": None, "doing": next_doing(doing)},
                 label=f"Undo remove {name} from case “{case.title}”")
     return changes(case_id, label=f"remove {name} from case “{case.title}”",
                    message=f"Removed {name} ({before.role}) from case “{case.title}”.",

@@ -20,6 +20,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -108,15 +109,18 @@ class StartupFrame(QMainWindow):
 
 
 class _Loader(QObject):
-    """Imports ``casefile.ui.app`` (the core, the window's modules) on a thread of its own;
-    ``loaded`` is emitted, to the GUI thread, when it is done (``error``: what it raised)."""
+    """Imports ``casefile.ui.app`` (the core, the window's modules) on a thread of its own,
+    then runs ``prepare`` there when given (its result: ``case_id``); ``loaded`` is emitted,
+    to the GUI thread, when it is done (``error``: what it raised)."""
 
     loaded = Signal()
 
-    def __init__(self) -> None:
+    def __init__(self, prepare: Callable[[], int] | None = None) -> None:
         super().__init__()
         self.error: BaseException | None = None
         self.worker: threading.Thread | None = None
+        self.prepare = prepare
+        self.case_id: int | None = None
 
     def start(self) -> None:
         self.worker = threading.Thread(target=self._load, name="casefile-start", daemon=True)
@@ -132,6 +136,8 @@ class _Loader(QObject):
                 import casefile.ui.app  # noqa: F401  (the core, then the window's modules)
 
                 gc.freeze()
+            if self.prepare is not None:
+                self.case_id = self.prepare()
         except BaseException as exc:  # raised again on the GUI thread by start_app
             self.error = exc
         self.loaded.emit()
@@ -157,21 +163,26 @@ class _StallMeter(QObject):
 
 def start_app(workspace: str | Path | None = None, db_url: str | None = None,
               case_id: int | None = None, new_workspace: bool = False,
-              encrypt: bool = False) -> int:
+              encrypt: bool = False, prepare: Callable[[], int] | None = None) -> int:
     """:func:`casefile.ui.app.run_app` for a cold process: the same questions, window and exit
     codes, with the :class:`StartupFrame` painted before the core loads (module docstring).
     An error raised while loading or opening is raised again after the event loop ends.
     When ``casefile.ui.app`` is loaded already (``main`` run again in one process, as the
-    end-to-end tests do) there is nothing to wait for: :func:`~casefile.ui.app.run_app`."""
+    end-to-end tests do) there is nothing to wait for: :func:`~casefile.ui.app.run_app`.
+    ``prepare`` (``casefile demo --open``: build the sample case) runs after the core loads,
+    off the GUI thread, while the frame is up; the case it returns is the one opened."""
     if "casefile.ui.app" in sys.modules:
         from casefile.ui.app import run_app
+
+        if prepare is not None:
+            case_id = prepare()
 
         return run_app(workspace=workspace, db_url=db_url, case_id=case_id,
                        new_workspace=new_workspace, encrypt=encrypt)
     app = ensure_application()
     trace = os.environ.get(EXIT_AFTER_SHOW) == "1"
     frame = StartupFrame()
-    loader = _Loader()
+    loader = _Loader(prepare)
     state: dict[str, Any] = {}
     meter: list[_StallMeter] = []
 
@@ -209,7 +220,8 @@ def start_app(workspace: str | Path | None = None, db_url: str | None = None,
             from casefile.ui import app as app_module
             from casefile.ui.main_window import MainWindow
 
-            window = MainWindow(state["workspace"], case_id=case_id, open_now=False)
+            chosen = loader.case_id if prepare is not None else case_id
+            window = MainWindow(state["workspace"], case_id=chosen, open_now=False)
             state["window"] = window
             app_module.close_on_terminate(app, window)
         except BaseException as exc:

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import make_url
 
-from casefile.errors import CasefileError, ValidationError
+from casefile.errors import CasefileError, ConflictError, ValidationError
 from casefile.services import case_actions, cases, item_actions, team, trash
 from casefile.services.changes import run_step
 from casefile.store import ChangeLog, Item
@@ -156,3 +156,40 @@ def test_refusals_name_the_reason(newsroom, _pg):
     with pytest.raises(CasefileError, match="not a member of any case") as refused:
         _as(admin, users["colleague"])
     assert users["colleague"] in str(refused.value) and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("_pg", [pytest.param(None, marks=pytestmark_pg)])
+def test_undo_keeps_a_membership_another_owner_changed_since(newsroom, _pg):
+    admin, users, case_id = newsroom
+    me = users["colleague"]
+    window, other = _as(admin, users["owner"]), _as(admin, users["owner"])
+    try:
+        with window.transaction() as s:
+            added = team.add_member(s, case_id, me, "reader")
+        with other.transaction() as s:  # another owner's program makes them an editor
+            team.add_member(s, case_id, me, "editor")
+        with pytest.raises(ConflictError, match=(
+                f"^The membership of {me} in case “Harbor dredging” was changed since "
+                r"\(by another program\); nothing was undone$")), window.transaction() as s:
+            run_step(s, added.undo)
+
+        def role() -> str | None:
+            with window.transaction(write=False) as s:
+                return {m.user: m.role for m in team.list_members(s, case_id)}.get(me)
+
+        assert role() == "editor" and _may(admin, me, "INSERT")
+        # nobody in between: the undo takes the role back, and its redo checks again
+        with window.transaction() as s:
+            promoted = team.add_member(s, case_id, me, "owner")
+        with window.transaction() as s:
+            undone = run_step(s, promoted.undo)
+        assert role() == "editor"
+        with other.transaction() as s:
+            team.remove_member(s, case_id, me)
+        with pytest.raises(ConflictError, match="nothing was redone$"), \
+                window.transaction() as s:
+            run_step(s, undone.undo)
+        assert role() is None
+    finally:
+        window.close()
+        other.close()

@@ -1,7 +1,8 @@
 """An undo or redo never writes over what another program saved since the action: with a second
 writer on the same workspace (its own Workspace object, as a second process has), the undo of
-a relation change, a claim's status override, a follow-up's status and a published date is
-refused with one sentence, and the other program's value stays."""
+a relation change, a claim's status override, a follow-up's status, a published date, a new
+item and an accepted suggestion is refused with one sentence, and the other program's value
+stays."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ from collections.abc import Iterator
 from datetime import date
 
 import pytest
+from sqlalchemy import select
 
 from casefile.errors import ConflictError
 from casefile.ingest.types import Ingested
 from casefile.services import (
     claim_actions,
     claims,
+    decisions,
     documents,
     evidence_actions,
     followup_actions,
@@ -23,7 +26,7 @@ from casefile.services import (
     questions,
 )
 from casefile.services.changes import Changes, Step, run_step
-from casefile.store import Document, EvidenceLink, Question
+from casefile.store import Document, EvidenceLink, Item, Mention, Person, Question
 from casefile.store.workspace import Workspace, open_workspace
 
 TEXT = "Ada Quill signed the permit on Monday. The harbour board said so."
@@ -130,3 +133,51 @@ def test_published_date_undo_keeps_a_later_date(workspace, other, case_id) -> No
     with other.transaction() as s:
         published.set_published(s, doc_id, "2024-08-01")
     _refused(workspace, undone.undo, "The published date of “Permit memo”", "redone")
+
+
+def _notes(workspace: Workspace, item_id: int) -> str | None:
+    with workspace.transaction(write=False) as s:
+        item = s.get(Item, item_id)
+        assert item is not None, "the item is gone"
+        return item.notes
+
+
+def test_new_item_undo_keeps_notes_another_program_saved(workspace, other, case_id) -> None:
+    with workspace.transaction() as s:
+        done = item_actions.create(s, case_id, "person", "Ada Quill")
+    pid = done.value.item_id
+    with other.transaction() as s:
+        item_actions.edit(s, pid, {"notes": "Called her office: back on Friday."})
+    _refused(workspace, done.undo, "Person “Ada Quill”")
+    assert _notes(workspace, pid) == "Called her office: back on Friday."
+
+    # this program's own edit, undone first as its undo stack does, is no obstacle
+    with workspace.transaction() as s:
+        done = item_actions.create(s, case_id, "person", "Ben Rook")
+        edited = item_actions.edit(s, done.value.item_id, {"notes": "no answer"})
+    _step(workspace, edited.undo)
+    _step(workspace, done.undo)
+    with workspace.transaction(write=False) as s:
+        assert s.get(Item, done.value.item_id) is None
+
+
+def test_accept_undo_keeps_what_another_program_saved_on_the_person(
+        workspace, other, parkland) -> None:
+    case_id, _doc = parkland
+    with workspace.transaction() as s:
+        done = decisions.accept(s, case_id, "person", "Scot Peterson")
+    pid = done.value.item_id
+    with other.transaction() as s:
+        saved = item_actions.edit(s, pid, {"notes": "Resigned; lawyer returned my call."})
+    _refused(workspace, done.undo, "Person “Scot Peterson”")
+    with workspace.transaction(write=False) as s:
+        person = s.get(Person, pid)
+        assert person is not None and person.notes == "Resigned; lawyer returned my call."
+        assert {m.status for m in s.scalars(select(Mention).where(
+            Mention.id.in_(done.value.mention_ids)))} == {"confirmed"}
+    # the other program takes its note back: the accept can be undone again
+    _step(other, saved.undo)
+    undone = _step(workspace, done.undo)
+    assert pid in undone.deleted
+    with workspace.transaction(write=False) as s:
+        assert s.get(Item, pid) is None
