@@ -20,6 +20,7 @@ from reportlab.platypus import (
     Paragraph,
 )
 
+from casefile.export import para_markup
 from casefile.export.brief_data import (
     EventEntry,
     QuestionEntry,
@@ -80,16 +81,21 @@ class _Paragraph(Paragraph):
     _rtl = False
     _rtl_style: ParagraphStyle | None = None
 
-    def __init__(self, text: str | None, *args: Any, **kwargs: Any) -> None:
-        super().__init__(text, *args, **kwargs)
+    def __init__(self, text: str | None, style: Any = None, bulletText: Any = None,  # noqa: N803
+                 frags: Any = None, **kwargs: Any) -> None:
+        if frags is None and text is not None and style is not None:
+            # the brief's own markup, read without reportlab's HTML parser (same fragments)
+            parsed = para_markup.parse(text, style)
+            if parsed is not None:
+                text, frags = parsed
+        super().__init__(text, style, bulletText, frags, **kwargs)
         # Right-to-left text is reordered line by line when drawn (casefile.export.textruns).
         if text is not None and text.isascii():
             return
         source = "".join(getattr(f, "text", "") for f in self.frags)
         self._rtl = has_rtl(source)
         if self._rtl and rtl_base(source):
-            style: Any = self.__dict__["style"]
-            self._rtl_style = ParagraphStyle("rtl", style, alignment=TA_RIGHT)
+            self._rtl_style = ParagraphStyle("rtl", self.__dict__["style"], alignment=TA_RIGHT)
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         key = (availWidth, id(self.frags))

@@ -420,7 +420,7 @@ class FallbackFont:
 def font_chars(font_name: str) -> frozenset[str]:
     """The characters a registered TrueType font has a glyph for (its cmap), as 1-char str."""
     face = pdfmetrics.getFont(font_name).face
-    return frozenset(chr(code) for code in face.charToGlyph if code > 0)
+    return frozenset(map(chr, face.charToGlyph)) - {"\0"}
 
 
 def _register_fallback(path: Path, subfont: int) -> FallbackFont | None:

@@ -152,19 +152,30 @@ def _person_written_as_org(ft: str, start: int, end: int) -> bool:
     return bool(re.match(r",?[ ](?:of|at|from)[ ](?:the[ ])?[A-Z]|,[ ]who\b", ft[end:end + 12]))
 
 
-def _known_candidates(ft: str, known: Sequence[KnownItem]) -> list[Candidate]:
+def _known_candidates(ft: str, known: Sequence[KnownItem],
+                      not_people: Sequence[Candidate] = ()) -> list[Candidate]:
+    """Where the case's known items are named in ``ft``: each name and alias, and a known
+    person's surname alone. A bare surname where the model or the rules read a place or an
+    organization ("the State of <Surname>") counts only when the text also names the person
+    in full (a story names its people in full first); else it is that place or body."""
     out = []
+    others = SpanSet((c.start, c.end) for c in not_people)
     for k in known:
+        full = False
         for form in (k.name, *k.aliases):
             f = fold(form).strip()
             if not f:
                 continue
             for m in re.finditer(rf"(?<![\w'-]){re.escape(f)}(?![\w-])", ft):
                 out.append(Candidate(k.kind, m.start(), m.end(), f, "known", known=k))
+                full = full or len(f.split()) >= 2
         if k.kind == "person" and len(k.name.split()) >= 2:
             for m in re.finditer(rf"(?<![\w'.-]){_surname_pattern(fold(k.name))}(?![\w-])", ft):
-                if not _next_to_capital(ft, m.start(), m.end()):
-                    out.append(Candidate("person", m.start(), m.end(), m.group(), "known"))
+                if _next_to_capital(ft, m.start(), m.end()):
+                    continue
+                bare = Candidate("person", m.start(), m.end(), m.group(), "known")
+                if full or not _overlaps(bare, others):
+                    out.append(bare)
     return out
 
 
@@ -643,7 +654,8 @@ def extract_suggestions(text: str, published: dt.date | None = None, *,
                                                   and (c.start, c.end) in towns)]
     groups = [
         strong, title_orgs, rule_orgs,
-        _known_candidates(ft, known),
+        _known_candidates(ft, known, [c for c in model_cands + rule_places
+                                      if c.kind in ("place", "organization")] + rule_orgs),
         [c for c in model_cands if c.kind == "person"],
         [c for c in model_cands if c.kind == "organization"],
         rule_places,

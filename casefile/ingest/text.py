@@ -198,11 +198,12 @@ def normalise_newlines(text: str) -> str:
 
 
 def first_line_title(text: str, filename: str) -> str:
-    """The first non-empty line if it is short (at most 120 characters), else the file stem."""
+    """The first non-empty line if it is short (at most 120 characters) and holds a letter or
+    a digit, else the file stem (a data file's "{" is no title)."""
     for line in text.split("\n"):
         line = line.strip()
         if line:
-            if len(line) <= _TITLE_MAX:
+            if len(line) <= _TITLE_MAX and any(c.isalnum() for c in line):
                 return line
             break
     return PurePath(filename).stem or filename

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
@@ -52,7 +52,6 @@ from casefile.services.disclosure import (
     disclosure_for,
     get_profile,
 )
-from casefile.services.evidence import EvidenceView
 from casefile.store.evidence import EvidenceLink, Passage
 from casefile.store.items import (
     QUESTION_STATUSES,
@@ -312,43 +311,70 @@ SOURCE_EDGES = ("affiliated with", "employed by")
 FIGURE_NODES = 80
 
 
+class _View(NamedTuple):
+    """A linked passage (or whole document) of an item, as the brief reads it: what the
+    evidence panel's ``EvidenceView`` holds, less what the brief does not print."""
+
+    link_id: int
+    relation: str
+    note: str | None
+    document_id: int
+    published: str | None  # the source's date, ISO
+    passage_id: int | None
+    quote: str | None
+    start: int | None
+    end: int | None
+    page: int | None
+
+
+class _Link(NamedTuple):
+    """An evidence link as a claim's assessment reads it (``claims.assessment_of``)."""
+
+    relation: str
+    note: str | None
+
+
+class _Quoted(NamedTuple):
+    """A linked passage's words, as a claim's assessment reads them."""
+
+    quote: str
+
+
 @dataclass
 class _CaseEvidence:
     """A case's evidence read at once: ``views`` per item, as ``evidence_for`` gives them (by
     document date, document, position); ``of_claims`` per claim, the (link, passage, document)
     rows ``claims.assessment_of`` counts, in link id order."""
 
-    views: dict[int, list[EvidenceView]] = field(default_factory=dict)
-    of_claims: dict[int, list[tuple[EvidenceLink, Passage | None, Document]]] = field(
+    views: dict[int, list[_View]] = field(default_factory=dict)
+    of_claims: dict[int, list[tuple[_Link, _Quoted | None, Document]]] = field(
         default_factory=dict)
 
 
 def _case_evidence(session: Session, case_id: int, by_id: dict[int, Item]) -> _CaseEvidence:
-    """Every evidence link of the case's items with its passage, in one query; sources are
-    looked up in ``by_id`` (the case's items, already loaded)."""
+    """Every evidence link of the case's items with its passage, in one query of plain rows;
+    sources are looked up in ``by_id`` (the case's items, already loaded)."""
     rows = session.execute(
-        select(EvidenceLink, Passage)
+        select(EvidenceLink.id, EvidenceLink.item_id, EvidenceLink.relation, EvidenceLink.note,
+               EvidenceLink.document_id, Passage.id, Passage.document_id, Passage.quote,
+               Passage.start, Passage.end, Passage.page)
         .outerjoin(Passage, Passage.id == EvidenceLink.passage_id)
         .where(EvidenceLink.item_id.in_(select(Item.id).where(Item.case_id == case_id)))
         .order_by(EvidenceLink.id)
     ).all()
     out = _CaseEvidence()
-    for link, passage in rows:
-        doc = by_id.get(passage.document_id if passage is not None else link.document_id or -1)
+    for (link_id, item_id, relation, note, link_doc, passage_id, passage_doc, quote, start, end,
+         page) in rows:
+        doc = by_id.get(passage_doc if passage_id is not None else link_doc or -1)
         if not isinstance(doc, Document):
             continue
-        if isinstance(by_id.get(link.item_id), Claim):
-            out.of_claims.setdefault(link.item_id, []).append((link, passage, doc))
-        out.views.setdefault(link.item_id, []).append(EvidenceView(
-            link_id=link.id, relation=link.relation, note=link.note, document_id=doc.id,
-            document_title=doc.title, outlet=doc.outlet,
-            published=doc.published.isoformat() if doc.published else None,
-            confidential_source=doc.confidential,
-            passage_id=passage.id if passage else None,
-            quote=passage.quote if passage else None,
-            start=passage.start if passage else None,
-            end=passage.end if passage else None,
-            page=passage.page if passage else None,
+        if isinstance(by_id.get(item_id), Claim):
+            out.of_claims.setdefault(item_id, []).append(
+                (_Link(relation, note), _Quoted(quote) if passage_id is not None else None, doc))
+        out.views.setdefault(item_id, []).append(_View(
+            link_id, relation, note, doc.id,
+            doc.published.isoformat() if doc.published else None,
+            passage_id, quote, start, end, page,
         ))
     for views in out.views.values():
         views.sort(key=lambda v: (v.published or "9999", v.document_id, v.start or 0))
@@ -358,7 +384,7 @@ def _case_evidence(session: Session, case_id: int, by_id: dict[int, Item]) -> _C
 def _claim_entry(
     session: Session,
     claim: Claim,
-    links: list[tuple[EvidenceLink, Passage | None, Document]],
+    links: list[tuple[_Link, _Quoted | None, Document]],
     name_of: Callable[[int | None], str | None],
     shown: Disclosure,
     evidence_of: Callable[[int, str | None], _Evidence],
@@ -438,10 +464,10 @@ def _same_words(quote: str, own: str) -> bool:
     return own.endswith("…") and len(cut) >= 20 and quote.startswith(cut)
 
 
-def _context(by_id: dict[int, Item], ev: EvidenceView, shown: Disclosure) -> str | None:
+def _context(by_id: dict[int, Item], ev: _View, shown: Disclosure) -> str | None:
     """The words around a mention (its sentence, or ~60 characters either side), substituted
     as a quote; None when they name a pseudonymous person (``Disclosure.names_pseudonym``)."""
-    from casefile.services.decisions import context_snippet
+    from casefile.services.suggestion_list import context_snippet
 
     doc = by_id.get(ev.document_id)
     text = doc.text if isinstance(doc, Document) else None
@@ -460,7 +486,7 @@ def _fold(text: str) -> str:
     return folded.removesuffix("'s")
 
 
-def _quote(ev: EvidenceView, number: int, shown: Disclosure) -> QuoteEntry:
+def _quote(ev: _View, number: int, shown: Disclosure) -> QuoteEntry:
     return QuoteEntry(
         text=shown.quote(ev.quote) or "", source_number=number, relation=ev.relation,
         page=ev.page, note=shown.substitute(ev.note) if shown.profile.notes else None,

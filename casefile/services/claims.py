@@ -44,9 +44,10 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -54,10 +55,30 @@ from sqlalchemy.orm import Session
 from casefile.errors import ValidationError
 from casefile.services.audit import log_change
 from casefile.services.copies import copy_pairs, normalised_text
-from casefile.services.items import create_item, get_item, update_item
 from casefile.services.passages import fold_quotes
 from casefile.store import Claim, Document, EvidenceLink, Item, Organization, Passage
 from casefile.store.items import CLAIM_STATUSES
+
+
+class LinkLike(Protocol):
+    """What a claim's assessment reads of an evidence link (an ``EvidenceLink`` or a row)."""
+
+    @property
+    def relation(self) -> str: ...
+
+    @property
+    def note(self) -> str | None: ...
+
+
+class PassageLike(Protocol):
+    """What a claim's assessment reads of a linked passage (a ``Passage`` or a row)."""
+
+    @property
+    def quote(self) -> str: ...
+
+
+#: A claim's evidence row: (link, passage or None, source document).
+EvidenceRow = tuple[LinkLike, PassageLike | None, Document]
 
 #: What ``attributed_to_text`` says when no one is named and the reporter wrote nothing else.
 UNNAMED_SOURCES = "unnamed sources"
@@ -190,7 +211,13 @@ class AttributionChain:
         return " \u2190 ".join(parts)
 
 
+# The writers below import the item services when they run: a brief reads claims through
+# assessment_of alone, and `casefile brief` need not load them (nor the search index's modules).
+
+
 def _claim(session: Session, claim_id: int) -> Claim:
+    from casefile.services.items import get_item
+
     item = get_item(session, claim_id)
     if not isinstance(item, Claim):
         raise ValidationError(f"{item.title!r} is not a claim")
@@ -216,6 +243,8 @@ def create_claim(
     came through. ``title`` defaults to the statement cut to 200 characters. Raises
     ValidationError for an empty statement or references outside the case.
     """
+    from casefile.services.items import create_item
+
     text = (statement or "").strip()
     if not text:
         raise ValidationError("a claim needs its statement")
@@ -265,9 +294,7 @@ def _word_pattern(names: Iterable[str]) -> re.Pattern[str] | None:
                       re.IGNORECASE)
 
 
-def _origins(
-    session: Session, claim: Claim, links: list[tuple[EvidenceLink, Passage | None, Document]]
-) -> list[Origin]:
+def _origins(session: Session, claim: Claim, links: Sequence[EvidenceRow]) -> list[Origin]:
     via = session.get(Item, claim.via_id) if claim.via_id is not None else None
     via_names: list[str] = []
     if isinstance(via, Organization):
@@ -359,7 +386,7 @@ def assess_claim(session: Session, claim_id: int) -> ClaimAssessment:
 
 
 def assessment_of(
-    session: Session, claim: Claim, links: list[tuple[EvidenceLink, Passage | None, Document]]
+    session: Session, claim: Claim, links: Sequence[EvidenceRow]
 ) -> ClaimAssessment:
     """:func:`assess_claim` from the claim's evidence already read: ``links`` are its
     (link, passage or None, source document) rows in link id order (what a caller that reads a
@@ -419,6 +446,8 @@ def override_status(session: Session, claim_id: int, status: str, reason: str) -
     ``status`` is any claim status, ``false`` included. Raises ValidationError for an unknown
     status or an empty reason.
     """
+    from casefile.services.items import update_item
+
     if status not in CLAIM_STATUSES:
         raise ValidationError(f"status must be one of {', '.join(CLAIM_STATUSES)}; "
                               f"got {status!r}")
@@ -433,6 +462,8 @@ def override_status(session: Session, claim_id: int, status: str, reason: str) -
 
 def clear_override(session: Session, claim_id: int) -> ClaimAssessment:
     """Drop the override: the status follows the evidence again."""
+    from casefile.services.items import update_item
+
     _claim(session, claim_id)
     update_item(session, claim_id, status_reason=None)
     return refresh_claim_status(session, claim_id)

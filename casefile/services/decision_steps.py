@@ -161,16 +161,16 @@ def undo_decision(session: Session, record: dict[str, Any]) -> Changes:
     are skipped. Returns Changes whose ``undo`` is the redo step (same rows, same ids).
     Raises ConflictError, undoing nothing, when another program changed an item it made
     since (its fields, evidence or relationships): removing it would lose that change."""
-    from casefile.services.editing import snapshot_item, state_of
+    from casefile.services.editing import changed_part, part_phrase, snapshot_item
 
     case_id = int(record["case_id"])
     created = [i for i in record["created"] if session.get(Item, i) is not None]
     states = record.get("states") or {}
     for i in created:
-        made = states.get(str(i))
-        if made is not None and state_of(session, i) != made:
-            phrase = _item_phrase(session, i)
-            raise moved_on(phrase[:1].upper() + phrase[1:])
+        part = changed_part(session, i, states.get(str(i)) or {})
+        if part is not None:
+            made_by = "" if i == record["item_id"] else f", which {record['label']} made,"
+            raise moved_on(part_phrase(part, _item_phrase(session, i)) + made_by)
     snapshots = [snapshot_item(session, i) for i in created]
     titles = [_item_phrase(session, i) for i in sorted(created,
                                                       key=lambda i: i != record["item_id"])]

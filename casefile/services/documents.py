@@ -8,6 +8,7 @@ suggestions after"); entity suggestions are a separate job
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -62,6 +63,15 @@ class ImportResult:
             "attachments": [c.as_json() for c in self.children],
             "watch": [{"name": n, "variant": v} for n, v in self.watch],
         }
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(title: str) -> str:
+    """``title`` on one line: line breaks, tabs and other control characters (a file name
+    may hold them) as spaces, runs of white space as one, no space at either end."""
+    return " ".join(_CONTROL.sub(" ", title).split())
 
 
 def sha256_hex(data: bytes) -> str:
@@ -278,8 +288,8 @@ def _insert(session: Session, case_id: int, files: Sequence[NewFile], blobs: set
     for f in files:
         ing = f.ingested
         name = f.filename or ing.filename
-        doc_title = (title or ing.title or (Path(name).stem if name else "Untitled")
-                     ).strip()[:500]
+        doc_title = one_line(title or ing.title or (Path(name).stem if name else "Untitled")
+                             )[:500]
         published_date = f.published or parse_date(ing.published)
         rows.append((f, ing, name, doc_title, published_date))
     new_blobs = [f for f, *_ in rows if f.sha256 not in blobs]

@@ -89,25 +89,47 @@ def _user_values(obj: Any) -> list[tuple[str, str]]:
     return sorted((k, repr(v)) for k, v in _row_values(obj).items() if k not in _BOOKKEEPING)
 
 
-def state_of(session: Session, item_id: int) -> str:
-    """A digest (hex str) of what a user can change on item ``item_id``: its fields (not the
-    version or timestamps), its evidence links and its relationships; "" when it is gone.
+def state_of(session: Session, item_id: int) -> dict[str, str]:
+    """Digests (hex str) of what a user can change on item ``item_id``, by part: "fields"
+    (its columns, not the version or timestamps), "evidence" (its evidence links) and
+    "relationships"; {} when it is gone.
 
-    An undo that removes an item it made compares the digest taken when it made it with this
-    one: equal means nobody changed the item since, or changed it and put it back (an edit and
-    its undo). Different means another program saved something on it, and removing it would
-    lose that (ARCHITECTURE.md, "One way in for changes")."""
+    An undo that removes an item it made compares the digests taken when it made it with
+    these: equal means nobody changed the item since, or changed it and put it back (an edit
+    and its undo). A part that differs names what another program saved on it, which removing
+    the item would lose (ARCHITECTURE.md, "One way in for changes")."""
     item = session.get(Item, item_id)
     if item is None:
-        return ""
+        return {}
     links = session.scalars(select(EvidenceLink).where(EvidenceLink.item_id == item_id)
                             .order_by(EvidenceLink.id))
     relationships = session.scalars(select(Relationship).where(
         or_(Relationship.source_id == item_id, Relationship.target_id == item_id))
         .order_by(Relationship.id))
-    parts = (_user_values(item), [_user_values(x) for x in links],
-             [_user_values(r) for r in relationships])
-    return hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()
+    parts = {"fields": _user_values(item), "evidence": [_user_values(x) for x in links],
+             "relationships": [_user_values(r) for r in relationships]}
+    return {name: hashlib.sha256(repr(part).encode("utf-8")).hexdigest()
+            for name, part in parts.items()}
+
+
+def changed_part(session: Session, item_id: int, made: dict[str, str]) -> str | None:
+    """The first part of :func:`state_of` ("fields", "evidence", "relationships") that differs
+    from ``made`` (digests taken earlier), or None when none does (or the item is gone)."""
+    now = state_of(session, item_id)
+    if not now:
+        return None
+    return next((name for name, digest in made.items() if now.get(name) != digest), None)
+
+
+def part_phrase(part: str, named: str) -> str:
+    """How a refusal names ``part`` (of :func:`changed_part`) of the item ``named`` ("person
+    “Ada Quill”"): "Person “Ada Quill”", "The evidence of person “Ada Quill”", "A
+    relationship of person “Ada Quill”"."""
+    if part == "evidence":
+        return f"The evidence of {named}"
+    if part == "relationships":
+        return f"A relationship of {named}"
+    return named[:1].upper() + named[1:]
 
 
 @dataclass

@@ -24,8 +24,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from casefile.errors import ConflictError
 from casefile.services import editing, items, published
-from casefile.services.changes import Changes, Step, action, changes, moved_on
+from casefile.services.changes import Changes, Step, action, changes, moved_on, next_doing
 from casefile.services.editing import ItemSnapshot, LinkedSpan, LinkSnapshot
 from casefile.store import Document, Item, Passage
 
@@ -85,15 +86,16 @@ def create(
 
 @action("item.discard")
 def discard(session: Session, item_id: int, link_id: int | None = None,
-            drop_passage: bool = False, state: str | None = None) -> Changes:
+            drop_passage: bool = False, state: dict[str, str] | None = None) -> Changes:
     """Undo of :func:`create`: remove the evidence link ``link_id`` made with the item (its
     passage too when ``drop_passage`` and nothing else uses it), then the item. ``undo``
-    brings both back under the same ids. ``state`` is the item's ``editing.state_of`` digest
+    brings both back under the same ids. ``state`` is the item's ``editing.state_of`` digests
     when it was made. Raises NotFoundError when they are gone, ConflictError (removing
-    nothing) when the digest differs: another program changed the item since."""
-    if state is not None and editing.state_of(session, item_id) not in (state, ""):
+    nothing) when one differs: another program changed the item since."""
+    part = editing.changed_part(session, item_id, state or {})
+    if part is not None:
         item = items.get_item(session, item_id)
-        raise moved_on(_named(item.kind.capitalize(), item.title))
+        raise moved_on(editing.part_phrase(part, _named(item.kind, item.title)))
     link_snap: LinkSnapshot | None = None
     documents: set[int] = set()
     if link_id is not None:
@@ -137,19 +139,29 @@ def recreate(session: Session, snapshot: ItemSnapshot, link: LinkSnapshot | None
 def edit(
     session: Session, item_id: int, fields: Mapping[str, Any], *,
     expected_version: int | None = None, loaded: Mapping[str, Any] | None = None,
+    doing: str = "",
 ) -> Changes:
     """Change some fields of an item (``items.update_item``, with its optimistic locking:
     ``expected_version`` is the version the editor loaded, ``loaded`` the values it started
     from). ``value`` is the item's new version; ``undo`` puts the values stored before back,
     expecting that new version, so it is refused (ConflictError) once someone else saved the
-    item since. Raises ConflictError, ValidationError, NotFoundError as ``update_item``.
+    item since. Raises ConflictError, ValidationError, NotFoundError as ``update_item``; as an
+    undo or redo step (``doing``) the refusal says "… was changed since (by another program);
+    nothing was undone", as every step's does.
     """
     item = items.get_item(session, item_id)
     editable = set(items.FIELDS[item.kind]) | set(items.COMMON_FIELDS)
     before = {name: _plain(getattr(item, name)) for name in fields if name in editable}
     old_published = item.published if isinstance(item, Document) else None
-    updated = items.update_item(session, item_id, expected_version=expected_version,
-                                loaded=loaded, **dict(fields))
+    try:
+        updated = items.update_item(session, item_id, expected_version=expected_version,
+                                    loaded=loaded, **dict(fields))
+    except ConflictError as exc:
+        if not doing:
+            raise  # the editor's own save: its dialog shows both values
+        said = moved_on(_named(item.kind.capitalize(), item.title), doing)
+        raise ConflictError(str(said), item_id=exc.item_id, title=exc.title, kind=exc.kind,
+                            version=exc.version, fields=exc.fields) from None
     names = ", ".join(sorted(fields))
     title = _named(updated.kind, updated.title)
     label = f"edit {names} of {title}"
@@ -165,6 +177,7 @@ def edit(
     undo = Step("item.edit", {
         "item_id": item_id, "fields": before, "expected_version": updated.version,
         "loaded": {name: _plain(value) for name, value in fields.items()},
+        "doing": next_doing(doing),
     }, label=f"Undo {label}")
     return changes(updated.case_id, kinds=kinds, updated={item_id, *moved},
                    documents={item_id} if isinstance(updated, Document) else (),

@@ -211,13 +211,13 @@ def _read_entries(groups: Sequence[MentionGroup], source: _Later | None
                   ) -> list[SuggestionEntry]:
     """The entries of the groups the database returned, their :data:`_DEFERRED` fields left
     to :func:`_deferred` (and what they are made of to ``source``)."""
-    new = object.__new__
+    new, set_dict = object.__new__, object.__setattr__  # a frozen dataclass: its fields at once
     entries: list[SuggestionEntry] = []
     for at, g in enumerate(groups):
         entry = new(SuggestionEntry)
-        entry.__dict__.update(zip(_LISTED, (g.kind, g.name, g.variant, g.mentions,
-                                            g.first_document, g.first_start), strict=True),
-                              _group=g, _source=source, _at=at)
+        set_dict(entry, "__dict__", {  # the fields of _LISTED, from the group's columns
+            "kind": g[0], "name": g[1], "variant": g[2], "mentions": g[3],
+            "document_id": g[5], "start": g[6], "_group": g, "_source": source, "_at": at})
         entries.append(entry)
     return entries
 
@@ -366,8 +366,11 @@ def list_suggestions(session: Session, case_id: int, kind: str | None = None, *,
     reader = session_reader(session)
     groups = mention_groups(reader, case_id, SUGGESTION_KINDS, kind, QUESTION_KINDS,
                             FOLLOWUP_KIND_MAP, variant_of)
-    rank = {k: n for n, k in enumerate(SUGGESTION_KINDS)}
-    groups.sort(key=lambda g: rank[g.kind])  # the list's order: by kind, then as they came
+    # the list's order: by kind, then as they came
+    buckets: dict[str, list[MentionGroup]] = {k: [] for k in SUGGESTION_KINDS}
+    for g in groups:
+        buckets[g[0]].append(g)
+    groups = [g for k in SUGGESTION_KINDS for g in buckets[k]]
     if later:
         bind = session.get_bind()
         engine = bind if isinstance(bind, Engine) else bind.engine
@@ -387,10 +390,12 @@ def list_suggestions(session: Session, case_id: int, kind: str | None = None, *,
                 strict=True):
             entry.__dict__.update(_details=d, _members=m)
     by_kind: dict[str, list[SuggestionEntry]] = {}
-    for entry in entries:
-        by_kind.setdefault(entry.kind, []).append(entry)
-    ordered = {k: by_kind[k] for k in SUGGESTION_KINDS if k in by_kind}
-    return SuggestionList(ordered)
+    at = 0
+    for k in SUGGESTION_KINDS:  # the entries are in the groups' order
+        if buckets[k]:
+            by_kind[k] = entries[at:at + len(buckets[k])]
+            at += len(buckets[k])
+    return SuggestionList(by_kind)
 
 
 def suggestion_keys(session: Session, mention_ids: Sequence[int]) -> set[tuple[str, str, str]]:

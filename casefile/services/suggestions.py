@@ -20,7 +20,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from sqlalchemy import Text, cast, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from casefile.errors import NotFoundError
@@ -30,6 +30,7 @@ from casefile.services.audit import log_change
 from casefile.services.changes import Changes, changes
 from casefile.services.decisions import link_mention, variant_of
 from casefile.store import ChangeLog, Document, Item, Mention, Organization, Person, Place
+from casefile.store.document_notes import LANGUAGE_NOTE, language_noted
 from casefile.store.items import SUGGESTIONS_WAITING
 
 if TYPE_CHECKING:
@@ -231,15 +232,22 @@ def last_suggestion_model(session: Session, case_id: int) -> str | None:
     """Which model made the latest suggestion run of the case: the spaCy pipeline's name and
     version ("en_core_web_sm 3.8.0"), "rules only" for a run without a model, or None if no
     run is recorded (or it predates this record)."""
+    return last_suggestion_run(session, case_id)[1]
+
+
+def last_suggestion_run(session: Session, case_id: int) -> tuple[str | None, str | None]:
+    """How the latest suggestion run of the case found its names and with which model, from
+    one read of its record: ``(decisions.last_suggestion_mode, last_suggestion_model)``."""
     data = session.scalar(
         select(ChangeLog.data).where(ChangeLog.case_id == case_id,
                                      ChangeLog.action == "document.suggest")
         .order_by(ChangeLog.id.desc()).limit(1))
     if not isinstance(data, dict):
-        return None
+        return None, None
+    mode = str(data["mode"]) if data.get("mode") else None
     if data.get("model"):
-        return str(data["model"])
-    return "rules only" if data.get("mode") == "rules" else None
+        return mode, str(data["model"])
+    return mode, "rules only" if data.get("mode") == "rules" else None
 
 
 def unread_language_notes(session: Session, case_id: int) -> list[str]:
@@ -248,15 +256,12 @@ def unread_language_notes(session: Session, case_id: int) -> list[str]:
     ... ko_core_news_sm ... would read its names.") or, for several, how many and the first
     three titles ("... (3 documents: “A”, “B”, “C”)")."""
     titles: dict[str, list[str]] = {}
-    # the notes are JSON text in both engines: only the documents whose notes hold the
-    # prefix are read (a case opens with this read; parsing every document's notes took
-    # 0.2 s at 10,000 documents). The prefix is plain ASCII without LIKE's wildcards, so
-    # JSON writes it as it is.
-    assert NOTE_PREFIX.isascii() and not any(c in NOTE_PREFIX for c in '%_"\\')
-    for title, notes in session.execute(select(Document.title, Document.import_notes).where(
-            Document.case_id == case_id,
-            cast(Document.import_notes, Text).like(f"%{NOTE_PREFIX}%")).order_by(Document.id)):
-        for note in notes or ():
+    # only the documents whose notes hold the prefix are read (a case opens with this read;
+    # parsing every document's notes took 0.2 s at 10,000 documents), on SQLite from an index
+    # of them (store.document_notes), which knows the prefix as the extractor writes it
+    assert NOTE_PREFIX == LANGUAGE_NOTE
+    for title, notes in language_noted(session, case_id):
+        for note in notes:
             if isinstance(note, str) and note.startswith(NOTE_PREFIX):
                 titles.setdefault(note, []).append(f"“{title}”")
     out = []

@@ -264,6 +264,12 @@ def delete_case(session: Session, case_id: int) -> Changes:
                    value=entry.id, undo=undo)
 
 
+def case_in_trash(session: Session, case_id: int) -> bool:
+    """Whether case ``case_id`` lies in the Trash (moved there, not restored or emptied)."""
+    return session.scalar(select(TrashEntry.id).where(
+        TrashEntry.what == "case", TrashEntry.case_id == case_id).limit(1)) is not None
+
+
 @action("trash.restore")
 def restore(session: Session, entry_id: int) -> Changes:
     """Bring Trash entry ``entry_id`` back exactly as it was deleted (a case with everything

@@ -164,23 +164,27 @@ def mention_groups(reader: Reader, case_id: int, kinds: Sequence[str], kind: str
     out: list[MentionGroup] = []
     varied: dict[tuple[str, str, str], MentionGroup] = {}
     by_detail = reader.dialect == "sqlite"  # SQLite's kinds with variants: grouped by detail
-    make = MentionGroup._make
+    make = tuple.__new__  # MentionGroup._make without its check: every row has its columns
+    variants: dict[tuple[str, Any], str] = {}  # the variant of each detail as stored
     for row in reader.run(_grouped_sql(reader.dialect, variant, kind is not None, kinds),
                           params):
-        group = make(row[:7])  # the drivers give the counts, ids and offsets as int
-        if by_detail and group.kind in VARIANT_KINDS:
-            g_kind, name, var = row[:3]
-            detail = json.loads(var) if isinstance(var, str | bytes) else var
-            key = (g_kind, name, variant_of(g_kind, detail))
-            group = group._replace(variant=key[2])
-            had = varied.get(key)
-            if had is not None:  # another detail of the same variant: one group
-                first_of = min(had, group, key=lambda g: (g.first_document, g.first_start,
-                                                          g.first_id))
-                group = first_of._replace(mentions=had.mentions + group.mentions)
-            varied[key] = group
+        # the drivers give the counts, ids and offsets as int
+        if not (by_detail and row[0] in VARIANT_KINDS):
+            out.append(make(MentionGroup, row[:7]))
             continue
-        out.append(group)
+        g_kind, name, stored = row[:3]
+        var = variants.get((g_kind, stored))
+        if var is None:
+            detail = json.loads(stored) if isinstance(stored, str | bytes) else stored
+            var = variants[(g_kind, stored)] = variant_of(g_kind, detail)
+        key = (g_kind, name, var)
+        group = make(MentionGroup, (g_kind, name, var, *row[3:7]))
+        had = varied.get(key)
+        if had is not None:  # another detail of the same variant: one group
+            first_of = min(had, group, key=lambda g: (g.first_document, g.first_start,
+                                                      g.first_id))
+            group = first_of._replace(mentions=had.mentions + group.mentions)
+        varied[key] = group
     out += varied.values()
     out.sort(key=itemgetter(5, 6, 4))  # first document, start, id
     return out

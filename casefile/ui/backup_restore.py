@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from sqlalchemy.orm import Session
 
 from casefile.errors import CasefileError
+from casefile.services import trash
 from casefile.services.changes import changes
 from casefile.store.items import ITEM_KINDS
 from casefile.ui.dialogs import ListingDialog
@@ -71,11 +72,13 @@ def taken_words(backup: Backup, now: datetime | None = None) -> str:
     return f"{taken.day} {taken:%b}{year} {taken:%H:%M}"
 
 
-def case_gone_sentence(gone: str, shown: str, then: bool) -> str:
+def case_gone_sentence(gone: str, shown: str, then: bool, trashed: bool = False) -> str:
     """Why the window shows another case: ``gone`` the title of the case it showed, ``shown``
     the one it shows now ("" for none), ``then`` True when the case is missing from a restored
-    backup ("did not exist then"), False when it was removed."""
-    where = "did not exist then" if then else "is no longer in this workspace"
+    backup ("did not exist then"), False when it was removed (``trashed``: to the Trash)."""
+    where = ("did not exist then" if then else
+             "was moved to the Trash by another window or command (File ▸ Trash… brings it "
+             "back)" if trashed else "is no longer in this workspace")
     instead = f"showing “{shown}” instead." if shown else "no case is shown."
     return f"The case “{gone}” {where}; {instead}"
 
@@ -255,11 +258,15 @@ class BackupRestorer:
         (``restored``: it restored a backup) or removed the window's case, and say what
         happened: in the status bar, and in a message box when the case shown changed."""
         window = self.window
+        before = window.case_id
         gone = self.reload_workspace()
         parts = ["Another window or command restored a backup of this workspace."
                  if restored else ""]
         if gone is not None:
-            parts.append(case_gone_sentence(gone, window.case_title(), then=restored))
+            trashed = not restored and before is not None and window.runner.read(
+                lambda s: trash.case_in_trash(s, before))
+            parts.append(case_gone_sentence(gone, window.case_title(), then=restored,
+                                            trashed=trashed))
         self.tell(" ".join(p for p in parts if p), box=gone is not None)
 
     def tell(self, message: str, box: bool) -> None:

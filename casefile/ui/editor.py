@@ -8,6 +8,7 @@ here, so one bad date does not hold back the other fields.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -387,6 +388,17 @@ class ItemEditor(QWidget):
         self.state.setText("Editing…")
         self.timer.start()
 
+    def _date_problem(self, name: str) -> str:
+        """Why the date typed in field ``name`` is not saved, one sentence: "Due must be
+        YYYY-MM-DD, e.g. 2018-02-23." or "Due 2026-02-30 is not a day of the calendar."."""
+        assert self.fields is not None
+        label = field_spec(self.fields.kind, name)[0]
+        widget = self.widgets[name]
+        typed = widget.text().strip() if isinstance(widget, QLineEdit) else ""
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", typed):
+            return f"{label} {typed} is not a day of the calendar."
+        return f"{label} must be YYYY-MM-DD, e.g. 2018-02-23."
+
     @Slot()
     def flush(self) -> None:
         """Send pending edits now (``changes_ready``); bad dates stay marked and unsent."""
@@ -395,15 +407,17 @@ class ItemEditor(QWidget):
             return
         before: dict[str, Any] = {}
         after: dict[str, Any] = {}
-        problems = []
+        problems: list[str] = []
+        bad: set[str] = set()
         for name in sorted(self._dirty):
             widget = self.widgets[name]
             try:
                 value = self.value_of(name)
             except ValueError:
-                problems.append(name)
+                bad.add(name)
+                problems.append(self._date_problem(name))
                 widget.setStyleSheet("QLineEdit { border: 1px solid #d1242f; }")
-                widget.setToolTip("Type the date as YYYY-MM-DD, e.g. 2018-02-23")
+                widget.setToolTip(problems[-1])
                 continue
             if isinstance(widget, QLineEdit):
                 widget.setStyleSheet("")
@@ -411,11 +425,10 @@ class ItemEditor(QWidget):
             old = self.fields.values.get(name)
             if value != old and not (value in (None, "", []) and old in (None, "", [])):
                 before[name], after[name] = old, value
-        self._dirty = set(problems)
+        self._dirty = bad
         self._problem = ""
         if problems:
-            self._problem = "Not saved: " + ", ".join(
-                field_spec(self.fields.kind, p)[0] for p in problems) + " must be YYYY-MM-DD."
+            self._problem = "Not saved: " + " ".join(problems)
             self.state.setText(self._problem)
         if after:
             self.changes_ready.emit(self.fields.id, self.fields.kind, before, after,

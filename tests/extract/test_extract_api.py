@@ -145,3 +145,21 @@ def test_rejected_names_are_not_suggested(mode: str) -> None:
                                  rejected=["omar haddad", "Weston School Board"])
     assert [p["name"] for p in result["people"]] == ["Lena Brandt"]
     assert result["organizations"] == []
+
+
+@needs_model
+def test_a_known_persons_surname_read_as_a_country_stays_the_country() -> None:
+    """A case holds the sheriff of one story; a later story about another country of that
+    name ("the State of Israel") never names him in full: its bare "Israel" is the country,
+    not mentions of him. In his own story the bare surname still is him."""
+    from tests.extract.conftest import SAMPLES
+
+    known = [KnownItem("person", "Scott Israel", role="Sheriff")]
+    other = (SAMPLES / "articles-2" / "833caf3b.txt").read_text(encoding="utf-8")
+    result = extract_suggestions(other, dt.date(2019, 11, 19), known=known, mode="auto")
+    assert [p["name"] for p in result["people"] if p["known"]] == []
+    assert any(p["name"] == "Israel" and len(p["mentions"]) >= 5 for p in result["places"])
+    own = extract_suggestions(ARTICLE.read_text(encoding="utf-8"), dt.date(2018, 2, 23),
+                              known=known, mode="auto")
+    [sheriff] = [p for p in own["people"] if p["known"]]
+    assert [m["text"] for m in sheriff["mentions"]].count("Israel") >= 2

@@ -95,3 +95,11 @@ def test_markdown_setext_heading_and_front_matter_titles() -> None:
 
 def test_markdown_without_heading_uses_first_line() -> None:
     assert ingest_bytes(b"Call notes, Feb 23\n\nNo answer.\n", "n.md").title == "Call notes, Feb 23"
+
+
+def test_a_data_files_bracket_is_no_title_the_file_name_is() -> None:
+    data = b'{\n  "agency": "Harbor board",\n  "permits": [12, 14]\n}\n'
+    assert ingest_bytes(data, "permits-2024.json").title == "permits-2024"
+    assert ingest_bytes(b"---\nMinutes of the board\n", "minutes.txt").title == "minutes"
+    assert ingest_bytes(b"Minutes of the board\n\nThey met.\n", "m.txt").title == (
+        "Minutes of the board")

@@ -140,6 +140,8 @@ def test_edit_undo_redo_expect_the_version_each_saved(workspace, case_id) -> Non
     with pytest.raises(ConflictError) as refused:
         _step(workspace, redone.undo)
     assert refused.value.theirs["role"] == "Sergeant"
+    assert str(refused.value) == ("Person “Scot Peterson” was changed since (by another "
+                                  "program); nothing was undone")
     with workspace.transaction() as s:
         assert s.get(Person, pid).role == "Sergeant"  # their save stays
 

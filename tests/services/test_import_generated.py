@@ -162,3 +162,13 @@ def test_batch_reports_each_file_progress_and_stops_when_cancelled(
     assert again.summary() == "0 imported, 2 already there, 0 failed; cancelled, 3 not imported"
     with workspace.transaction() as s:
         assert s.query(Document).count() == 3  # d.txt was never reached
+
+
+def test_a_title_taken_from_a_file_name_with_a_line_break_stays_on_one_line(
+        workspace, case_id: int, tmp_path: Path) -> None:
+    path = tmp_path / "Budget\nnotes\tdraft.txt"  # a name only a script would give
+    path.write_text("x" * 200 + "\n\nThe council met on Monday.\n", encoding="utf-8")
+    with workspace.transaction() as s:
+        doc_id = import_file(s, case_id, path).document_id
+        doc = s.get(Document, doc_id)
+        assert doc is not None and doc.title == "Budget notes draft"

@@ -56,6 +56,33 @@ def test_contacts_are_found_as_written_and_spelled_out() -> None:
     assert found == ["a.b@host.org", "a dot b at host dot org", "(555) 010-4471", "@handle_x"]
 
 
+def test_contacts_are_found_beside_a_word_of_a_million_letters() -> None:
+    # a document without a space (a pasted blob, a hostile file): read once, not once per
+    # letter (the export of a case holding one never finished)
+    blob = "A" * 1_000_000
+    found = contacts_in(f"{blob} Write to a.b@host.org or {'x.' * 300_000}y (555) 010-4471 {blob}")
+    assert found == ["a.b@host.org", "(555) 010-4471"]
+
+
+def test_contacts_are_found_where_the_full_pattern_finds_them() -> None:
+    import random
+
+    from casefile.services.descriptions import CONTACT_IN_TEXT
+
+    pieces = ["a", "b", "x1", ".", "@", " ", " at ", " dot ", "(at)", "[dot]", "+", "-", "1",
+              "555", "(", ")", "com", "org", "http://", "www.", "\n", "é", "_", "-x", "+1"]
+    rnd = random.Random(7)
+    edges = ["@handle+john@example.com", "a@b.co.uk.x@y.org", "@abc-def@x.com", "x.y.z@a.io"]
+    for n in range(5000):
+        text = edges[n] if n < len(edges) else "".join(
+            rnd.choice(pieces) for _ in range(rnd.randint(1, 30)))
+        whole = [m.group().strip().rstrip(".,;:)") for m in CONTACT_IN_TEXT.finditer(text)]
+        kept = [" ".join(p.split()) for p in whole if not (p[:1].isdigit() or p[:1] in "+(")
+                or (7 <= sum(c.isdigit() for c in p) <= 15
+                    and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", p))]
+        assert contacts_in(text) == kept, text
+
+
 @pytest.mark.parametrize("profile", ["editor", "legal", "public"])
 def test_no_contact_detail_or_initials_of_the_source_survive(case, tmp_path: Path,
                                                              profile: str) -> None:

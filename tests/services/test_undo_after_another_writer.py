@@ -15,6 +15,7 @@ from sqlalchemy import select
 from casefile.errors import ConflictError
 from casefile.ingest.types import Ingested
 from casefile.services import (
+    case_actions,
     claim_actions,
     claims,
     decisions,
@@ -26,7 +27,7 @@ from casefile.services import (
     questions,
 )
 from casefile.services.changes import Changes, Step, run_step
-from casefile.store import Document, EvidenceLink, Item, Mention, Person, Question
+from casefile.store import Case, Document, EvidenceLink, Item, Mention, Person, Question
 from casefile.store.workspace import Workspace, open_workspace
 
 TEXT = "Ada Quill signed the permit on Monday. The harbour board said so."
@@ -181,3 +182,46 @@ def test_accept_undo_keeps_what_another_program_saved_on_the_person(
     assert pid in undone.deleted
     with workspace.transaction(write=False) as s:
         assert s.get(Item, pid) is None
+
+
+def test_case_title_and_summary_undo_keep_a_later_change(workspace, other, case_id) -> None:
+    with workspace.transaction() as s:
+        renamed = case_actions.rename(s, case_id, "Harbour permits")
+        summed = case_actions.edit_summary(s, case_id, "Who signed the permit?")
+    with other.transaction() as s:
+        case_actions.rename(s, case_id, "Harbour permits, 2024")
+        case_actions.edit_summary(s, case_id, "Who signed, and when?")
+    _refused(workspace, renamed.undo, "The title of case “Harbour permits, 2024”")
+    _refused(workspace, summed.undo, "The summary of case “Harbour permits, 2024”")
+    with workspace.transaction(write=False) as s:
+        case = s.get(Case, case_id)
+        assert case is not None
+        assert (case.title, case.summary) == ("Harbour permits, 2024", "Who signed, and when?")
+    with workspace.transaction() as s:  # nobody in between: undone; then the redo checks
+        renamed = case_actions.rename(s, case_id, "Harbour permits, final")
+    undone = _step(workspace, renamed.undo)
+    with other.transaction() as s:
+        case_actions.rename(s, case_id, "Permits")
+    _refused(workspace, undone.undo, "The title of case “Permits”", "redone")
+
+
+def test_accept_undo_names_what_changed_on_an_item_it_made_alongside(
+        workspace, other, parkland) -> None:
+    """Accepting the sheriff also made his agency; another program then links a passage to
+    the agency: undoing the accept would take that evidence with it, so it is refused, and
+    the sentence says which item, what of it, and that the accept made it."""
+    case_id, doc_id = parkland
+    with workspace.transaction() as s:
+        done = decisions.accept(s, case_id, "person", "Scott Israel")
+        person = s.get(Person, done.value.item_id)
+        assert person is not None and person.affiliation is not None
+        agency, agency_title = person.affiliation.id, person.affiliation.title
+        text = s.get(Document, doc_id).text
+    start = text.index("deputies")
+    with other.transaction() as s:
+        evidence_actions.link_span(s, agency, doc_id, start, start + len("deputies"))
+    _refused(workspace, done.undo,
+             f"The evidence of organization “{agency_title}”, which accept person “Scott "
+             "Israel” made,")
+    with workspace.transaction(write=False) as s:
+        assert s.get(Item, agency) is not None and s.get(Item, done.value.item_id) is not None

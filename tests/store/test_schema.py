@@ -13,9 +13,8 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect, select, text
 
 from casefile.services.cases import create_case
-from casefile.store import Base, Case
+from casefile.store import Base, Case, document_notes, mention_groups
 from casefile.store import workspace as wsmod
-from casefile.store.mention_groups import SQLITE_INDEXES
 from casefile.store.search import SEARCH_TABLE_PREFIXES
 from casefile.store.teams import TEAM_TABLES
 from casefile.store.workspace import head_revision, open_workspace
@@ -23,8 +22,8 @@ from casefile.store.workspace import head_revision, open_workspace
 
 def _diff(ws) -> list[object]:
     def include_name(name, type_, parent_names):
-        if type_ == "index":  # SQLite's own, made by a migration (revision 0015)
-            return name not in SQLITE_INDEXES
+        if type_ == "index":  # SQLite's own, made by migrations (revisions 0015, 0016)
+            return name not in (*mention_groups.SQLITE_INDEXES, *document_notes.SQLITE_INDEXES)
         return not (type_ == "table" and (name.startswith(SEARCH_TABLE_PREFIXES)
                                           or name in TEAM_TABLES))
 

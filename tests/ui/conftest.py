@@ -14,7 +14,7 @@ from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings, Qt  # noqa: E402
 
 from casefile.store.workspace import Workspace  # noqa: E402
 from tests.conftest import new_sqlite_workspace  # noqa: E402
@@ -59,6 +59,9 @@ def make_window(qtbot, ui_workspace):
         window.show()
         window.activateWindow()
         qtbot.waitUntil(window.isActiveWindow, timeout=3000)
+        # a test's Ctrl+<key> click leaves Qt's keyboard modifiers at Ctrl (no release of Ctrl
+        # itself is sent); a plain key event clears them, or a later table click toggles
+        qtbot.keyRelease(window, Qt.Key.Key_Control)
         windows.append(window)
         return window
 

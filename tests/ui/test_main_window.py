@@ -91,10 +91,17 @@ def test_bad_date_is_marked_and_other_fields_still_save(make_window, ui_workspac
     notes = window.items.editor.widgets["notes"]
     notes.setPlainText("Ask the BSO")
     window.items.editor.flush()
-    assert "YYYY-MM-DD" in window.items.editor.state.text()
+    assert window.items.editor.state.text().endswith(
+        "Not saved: Due must be YYYY-MM-DD, e.g. 2018-02-23.")
     with ui_workspace.transaction() as s:
         q = s.get(Item, qid)
         assert (q.notes, q.due) == ("Ask the BSO", None)
+    due.setText("2030-02-30")  # the right shape, but no such day
+    due.textEdited.emit("2030-02-30")
+    window.items.editor.flush()
+    assert window.items.editor.state.text().endswith(
+        "Not saved: Due 2030-02-30 is not a day of the calendar.")
+    assert due.toolTip() == "Due 2030-02-30 is not a day of the calendar."
     due.setText("2030-01-02")
     due.textEdited.emit("2030-01-02")
     window.items.editor.flush()

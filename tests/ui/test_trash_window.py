@@ -183,6 +183,6 @@ def test_a_case_deleted_elsewhere_leaves_this_window_for_another_case(make_windo
     qtbot.waitUntil(lambda: window.case_title() == "Still here", timeout=5000)
     assert _listed_cases(window) == ["Still here"]
     told = [box.text() for box in window.messages]
-    assert told == ["The case “Gone elsewhere” is no longer in this workspace; showing "
-                    "“Still here” instead."]
+    assert told == ["The case “Gone elsewhere” was moved to the Trash by another window or "
+                    "command (File ▸ Trash… brings it back); showing “Still here” instead."]
     qtbot.waitUntil(lambda: len(window.trash.dialog.listed) == 1, timeout=2000)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from PySide6.QtCore import (
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     Qt,
     QTimer,
@@ -72,11 +73,32 @@ KIND_ROLE = Qt.ItemDataRole.UserRole + 2
 FETCH_ROWS = 32
 
 _Index = QModelIndex | QPersistentModelIndex
-_SELECTABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_ENABLED = Qt.ItemFlag.ItemIsEnabled
+# a suggestion row has no rows under it: said in its flags, the view's layout of the list does
+# not ask each row whether it has children
+_SELECTABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | (
+    Qt.ItemFlag.ItemNeverHasChildren)
+_DECIDED = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+# the roles as plain ints, read once: an enum member looked up on its class runs Python code,
+# and the view asks a cell for its roles, flags and parent many times each time it paints it
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_ENTRY = int(ENTRY_ROLE)
+_KIND = int(KIND_ROLE)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 #: The roles a suggestion row answers (:meth:`SuggestionsModel.data`); None for the others.
-_ROW_ROLES = frozenset({int(ENTRY_ROLE), int(KIND_ROLE), int(Qt.ItemDataRole.ForegroundRole),
-                        int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole),
-                        int(Qt.ItemDataRole.TextAlignmentRole)})
+_ROW_ROLES = frozenset({_ENTRY, _KIND, _FOREGROUND, _DISPLAY, _TOOLTIP, _ALIGNMENT})
+#: Those a delegate asks of every cell it paints (QStyledItemDelegate's initStyleOption),
+#: kept per cell once worked out (:meth:`SuggestionsModel.multiData`).
+_PAINT_ROLES = (_FONT, _ALIGNMENT, _FOREGROUND, int(Qt.ItemDataRole.CheckStateRole),
+                int(Qt.ItemDataRole.DecorationRole), _DISPLAY,
+                int(Qt.ItemDataRole.BackgroundRole))
+_NOTHING: dict[int, Any] = {}
+_COLUMN_COUNT = len(COLUMNS)
 
 
 def _short(text: str, limit: int) -> str:
@@ -142,11 +164,17 @@ class ClaimRowDelegate(QStyledItemDelegate):
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: _Index) -> None:
         super().initStyleOption(option, index)
-        entry = index.data(ENTRY_ROLE)
-        if not isinstance(entry, SuggestionEntry) or entry.kind != "claim" or (
-                index.column() != 0):
+        if index.column() != 0:
             return
         model = index.model()
+        if isinstance(model, SuggestionsModel):  # the kind of the row's group: no data() call
+            entry = model.claim(index)
+        else:
+            entry = index.data(ENTRY_ROLE)
+            if not isinstance(entry, SuggestionEntry) or entry.kind != "claim":
+                entry = None
+        if entry is None:
+            return
         how = model.decided(entry.key) if isinstance(model, SuggestionsModel) else None
         mark = DECIDED_MARKS[how].split()[0] + " " if how in DECIDED_MARKS else ""
         metrics = QFontMetrics(option.font)
@@ -197,6 +225,8 @@ class SuggestionsModel(GroupedModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._groups: list[tuple[str, list[SuggestionEntry]]] = []
+        self._group_indexes: list[QModelIndex] = []  # each group row's index (column 0)
+        self._cells: dict[tuple[int, int, int], dict[int, Any]] = {}  # see multiData
         self._decided: dict[tuple[str, str, str], str] = {}
         self._fetched: list[int] = []  # rows of each group handed to the view
         self._inserting = False  # rows handed over or reset now (no nested fetch meanwhile)
@@ -210,6 +240,8 @@ class SuggestionsModel(GroupedModel):
 
     def set_listing(self, listing: SuggestionList | None) -> None:
         """Show ``listing`` (None: nothing); every row undecided."""
+        if not self._groups and (listing is None or not listing.by_kind):
+            return  # nothing shown, nothing to show: the view is not reset (and laid out)
         for _kind, entries in self._groups:
             self._trash.extend(entries)
         if self._trash:
@@ -218,6 +250,9 @@ class SuggestionsModel(GroupedModel):
         try:
             self.beginResetModel()
             self._groups = list(listing.by_kind.items()) if listing is not None else []
+            self._group_indexes = [self.createIndex(g, 0, GROUP_ID)
+                                   for g in range(len(self._groups))]
+            self._cells = {}
             self._decided = {}
             self._fetched = [min(len(entries), FETCH_ROWS) for _k, entries in self._groups]
             self.endResetModel()
@@ -293,6 +328,7 @@ class SuggestionsModel(GroupedModel):
     def set_decided(self, keys: Sequence[tuple[str, str, str]], how: str | None) -> None:
         """Mark rows decided (``how``: "accept", "merge", "reject") or, with None, undecided
         again. Rows stay where they are; only their look and flags change."""
+        self._cells = {}  # the rows' look, and their groups' counts
         for key in keys:
             index = self.index_of(key)
             if how is None:
@@ -333,6 +369,13 @@ class SuggestionsModel(GroupedModel):
             return None
         entries = self._groups[group][1]
         return entries[index.row()] if 0 <= index.row() < len(entries) else None
+
+    def claim(self, index: _Index) -> SuggestionEntry | None:
+        """The claim of a claim row (None for any other row)."""
+        g = index.internalId() - 1
+        if not 0 <= g < len(self._groups) or self._groups[g][0] != "claim":
+            return None
+        return self.entry(index)
 
     def index_of(self, key: tuple[str, str, str]) -> QModelIndex:
         """The index (column 0) of the suggestion with this ``(kind, name, variant)`` key (the
@@ -379,47 +422,63 @@ class SuggestionsModel(GroupedModel):
         return QModelIndex()
 
     # -- QAbstractItemModel -------------------------------------------------------------------
+    # The view calls these from C++ for every row it lays out and every cell it paints (a
+    # paint of the list asks a few hundred parents, flags and indexes): each reads what it
+    # needs of the index in as few calls into Qt as it can (an invalid index has row -1 and
+    # internalId 0).
 
     def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if column < 0 or column >= len(COLUMNS) or row < 0:
-            return QModelIndex()
-        if not parent.isValid():
-            return self.createIndex(row, column, GROUP_ID) if row < len(self._groups) else (
-                QModelIndex())
-        if parent.internalId() != GROUP_ID or parent.column() != 0:
-            return QModelIndex()
         g = parent.row()
-        if g >= len(self._groups) or row >= self._fetched[g]:
+        if g < 0:  # the root: a group row
+            if 0 <= row < len(self._groups) and 0 <= column < _COLUMN_COUNT:
+                return self.createIndex(row, column, GROUP_ID)
+            return QModelIndex()
+        if (row < 0 or not 0 <= column < _COLUMN_COUNT or g >= len(self._fetched)
+                or row >= self._fetched[g] or parent.internalId() != GROUP_ID
+                or parent.column() != 0):
             return QModelIndex()
         return self.createIndex(row, column, g + 1)
 
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, index: _Index, /) -> QModelIndex: ...
+
+    def parent(self, index: _Index | None = None) -> QObject | QModelIndex | None:
+        """``parent()`` is QObject's (the owner); ``parent(index)`` the row's group row."""
+        if index is None:
+            return super().parent()
+        at = index.internalId() - 1  # a group row and an invalid index: GROUP_ID
+        if 0 <= at < len(self._group_indexes):
+            return self._group_indexes[at]
+        return QModelIndex()
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        if not parent.isValid():
+        g = parent.row()
+        if g < 0:
             return len(self._groups)
-        if parent.internalId() == GROUP_ID and parent.column() == 0 and (
-                parent.row() < len(self._groups)):
-            return self._fetched[parent.row()]
+        if g < len(self._fetched) and parent.internalId() == GROUP_ID and parent.column() == 0:
+            return self._fetched[g]
         return 0
 
     def hasChildren(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
-        if not parent.isValid():
+        g = parent.row()
+        if g < 0:
             return bool(self._groups)
-        return parent.internalId() == GROUP_ID and parent.column() == 0 and (
-            parent.row() < len(self._groups)) and bool(self._groups[parent.row()][1])
+        return g < len(self._groups) and bool(self._groups[g][1]) and (
+            parent.internalId() == GROUP_ID) and parent.column() == 0
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return len(COLUMNS)
+        return _COLUMN_COUNT
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        if index.internalId() == GROUP_ID:
-            return Qt.ItemFlag.ItemIsEnabled
+        if index.internalId() == GROUP_ID:  # a group row, or an invalid index
+            return _ENABLED if index.isValid() else _NO_FLAGS
         if not self._decided:  # the view asks for every cell it paints: no lookup then
             return _SELECTABLE
         entry = self.entry(index)
         if entry is not None and entry.key in self._decided:
-            return Qt.ItemFlag.ItemIsEnabled  # shown, but not selectable for a decision
+            return _DECIDED  # shown, but not selectable for a decision
         return _SELECTABLE
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -434,45 +493,53 @@ class SuggestionsModel(GroupedModel):
 
     def multiData(self, index: _Index, roleDataSpan: Any) -> None:  # noqa: N803 (Qt's name)
         """Every role a delegate asks of a cell at once (Qt's delegates ask seven per cell
-        they paint): one call from Qt into Python per cell instead of one per role, which
-        was most of the time painting the list took; the row's entry is looked up once.
-        Every role is answered, an empty one cleared: a delegate hands the same span for
-        every cell, still holding the last cell's values."""
-        roles = [roleDataSpan[i] for i in range(len(roleDataSpan))]
-        entry = None
-        if index.isValid() and index.internalId() != GROUP_ID:
-            entry = self.entry(index)
-        if entry is None:  # a group row (or none): as data() says
-            for wanted in roles:
-                value = self.data(index, wanted.role())
-                if value is None:
-                    wanted.clearData()
-                else:
-                    wanted.setData(value)
-            return
-        column = index.column()
-        for wanted in roles:
+        they paint): one call from Qt into Python per cell instead of one per role. What a
+        cell shows for the roles a delegate paints with is worked out once and kept (until
+        the list or a decision changes it: :meth:`_cell`); others are asked of
+        :meth:`data`. Every role is answered, an empty one cleared: a delegate hands the
+        same span for every cell, still holding the last cell's values."""
+        key = (index.internalId(), index.row(), index.column())
+        values = self._cells.get(key)
+        if values is None:
+            values = self._cell(index, key)
+        for i in range(len(roleDataSpan)):
+            wanted = roleDataSpan[i]
             role = wanted.role()
-            value = self._row_data(entry, column, role) if role in _ROW_ROLES else None
+            value = values[role] if role in values else self.data(index, role)
             if value is None:
                 wanted.clearData()
             else:
                 wanted.setData(value)
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def _cell(self, index: _Index, key: tuple[int, int, int]) -> dict[int, Any]:
+        """What the cell ``index`` holds for the roles of :data:`_PAINT_ROLES`, kept under
+        ``key`` (not for an invalid index, or a row no longer listed)."""
         if not index.isValid():
-            return None
-        if index.internalId() == GROUP_ID:
-            if index.row() >= len(self._groups):
+            return _NOTHING
+        if key[0] == GROUP_ID:
+            values = {role: self.data(index, role) for role in _PAINT_ROLES}
+        else:
+            entry = self.entry(index)
+            if entry is None:
+                return _NOTHING
+            values = {role: self._row_data(entry, key[2], role) for role in _PAINT_ROLES}
+        self._cells[key] = values
+        return values
+
+    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+        i = index.internalId()
+        if i == GROUP_ID:
+            g = index.row()
+            if not 0 <= g < len(self._groups):  # an invalid index too (row -1)
                 return None
-            kind, entries = self._groups[index.row()]
-            if role == Qt.ItemDataRole.DisplayRole and index.column() == 0:
+            kind = self._groups[g][0]
+            if role == _DISPLAY and index.column() == 0:
                 return f"{KIND_TITLES.get(kind, kind)} ({self.waiting(kind)})"
-            if role == Qt.ItemDataRole.FontRole and index.column() == 0:
+            if role == _FONT and index.column() == 0:
                 font = QFont()
                 font.setBold(True)
                 return font
-            if role == KIND_ROLE:
+            if role == _KIND:
                 return kind
             return None
         if role not in _ROW_ROLES:  # the view asks a cell for a dozen roles as it paints it
@@ -485,15 +552,15 @@ class SuggestionsModel(GroupedModel):
     def _row_data(self, entry: SuggestionEntry, column: int, role: int) -> Any:
         """What a suggestion row's cell in ``column`` holds for ``role`` (one of
         :data:`_ROW_ROLES`)."""
-        if role == ENTRY_ROLE:
+        if role == _ENTRY:
             return entry
-        if role == KIND_ROLE:
+        if role == _KIND:
             return entry.kind
         how = self._decided.get(entry.key) if self._decided else None
-        if role == Qt.ItemDataRole.ForegroundRole and how is not None:
+        if role == _FOREGROUND and how is not None:
             return QBrush(QPalette().color(QPalette.ColorGroup.Disabled,
                                            QPalette.ColorRole.Text))
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             if column == 0:
                 return entry_label(entry)
             if column == DETAILS_COLUMN:
@@ -503,7 +570,7 @@ class SuggestionsModel(GroupedModel):
             if column == CONTEXT_COLUMN:
                 return entry.snippet
             return None
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             if how is not None:
                 return f"{DECIDED_MARKS.get(how, how)} (Undo takes the decision back)"
             if column == DETAILS_COLUMN and entry_details(entry):
@@ -516,8 +583,8 @@ class SuggestionsModel(GroupedModel):
             details = entry_details(entry)
             return f"{details}\n\n{entry.snippet}\n\n{where}" if details else \
                 f"{entry.snippet}\n\n{where}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and column == MENTIONS_COLUMN:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == _ALIGNMENT and column == MENTIONS_COLUMN:
+            return _RIGHT
         return None
 
 

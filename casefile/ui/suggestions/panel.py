@@ -34,6 +34,7 @@ from PySide6.QtCore import (
     QEvent,
     QModelIndex,
     QObject,
+    QPoint,
     Qt,
     Signal,
     Slot,
@@ -398,17 +399,23 @@ class SuggestionsPanel(QWidget):
 
     @Slot()
     def _fetch_visible(self) -> None:
-        """Hand the view more rows of each expanded group whose last row is in sight (the
-        tree fetches only below its very last row by itself)."""
-        viewport = self.tree.viewport().rect()
+        """Hand the view more rows of each expanded group whose last row is in sight, or
+        within a row below it (the tree fetches only below its very last row by itself).
+        What is in sight is read from the row at the list's bottom edge (one look-up), not
+        from each group's last row's place (a search of the tree's rows each)."""
+        bottom = self.tree.viewport().rect().bottom()
         for _ in range(100):  # a tall panel may want a few chunks; never loop forever
-            wanted = [ix for ix in self.model.last_fetched()
-                      if (rect := self.tree.visualRect(ix)).isValid()
-                      and rect.top() <= viewport.bottom() + rect.height()]
+            at = self.tree.indexAt(QPoint(0, bottom))
+            below = self.tree.indexBelow(at) if at.isValid() else QModelIndex()
+            # None: the list ends above the bottom edge, every row is in sight
+            last = _place(below) if below.isValid() else None
+            groups = [self.model.parent(ix) for ix in self.model.last_fetched()
+                      if last is None or _place(ix) <= last]
+            wanted = [group for group in groups if self.tree.isExpanded(group)]
             if not wanted:
                 return
-            for ix in wanted:
-                self.model.fetchMore(self.model.parent(ix))
+            for group in wanted:
+                self.model.fetchMore(group)
 
     def _position(self, index: QModelIndex) -> tuple[str, int] | None:
         entry = self.model.entry(index)
@@ -713,6 +720,12 @@ class SuggestionsPanel(QWidget):
                            or ch.evidence or ch.cases)
         if ch.suggestions or ch.cases or ch.documents or "document" in ch.kinds or unspecified:
             self.reload()
+
+
+def _place(index: QModelIndex) -> tuple[int, int]:
+    """Where a row of the list is in display order: ``(group, row)``, -1 for a group row."""
+    group = index.internalId() - 1  # a group row's internalId is GROUP_ID (0)
+    return (group, index.row()) if group >= 0 else (index.row(), -1)
 
 
 def install_suggestions_panel(window: PanelWindow) -> SuggestionsPanel:
