@@ -114,6 +114,11 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "export": tables.cmd_export, "import-table": tables.cmd_import_table,
     "archive": archive.cmd_archive, "team": team.cmd_team, "watch": watch.cmd_watch,
 }
+#: What a command starts before the core loads (:func:`load_core`, about 0.3 s of SQLAlchemy and
+#: the models): ``import`` starts its reader workers, which load their readers meanwhile.
+BEFORE_CORE: dict[str, Callable[[argparse.Namespace], None]] = {
+    "import": importing.start_readers,
+}
 
 
 def _database_failure(exc: DBAPIError) -> str:
@@ -149,6 +154,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in (None, "gui"):
             return app.run_gui(args)
+        before = BEFORE_CORE.get(args.command)
+        if before is not None:  # work that can start while the core loads (import's readers)
+            before(args)
         if not (args.command == "demo" and args.open):  # the window's start loads the core
             load_core()
         return COMMANDS[args.command](args)

@@ -62,11 +62,35 @@ def add_ocr_parser(sub: Any) -> None:
 
 
 
+def _imports_ftm(args: argparse.Namespace) -> bool:
+    return args.files[0] == "ftm" and len(args.files) > 1 and not Path("ftm").exists()
+
+
+def start_readers(args: argparse.Namespace) -> None:
+    """Before the core loads: start the reader worker processes of a folder of web pages,
+    PDFs... (:func:`casefile.services.walking.start_readers`), so they are ready when the
+    import begins; :func:`cmd_import` stops them when it ends without taking them."""
+    if _imports_ftm(args):
+        return
+    from casefile.services.walking import start_readers as start
+
+    start(args.files)
+
+
 def cmd_import(args: argparse.Namespace) -> int:
+    from casefile.services.walking import close_readers
+
+    try:
+        return _import(args)
+    finally:
+        close_readers()
+
+
+def _import(args: argparse.Namespace) -> int:
     from casefile.filenames import printable_name
     from casefile.services import batch, cases, imports
 
-    if args.files[0] == "ftm" and len(args.files) > 1 and not Path("ftm").exists():
+    if _imports_ftm(args):
         from casefile.cli.tables import cmd_import_ftm
 
         return cmd_import_ftm(args, args.files[1:])

@@ -77,10 +77,25 @@ def decode_html(data: bytes, filename: str) -> tuple[str, list[str]]:
     return text, notes
 
 
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+def _tidy(line: str) -> bool:
+    """Whether ``" ".join(line.split())`` is ``line`` itself: no space at either end, no two in
+    a row, and no other whitespace (every whitespace character but the space is unprintable
+    to ``str.isprintable``). Four C scans instead of cutting the line into its words."""
+    return line.isprintable() and "  " not in line and line[:1] != " " and line[-1:] != " "
+
+
 def _squeeze(text: str) -> str:
-    lines = [" ".join(line.split()) for line in normalise_newlines(text).split("\n")]
+    """``text`` with each line's runs of whitespace made one space (none at the ends) and at
+    most one blank line in a row, stripped."""
+    lines = [line if _tidy(line) else " ".join(line.split())
+             for line in normalise_newlines(text).split("\n")]
     text = "\n".join(lines)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+    if "\n\n\n" in text:
+        text = _BLANK_LINES.sub("\n\n", text)
+    return text.strip()
 
 
 def html_to_text(markup: str) -> str:

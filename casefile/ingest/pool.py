@@ -201,3 +201,36 @@ class ReaderPool:
                 self.broken = self.broken or isinstance(exc, BrokenProcessPool)
                 results[i] = read_one(*jobs[i])
         return [r if r is not None else read_one(*jobs[i]) for i, r in enumerate(results)]
+
+
+#: The pool :func:`start_early_pool` started and no import took yet (at most one).
+_early: list[ReaderPool] = []
+
+
+def start_early_pool(names: Sequence[str]) -> None:
+    """Start a pool of the default number of workers now (:meth:`ReaderPool.expect` on
+    ``names``), for the next :func:`take_early_pool`: a command that imports files calls this
+    before loading the rest of Casefile, so the workers load their readers meanwhile. Nothing
+    is started when one waits already or the files do not need workers."""
+    if _early:
+        return
+    pool = ReaderPool()
+    pool.expect(names)
+    if pool.started:
+        _early.append(pool)
+
+
+def take_early_pool(workers: int | None = None) -> ReaderPool:
+    """The pool :func:`start_early_pool` started (taken: the caller closes it), when
+    ``workers`` is None (the default number); otherwise, or when none waits, a new
+    ``ReaderPool(workers)``."""
+    if workers is None and _early:
+        return _early.pop()
+    return ReaderPool(workers)
+
+
+def close_early_pool() -> None:
+    """Stop the workers of a pool :func:`start_early_pool` started that no import took (the
+    command failed before its import began)."""
+    while _early:
+        _early.pop().close()

@@ -6,7 +6,8 @@ knows nothing about Qt: progress goes to a plain callback and cancelling is a pl
 A folder is walked recursively in a stable order (names compared case-insensitively, a folder's
 files before its subfolders); hidden files and folders (names starting with ``.``, or with the
 Windows hidden attribute) and Office lock files (``~$report.docx``) are skipped. Symbolic links
-to folders are not followed (no loops).
+to folders are not followed (no loops). The walk is :mod:`casefile.services.walking`'s
+(:func:`iter_import_files`, re-exported here).
 
 A file that fails, or a crash half-way, never undoes or half-stores another file, and never
 leaves half a document: files are taken in groups (at most :data:`GROUP_FILES` and
@@ -21,9 +22,7 @@ crash loses at most the group not yet reported, whole.
 
 from __future__ import annotations
 
-import os
-import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
@@ -36,7 +35,7 @@ from sqlalchemy.orm import Session
 from casefile.errors import CasefileError
 from casefile.filenames import printable_name
 from casefile.ingest.files import read_file
-from casefile.ingest.pool import ReaderPool
+from casefile.ingest.pool import ReaderPool, take_early_pool
 from casefile.ingest.types import Ingested
 from casefile.services.cases import check_case
 from casefile.services.changes import Step
@@ -50,7 +49,9 @@ from casefile.services.documents import (
     store_documents,
 )
 from casefile.services.items import parse_date
+from casefile.services.walking import iter_import_files
 from casefile.store.conflicts import retry_on_conflict
+from casefile.store.workspace import bulk_writes
 
 Status = Literal["imported", "already there", "failed"]
 #: ``(done, total, path)``: ``done`` files of ``total`` are finished; ``path`` is the file about
@@ -58,8 +59,9 @@ Status = Literal["imported", "already there", "failed"]
 ProgressCallback = Callable[[int, int, "Path | None"], None]
 TransactionFactory = Callable[[], AbstractContextManager[Session]]
 
-#: A group of files checked, read and stored together holds at most this many files...
-GROUP_FILES = 64
+#: A group of files checked, read and stored together holds at most this many files (each
+#: group is a commit, and each commit of the search index writes a new FTS5 segment)...
+GROUP_FILES = 256
 #: ... and at most this many bytes (a group of big PDFs is short).
 GROUP_BYTES = 32 * 1024**2
 
@@ -114,78 +116,6 @@ class BatchResult:
         return line
 
 
-def _sort_key(name: str) -> tuple[str, str]:
-    return (name.casefold(), name)
-
-
-#: Whether this system's ``os.stat`` gives ``st_file_attributes`` (Windows).
-_FILE_ATTRIBUTES = hasattr(os.stat_result, "st_file_attributes")
-
-
-def is_hidden(path: Path) -> bool:
-    """True for dot files, Office lock files (``~$...``) and files with Windows' hidden flag."""
-    name = path.name
-    if name.startswith(".") or name.startswith("~$"):
-        return True
-    if not _FILE_ATTRIBUTES:  # only Windows keeps a hidden flag: no stat elsewhere
-        return False
-    try:
-        attributes = getattr(os.lstat(path), "st_file_attributes", 0)
-    except OSError:
-        return False
-    return bool(attributes & getattr(stat, "FILE_ATTRIBUTE_HIDDEN", 0))
-
-
-def iter_import_files(paths: Iterable[Path | str]) -> Iterator[Path]:
-    """The files to import for ``paths``, in a stable order, each once.
-
-    A file path is yielded as given (even a missing or hidden one: the import then says what is
-    wrong with it). A folder is walked recursively, skipping hidden entries (see
-    :func:`is_hidden`); a folder that cannot be listed is yielded itself, so the import reports
-    it as failed instead of silently leaving it out. Duplicates (the same resolved path reached
-    twice) are yielded once.
-    """
-    seen: set[Path] = set()
-
-    def once(p: Path, key: Path | None = None) -> bool:
-        if key is None:
-            key = p.resolve() if p.exists() else p.absolute()
-        if key in seen:
-            return False
-        seen.add(key)
-        return True
-
-    unreadable: list[Path] = []
-
-    def note_unreadable(err: OSError) -> None:
-        unreadable.append(Path(err.filename))
-
-    for raw in paths:
-        top = Path(raw)
-        if not top.is_dir():
-            if once(top):
-                yield top
-            continue
-        for folder, dirnames, filenames in os.walk(top, onerror=note_unreadable):
-            here = Path(folder)
-            real = here.resolve()  # once per folder: a file's own resolve costs a stat a part
-            dirnames[:] = sorted((d for d in dirnames if not is_hidden(here / d)), key=_sort_key)
-            for name in sorted(filenames, key=_sort_key):
-                file = here / name
-                if is_hidden(file):
-                    continue
-                if once(file, None if os.path.islink(file) else real / name):
-                    yield file
-            yield from (bad for bad in _drain(unreadable) if once(bad))
-        yield from (bad for bad in _drain(unreadable) if once(bad))
-
-
-def _drain(items: list[Path]) -> list[Path]:
-    taken = list(items)
-    items.clear()
-    return taken
-
-
 def import_paths(
     transaction: TransactionFactory,
     case_id: int,
@@ -214,7 +144,8 @@ def import_paths(
     (returning True stops the batch: the files already read are stored, the others are not
     touched); ``on_file`` gets each :class:`FileOutcome`, in order, once its transaction is
     committed. ``workers`` is the number of processes reading slow formats (None: one fewer
-    than the cores; 0: none, everything read in this process).
+    than the cores, taking those :func:`casefile.services.walking.start_readers` started early
+    when there are; 0: none, everything read in this process).
 
     With ``guess_dates`` and no ``published``, each new document gets the date
     :func:`casefile.services.dating.guess_published` finds (the file's metadata, a publication
@@ -249,7 +180,9 @@ def import_paths(
     options = _Options(case_id, published_date, password, guess_dates, fallback_published,
                        dict(published_by_file or {}), list(notes), dict(parsed or {}))
     abandon = cancelled if cancel_current else None
-    with ReaderPool(workers) as readers:
+    # many transactions in a row: the WAL is checkpointed seldom (ARCHITECTURE.md, "Writers
+    # take turns")
+    with take_early_pool(workers) as readers, bulk_writes():
         readers.expect([f.name for f in files])
         at = 0
         limit = 1  # new files per group grow 1, 2, 4... so the first documents come at once

@@ -237,13 +237,44 @@ def _disable_pysqlite_begin(dbapi_conn: Any, _record: Any) -> None:
 _writing: ContextVar[bool] = ContextVar("casefile_writing", default=False)
 
 
+#: True inside :func:`bulk_writes`: SQLite transactions begun then checkpoint the WAL only
+#: once it holds :data:`BULK_CHECKPOINT_PAGES` pages.
+_bulk: ContextVar[bool] = ContextVar("casefile_bulk", default=False)
+#: SQLite's own threshold (``PRAGMA wal_autocheckpoint``, pages), and the one of a bulk write
+#: (64 MB of 4 KB pages).
+CHECKPOINT_PAGES = 1000
+BULK_CHECKPOINT_PAGES = 16384
+
+
+@contextmanager
+def bulk_writes() -> Iterator[None]:
+    """Many write transactions in a row (an import's groups of files): while the block runs,
+    the SQLite transactions this thread begins copy the WAL back into the database file
+    (checkpoint) only once it holds :data:`BULK_CHECKPOINT_PAGES` pages instead of SQLite's
+    1,000. Each checkpoint syncs both files to disk: an import of 1,000 articles (about 15 MB)
+    checkpointed four times midway besides once at the end. Durability is the same (the WAL
+    holds every committed transaction); the next transaction begun outside the block puts its
+    connection back to SQLite's threshold, and its commit, or closing the workspace,
+    checkpoints what the block left in the WAL. No effect on PostgreSQL."""
+    token = _bulk.set(True)
+    try:
+        yield
+    finally:
+        _bulk.reset(token)
+
+
 def _sqlite_begin(conn: Connection) -> None:
     # Straight to the driver: through ``conn.exec_driver_sql`` this one statement cost about
     # 0.1 ms of SQLAlchemy's execution machinery, on every transaction.
     driver = conn.connection.driver_connection
     assert driver is not None
     statement = "BEGIN IMMEDIATE" if _writing.get() else "BEGIN"
+    pages = BULK_CHECKPOINT_PAGES if _bulk.get() else CHECKPOINT_PAGES
+    held = conn.connection.info  # this database connection's own, kept while it is pooled
     try:
+        if held.get("checkpoint_pages", CHECKPOINT_PAGES) != pages:
+            driver.execute(f"PRAGMA wal_autocheckpoint = {pages}")
+            held["checkpoint_pages"] = pages
         driver.execute(statement)
     except sqlite3.Error as exc:  # as SQLAlchemy wraps its own, so callers see one kind
         raise OperationalError(statement, None, exc) from exc

@@ -133,3 +133,43 @@ def test_pdf_attached_to_an_email_is_found_by_search_in_the_case(tmp_path: Path)
     hits = json.loads(casefile(ws, "search", "Quarrington", "--case", CASE, "--json").out)
     assert [h["item_id"] for h in hits] == [child["document_id"]]
     assert "Quarrington" in hits[0]["snippet"]
+
+
+def test_folder_of_web_pages_read_by_workers_started_before_the_core_loads(
+        tmp_path: Path) -> None:
+    """``casefile import`` starts its reader workers before loading the database layer; the
+    import takes them, stores every page as a page read here would be stored, and no worker
+    outlives the command, nor when the import fails before it begins (unknown case)."""
+    import multiprocessing
+
+    from scripts.bench_paths.importing import make_corpus
+    from tests.e2e.case_rows import case_rows
+
+    pages = make_corpus(tmp_path / "pages", 12, "html")
+    early = new_workspace(tmp_path / "early")
+    done = casefile(early, "import", str(tmp_path / "pages"), "--case", CASE, "--no-suggest",
+                    "--json")
+    assert done.code == 0, done.err
+    assert json.loads(done.out)["imported"] == len(pages)
+    assert not multiprocessing.active_children()
+    from casefile.services.batch import import_paths
+    from casefile.services.cases import find_case
+    from casefile.store.workspace import open_workspace
+
+    rows = []
+    for folder in (early, new_workspace(tmp_path / "here")):
+        ws = open_workspace(folder)
+        try:
+            if folder != early:  # the same pages read in this process only
+                with ws.transaction() as s:
+                    case_id = find_case(s, CASE).id
+                import_paths(ws.transaction, case_id, [tmp_path / "pages"], workers=0)
+            with ws.transaction(write=False) as s:
+                rows.append(case_rows(s, CASE))
+        finally:
+            ws.close()
+    assert rows[0] == rows[1]
+    refused = casefile(early, "import", str(tmp_path / "pages"), "--case", "No such case",
+                       "--no-suggest")
+    assert refused.code == 1
+    assert not multiprocessing.active_children()
