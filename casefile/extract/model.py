@@ -11,6 +11,7 @@ each loaded pipeline by name (thread-safe), so call it off the GUI thread.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
 import os
@@ -95,7 +96,7 @@ def _is_pipeline_package(name: str) -> bool:
     """True if the installed package ``name`` is a spaCy pipeline: registered under the
     ``spacy_models`` entry point, or its folder (or a folder in it) holds a config.cfg, or it
     holds a meta.json. Does not import the package."""
-    if any(ep.name == name for ep in importlib.metadata.entry_points(group="spacy_models")):
+    if name in _registered_models():
         return True
     spec = importlib.util.find_spec(name)
     for location in (spec.submodule_search_locations or []) if spec is not None else []:
@@ -106,16 +107,24 @@ def _is_pipeline_package(name: str) -> bool:
     return False
 
 
+@functools.cache
+def _registered_models() -> frozenset[str]:
+    """The names registered under the ``spacy_models`` entry point, read once per process
+    (reading every installed package's metadata takes about 10 ms, and suggestions ask for
+    the model of every document)."""
+    return frozenset(ep.name for ep in importlib.metadata.entry_points(group="spacy_models"))
+
+
+@functools.cache
 def default_model_name() -> str | None:
     """The installed English pipeline used when nothing is chosen (see
-    :func:`find_model_name`), or None. Does not import spaCy."""
+    :func:`find_model_name`), or None; searched once per process. Does not import spaCy."""
     if importlib.util.find_spec("spacy") is None:
         return None
     for name in _PREFERRED:
         if importlib.util.find_spec(name) is not None:
             return name
-    names = sorted(ep.name for ep in importlib.metadata.entry_points(group="spacy_models")
-                   if ep.name.startswith("en_core_web"))
+    names = sorted(name for name in _registered_models() if name.startswith("en_core_web"))
     for name in names:
         if importlib.util.find_spec(name) is not None:
             return name
