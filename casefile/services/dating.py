@@ -11,7 +11,9 @@ February 23, 2018", "Updated: Feb. 23, 2018 4:05 p.m."), a short line that holds
 byline "By Jane Doe | February 23, 2018", a date on its own line), or a dateline opening a
 paragraph ("PARKLAND, Fla., Feb. 23, 2018 --"), all in the first lines of the text. A date inside
 a sentence ("a rally on Nov. 6, 2019") dates an event, not the article, and is not taken; nor is
-a date without a year.
+a date without a year. Nor is a short line's date that a sentence leads to ("The audit is due
+on March 3, 2018.") or that signs a post quoted in the text ("— Name (@handle) November 1,
+2019": the post's date).
 """
 
 from __future__ import annotations
@@ -45,6 +47,13 @@ _LABEL = re.compile(r"^\W*(?:first\s+)?(?:published|posted|updated|last\s+update
                     r"released|issued)\b", re.IGNORECASE)
 #: Every full date above holds a year 19xx/20xx: a line without one is skipped at once.
 _YEAR_SOMEWHERE = re.compile(r"\b(?:19|20)\d{2}\b")
+#: A short line whose date follows one of these words is a sentence about that day.
+_BEFORE_IN_SENTENCE = re.compile(
+    r"\b(?:on|by|until|till|before|after|since|from|through|to|between|and|or|of|in|due|"
+    r"at|for|than|around|about)\s+(?:the\s+)?$")
+#: The signature of a post quoted in the text ("— Name (@handle) November 1, 2019"): its date
+#: is the post's, not the article's.
+_POST_SIGNATURE = re.compile(r"^[—–-]+\s*\S.*\(@\w+\)")
 # "CITY, State, <date> --" / "CITY (AP) <date> —": a dateline opening a paragraph.
 _DATELINE_END = re.compile(r"^\W{0,3}\s*(?:--|—|–|-\s)")
 
@@ -120,10 +129,17 @@ def date_in_text(text: str) -> date | None:
                 value = _to_date(m)
                 if value is None:
                     continue
-                if (_LABEL.match(line) or len(line) <= SHORT_LINE
-                        or _is_dateline(line, m)):
+                if _LABEL.match(line) or _is_dateline(line, m) or (
+                        len(line) <= SHORT_LINE and not _in_sentence(line, m)
+                        and not _POST_SIGNATURE.match(line)):
                     return value
     return None
+
+
+def _in_sentence(line: str, m: re.Match[str]) -> bool:
+    """True when the date is part of a sentence's grammar: a lower-case word such as "on",
+    "by", "until" or "due" stands right before it ("The audit is due on March 3, 2018.")."""
+    return _BEFORE_IN_SENTENCE.search(line, 0, m.start()) is not None
 
 
 def _is_dateline(line: str, m: re.Match[str]) -> bool:

@@ -43,6 +43,22 @@ def test_a_date_inside_a_sentence_dates_an_event_not_the_article() -> None:
 
 
 @pytest.mark.parametrize("top", [
+    "The audit is due on March 3, 2018.",
+    "Hearing set for 2018-03-03",
+], ids=["due on", "set for"])
+def test_a_short_sentence_about_a_day_is_no_publication_date(tmp_path: Path, top: str) -> None:
+    path = _write(tmp_path, "memo.txt", top + "\n\n" + BODY)
+    assert guess_published(path, path.read_text(encoding="utf-8")).source == "file"
+
+
+def test_a_quoted_posts_signature_dates_the_post_not_the_article() -> None:
+    path = SAMPLES / "articles-2" / "16c30add.txt"  # an embedded post signed "November 1, 2019"
+    text = path.read_text(encoding="utf-8")
+    assert "(@ArvindKejriwal) November 1, 2019" in text[:2000]
+    assert guess_published(path, text).source == "file"
+
+
+@pytest.mark.parametrize("top", [
     "Published February 23, 2018",
     "Updated: Feb. 23, 2018 at 4:05 p.m.",
     "By Jane Doe | February 23, 2018",
