@@ -98,6 +98,13 @@ def _squeeze(text: str) -> str:
     return text.strip()
 
 
+def _paragraphs(text: str) -> str:
+    """The main text found on a page (one line per paragraph, heading, list item or line
+    break) squeezed (:func:`_squeeze`), a blank line between two lines, as a plain-text article
+    separates its paragraphs: a heading is then no part of the sentence after it."""
+    return "\n\n".join(line for line in _squeeze(text).split("\n") if line)
+
+
 def html_to_text(markup: str) -> str:
     """All visible text of an HTML document or fragment, one line per block element.
 
@@ -190,7 +197,7 @@ def ingest_html(data: bytes, filename: str) -> Ingested:
     meta: dict[str, Any] = found or {}
     raw = meta.get("text")
     if isinstance(raw, str):
-        text = _squeeze(raw)
+        text = _paragraphs(raw)
     if not text:
         text = html_to_text(markup)
         if text:

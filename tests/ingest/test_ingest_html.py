@@ -183,3 +183,19 @@ def test_pages_read_the_same_without_trafilaturas_language_identifier(tmp_path) 
     assert len(runs["without"]["pages"]) == 13
     assert runs["without"]["pages"][0][2] == "Deputies waited outside"
     assert runs["without"]["numpy"] is False
+
+
+def test_a_pages_heading_and_paragraphs_are_separated_as_in_a_plain_text_article() -> None:
+    """The heading stays out of the first sentence, so no claim or event quotes it."""
+    from casefile.extract.text import sentence_spans
+
+    page = ("<html><head><title>Harbor board under fire</title></head><body><nav>Home | News"
+            "</nav><article><h1>Harbor board under fire</h1><p>Board chair Ana Ruiz said on "
+            "Friday that the permit should never have been signed.</p><p>The county will "
+            "release its audit next week, a spokesman said.</p></article></body></html>")
+    text = ingest_bytes(page.encode(), "board.html").text
+    assert text == ("Harbor board under fire\n\nBoard chair Ana Ruiz said on Friday that the "
+                    "permit should never have been signed.\n\nThe county will release its "
+                    "audit next week, a spokesman said.")
+    first = sentence_spans(text)[1]
+    assert text[first[0]:first[1]].startswith("Board chair Ana Ruiz said")
