@@ -11,6 +11,18 @@ from casefile.store import Blob, Case, Item
 from casefile.store.workspace import alembic_config
 
 
+def sqlite_indexes(url: str, table: str) -> set[str]:
+    """The names of the indexes SQLite holds on ``table`` of the workspace at ``url``."""
+    from casefile.store.workspace import make_engine
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return {r[1] for r in conn.execute(text(f"PRAGMA index_list({table})"))}
+    finally:
+        engine.dispose()
+
+
 def upgrade_to(engine: Engine, revision: str, *, down: bool = False) -> None:
     """Bring ``engine``'s database (empty, or at an older revision) to Alembic ``revision``
     ("0006", "head"), in one transaction; with ``down``, take a newer one back to it."""

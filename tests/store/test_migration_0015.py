@@ -9,17 +9,12 @@ from pathlib import Path
 from sqlalchemy import text
 
 from casefile.store import workspace as wsmod
-from tests.store.old_rows import upgrade_to
+from tests.store.old_rows import sqlite_indexes, upgrade_to
 from tests.store.test_migration_0014 import MENTIONS, _fill_0013, _listed
 
 
 def _indexes(url: str) -> set[str]:
-    engine = wsmod.make_engine(url)
-    try:
-        with engine.connect() as conn:
-            return {r[1] for r in conn.execute(text("PRAGMA index_list(mentions)"))}
-    finally:
-        engine.dispose()
+    return sqlite_indexes(url, "mentions")
 
 
 def test_0014_workspace_upgrades_and_lists_its_suggestions_alike(tmp_path: Path) -> None:

@@ -14,19 +14,14 @@ from casefile.services.cases import create_case
 from casefile.services.suggestions import unread_language_notes
 from casefile.store import Document, document_notes
 from casefile.store import workspace as wsmod
-from tests.store.old_rows import upgrade_to
+from tests.store.old_rows import sqlite_indexes, upgrade_to
 
 INDEX = "ix_documents_language_notes"
 KOREAN = f"{NOTE_PREFIX}Korean; ko_core_news_sm would read its names."
 
 
 def _indexes(url: str) -> set[str]:
-    engine = wsmod.make_engine(url)
-    try:
-        with engine.connect() as conn:
-            return {r[1] for r in conn.execute(text("PRAGMA index_list(documents)"))}
-    finally:
-        engine.dispose()
+    return sqlite_indexes(url, "documents")
 
 
 def _status(url: str, case_id: int) -> tuple[list[str], str]:
